@@ -1,0 +1,111 @@
+import Foundation
+
+/// A note: a title, a Markdown body, and where it is filed.
+public struct Note: Sendable, Hashable, Identifiable {
+    /// The note's id, generated on the device that created it.
+    public var id: UUID
+    /// The title as typed; may be empty (see ``displayTitle``).
+    public var title: String
+    /// The body, in Markdown.
+    public var body: String
+    /// When the note was created.
+    public var createdAt: Date
+    /// When the note itself last changed (title, body, pin, folder or tags).
+    public var modifiedAt: Date
+    /// Whether the note is pinned to the top of lists.
+    public var isPinned: Bool
+    /// The folder the note is filed in, if any.
+    public var folderId: UUID?
+    /// The names of the note's tags, sorted case-insensitively.
+    public var tags: [String]
+    /// The files attached to the note.
+    public var attachments: [Attachment]
+    /// When the note was moved to the trash, or `nil` when it is not in the trash.
+    public var trashedAt: Date?
+    /// Sync bookkeeping.
+    public var sync: SyncMetadata
+
+    /// Creates a note value.
+    public init(
+        id: UUID = UUID(),
+        title: String,
+        body: String = "",
+        createdAt: Date = Date(),
+        modifiedAt: Date? = nil,
+        isPinned: Bool = false,
+        folderId: UUID? = nil,
+        tags: [String] = [],
+        attachments: [Attachment] = [],
+        trashedAt: Date? = nil,
+        sync: SyncMetadata = SyncMetadata()
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt ?? createdAt
+        self.isPinned = isPinned
+        self.folderId = folderId
+        self.tags = tags
+        self.attachments = attachments
+        self.trashedAt = trashedAt
+        self.sync = sync
+    }
+
+    /// The title to show: the title, or "Untitled" when it is empty.
+    public var displayTitle: String {
+        title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : title
+    }
+
+    /// The first non-empty line of the body, for list previews.
+    public var firstLine: String {
+        body.split(whereSeparator: \.isNewline)
+            .lazy
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty } ?? ""
+    }
+
+    /// Whether the note is in the trash.
+    public var isTrashed: Bool { trashedAt != nil }
+}
+
+/// The fields of a new note, as a user or an importer gives them.
+public struct NoteDraft: Sendable, Hashable {
+    /// The title (may be empty).
+    public var title: String
+    /// The Markdown body.
+    public var body: String
+    /// Whether to pin the note.
+    public var isPinned: Bool
+    /// The folder to file the note in.
+    public var folderId: UUID?
+    /// Tag names to attach; created when missing.
+    public var tags: [String]
+    /// An explicit id (imports keep theirs); a new one is generated when `nil`.
+    public var id: UUID?
+    /// An explicit creation date (imports keep theirs); now when `nil`.
+    public var createdAt: Date?
+    /// An explicit modification date (imports keep theirs); the creation date when `nil`.
+    public var modifiedAt: Date?
+
+    /// Creates a draft.
+    public init(
+        title: String,
+        body: String = "",
+        isPinned: Bool = false,
+        folderId: UUID? = nil,
+        tags: [String] = [],
+        id: UUID? = nil,
+        createdAt: Date? = nil,
+        modifiedAt: Date? = nil
+    ) {
+        self.title = title
+        self.body = body
+        self.isPinned = isPinned
+        self.folderId = folderId
+        self.tags = tags
+        self.id = id
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+    }
+}

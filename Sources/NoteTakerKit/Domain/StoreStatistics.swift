@@ -1,0 +1,28 @@
+import Foundation
+
+/// Local-only figures about a store: usage counters kept on this device (never sent
+/// anywhere) and what the store holds now.
+public struct StoreStatistics: Sendable, Hashable, Codable {
+    /// How many times a NoteTaker program opened this store.
+    public var launches: Int
+    /// How many notes were ever created in this store (imports included).
+    public var notesCreated: Int
+    /// How many sync cycles ran against this store.
+    public var syncEvents: Int
+    /// Notes outside the trash.
+    public var notes: Int
+    /// Pinned notes outside the trash.
+    public var pinnedNotes: Int
+    /// Notes in the trash.
+    public var trashedNotes: Int
+    /// Folders.
+    public var folders: Int
+    /// Tags.
+    public var tags: Int
+    /// Attachments.
+    public var attachments: Int
+    /// Bytes of attachment files, each distinct content counted once.
+    public var attachmentBytes: Int64
+    /// Changes waiting to be synced.
+    public var pendingChanges: Int
+}

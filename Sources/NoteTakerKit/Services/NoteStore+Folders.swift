@@ -1,0 +1,181 @@
+import Foundation
+import GRDB
+
+/// Folders: create, rename, move, delete, and the folder tree.
+///
+/// Deleting a folder never deletes notes: its notes are left with no folder, and its
+/// subfolders (with their notes) move up to take its place under its parent.
+extension NoteStore {
+    /// The longest folder name accepted, in characters.
+    public static let maximumFolderNameLength = 200
+
+    /// Creates a folder; without a sort order it goes after its siblings.
+    public func createFolder(name: String, parentId: UUID? = nil, icon: String? = nil, sortOrder: Int? = nil) throws(NoteTakerError) -> Folder {
+        try write { db in
+            let name = try Self.validatedFolderName(name)
+            if let parentId { _ = try Self.fetchFolder(db, id: parentId.key) }
+            try Self.requireUniqueName(db, name, parentId: parentId?.key, excluding: nil)
+            let order = try sortOrder ?? Int.fetchOne(
+                db, sql: "SELECT IFNULL(MAX(sortOrder), -1) + 1 FROM folder WHERE parentId IS ?",
+                arguments: [parentId?.key]) ?? 0
+            let folder = Folder(name: name, icon: icon, sortOrder: order, parentId: parentId)
+            try db.execute(
+                sql: """
+                    INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [folder.id.key, folder.name, folder.icon, folder.sortOrder,
+                            folder.createdAt.storageValue, folder.modifiedAt.storageValue, parentId?.key])
+            try Outbox.record(db, .folder, folder.id.key)
+            return folder
+        }
+    }
+
+    /// The folder with this id.
+    public func folder(id: UUID) throws(NoteTakerError) -> Folder {
+        try read { db in try Self.fetchFolder(db, id: id.key) }
+    }
+
+    /// Renames a folder.
+    public func renameFolder(id: UUID, to newName: String) throws(NoteTakerError) -> Folder {
+        try write { db in
+            let folder = try Self.fetchFolder(db, id: id.key)
+            let name = try Self.validatedFolderName(newName)
+            try Self.requireUniqueName(db, name, parentId: folder.parentId?.key, excluding: id.key)
+            try db.execute(
+                sql: "UPDATE folder SET name = ?, modifiedAt = ? WHERE id = ?",
+                arguments: [name, Date().storageValue, id.key])
+            try Outbox.record(db, .folder, id.key)
+            return try Self.fetchFolder(db, id: id.key)
+        }
+    }
+
+    /// Moves a folder under another, or to the top level when `parentId` is `nil`.
+    ///
+    /// - Throws: ``NoteTakerError/folderCycle(folder:target:)`` for a move under the folder
+    ///   itself or one of its subfolders.
+    public func moveFolder(id: UUID, toParent parentId: UUID?) throws(NoteTakerError) -> Folder {
+        try write { db in
+            let folder = try Self.fetchFolder(db, id: id.key)
+            if let parentId {
+                let target = try Self.fetchFolder(db, id: parentId.key)
+                let subtree = try String.fetchSet(db, sql: Self.folderSubtreeSQL, arguments: [id.key])
+                if subtree.contains(parentId.key) {
+                    throw NoteTakerError.folderCycle(folder: folder.name, target: target.name)
+                }
+            }
+            guard folder.parentId != parentId else { return folder }
+            try Self.requireUniqueName(db, folder.name, parentId: parentId?.key, excluding: id.key)
+            try db.execute(
+                sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?",
+                arguments: [parentId?.key, Date().storageValue, id.key])
+            try Outbox.record(db, .folder, id.key)
+            try SearchIndexSchema.refreshSearchFields(
+                db, where: "folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key])
+            return try Self.fetchFolder(db, id: id.key)
+        }
+    }
+
+    /// Deletes a folder. Its notes stay, with no folder; its subfolders move up to its parent.
+    public func deleteFolder(id: UUID) throws(NoteTakerError) {
+        try write { db in
+            let folder = try Self.fetchFolder(db, id: id.key)
+            let now = Date().storageValue
+            let affectedNotes = try String.fetchAll(
+                db, sql: "SELECT id FROM note WHERE folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key])
+            try Outbox.recordSaves(db, .folder, selection: "SELECT id FROM folder WHERE parentId = ?", arguments: [id.key])
+            try db.execute(
+                sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE parentId = ?",
+                arguments: [folder.parentId?.key, now, id.key])
+            try Outbox.recordSaves(db, .note, selection: "SELECT id FROM note WHERE folderId = ?", arguments: [id.key])
+            try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id.key])
+            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id.key])
+            try Outbox.record(db, .folder, id.key, .delete)
+            try SearchIndexSchema.refreshSearchFields(
+                db, where: "id IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(affectedNotes)])
+        }
+    }
+
+    /// Finds a folder by path (`Work/Projects`), by name when only one folder has it, or by
+    /// id prefix. Names compare case-insensitively.
+    public func resolveFolder(_ text: String) throws(NoteTakerError) -> Folder {
+        try read { db in
+            let folders = try Self.fetchAllFolders(db)
+            let segments = text.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !segments.isEmpty else { throw NoteTakerError.folderNotFound(text) }
+            if segments.count > 1 || text.hasPrefix("/") {
+                var parent: UUID?
+                var found: Folder?
+                for segment in segments {
+                    found = folders.first { $0.parentId == parent && Self.sameName($0.name, segment) }
+                    guard let next = found else { throw NoteTakerError.folderNotFound(text) }
+                    parent = next.id
+                }
+                guard let found else { throw NoteTakerError.folderNotFound(text) }
+                return found
+            }
+            let named = folders.filter { Self.sameName($0.name, segments[0]) }
+            if named.count == 1 { return named[0] }
+            if named.count > 1 {
+                let paths = FolderTree(folders: folders)
+                throw NoteTakerError.ambiguousIdentifier(
+                    text, candidates: named.map { "\($0.id.key)  \(paths.path(of: $0.id))" })
+            }
+            let byId = try Self.idsWithPrefix(db, table: "folder", labelColumn: "name", prefix: text)
+            guard byId.count <= 1 else {
+                throw NoteTakerError.ambiguousIdentifier(text, candidates: byId.map { "\($0.id.key)  \($0.label)" })
+            }
+            guard let match = byId.first, let folder = folders.first(where: { $0.id == match.id }) else {
+                throw NoteTakerError.folderNotFound(text)
+            }
+            return folder
+        }
+    }
+}
+
+extension NoteStore {
+    /// SQL selecting the ids of a folder (the one argument) and all its subfolders. `UNION`
+    /// (not `UNION ALL`) ends even on a cycle that sync might have created.
+    static let folderSubtreeSQL = """
+        WITH RECURSIVE subtree(id) AS (
+            SELECT ? UNION SELECT folder.id FROM folder JOIN subtree ON folder.parentId = subtree.id)
+        SELECT id FROM subtree
+        """
+
+    static func fetchFolder(_ db: Database, id: String) throws -> Folder {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.folder) FROM folder WHERE id = ?", arguments: [id]) else {
+            throw NoteTakerError.folderNotFound(id)
+        }
+        return Folder(row: row)
+    }
+
+    static func fetchAllFolders(_ db: Database) throws -> [Folder] {
+        try Row.fetchAll(db, sql: "SELECT \(Columns.folder) FROM folder ORDER BY sortOrder, name COLLATE NOCASE")
+            .map(Folder.init(row:))
+    }
+
+    static func validatedFolderName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw NoteTakerError.invalidInput("A folder name cannot be empty.") }
+        guard !trimmed.contains("/"), !trimmed.contains(where: \.isNewline) else {
+            throw NoteTakerError.invalidInput("A folder name cannot contain '/' or line breaks: '\(trimmed)'.")
+        }
+        guard trimmed.count <= maximumFolderNameLength else {
+            throw NoteTakerError.invalidInput("A folder name can be at most \(maximumFolderNameLength) characters long.")
+        }
+        return trimmed
+    }
+
+    static func requireUniqueName(_ db: Database, _ name: String, parentId: String?, excluding id: String?) throws {
+        let siblings = try Row.fetchAll(
+            db, sql: "SELECT id, name FROM folder WHERE parentId IS ?", arguments: [parentId])
+        if siblings.contains(where: { $0["id"] != id && sameName($0["name"], name) }) {
+            let parentName = try parentId.map { try fetchFolder(db, id: $0).name }
+            throw NoteTakerError.folderNameTaken(name: name, parent: parentName)
+        }
+    }
+
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.compare(b, options: [.caseInsensitive]) == .orderedSame
+    }
+}

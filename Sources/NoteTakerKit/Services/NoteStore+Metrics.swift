@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+
+/// The local usage counters kept in the store.
+enum Metric: String {
+    case launches
+    case notesCreated
+    case syncEvents
+}
+
+enum Metrics {
+    static func increment(_ db: Database, _ metric: Metric, by amount: Int = 1) throws {
+        try db.execute(
+            sql: "INSERT INTO metric (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
+            arguments: [metric.rawValue, amount])
+    }
+}
+
+extension NoteStore {
+    /// Counts a program's start, and purges notes that have been in the trash for over 30
+    /// days: what a NoteTaker program does once when it opens the store.
+    public func recordLaunch() throws(NoteTakerError) {
+        try write { db in try Metrics.increment(db, .launches) }
+        try purgeExpiredTrash()
+    }
+
+    /// Usage counters and what the store holds.
+    public func statistics() throws(NoteTakerError) -> StoreStatistics {
+        try read { db in
+            let metrics = try Dictionary(
+                Row.fetchAll(db, sql: "SELECT name, value FROM metric").map { ($0["name"] as String, $0["value"] as Int) },
+                uniquingKeysWith: { first, _ in first })
+            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            return StoreStatistics(
+                launches: metrics[Metric.launches.rawValue] ?? 0,
+                notesCreated: metrics[Metric.notesCreated.rawValue] ?? 0,
+                syncEvents: metrics[Metric.syncEvents.rawValue] ?? 0,
+                notes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL"),
+                pinnedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL AND isPinned"),
+                trashedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NOT NULL"),
+                folders: try count("SELECT COUNT(*) FROM folder"),
+                tags: try count("SELECT COUNT(*) FROM tag"),
+                attachments: try count("SELECT COUNT(*) FROM attachment"),
+                attachmentBytes: try Int64.fetchOne(db, sql: """
+                    SELECT IFNULL(SUM(fileSize), 0) FROM (SELECT DISTINCT contentHash, fileSize FROM attachment)
+                    """) ?? 0,
+                pendingChanges: try count("SELECT COUNT(*) FROM outbox"))
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+
+/// Creating, reading and changing notes.
+extension NoteStore {
+    /// The longest title accepted, in characters.
+    public static let maximumTitleLength = 1_000
+    /// The largest body accepted, in bytes of UTF-8: 10 MB.
+    public static let maximumBodySize = 10_000_000
+
+    /// Creates a note from `draft`, with its tags (created when missing), and returns it.
+    public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
+        try write { db in try Self.insertNote(db, draft) }
+    }
+
+    /// The note with this id, trashed or not.
+    public func note(id: UUID) throws(NoteTakerError) -> Note {
+        try read { db in try Self.fetchNote(db, id: id.key) }
+    }
+
+    /// Changes a note's title and/or body; `nil` leaves that field as it is.
+    public func updateNote(id: UUID, title: String? = nil, body: String? = nil) throws(NoteTakerError) -> Note {
+        try write { db in
+            let current = try Self.fetchEditableNote(db, id: id.key)
+            let newTitle = try title.map(Self.validatedTitle) ?? current.title
+            let newBody = try body.map(Self.validatedBody) ?? current.body
+            guard newTitle != current.title || newBody != current.body else { return current }
+            try db.execute(
+                sql: "UPDATE note SET title = ?, body = ?, \(Self.touch) WHERE id = ?",
+                arguments: [newTitle, newBody, Date().storageValue, id.key])
+            try Outbox.record(db, .note, id.key)
+            return try Self.fetchNote(db, id: id.key)
+        }
+    }
+
+    /// Pins or unpins a note.
+    public func setPinned(_ isPinned: Bool, noteId: UUID) throws(NoteTakerError) -> Note {
+        try write { db in
+            let current = try Self.fetchEditableNote(db, id: noteId.key)
+            guard current.isPinned != isPinned else { return current }
+            try db.execute(
+                sql: "UPDATE note SET isPinned = ?, \(Self.touch) WHERE id = ?",
+                arguments: [isPinned, Date().storageValue, noteId.key])
+            return try Self.finishNoteChange(db, id: noteId.key)
+        }
+    }
+
+    /// Files a note in a folder, or takes it out of any folder when `folderId` is `nil`.
+    public func moveNote(id: UUID, toFolder folderId: UUID?) throws(NoteTakerError) -> Note {
+        try write { db in
+            let current = try Self.fetchEditableNote(db, id: id.key)
+            if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
+            guard current.folderId != folderId else { return current }
+            try db.execute(
+                sql: "UPDATE note SET folderId = ?, \(Self.touch) WHERE id = ?",
+                arguments: [folderId?.key, Date().storageValue, id.key])
+            return try Self.finishNoteChange(db, id: id.key)
+        }
+    }
+
+    /// Finds the note whose id starts with `prefix` (case-insensitive, at least one character).
+    ///
+    /// - Throws: ``NoteTakerError/noteNotFound(_:)``, or
+    ///   ``NoteTakerError/ambiguousIdentifier(_:candidates:)`` listing the matches.
+    public func resolveNoteId(_ prefix: String) throws(NoteTakerError) -> UUID {
+        try read { db in
+            let ids = try Self.idsWithPrefix(db, table: "note", labelColumn: "title", prefix: prefix)
+            guard let first = ids.first else { throw NoteTakerError.noteNotFound(prefix) }
+            guard ids.count == 1 else {
+                throw NoteTakerError.ambiguousIdentifier(prefix, candidates: ids.map { "\($0.id)  \($0.label)" })
+            }
+            return first.id
+        }
+    }
+}
+
+extension NoteStore {
+    /// The SQL assignments that mark a note as just modified: a new `modifiedAt` (the one
+    /// statement argument) and the next search sequence, so the index sees it as newest.
+    static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
+
+    static func insertNote(_ db: Database, _ draft: NoteDraft) throws -> Note {
+        let id = (draft.id ?? UUID()).key
+        let title = try validatedTitle(draft.title)
+        let body = try validatedBody(draft.body)
+        let createdAt = draft.createdAt ?? Date()
+        if let folderId = draft.folderId { _ = try fetchFolder(db, id: folderId.key) }
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [id]) == true {
+            throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                """,
+            arguments: [id, title, body, createdAt.storageValue, (draft.modifiedAt ?? createdAt).storageValue,
+                        draft.isPinned, draft.folderId?.key])
+        try linkTags(db, names: draft.tags, noteId: id)
+        if draft.isPinned || draft.folderId != nil || !draft.tags.isEmpty {
+            try SearchIndexSchema.refreshSearchFields(db, where: "id = ?", arguments: [id])
+        }
+        try Outbox.record(db, .note, id)
+        try Metrics.increment(db, .notesCreated)
+        return try fetchNote(db, id: id)
+    }
+
+    /// After a change to a note's pin, folder, tags or trash state: refreshes its search
+    /// fields, records it in the outbox, and returns it as it now is.
+    static func finishNoteChange(_ db: Database, id: String) throws -> Note {
+        try SearchIndexSchema.refreshSearchFields(db, where: "id = ?", arguments: [id])
+        try Outbox.record(db, .note, id)
+        return try fetchNote(db, id: id)
+    }
+
+    static func fetchNote(_ db: Database, id: String) throws -> Note {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE id = ?", arguments: [id]) else {
+            throw NoteTakerError.noteNotFound(id)
+        }
+        var note = Note(row: row)
+        note.attachments = try fetchAttachments(db, noteIds: [id])[note.id] ?? []
+        return note
+    }
+
+    /// The note, refusing one in the trash (it must be restored before it can change).
+    static func fetchEditableNote(_ db: Database, id: String) throws -> Note {
+        let note = try fetchNote(db, id: id)
+        if note.isTrashed { throw NoteTakerError.noteInTrash(id) }
+        return note
+    }
+
+    static func validatedTitle(_ title: String) throws -> String {
+        let singleLine = title.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard singleLine.count <= maximumTitleLength else {
+            throw NoteTakerError.invalidInput("A title can be at most \(maximumTitleLength) characters long.")
+        }
+        return singleLine
+    }
+
+    static func validatedBody(_ body: String) throws -> String {
+        guard body.utf8.count <= maximumBodySize else {
+            throw NoteTakerError.invalidInput("A note body can be at most 10 MB; split it into several notes.")
+        }
+        return body
+    }
+
+    /// Ids (and a label to tell them apart) in `table` that start with `prefix`, at most 10.
+    static func idsWithPrefix(_ db: Database, table: String, labelColumn: String, prefix: String) throws -> [(id: UUID, label: String)] {
+        let key = prefix.lowercased()
+        guard !key.isEmpty, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
+        return try Row.fetchAll(
+            db,
+            sql: "SELECT id, \(labelColumn) AS label FROM \(table) WHERE id >= ? AND id < ? ORDER BY id LIMIT 10",
+            arguments: [key, key + "~"]
+        ).compactMap { row in row.uuid("id").map { ($0, row["label"]) } }
+    }
+}

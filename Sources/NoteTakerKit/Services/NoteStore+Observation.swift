@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Live queries: the counterpart of `@FetchRequest` and `NSFetchedResultsController`.
+///
+/// Each returns an `AsyncThrowingStream` that yields the current value at once, then a new
+/// value whenever the data it shows changes — through this store, or through another
+/// process sharing the file (the command line while the web app runs, say). Values that
+/// did not change are not repeated. Iterate in a task; cancelling the task ends the stream.
+///
+/// ```swift
+/// for try await notes in store.observeNotes(NoteQuery(pinnedOnly: true)) {
+///     render(notes)
+/// }
+/// ```
+extension NoteStore {
+    /// How often a live query checks whether another process changed the store.
+    public static let externalChangeInterval: Duration = .milliseconds(200)
+
+    /// A page of the note list, live.
+    public func observeNotes(_ query: NoteQuery = NoteQuery()) -> AsyncThrowingStream<[Note], any Error> {
+        observe { db in try Self.fetchNotes(db, query) }
+    }
+
+    /// One note, live; `nil` once it has been purged.
+    public func observeNote(id: UUID) -> AsyncThrowingStream<Note?, any Error> {
+        observe { db in
+            do {
+                return try Self.fetchNote(db, id: id.key)
+            } catch NoteTakerError.noteNotFound {
+                return nil
+            }
+        }
+    }
+
+    /// The folder tree with its counts, live.
+    public func observeFolderTree() -> AsyncThrowingStream<[FolderNode], any Error> {
+        observe { db in try Self.fetchFolderTree(db) }
+    }
+
+    /// The tags with their counts, live.
+    public func observeTags() -> AsyncThrowingStream<[TagSummary], any Error> {
+        observe { db in try Self.fetchTagSummaries(db) }
+    }
+
+    /// The results of a search, live.
+    public func observeSearch(_ query: SearchQuery) -> AsyncThrowingStream<[SearchHit], any Error> {
+        observe { db in try Self.search(db, query) }
+    }
+
+    /// Observes the value `fetch` computes. GRDB's observation sees the changes made
+    /// through this store's own connections; a watcher on `PRAGMA data_version` of the
+    /// writer connection, which changes only when *another* connection committed, tells
+    /// GRDB to refetch when another process wrote.
+    private func observe<Value: Sendable & Equatable>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        let writer = self.writer
+        let observation = ValueObservation.tracking(fetch).removeDuplicates()
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                let watcher = Task { try await Self.watchExternalChanges(writer) }
+                defer { watcher.cancel() }
+                do {
+                    for try await value in observation.values(in: writer) {
+                        continuation.yield(value)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error is CancellationError ? nil : error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private static func watchExternalChanges(_ writer: any DatabaseWriter) async throws {
+        var lastVersion: Int?
+        while !Task.isCancelled {
+            let version = try await writer.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA data_version")
+            }
+            if let lastVersion, version != lastVersion {
+                try await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+            }
+            lastVersion = version
+            try await Task.sleep(for: externalChangeInterval)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+
+/// Tags: unique by name compared case-insensitively; added to and removed from notes,
+/// renamed, merged, deleted.
+extension NoteStore {
+    /// The longest tag name accepted, in characters.
+    public static let maximumTagNameLength = 100
+
+    /// Adds tags to a note, creating the tags that do not exist yet.
+    public func addTags(_ names: [String], toNote noteId: UUID) throws(NoteTakerError) -> Note {
+        try write { db in
+            _ = try Self.fetchEditableNote(db, id: noteId.key)
+            guard try Self.linkTags(db, names: names, noteId: noteId.key) else {
+                return try Self.fetchNote(db, id: noteId.key)
+            }
+            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
+            return try Self.finishNoteChange(db, id: noteId.key)
+        }
+    }
+
+    /// Removes tags from a note; the tags themselves stay.
+    ///
+    /// - Throws: ``NoteTakerError/tagNotFound(_:)`` for a name no tag has.
+    public func removeTags(_ names: [String], fromNote noteId: UUID) throws(NoteTakerError) -> Note {
+        try write { db in
+            _ = try Self.fetchEditableNote(db, id: noteId.key)
+            var removed = 0
+            for name in names {
+                let tag = try Self.fetchTag(db, named: name)
+                try db.execute(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId = ?", arguments: [noteId.key, tag.id.key])
+                removed += db.changesCount
+            }
+            guard removed > 0 else { return try Self.fetchNote(db, id: noteId.key) }
+            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
+            return try Self.finishNoteChange(db, id: noteId.key)
+        }
+    }
+
+    /// Every tag with the number of notes (outside the trash) carrying it, by name.
+    public func tags() throws(NoteTakerError) -> [TagSummary] {
+        try read { db in try Self.fetchTagSummaries(db) }
+    }
+
+    /// Renames a tag. A change of case only keeps the tag; a new name that another tag
+    /// already has merges the two.
+    public func renameTag(_ oldName: String, to newName: String) throws(NoteTakerError) -> Tag {
+        try write { db in
+            let tag = try Self.fetchTag(db, named: oldName)
+            let name = try Self.validatedTagName(newName)
+            if Tag.normalizedName(name) == Tag.normalizedName(tag.name) {
+                try db.execute(sql: "UPDATE tag SET name = ? WHERE id = ?", arguments: [name, tag.id.key])
+                try Outbox.record(db, .tag, tag.id.key)
+                try Self.refreshNotes(db, taggedWith: tag.id.key)
+                return try Self.fetchTag(db, named: name)
+            }
+            // The id derives from the name, so a new name is a new tag that takes the notes.
+            let target = try Self.ensureTag(db, name: name)
+            try Self.moveLinks(db, from: tag, to: target)
+            return target
+        }
+    }
+
+    /// Moves every note of tag `source` to tag `target`, then deletes `source`.
+    public func mergeTag(_ source: String, into target: String) throws(NoteTakerError) -> Tag {
+        try write { db in
+            let from = try Self.fetchTag(db, named: source)
+            let into = try Self.fetchTag(db, named: target)
+            guard from.id != into.id else {
+                throw NoteTakerError.invalidInput("'\(source)' and '\(target)' are the same tag.")
+            }
+            try Self.moveLinks(db, from: from, to: into)
+            return into
+        }
+    }
+
+    /// Deletes a tag; its notes stay, without it.
+    public func deleteTag(_ name: String) throws(NoteTakerError) {
+        try write { db in
+            let tag = try Self.fetchTag(db, named: name)
+            let noteIds = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tag.id.key])
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tag.id.key])
+            try Outbox.record(db, .tag, tag.id.key, .delete)
+            try Self.refreshNotes(db, ids: noteIds)
+        }
+    }
+}
+
+extension NoteStore {
+    static func fetchTag(_ db: Database, named name: String) throws -> Tag {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT \(Columns.tag) FROM tag WHERE normalizedName = ?", arguments: [Tag.normalizedName(name)])
+        else { throw NoteTakerError.tagNotFound(name) }
+        return Tag(row: row)
+    }
+
+    static func fetchTagSummaries(_ db: Database) throws -> [TagSummary] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Columns.tag),
+                (SELECT COUNT(*) FROM noteTag JOIN note ON note.id = noteTag.noteId
+                 WHERE noteTag.tagId = tag.id AND note.trashedAt IS NULL) AS noteCount
+            FROM tag ORDER BY tag.normalizedName
+            """).map { TagSummary(tag: Tag(row: $0), noteCount: $0["noteCount"]) }
+    }
+
+    static func validatedTagName(_ name: String) throws -> String {
+        let folded = name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !folded.isEmpty else { throw NoteTakerError.invalidInput("A tag name cannot be empty.") }
+        guard folded.count <= maximumTagNameLength else {
+            throw NoteTakerError.invalidInput("A tag name can be at most \(maximumTagNameLength) characters long.")
+        }
+        return folded
+    }
+
+    /// The tag with this name, created when missing.
+    static func ensureTag(_ db: Database, name: String) throws -> Tag {
+        let name = try validatedTagName(name)
+        if let existing = try? fetchTag(db, named: name) { return existing }
+        let tag = Tag(id: Tag.id(forName: name), name: name)
+        try db.execute(
+            sql: "INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)",
+            arguments: [tag.id.key, tag.name, Tag.normalizedName(name), tag.createdAt.storageValue])
+        try Outbox.record(db, .tag, tag.id.key)
+        return tag
+    }
+
+    /// Links the named tags to a note (creating missing tags); returns whether any link is new.
+    /// The caller refreshes the note's search fields.
+    @discardableResult
+    static func linkTags(_ db: Database, names: [String], noteId: String) throws -> Bool {
+        var added = false
+        for name in names {
+            let tag = try ensureTag(db, name: name)
+            try db.execute(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)", arguments: [noteId, tag.id.key])
+            added = added || db.changesCount > 0
+        }
+        return added
+    }
+
+    /// Gives every note of `source` the tag `target` instead, then deletes `source`.
+    static func moveLinks(_ db: Database, from source: Tag, to target: Tag) throws {
+        let noteIds = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [source.id.key])
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT noteId, ? FROM noteTag WHERE tagId = ?",
+            arguments: [target.id.key, source.id.key])
+        try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [source.id.key])
+        try Outbox.record(db, .tag, source.id.key, .delete)
+        try refreshNotes(db, ids: noteIds)
+    }
+
+    static func refreshNotes(_ db: Database, taggedWith tagId: String) throws {
+        try refreshNotes(db, ids: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tagId]))
+    }
+
+    /// After a change to their tags made from the tag side: reindexes the notes and queues
+    /// them for sync (their tag sets changed), without moving their `modifiedAt`.
+    static func refreshNotes(_ db: Database, ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        try SearchIndexSchema.refreshSearchFields(
+            db, where: "id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(ids)])
+        for id in ids { try Outbox.record(db, .note, id) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Turns what a user typed into a safe FTS5 query. Every word becomes a quoted FTS5 string,
+/// so no user text is ever read as FTS5 syntax; only the forgiving syntax described in
+/// ``SearchQuery`` is understood.
+enum SearchSyntax {
+    /// A word or phrase the user typed.
+    struct Term: Equatable {
+        var text: String
+        var isPrefix = false
+        var isExcluded = false
+    }
+
+    /// The FTS5 expression for `text` (to be put under a column filter by the caller), or
+    /// `nil` when nothing searchable is left (for example only punctuation, emoji or exclusions).
+    static func expression(for text: String, prefixLastTerm: Bool) -> String? {
+        var terms = parse(text)
+        if prefixLastTerm, let last = terms.indices.last, !text.hasSuffix(" "), !text.hasSuffix("\"") {
+            terms[last].isPrefix = true
+        }
+        var groups: [[Term]] = []
+        var excluded: [Term] = []
+        var joinNext = false
+        for term in terms {
+            if term.text == "OR" && !term.isPrefix && !term.isExcluded {
+                joinNext = !groups.isEmpty
+                continue
+            }
+            guard isSearchable(term.text) else { continue }
+            if term.isExcluded {
+                excluded.append(term)
+            } else if joinNext, let last = groups.indices.last {
+                groups[last].append(term)
+            } else {
+                groups.append([term])
+            }
+            joinNext = false
+        }
+        guard !groups.isEmpty else { return nil }
+        let positive = groups
+            .map { group in "(" + group.map(quoted).joined(separator: " OR ") + ")" }
+            .joined(separator: " AND ")
+        let negative = excluded.map { " NOT " + quoted($0) }.joined()
+        return positive + negative
+    }
+
+    /// Splits typed text into terms: white space separates, double quotes group a phrase
+    /// (an unclosed quote runs to the end), a leading `-` excludes, a trailing `*` is a prefix.
+    static func parse(_ text: String) -> [Term] {
+        var terms: [Term] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character.isWhitespace {
+                index = text.index(after: index)
+                continue
+            }
+            var term = Term(text: "")
+            if character == "-", text.index(after: index) < text.endIndex, !text[text.index(after: index)].isWhitespace {
+                term.isExcluded = true
+                index = text.index(after: index)
+            }
+            if text[index] == "\"" {
+                let start = text.index(after: index)
+                let end = text[start...].firstIndex(of: "\"") ?? text.endIndex
+                term.text = String(text[start..<end])
+                index = end < text.endIndex ? text.index(after: end) : end
+                if index < text.endIndex, text[index] == "*" {
+                    term.isPrefix = true
+                    index = text.index(after: index)
+                }
+            } else {
+                let end = text[index...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+                var word = Substring(text[index..<end])
+                if word.hasSuffix("*") {
+                    term.isPrefix = true
+                    word = word.dropLast()
+                }
+                term.text = String(word)
+                index = end
+            }
+            terms.append(term)
+        }
+        return terms
+    }
+
+    /// Whether FTS5's tokenizer would find a word in `text` (a letter, digit or private-use
+    /// character); a term of only punctuation or emoji would match nothing.
+    static func isSearchable(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix.
+    static func quoted(_ term: Term) -> String {
+        "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? " *" : "")
+    }
+}

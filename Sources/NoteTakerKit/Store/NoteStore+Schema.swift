@@ -1,0 +1,110 @@
+import GRDB
+
+extension NoteStore {
+    /// The identifier of the first migration: a database that has it is a NoteTaker store.
+    static let firstMigration = "v1-schema"
+
+    /// The sync bookkeeping columns every syncable table carries (see ``SyncMetadata``).
+    /// `syncBase` holds the last-synced field values as JSON, the base of three-way merges.
+    private static let syncColumns = """
+        syncStatus TEXT NOT NULL DEFAULT 'pending'
+            CHECK (syncStatus IN ('pending', 'syncing', 'synced', 'conflict', 'error')),
+        changeTag TEXT,
+        lastSyncedAt REAL,
+        syncRetryCount INTEGER NOT NULL DEFAULT 0,
+        syncErrorMessage TEXT,
+        syncBase TEXT
+        """
+
+    /// Every schema change is a migration here, in order; an old store opens and upgrades.
+    /// Dates are stored as seconds since 1970 (REAL), ids as lowercase UUID text, so the
+    /// file reads well in the `sqlite3` shell.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration(firstMigration) { db in
+            try db.execute(sql: """
+                CREATE TABLE folder (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    icon TEXT,
+                    sortOrder INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL,
+                    modifiedAt REAL NOT NULL,
+                    parentId TEXT REFERENCES folder(id) ON DELETE SET NULL,
+                    \(syncColumns)
+                );
+                CREATE INDEX folder_parent ON folder(parentId);
+
+                CREATE TABLE note (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL DEFAULT '',
+                    body TEXT NOT NULL DEFAULT '',
+                    createdAt REAL NOT NULL,
+                    modifiedAt REAL NOT NULL,
+                    isPinned INTEGER NOT NULL DEFAULT 0,
+                    folderId TEXT REFERENCES folder(id) ON DELETE SET NULL,
+                    trashedAt REAL,
+                    \(syncColumns)
+                );
+                CREATE INDEX note_list ON note(isPinned DESC, modifiedAt DESC) WHERE trashedAt IS NULL;
+                CREATE INDEX note_folder ON note(folderId, isPinned DESC, modifiedAt DESC) WHERE trashedAt IS NULL;
+                CREATE INDEX note_trash ON note(trashedAt) WHERE trashedAt IS NOT NULL;
+
+                CREATE TABLE tag (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    normalizedName TEXT NOT NULL UNIQUE,
+                    createdAt REAL NOT NULL,
+                    \(syncColumns)
+                );
+
+                CREATE TABLE noteTag (
+                    noteId TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    tagId TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+                    PRIMARY KEY (noteId, tagId)
+                ) WITHOUT ROWID;
+                CREATE INDEX noteTag_tag ON noteTag(tagId, noteId);
+
+                CREATE TABLE attachment (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    noteId TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('image', 'video', 'file')),
+                    fileName TEXT NOT NULL,
+                    fileSize INTEGER NOT NULL,
+                    contentHash TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    \(syncColumns)
+                );
+                CREATE INDEX attachment_note ON attachment(noteId);
+                CREATE INDEX attachment_hash ON attachment(contentHash);
+
+                -- Every local change appends here, in the same transaction as the change.
+                -- One row per record: a newer change replaces the older row with a higher seq,
+                -- so the sync engine can tell a change made while a push was in flight.
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recordType TEXT NOT NULL CHECK (recordType IN ('note', 'folder', 'tag', 'attachment')),
+                    recordId TEXT NOT NULL,
+                    operation TEXT NOT NULL CHECK (operation IN ('save', 'delete')),
+                    queuedAt REAL NOT NULL,
+                    UNIQUE (recordType, recordId)
+                );
+                """)
+        }
+
+        migrator.registerMigration("v2-search") { db in
+            try SearchIndexSchema.create(db)
+        }
+
+        migrator.registerMigration("v3-metrics") { db in
+            try db.execute(sql: """
+                CREATE TABLE metric (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL DEFAULT 0
+                );
+                """)
+        }
+        return migrator
+    }()
+}

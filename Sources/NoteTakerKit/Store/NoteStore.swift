@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// The local store of notes, folders, tags and attachments: one SQLite file (WAL mode)
+/// and a folder of attachment files beside it.
+///
+/// A `NoteStore` is a small `Sendable` value around a GRDB database writer, so it can be
+/// passed to any task. Several processes may open the same store at once: writers wait for
+/// each other (busy timeout), and live queries notice changes made by other processes.
+///
+/// ```swift
+/// let store = try NoteStore.open(at: NoteStore.defaultLocation())
+/// let note = try store.createNote(NoteDraft(title: "Groceries", body: "- milk"))
+/// ```
+public struct NoteStore: Sendable {
+    /// The database connection (a `DatabasePool` on disk, a `DatabaseQueue` in memory).
+    let writer: any DatabaseWriter
+    /// Where attachment files are kept, named by the SHA-256 of their content.
+    public let attachmentsDirectory: URL
+    /// The database file, or `nil` for an in-memory store.
+    public let databaseURL: URL?
+
+    /// How long a writer waits for another process's write before giving up.
+    static let busyTimeout: TimeInterval = 10
+
+    init(writer: any DatabaseWriter, attachmentsDirectory: URL, databaseURL: URL?) throws(NoteTakerError) {
+        self.writer = writer
+        self.attachmentsDirectory = attachmentsDirectory
+        self.databaseURL = databaseURL
+        do {
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw NoteTakerError(databaseError: error)
+        }
+    }
+
+    /// Opens the store at `url`, creating it (and its folder) when it does not exist.
+    ///
+    /// A file that is not a NoteTaker store, that is corrupt, or that a newer version wrote
+    /// is refused with a clear error, and left byte-for-byte untouched.
+    public static func open(at url: URL) throws(NoteTakerError) -> NoteStore {
+        let path = url.path
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: path) {
+            try StoreInspection.check(path: path, migrator: migrator)
+        } else {
+            do {
+                try fileManager.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw .fileWriteFailed(path: url.deletingLastPathComponent().path, reason: error.localizedDescription)
+            }
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw .storeUnreadable(path: path, reason: NoteTakerError(databaseError: error).message)
+        }
+        let attachments = url.deletingLastPathComponent()
+            .appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".attachments", isDirectory: true)
+        return try NoteStore(writer: pool, attachmentsDirectory: attachments, databaseURL: url)
+    }
+
+    /// Creates an empty store in memory, for tests and demos. Attachment files go to a
+    /// fresh temporary folder.
+    public static func inMemory() throws(NoteTakerError) -> NoteStore {
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration())
+        } catch {
+            throw NoteTakerError(databaseError: error)
+        }
+        let attachments = FileManager.default.temporaryDirectory
+            .appendingPathComponent("NoteTaker-\(UUID().uuidString)", isDirectory: true)
+        return try NoteStore(writer: queue, attachmentsDirectory: attachments, databaseURL: nil)
+    }
+
+    /// The connection settings: durable commits, foreign keys, waiting on other writers.
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeout)
+        config.prepareDatabase { db in
+            // A committed note survives a power loss, not only a crash.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+}
+
+extension NoteStore {
+    /// Runs `body` in one write transaction, translating database errors.
+    func write<T>(_ body: (Database) throws -> T) throws(NoteTakerError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw NoteTakerError(databaseError: error)
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot, translating database errors.
+    func read<T>(_ body: (Database) throws -> T) throws(NoteTakerError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw NoteTakerError(databaseError: error)
+        }
+    }
+}
+
+extension NoteTakerError {
+    /// Keeps a `NoteTakerError` as it is; turns anything else into ``NoteTakerError/database(_:)``.
+    init(databaseError error: any Error) {
+        switch error {
+        case let error as NoteTakerError:
+            self = error
+        case let error as DatabaseError:
+            self = .database(error.message ?? error.description)
+        default:
+            self = .database(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// The kinds of record that sync.
+public enum RecordType: String, Sendable, Codable, CaseIterable {
+    /// A ``Note``.
+    case note
+    /// A ``Folder``.
+    case folder
+    /// A ``Tag``.
+    case tag
+    /// An ``Attachment``'s metadata.
+    case attachment
+
+    /// The table that holds records of this type.
+    var table: String { rawValue }
+}
+
+/// A local change waiting in the outbox to go up to the sync server.
+public struct PendingChange: Sendable, Hashable {
+    /// Whether the record was saved or deleted.
+    public enum Operation: String, Sendable, Codable {
+        /// The record was created or changed: send its current state.
+        case save
+        /// The record was deleted: send a tombstone.
+        case delete
+    }
+
+    /// Grows with every change; a change made during a push has a higher one.
+    public var sequence: Int64
+    /// What kind of record changed.
+    public var recordType: RecordType
+    /// The record's id.
+    public var recordId: UUID
+    /// Save or delete.
+    public var operation: Operation
+    /// When the change was made.
+    public var queuedAt: Date
+}
+
+/// Appends local changes to the outbox, always inside the transaction that makes them.
+enum Outbox {
+    /// Records that a row was saved (and marks it `pending`), or deleted.
+    static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
+                VALUES (?, ?, ?, ?)
+                """,
+            arguments: [type.rawValue, id, operation.rawValue, Date().storageValue])
+        if operation == .save {
+            try db.execute(
+                sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Records a save of every row of `type` whose id the SQL `selection` returns.
+    static func recordSaves(_ db: Database, _ type: RecordType, selection: String, arguments: StatementArguments = []) throws {
+        let ids = try String.fetchAll(db, sql: selection, arguments: arguments)
+        for id in ids {
+            try record(db, type, id)
+        }
+    }
+}
+
+extension NoteStore {
+    /// The changes waiting to be sent to the sync server, oldest first.
+    public func pendingChanges() throws(NoteTakerError) -> [PendingChange] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY seq").compactMap { row in
+                guard let type = RecordType(rawValue: row["recordType"]),
+                      let id = row.uuid("recordId"),
+                      let operation = PendingChange.Operation(rawValue: row["operation"])
+                else { return nil }
+                return PendingChange(
+                    sequence: row["seq"], recordType: type, recordId: id, operation: operation,
+                    queuedAt: row.date("queuedAt") ?? Date())
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import GRDB
+
+/// The full-text index: an FTS5 table over each note's title, body and tag names, plus a
+/// hidden `facets` column of filter tokens (pinned, trashed, tag ids, the folder and its
+/// ancestors) so that filtered searches stay inside FTS5.
+///
+/// The index's rowid is `note.searchSeq`, which takes the next number whenever a note's
+/// text changes, so newest-first in the index means most recently edited first. That is
+/// what lets search bound its work for very common words (see `NoteStore+Search`).
+enum SearchIndexSchema {
+    /// bm25 weights of the indexed columns: title, body, tag names, facets.
+    static let rankWeights = "10.0, 1.0, 5.0, 0.0"
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE note ADD COLUMN searchSeq INTEGER;
+            ALTER TABLE note ADD COLUMN tagNames TEXT NOT NULL DEFAULT '';
+            ALTER TABLE note ADD COLUMN facets TEXT NOT NULL DEFAULT '';
+            UPDATE note SET searchSeq = rowid;
+            CREATE UNIQUE INDEX note_searchSeq ON note(searchSeq);
+
+            CREATE VIRTUAL TABLE note_fts USING fts5(
+                title, body, tagNames, facets,
+                content = 'note', content_rowid = 'searchSeq',
+                tokenize = 'unicode61 remove_diacritics 2',
+                prefix = '2 3'
+            );
+
+            CREATE TRIGGER note_fts_insert AFTER INSERT ON note BEGIN
+                INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+                VALUES (new.searchSeq, new.title, new.body, new.tagNames, new.facets);
+            END;
+
+            CREATE TRIGGER note_fts_delete AFTER DELETE ON note BEGIN
+                INSERT INTO note_fts(note_fts, rowid, title, body, tagNames, facets)
+                VALUES ('delete', old.searchSeq, old.title, old.body, old.tagNames, old.facets);
+            END;
+
+            CREATE TRIGGER note_fts_update AFTER UPDATE OF title, body, tagNames, facets, searchSeq ON note
+            WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.tagNames IS NOT new.tagNames
+                OR old.facets IS NOT new.facets OR old.searchSeq IS NOT new.searchSeq
+            BEGIN
+                INSERT INTO note_fts(note_fts, rowid, title, body, tagNames, facets)
+                VALUES ('delete', old.searchSeq, old.title, old.body, old.tagNames, old.facets);
+                INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+                VALUES (new.searchSeq, new.title, new.body, new.tagNames, new.facets);
+            END;
+            """)
+        try refreshSearchFields(db, where: "1")
+        try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES ('rebuild')")
+    }
+
+    /// Recomputes `tagNames` and `facets` of the notes that match the SQL condition
+    /// `condition` (on table `note`); the triggers then reindex the notes whose values changed.
+    ///
+    /// Facet tokens: `pinned`, `trashed`, `t<tag id hex>` per tag, `f<folder id hex>` for the
+    /// note's folder and each of its ancestors (so a folder filter includes subfolders).
+    static func refreshSearchFields(_ db: Database, where condition: String, arguments: StatementArguments = []) throws {
+        try db.execute(sql: """
+            UPDATE note SET
+                tagNames = IFNULL((
+                    SELECT group_concat(name, char(10)) FROM (
+                        SELECT tag.name FROM noteTag JOIN tag ON tag.id = noteTag.tagId
+                        WHERE noteTag.noteId = note.id ORDER BY tag.normalizedName)
+                ), ''),
+                facets = trim(
+                    CASE WHEN isPinned THEN 'pinned ' ELSE '' END
+                    || CASE WHEN trashedAt IS NOT NULL THEN 'trashed ' ELSE '' END
+                    || IFNULL((
+                        SELECT group_concat('t' || replace(tagId, '-', ''), ' ')
+                        FROM noteTag WHERE noteTag.noteId = note.id
+                    ), '') || ' '
+                    || IFNULL((
+                        WITH RECURSIVE chain(id) AS (
+                            SELECT note.folderId
+                            UNION
+                            SELECT folder.parentId FROM folder JOIN chain ON folder.id = chain.id
+                            WHERE folder.parentId IS NOT NULL)
+                        SELECT group_concat('f' || replace(id, '-', ''), ' ') FROM chain WHERE id IS NOT NULL
+                    ), ''))
+            WHERE \(condition)
+            """, arguments: arguments)
+    }
+
+    /// The facet token that selects notes carrying a tag.
+    static func tagFacet(_ tagId: String) -> String { "t" + tagId.replacingOccurrences(of: "-", with: "") }
+
+    /// The facet token that selects notes in a folder or any of its subfolders.
+    static func folderFacet(_ folderId: String) -> String { "f" + folderId.replacingOccurrences(of: "-", with: "") }
+}

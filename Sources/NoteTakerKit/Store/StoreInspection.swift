@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// Looks at an existing file, read-only, before the store opens it for writing: a file that
+/// is not a NoteTaker store, is damaged, or was written by a newer version is refused here,
+/// before anything could change it.
+enum StoreInspection {
+    /// The 16 bytes every SQLite database file starts with.
+    private static let sqliteHeader = Array("SQLite format 3\0".utf8)
+
+    static func check(path: String, migrator: DatabaseMigrator) throws(NoteTakerError) {
+        let header: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            header = Array(try handle.read(upToCount: sqliteHeader.count) ?? Data())
+        } catch {
+            throw .storeUnreadable(path: path, reason: error.localizedDescription)
+        }
+        // SQLite treats an empty file as an empty database: it becomes a new store.
+        if header.isEmpty { return }
+        guard header == sqliteHeader else {
+            throw .storeUnreadable(path: path, reason: "the file is not an SQLite database")
+        }
+
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(NoteStore.busyTimeout)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            try queue.read { db in
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if tables.isEmpty { return }
+                let applied = tables.contains("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
+                guard applied.contains(NoteStore.firstMigration) else {
+                    throw NoteTakerError.notANoteTakerStore(path: path)
+                }
+                if try migrator.hasBeenSuperseded(db) {
+                    throw NoteTakerError.storeFromNewerVersion(path: path)
+                }
+            }
+        } catch let error as NoteTakerError {
+            throw error
+        } catch {
+            throw .storeUnreadable(path: path, reason: NoteTakerError(databaseError: error).message)
+        }
+    }
+}
