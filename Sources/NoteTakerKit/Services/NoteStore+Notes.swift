@@ -67,7 +67,7 @@ extension NoteStore {
             let ids = try Self.idsWithPrefix(db, table: "note", labelColumn: "title", prefix: prefix)
             guard let first = ids.first else { throw NoteTakerError.noteNotFound(prefix) }
             guard ids.count == 1 else {
-                throw NoteTakerError.ambiguousIdentifier(prefix, candidates: ids.map { "\($0.id)  \($0.label)" })
+                throw NoteTakerError.ambiguousIdentifier(prefix, candidates: ids.map { "\($0.id.key)  \($0.label)" })
             }
             return first.id
         }

@@ -87,7 +87,7 @@ extension NoteStore {
                 WHERE note_fts MATCH ? AND rowid >= ? AND rowid < ?
                 ORDER BY score LIMIT ?
                 """,
-            arguments: [match, bound ?? 0, ceiling, limit]
+            arguments: [match, bound ?? Int64.min, ceiling, limit]
         ).map { (seq: $0["rowid"] as Int64, score: $0["score"] as Double) }
         return (hits, bound)
     }

@@ -18,6 +18,11 @@ enum SearchIndexSchema {
             ALTER TABLE note ADD COLUMN facets TEXT NOT NULL DEFAULT '';
             UPDATE note SET searchSeq = rowid;
             CREATE UNIQUE INDEX note_searchSeq ON note(searchSeq);
+            """)
+        // Fill the new columns before the triggers exist: an index entry may only be
+        // deleted with the values it was made from.
+        try refreshSearchFields(db, where: "1")
+        try db.execute(sql: """
 
             CREATE VIRTUAL TABLE note_fts USING fts5(
                 title, body, tagNames, facets,
@@ -45,9 +50,9 @@ enum SearchIndexSchema {
                 INSERT INTO note_fts(rowid, title, body, tagNames, facets)
                 VALUES (new.searchSeq, new.title, new.body, new.tagNames, new.facets);
             END;
+
+            INSERT INTO note_fts(note_fts) VALUES ('rebuild');
             """)
-        try refreshSearchFields(db, where: "1")
-        try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES ('rebuild')")
     }
 
     /// Recomputes `tagNames` and `facets` of the notes that match the SQL condition

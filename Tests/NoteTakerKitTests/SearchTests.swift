@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import NoteTakerKit
+
+@Suite("Search")
+struct SearchTests {
+    let store: NoteStore
+
+    init() throws {
+        store = try NoteStore.inMemory()
+    }
+
+    @Test func ignoresAccentsAndCase() throws {
+        try store.make("Café society", "A naïve résumé")
+        #expect(try store.searchTitles("cafe") == ["Café society"])
+        #expect(try store.searchTitles("NAIVE") == ["Café society"])
+        #expect(try store.searchTitles("Resume") == ["Café society"])
+        #expect(try store.searchTitles("CAFÉ") == ["Café society"])
+    }
+
+    @Test func ranksTitleMatchesAboveBodyMatches() throws {
+        try store.make("Shopping", "remember the garden hose")
+        try store.make("Garden", "plant tomatoes")
+        try store.make("Misc", "nothing here")
+        #expect(try store.searchTitles("garden") == ["Garden", "Shopping"])
+    }
+
+    @Test func findsTagNames() throws {
+        try store.make("Quarterly", "numbers", tags: ["Finance"])
+        #expect(try store.searchTitles("finance") == ["Quarterly"])
+    }
+
+    @Test func highlightsASnippet() throws {
+        try store.make("Trip", "We drove along the coast and stopped at a lighthouse near the cliffs.")
+        let hit = try #require(try store.search(SearchQuery("lighthouse")).first)
+        #expect(hit.snippet(open: "[", close: "]").contains("[lighthouse]"))
+        #expect(hit.rank > 0)
+    }
+
+    @Test func prefixesPhrasesExclusionsAndOr() throws {
+        try store.make("A", "the quick brown fox")
+        try store.make("B", "brown quick dogs")
+        try store.make("C", "slow green turtle")
+        #expect(Set(try store.searchTitles("qui*")) == ["A", "B"])
+        #expect(try store.searchTitles("\"quick brown\"") == ["A"])
+        #expect(try store.searchTitles("quick -fox") == ["B"])
+        #expect(Set(try store.searchTitles("fox OR turtle")) == ["A", "C"])
+        #expect(try store.search(SearchQuery("tur", prefixLastTerm: true)).map(\.note.title) == ["C"])
+        #expect(try store.search(SearchQuery("tur ", prefixLastTerm: true)).isEmpty)
+    }
+
+    @Test func filtersByTagFolderAndPinned() throws {
+        let work = try store.createFolder(name: "Work")
+        let sub = try store.createFolder(name: "Sub", parentId: work.id)
+        try store.make("w", "report", folder: work.id)
+        try store.make("s", "report", tags: ["Q3"], folder: sub.id)
+        try store.make("p", "report", pinned: true)
+        try store.make("x", "report")
+        #expect(Set(try store.searchTitles("report", folder: work.id)) == ["w", "s"])
+        #expect(try store.searchTitles("report", folder: sub.id) == ["s"])
+        #expect(try store.searchTitles("report", tag: "q3") == ["s"])
+        #expect(try store.searchTitles("report", pinned: true) == ["p"])
+        #expect(try store.searchTitles("report", tag: "Q3", folder: work.id) == ["s"])
+        #expect(throws: NoteTakerError.tagNotFound("nope")) { try store.searchTitles("report", tag: "nope") }
+    }
+
+    @Test(arguments: [
+        "\"unbalanced", "a AND", "OR", "NOT x", "NEAR(a b)", "*", "-", "^start", "(((", ")", "col:umn", "title:x",
+        "{title}: x", "a\"b", "\"\"", "'; DROP TABLE note; --", "😀", "🎉 party", "中文", "日本語のノート", "---", "a - b",
+        "x* *", "\\", "%", "_", "NEAR", "AND OR NOT", "\u{0}", "   ", "",
+    ])
+    func anyTextIsSafe(_ text: String) throws {
+        try store.make("Party plans", "a b x start column party 中文 日本語のノート")
+        let results = try store.search(SearchQuery(text))
+        #expect(results.count <= 1)
+        _ = try store.search(SearchQuery(text, prefixLastTerm: true))
+    }
+
+    @Test func cjkAndEmojiGiveResultsOrNothing() throws {
+        try store.make("中文", "日本語のノート 🎉")
+        #expect(try store.searchTitles("中文") == ["中文"])
+        #expect(try store.searchTitles("🎉").isEmpty)
+    }
+
+    @Test func badLimitsAndHugeQueriesAreClearErrors() throws {
+        #expect(throws: NoteTakerError.self) { try store.search(SearchQuery("x", limit: 0)) }
+        #expect(throws: NoteTakerError.self) { try store.search(SearchQuery(String(repeating: "a ", count: 600))) }
+    }
+
+    @Test func theIndexFollowsEditsAndDeletes() throws {
+        let note = try store.make("Before", "original words")
+        _ = try store.updateNote(id: note.id, title: "After", body: "replacement text")
+        #expect(try store.searchTitles("original").isEmpty)
+        #expect(try store.searchTitles("before").isEmpty)
+        #expect(try store.searchTitles("replacement") == ["After"])
+        try store.trashNotes(ids: [note.id])
+        try store.purgeNotes(ids: [note.id])
+        #expect(try store.searchTitles("replacement").isEmpty)
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
+    @Test func ranksOnlyTheNewestMatchesOfAVeryCommonWord() throws {
+        let count = NoteStore.rankedCandidateLimit + 200
+        try store.write { db in
+            for index in 0..<count {
+                _ = try NoteStore.insertNote(db, NoteDraft(title: "n\(index)", body: "common word \(index)"))
+            }
+        }
+        let old = try store.notes(NoteQuery(limit: 1, offset: count - 1))[0]
+        let hits = try store.search(SearchQuery("common", limit: 1_000))
+        #expect(hits.count == 1_000)
+        #expect(!hits.contains { $0.note.id == old.id })
+        // A title match is ranked even when it is older than the newest matches.
+        _ = try store.updateNote(id: old.id, title: "common")
+        try store.write { db in
+            try db.execute(sql: "UPDATE note SET searchSeq = -1 WHERE id = ?", arguments: [old.id.key])
+        }
+        #expect(try store.search(SearchQuery("common", limit: 5)).first?.note.id == old.id)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Testing
+@testable import NoteTakerKit
+
+@Suite("Opening a store")
+struct StoreOpeningTests {
+    @Test func createsTheStoreAndItsFolder() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("deep/er/NoteTaker.sqlite")
+        let store = try NoteStore.open(at: url)
+        try store.make("Hello")
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        let reopened = try NoteStore.open(at: url)
+        #expect(try reopened.listTitles() == ["Hello"])
+    }
+
+    @Test func usesWriteAheadLoggingAndFullSync() throws {
+        let directory = TemporaryDirectory()
+        let store = try makeDiskStore(in: directory)
+        let (mode, sync) = try store.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(sync == 2)
+    }
+
+    @Test func refusesAFileThatIsNotSQLiteAndLeavesItUntouched() throws {
+        let directory = TemporaryDirectory()
+        let bytes = Data("These are my precious notes in plain text.\n".utf8)
+        let file = try directory.write(bytes, named: "notes.sqlite")
+        #expect {
+            try NoteStore.open(at: file)
+        } throws: { error in
+            guard case NoteTakerError.storeUnreadable = error else { return false }
+            return (error as? NoteTakerError)?.message.contains("not an SQLite database") == true
+        }
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test func refusesACorruptStoreAndLeavesItUntouched() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        do {
+            let store = try NoteStore.open(at: url)
+            try store.make("Soon corrupt")
+        }
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange(100..<4096, with: Data(repeating: 0xAB, count: 3996))
+        try bytes.write(to: url)
+        try? FileManager.default.removeItem(at: directory.file("NoteTaker.sqlite-wal"))
+        try? FileManager.default.removeItem(at: directory.file("NoteTaker.sqlite-shm"))
+        #expect(throws: NoteTakerError.self) { try NoteStore.open(at: url) }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func refusesAnotherApplicationsDatabaseAndLeavesItUntouched() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("other.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)") }
+        }
+        let before = try Data(contentsOf: url)
+        #expect(throws: NoteTakerError.notANoteTakerStore(path: url.path)) { try NoteStore.open(at: url) }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func refusesAStoreFromANewerVersionAndLeavesItUntouched() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        do {
+            let store = try NoteStore.open(at: url)
+            try store.make("From the future")
+            try store.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            }
+            try store.writer.close()
+        }
+        let before = try Data(contentsOf: url)
+        #expect(throws: NoteTakerError.storeFromNewerVersion(path: url.path)) { try NoteStore.open(at: url) }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func upgradesAStoreWrittenByTheFirstSchemaVersion() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        do {
+            // The first schema, as the first release wrote it, with a note, a folder and a tag.
+            let queue = try DatabaseQueue(path: url.path)
+            try NoteStore.migrator.migrate(queue, upTo: NoteStore.firstMigration)
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO folder (id, name, createdAt, modifiedAt) VALUES ('11111111-1111-1111-1111-111111111111', 'Recipes', 0, 0);
+                    INSERT INTO note (id, title, body, createdAt, modifiedAt, folderId)
+                    VALUES ('22222222-2222-2222-2222-222222222222', 'Crème brûlée', 'Caramelize the sugar', 0, 0,
+                            '11111111-1111-1111-1111-111111111111');
+                    INSERT INTO tag (id, name, normalizedName, createdAt) VALUES ('33333333-3333-3333-3333-333333333333', 'Dessert', 'dessert', 0);
+                    INSERT INTO noteTag (noteId, tagId) VALUES ('22222222-2222-2222-2222-222222222222', '33333333-3333-3333-3333-333333333333');
+                    """)
+            }
+        }
+        let store = try NoteStore.open(at: url)
+        let folder = try store.resolveFolder("Recipes")
+        #expect(try store.searchTitles("creme") == ["Crème brûlée"])
+        #expect(try store.searchTitles("caramelize", tag: "dessert", folder: folder.id) == ["Crème brûlée"])
+        #expect(try store.note(id: UUID(uuidString: "22222222-2222-2222-2222-222222222222")!).tags == ["Dessert"])
+        let applied = try store.read { db in try NoteStore.migrator.appliedMigrations(db) }
+        #expect(applied == ["v1-schema", "v2-search", "v3-metrics"])
+    }
+
+    @Test func defaultLocationFollowsTheEnvironment() {
+        #expect(NoteStore.defaultLocation(environment: ["NOTETAKER_STORE": "/tmp/x.sqlite", "HOME": "/home/a"]).path == "/tmp/x.sqlite")
+        #expect(NoteStore.defaultLocation(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path
+                == "/data/notetaker/NoteTaker.sqlite")
+        #expect(NoteStore.defaultLocation(environment: ["HOME": "/home/a"]).path
+                == "/home/a/.local/share/notetaker/NoteTaker.sqlite")
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersWrites() throws {
+        let directory = TemporaryDirectory()
+        let first = try makeDiskStore(in: directory)
+        let second = try makeDiskStore(in: directory)
+        try first.make("From the first")
+        try second.make("From the second")
+        #expect(Set(try first.listTitles()) == ["From the first", "From the second"])
+    }
+}
