@@ -1,1 +1,4 @@
-print("x")
+import Foundation
+import NoteTakerCLI
+
+exit(NoteTakerCommand.main())

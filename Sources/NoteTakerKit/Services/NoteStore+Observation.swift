@@ -59,9 +59,12 @@ extension NoteStore {
         let observation = ValueObservation.tracking(fetch).removeDuplicates()
         return AsyncThrowingStream { continuation in
             let task = Task {
-                let watcher = Task { try await Self.watchExternalChanges(writer) }
-                defer { watcher.cancel() }
                 do {
+                    // Read the version before the first fetch, so that a commit landing
+                    // between the two is still noticed.
+                    let baseline = try await Self.dataVersion(writer)
+                    let watcher = Task { try await Self.watchExternalChanges(writer, from: baseline) }
+                    defer { watcher.cancel() }
                     for try await value in observation.values(in: writer) {
                         continuation.yield(value)
                     }
@@ -74,17 +77,20 @@ extension NoteStore {
         }
     }
 
-    private static func watchExternalChanges(_ writer: any DatabaseWriter) async throws {
-        var lastVersion: Int?
+    private static func watchExternalChanges(_ writer: any DatabaseWriter, from baseline: Int?) async throws {
+        var lastVersion = baseline
         while !Task.isCancelled {
-            let version = try await writer.writeWithoutTransaction { db in
-                try Int.fetchOne(db, sql: "PRAGMA data_version")
-            }
-            if let lastVersion, version != lastVersion {
-                try await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
-            }
-            lastVersion = version
             try await Task.sleep(for: externalChangeInterval)
+            let version = try await dataVersion(writer)
+            if version != lastVersion {
+                try await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+                lastVersion = version
+            }
         }
+    }
+
+    /// The writer connection's `PRAGMA data_version`: it changes when another connection commits.
+    private static func dataVersion(_ writer: any DatabaseWriter) async throws -> Int? {
+        try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
     }
 }

@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+
+/// Where a command's JSON flag is declared once.
+struct JSONFlag: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON (fields documented in docs/cli-json.md).")
+    var json = false
+}
+
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new", abstract: "Create a note and print its id.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's title.") var title: String
+    @Option(parsing: .unconditional, help: "The Markdown body.") var body: String?
+    @Flag(help: "Read the body from standard input.") var stdin = false
+    @Option(help: "The folder to file the note in (name, path or id).") var folder: String?
+    @Option(name: .customLong("tag"), help: "A tag to add; repeat for several.") var tags: [String] = []
+    @Flag(help: "Pin the note.") var pin = false
+    @OptionGroup var output: JSONFlag
+
+    func validate() throws {
+        if body != nil && stdin { throw ValidationError("Use either --body or --stdin, not both.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let text = stdin ? StandardInput.readAll() : (body ?? "")
+        let note = try store.createNote(NoteDraft(
+            title: title, body: text, isPinned: pin, folderId: try store.folderId(folder), tags: tags))
+        if output.json { try JSONOutput.print(NoteJSON(note: note)) } else { print(note.id.uuidString.lowercased()) }
+    }
+}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List notes: pinned first, then the most recently modified.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only notes in this folder.") var folder: String?
+    @Flag(help: "With --folder: include the notes of its subfolders.") var subfolders = false
+    @Option(help: "Only notes with this tag.") var tag: String?
+    @Flag(help: "Only pinned notes.") var pinned = false
+    @Flag(help: "Only notes modified in the last 7 days.") var recent = false
+    @Option(help: "How many notes to show (1-1000).") var limit = 50
+    @Option(help: "How many notes to skip.") var offset = 0
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let notes = try store.notes(NoteQuery(
+            folderId: try store.folderId(folder), includeSubfolders: subfolders, tag: tag,
+            pinnedOnly: pinned, recentOnly: recent, limit: limit, offset: offset))
+        if output.json { try JSONOutput.print(notes.map(NoteJSON.init)) } else { TextOutput.printNotes(notes, empty: "No notes.") }
+    }
+}
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a note.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let note = try store.note(id: try store.resolveNoteId(id))
+        if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
+        print("# \(note.displayTitle)")
+        print("id:        \(note.id.uuidString.lowercased())")
+        print("created:   \(TextOutput.dateTime(note.createdAt))")
+        print("modified:  \(TextOutput.dateTime(note.modifiedAt))")
+        if let folderId = note.folderId {
+            print("folder:    \(try store.folderTree().path(of: folderId) ?? folderId.uuidString.lowercased())")
+        }
+        if !note.tags.isEmpty { print("tags:      \(note.tags.joined(separator: ", "))") }
+        if note.isPinned { print("pinned:    yes") }
+        if let trashedAt = note.trashedAt { print("trashed:   \(TextOutput.dateTime(trashedAt))") }
+        print("sync:      \(note.sync.status.rawValue)\(note.sync.errorMessage.map { " (\($0))" } ?? "")")
+        for attachment in note.attachments {
+            print("attached:  \(TextOutput.shortId(attachment.id))  \(attachment.fileName)  \(TextOutput.byteCount(attachment.fileSize))")
+        }
+        print("")
+        print(note.body)
+    }
+}
+
+extension Array where Element == FolderNode {
+    /// The path of a folder somewhere in this tree.
+    func path(of id: UUID) -> String? {
+        for node in self {
+            if node.id == id { return node.path }
+            if let found = node.children.path(of: id) { return found }
+        }
+        return nil
+    }
+}
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a note's title or body; with neither option, open it in $EDITOR.",
+        discussion: "In the editor, the first line is the title and the text after the first blank line is the body.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @Option(parsing: .unconditional, help: "The new title.") var title: String?
+    @Option(parsing: .unconditional, help: "The new Markdown body.") var body: String?
+    @Flag(help: "Read the new body from standard input.") var stdin = false
+
+    func validate() throws {
+        if body != nil && stdin { throw ValidationError("Use either --body or --stdin, not both.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let noteId = try store.resolveNoteId(id)
+        if title == nil && body == nil && !stdin {
+            let note = try store.note(id: noteId)
+            guard let edited = try Editor.edit(title: note.title, body: note.body) else {
+                return Terminal.printNotice("No changes.")
+            }
+            _ = try store.updateNote(id: noteId, title: edited.title, body: edited.body)
+            return
+        }
+        _ = try store.updateNote(id: noteId, title: title, body: stdin ? StandardInput.readAll() : body)
+    }
+}
+
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Move notes to the trash (kept 30 days; see `notetaker restore`).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Ids or unique prefixes of the notes.") var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("Name at least one note.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let count = try store.trashNotes(ids: try store.noteIds(ids))
+        Terminal.printNotice("Moved \(count) note\(count == 1 ? "" : "s") to the trash.")
+    }
+}
+
+struct PinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin a note to the top of lists.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's id or a unique prefix.") var id: String
+
+    func run() throws {
+        let store = try storeOptions.open()
+        _ = try store.setPinned(true, noteId: try store.resolveNoteId(id))
+    }
+}
+
+struct UnpinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin a note.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's id or a unique prefix.") var id: String
+
+    func run() throws {
+        let store = try storeOptions.open()
+        _ = try store.setPinned(false, noteId: try store.resolveNoteId(id))
+    }
+}
+
+struct MoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mv", abstract: "File a note in a folder, or take it out.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @Option(help: "The folder to move the note to.") var folder: String?
+    @Flag(name: .customLong("no-folder"), help: "Take the note out of its folder.") var noFolder = false
+
+    func validate() throws {
+        if (folder == nil) == !noFolder { throw ValidationError("Give exactly one of --folder F or --no-folder.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        _ = try store.moveNote(id: try store.resolveNoteId(id), toFolder: try store.folderId(folder))
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search titles, bodies and tags; best matches first.",
+        discussion: """
+            Accents and case are ignored. "quoted words" match as a phrase, word* as a prefix, -word excludes, \
+            and OR between two words accepts either. Any other text is searched as it is.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "What to search for.") var query: String
+    @Option(help: "Only notes with this tag.") var tag: String?
+    @Option(help: "Only notes in this folder or its subfolders.") var folder: String?
+    @Flag(help: "Only pinned notes.") var pinned = false
+    @Flag(help: "Search the trash instead.") var trash = false
+    @Option(help: "How many results to show (1-1000).") var limit = 50
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let hits = try store.search(SearchQuery(
+            query, tag: tag, folderId: try store.folderId(folder), pinnedOnly: pinned, inTrash: trash, limit: limit))
+        if output.json { return try JSONOutput.print(hits.map(SearchHitJSON.init)) }
+        if hits.isEmpty, Terminal.isInteractive { print("No matches.") }
+        for hit in hits {
+            print(TextOutput.noteLine(hit.note))
+            let snippet = Terminal.highlighted(hit).split(whereSeparator: \.isNewline).joined(separator: " ")
+            if !snippet.isEmpty { print("          \(snippet)") }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import NoteTakerKit
+
+/// How notes, folders and files read in plain output.
+enum TextOutput {
+    /// The first 8 characters of an id: enough to type back as a prefix.
+    static func shortId(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
+
+    /// A date in the local time zone, to the minute: `2026-11-22 14:03`.
+    static func dateTime(_ date: Date) -> String {
+        let components = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", components.year ?? 0, components.month ?? 0,
+                      components.day ?? 0, components.hour ?? 0, components.minute ?? 0)
+    }
+
+    /// One line of a note list: id, date, pin mark, title and tags.
+    static func noteLine(_ note: Note, date: Date? = nil) -> String {
+        let pin = note.isPinned ? "*" : " "
+        let tags = note.tags.isEmpty ? "" : "  " + note.tags.map { "#" + $0 }.joined(separator: " ")
+        return "\(shortId(note.id))  \(dateTime(date ?? note.modifiedAt))  \(pin) \(note.displayTitle)\(tags)"
+    }
+
+    /// A size for people: `512 B`, `12.3 KB`, `4.0 MB`.
+    static func byteCount(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// Prints a list of notes, or says there are none when a person is reading.
+    static func printNotes(_ notes: [Note], empty: String, date: (Note) -> Date = \.modifiedAt) {
+        if notes.isEmpty, Terminal.isInteractive { print(empty) }
+        for note in notes { print(noteLine(note, date: date(note))) }
+    }
+}
