@@ -27,7 +27,7 @@ extension NoteStore {
                         """,
                     arguments: [attachment.id.key, noteId.key, attachment.kind.rawValue, name, stored.size,
                                 stored.contentHash, attachment.createdAt.storageValue])
-                try Outbox.record(db, .attachment, attachment.id.key)
+                try Outbox.append(db, .attachment, attachment.id.key)
                 try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
                 try Outbox.record(db, .note, noteId.key)
             }

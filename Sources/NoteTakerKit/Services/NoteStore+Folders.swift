@@ -26,7 +26,7 @@ extension NoteStore {
                     """,
                 arguments: [folder.id.key, folder.name, folder.icon, folder.sortOrder,
                             folder.createdAt.storageValue, folder.modifiedAt.storageValue, parentId?.key])
-            try Outbox.record(db, .folder, folder.id.key)
+            try Outbox.append(db, .folder, folder.id.key)
             return folder
         }
     }

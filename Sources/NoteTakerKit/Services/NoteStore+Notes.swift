@@ -10,7 +10,11 @@ extension NoteStore {
 
     /// Creates a note from `draft`, with its tags (created when missing), and returns it.
     public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
-        try write { db in try Self.insertNote(db, draft) }
+        try write { db in
+            let id = try Self.insertNote(db, draft)
+            try Metrics.increment(db, .notesCreated)
+            return try Self.fetchNote(db, id: id)
+        }
     }
 
     /// The note with this id, trashed or not.
@@ -79,30 +83,42 @@ extension NoteStore {
     /// statement argument) and the next search sequence, so the index sees it as newest.
     static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
 
-    static func insertNote(_ db: Database, _ draft: NoteDraft) throws -> Note {
+    /// Inserts a note, its tag links and its outbox entry; returns its id. The note's
+    /// search fields are computed in the same statement, so it is indexed once.
+    static func insertNote(_ db: Database, _ draft: NoteDraft) throws -> String {
         let id = (draft.id ?? UUID()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
         let createdAt = draft.createdAt ?? Date()
-        if let folderId = draft.folderId { _ = try fetchFolder(db, id: folderId.key) }
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [id]) == true {
+        let folderId = draft.folderId?.key
+        if let folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folderId]) != true {
+            throw NoteTakerError.folderNotFound(folderId)
+        }
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
             throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
         }
-        try db.execute(
-            sql: """
-                INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
-                """,
-            arguments: [id, title, body, createdAt.storageValue, (draft.modifiedAt ?? createdAt).storageValue,
-                        draft.isPinned, draft.folderId?.key])
-        try linkTags(db, names: draft.tags, noteId: id)
-        if draft.isPinned || draft.folderId != nil || !draft.tags.isEmpty {
-            try SearchIndexSchema.refreshSearchFields(db, where: "id = ?", arguments: [id])
+        // The tag links go in first, so the note's search fields can be computed from them;
+        // their foreign key to the note is checked at commit.
+        if !draft.tags.isEmpty {
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            try linkTags(db, names: draft.tags, noteId: id)
         }
-        try Outbox.record(db, .note, id)
-        try Metrics.increment(db, .notesCreated)
-        return try fetchNote(db, id: id)
+        try db.cachedStatement(sql: insertNoteSQL).execute(arguments: [
+            "id": id, "title": title, "body": body, "createdAt": createdAt.storageValue,
+            "modifiedAt": (draft.modifiedAt ?? createdAt).storageValue, "isPinned": draft.isPinned, "folderId": folderId,
+        ])
+        try Outbox.append(db, .note, id)
+        return id
     }
+
+    private static let insertNoteSQL: String = {
+        let fields = SearchIndexSchema.searchFields(id: ":id", isPinned: ":isPinned", trashedAt: "NULL", folderId: ":folderId")
+        return """
+            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq, tagNames, facets)
+            SELECT :id, :title, :body, :createdAt, :modifiedAt, :isPinned, :folderId,
+                (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), \(fields.tagNames), \(fields.facets)
+            """
+    }()
 
     /// After a change to a note's pin, folder, tags or trash state: refreshes its search
     /// fields, records it in the outbox, and returns it as it now is.

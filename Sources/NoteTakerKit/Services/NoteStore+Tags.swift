@@ -88,10 +88,15 @@ extension NoteStore {
 
 extension NoteStore {
     static func fetchTag(_ db: Database, named name: String) throws -> Tag {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT \(Columns.tag) FROM tag WHERE normalizedName = ?", arguments: [Tag.normalizedName(name)])
-        else { throw NoteTakerError.tagNotFound(name) }
-        return Tag(row: row)
+        guard let tag = try findTag(db, named: name) else { throw NoteTakerError.tagNotFound(name) }
+        return tag
+    }
+
+    static func findTag(_ db: Database, named name: String) throws -> Tag? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE normalizedName = ?"),
+            arguments: [Tag.normalizedName(name)]
+        ).map(Tag.init(row:))
     }
 
     static func fetchTagSummaries(_ db: Database) throws -> [TagSummary] {
@@ -115,12 +120,12 @@ extension NoteStore {
     /// The tag with this name, created when missing.
     static func ensureTag(_ db: Database, name: String) throws -> Tag {
         let name = try validatedTagName(name)
-        if let existing = try? fetchTag(db, named: name) { return existing }
+        if let existing = try findTag(db, named: name) { return existing }
         let tag = Tag(id: Tag.id(forName: name), name: name)
         try db.execute(
             sql: "INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)",
             arguments: [tag.id.key, tag.name, Tag.normalizedName(name), tag.createdAt.storageValue])
-        try Outbox.record(db, .tag, tag.id.key)
+        try Outbox.append(db, .tag, tag.id.key)
         return tag
     }
 
@@ -131,7 +136,8 @@ extension NoteStore {
         var added = false
         for name in names {
             let tag = try ensureTag(db, name: name)
-            try db.execute(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)", arguments: [noteId, tag.id.key])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)")
+                .execute(arguments: [noteId, tag.id.key])
             added = added || db.changesCount > 0
         }
         return added

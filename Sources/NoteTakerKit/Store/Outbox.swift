@@ -42,16 +42,18 @@ public struct PendingChange: Sendable, Hashable {
 enum Outbox {
     /// Records that a row was saved (and marks it `pending`), or deleted.
     static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
-        try db.execute(
-            sql: """
-                INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
-                VALUES (?, ?, ?, ?)
-                """,
-            arguments: [type.rawValue, id, operation.rawValue, Date().storageValue])
+        try append(db, type, id, operation)
         if operation == .save {
             try db.execute(
                 sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ?", arguments: [id])
         }
+    }
+
+    /// Appends the change to the outbox only: for a row just inserted, which starts `pending`.
+    static func append(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt) VALUES (?, ?, ?, ?)
+            """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue])
     }
 
     /// Records a save of every row of `type` whose id the SQL `selection` returns.
