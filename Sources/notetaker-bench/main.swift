@@ -1,1 +1,43 @@
-print("x")
+import ArgumentParser
+import Foundation
+
+/// `notetaker-bench`: measures DESIGN.md's budgets beside a plain-SQL baseline.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notetaker-bench",
+        abstract: "Measure NoteTaker's performance budgets beside plain SQL doing the same work.",
+        subcommands: [StoreSuite.self])
+}
+
+struct StoreSuite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "The local store: save, import, list, search, and whole `notetaker` processes.")
+
+    @Option(help: "How many notes to generate.") var notes = 100_000
+    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
+    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
+    @Option(help: "Repetitions of each search.") var repetitions = 10
+    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        if notes < 1_000 { throw ValidationError("--notes must be at least 1000.") }
+        if repetitions < 1 { throw ValidationError("--repetitions must be at least 1.") }
+    }
+
+    func run() throws {
+        let folder = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
+        let corpus = try Corpus(wordList: words, seed: seed)
+        let benchmark = StoreBenchmark(
+            noteCount: notes, corpus: corpus, directory: folder, repetitions: repetitions, seed: seed,
+            progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
+        let report = try benchmark.run()
+        if json { try report.printJSON() } else { report.printText() }
+    }
+}
+
+BenchCommand.main()
