@@ -103,11 +103,7 @@ struct SearchTests {
 
     @Test func ranksOnlyTheNewestMatchesOfAVeryCommonWord() throws {
         let count = NoteStore.rankedCandidateLimit + 200
-        try store.write { db in
-            for index in 0..<count {
-                _ = try NoteStore.insertNote(db, NoteDraft(title: "n\(index)", body: "common word \(index)"))
-            }
-        }
+        _ = try store.importNotes((0..<count).map { NoteDraft(title: "n\($0)", body: "common word \($0)") })
         let old = try store.notes(NoteQuery(limit: 1, offset: count - 1))[0]
         let hits = try store.search(SearchQuery("common", limit: 1_000))
         #expect(hits.count == 1_000)

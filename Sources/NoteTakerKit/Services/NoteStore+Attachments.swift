@@ -127,13 +127,19 @@ extension NoteStore {
     }
 
     static func fetchAttachments(_ db: Database, noteIds: [String]) throws -> [UUID: [Attachment]] {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Columns.attachment) FROM attachment
-                WHERE noteId IN (SELECT value FROM json_each(?)) ORDER BY createdAt, id
-                """,
-            arguments: [jsonArray(noteIds)])
+        let rows: [Row]
+        if noteIds.count == 1 {
+            rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Columns.attachment) FROM attachment WHERE noteId = ? ORDER BY createdAt, id"),
+                arguments: [noteIds[0]])
+        } else {
+            rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT \(Columns.attachment) FROM attachment
+                    WHERE noteId IN (SELECT value FROM json_each(?)) ORDER BY createdAt, id
+                    """),
+                arguments: [jsonArray(noteIds)])
+        }
         return Dictionary(grouping: rows.map(Attachment.init(row:)), by: \.noteId)
     }
 }

@@ -27,6 +27,7 @@ extension NoteStore {
     public func importNotes(_ drafts: [NoteDraft]) throws(NoteTakerError) -> ImportOutcome {
         try write { db in
             var outcome = ImportOutcome()
+            let before = try SearchIndexSchema.lastSearchSeq(db)
             for (index, draft) in drafts.enumerated() {
                 do {
                     try db.inSavepoint {
@@ -37,6 +38,7 @@ extension NoteStore {
                     outcome.skipped.append(.init(index: index, error: error))
                 }
             }
+            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated, by: outcome.imported.count)
             return outcome
         }

@@ -11,7 +11,9 @@ extension NoteStore {
     /// Creates a note from `draft`, with its tags (created when missing), and returns it.
     public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
         try write { db in
+            let before = try SearchIndexSchema.lastSearchSeq(db)
             let id = try Self.insertNote(db, draft)
+            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: id)
         }
@@ -84,7 +86,8 @@ extension NoteStore {
     static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
 
     /// Inserts a note, its tag links and its outbox entry; returns its id. The note's
-    /// search fields are computed in the same statement, so it is indexed once.
+    /// search fields are computed in the same statement; the caller then adds it to the
+    /// search index (``SearchIndexSchema/indexNotes(_:searchSeqAbove:)``), one note or a batch.
     static func insertNote(_ db: Database, _ draft: NoteDraft) throws -> String {
         let id = (draft.id ?? UUID()).key
         let title = try validatedTitle(draft.title)

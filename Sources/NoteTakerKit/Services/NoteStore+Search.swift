@@ -55,7 +55,7 @@ extension NoteStore {
             uniquingKeysWith: { first, _ in first })
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT note.searchSeq, \(Columns.note) FROM note WHERE searchSeq IN (SELECT value FROM json_each(?))",
+            sql: "SELECT \(Columns.note), note.searchSeq FROM note WHERE searchSeq IN (SELECT value FROM json_each(?))",
             arguments: [seqList])
         var notes = rows.map(Note.init(row:))
         try fillAttachments(db, &notes)

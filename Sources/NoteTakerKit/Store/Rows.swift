@@ -21,17 +21,30 @@ extension Row {
         (self[column] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 
-    func syncMetadata() -> SyncMetadata {
+    // Domain rows decode by position (columns as `Columns` lists them): a name lookup per
+    // value costs more than the rest of decoding a page of notes.
+
+    func uuid(at index: Int) -> UUID? {
+        (self[index] as String?).flatMap(UUID.init(uuidString:))
+    }
+
+    func date(at index: Int) -> Date? {
+        (self[index] as Double?).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// The sync columns, which `Columns` puts after a type's own columns, from `index` on.
+    func syncMetadata(at index: Int) -> SyncMetadata {
         SyncMetadata(
-            status: SyncStatus(rawValue: self["syncStatus"]) ?? .pending,
-            changeTag: self["changeTag"],
-            lastSyncedAt: date("lastSyncedAt"),
-            retryCount: self["syncRetryCount"],
-            errorMessage: self["syncErrorMessage"])
+            status: SyncStatus(rawValue: self[index]) ?? .pending,
+            changeTag: self[index + 1],
+            lastSyncedAt: date(at: index + 2),
+            retryCount: self[index + 3],
+            errorMessage: self[index + 4])
     }
 }
 
 /// The columns that make up the domain types, shared by every query that decodes them.
+/// A query selects them first: the decoders read by position.
 enum Columns {
     static let note = qualified("note", "id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames")
     static let folder = qualified("folder", "id, name, icon, sortOrder, createdAt, modifiedAt, parentId")
@@ -48,60 +61,60 @@ enum Columns {
 }
 
 extension Note {
-    /// Decodes a row selected with `Columns.note`; attachments are filled in separately.
+    /// Decodes a row that starts with `Columns.note`; attachments are filled in separately.
     init(row: Row) {
-        let tagNames: String = row["tagNames"]
+        let tagNames: String = row[8]
         self.init(
-            id: row.uuid("id") ?? UUID(),
-            title: row["title"],
-            body: row["body"],
-            createdAt: row.date("createdAt") ?? Date(timeIntervalSince1970: 0),
-            modifiedAt: row.date("modifiedAt"),
-            isPinned: row["isPinned"],
-            folderId: row.uuid("folderId"),
+            id: row.uuid(at: 0) ?? UUID(),
+            title: row[1],
+            body: row[2],
+            createdAt: row.date(at: 3) ?? Date(timeIntervalSince1970: 0),
+            modifiedAt: row.date(at: 4),
+            isPinned: row[5],
+            folderId: row.uuid(at: 6),
             tags: tagNames.isEmpty ? [] : tagNames.components(separatedBy: "\n"),
-            trashedAt: row.date("trashedAt"),
-            sync: row.syncMetadata())
+            trashedAt: row.date(at: 7),
+            sync: row.syncMetadata(at: 9))
     }
 }
 
 extension Folder {
-    /// Decodes a row selected with `Columns.folder`.
+    /// Decodes a row that starts with `Columns.folder`.
     init(row: Row) {
         self.init(
-            id: row.uuid("id") ?? UUID(),
-            name: row["name"],
-            icon: row["icon"],
-            sortOrder: row["sortOrder"],
-            createdAt: row.date("createdAt") ?? Date(timeIntervalSince1970: 0),
-            modifiedAt: row.date("modifiedAt"),
-            parentId: row.uuid("parentId"),
-            sync: row.syncMetadata())
+            id: row.uuid(at: 0) ?? UUID(),
+            name: row[1],
+            icon: row[2],
+            sortOrder: row[3],
+            createdAt: row.date(at: 4) ?? Date(timeIntervalSince1970: 0),
+            modifiedAt: row.date(at: 5),
+            parentId: row.uuid(at: 6),
+            sync: row.syncMetadata(at: 7))
     }
 }
 
 extension Tag {
-    /// Decodes a row selected with `Columns.tag`.
+    /// Decodes a row that starts with `Columns.tag`.
     init(row: Row) {
         self.init(
-            id: row.uuid("id") ?? UUID(),
-            name: row["name"],
-            createdAt: row.date("createdAt") ?? Date(timeIntervalSince1970: 0),
-            sync: row.syncMetadata())
+            id: row.uuid(at: 0) ?? UUID(),
+            name: row[1],
+            createdAt: row.date(at: 2) ?? Date(timeIntervalSince1970: 0),
+            sync: row.syncMetadata(at: 3))
     }
 }
 
 extension Attachment {
-    /// Decodes a row selected with `Columns.attachment`.
+    /// Decodes a row that starts with `Columns.attachment`.
     init(row: Row) {
         self.init(
-            id: row.uuid("id") ?? UUID(),
-            noteId: row.uuid("noteId") ?? UUID(),
-            kind: Kind(rawValue: row["kind"]) ?? .file,
-            fileName: row["fileName"],
-            fileSize: row["fileSize"],
-            contentHash: row["contentHash"],
-            createdAt: row.date("createdAt") ?? Date(timeIntervalSince1970: 0),
-            sync: row.syncMetadata())
+            id: row.uuid(at: 0) ?? UUID(),
+            noteId: row.uuid(at: 1) ?? UUID(),
+            kind: Kind(rawValue: row[2]) ?? .file,
+            fileName: row[3],
+            fileSize: row[4],
+            contentHash: row[5],
+            createdAt: row.date(at: 6) ?? Date(timeIntervalSince1970: 0),
+            sync: row.syncMetadata(at: 7))
     }
 }

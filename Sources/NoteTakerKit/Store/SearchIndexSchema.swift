@@ -98,6 +98,20 @@ enum SearchIndexSchema {
         return (tagNames, facets)
     }
 
+    /// Adds to the index the notes whose search sequence is above `sequence` (notes just
+    /// inserted: new notes are indexed by the code that inserts them, not by a trigger).
+    static func indexNotes(_ db: Database, searchSeqAbove sequence: Int64) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE searchSeq > ?
+            """).execute(arguments: [sequence])
+    }
+
+    /// The highest search sequence in use (0 in an empty store).
+    static func lastSearchSeq(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(searchSeq), 0) FROM note")) ?? 0
+    }
+
     /// The facet token that selects notes carrying a tag.
     static func tagFacet(_ tagId: String) -> String { "t" + tagId.replacingOccurrences(of: "-", with: "") }
 
