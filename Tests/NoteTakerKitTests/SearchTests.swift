@@ -1,3 +1,4 @@
+import GRDB
 import Foundation
 import Testing
 @testable import NoteTakerKit
@@ -47,6 +48,8 @@ struct SearchTests {
         #expect(Set(try store.searchTitles("fox OR turtle")) == ["A", "C"])
         #expect(try store.search(SearchQuery("tur", prefixLastTerm: true)).map(\.note.title) == ["C"])
         #expect(try store.search(SearchQuery("tur ", prefixLastTerm: true)).isEmpty)
+        // One letter is too short to expand: it is searched as a word.
+        #expect(try store.search(SearchQuery("q", prefixLastTerm: true)).isEmpty)
     }
 
     @Test func filtersByTagFolderAndPinned() throws {
@@ -114,5 +117,28 @@ struct SearchTests {
             try db.execute(sql: "UPDATE note SET searchSeq = -1 WHERE id = ?", arguments: [old.id.key])
         }
         #expect(try store.search(SearchQuery("common", limit: 5)).first?.note.id == old.id)
+    }
+}
+
+@Suite("Search fields")
+struct SearchFieldsTests {
+    @Test func insertAndRefreshComputeTheSameFields() throws {
+        let store = try NoteStore.inMemory()
+        let top = try store.createFolder(name: "Top")
+        let child = try store.createFolder(name: "Child", parentId: top.id)
+        let note = try store.make("n", tags: ["beta", "Alpha"], folder: child.id, pinned: true)
+        let read = { try store.read { db in try Row.fetchOne(db, sql: "SELECT tagNames, facets FROM note WHERE id = ?", arguments: [note.id.key]) } }
+        let inserted = try #require(try read())
+        #expect(inserted["tagNames"] as String == "Alpha\nbeta")
+        let facets = (inserted["facets"] as String).split(separator: " ").map(String.init)
+        #expect(facets.first == "pinned")
+        #expect(facets.contains(SearchFields.folderFacet(top.id.key)))
+        #expect(facets.contains(SearchFields.folderFacet(child.id.key)))
+        #expect(facets.contains(SearchFields.tagFacet(Tag.id(forName: "alpha").key)))
+        try store.write { db in
+            try db.execute(sql: "UPDATE note SET tagNames = '', facets = '' WHERE id = ?", arguments: [note.id.key])
+            try SearchFields.refresh(db, noteIds: [note.id.key])
+        }
+        #expect(try read() == inserted)
     }
 }

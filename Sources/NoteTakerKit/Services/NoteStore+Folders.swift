@@ -70,8 +70,8 @@ extension NoteStore {
                 sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?",
                 arguments: [parentId?.key, Date().storageValue, id.key])
             try Outbox.record(db, .folder, id.key)
-            try SearchIndexSchema.refreshSearchFields(
-                db, where: "folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key])
+            try SearchFields.refresh(db, noteIds: String.fetchAll(
+                db, sql: "SELECT id FROM note WHERE folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key]))
             return try Self.fetchFolder(db, id: id.key)
         }
     }
@@ -91,8 +91,7 @@ extension NoteStore {
             try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id.key])
             try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id.key])
             try Outbox.record(db, .folder, id.key, .delete)
-            try SearchIndexSchema.refreshSearchFields(
-                db, where: "id IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(affectedNotes)])
+            try SearchFields.refresh(db, noteIds: affectedNotes)
         }
     }
 

@@ -28,10 +28,11 @@ extension NoteStore {
         try write { db in
             var outcome = ImportOutcome()
             let before = try SearchIndexSchema.lastSearchSeq(db)
+            var folderChains: [String: [String]] = [:]
             for (index, draft) in drafts.enumerated() {
                 do {
                     try db.inSavepoint {
-                        outcome.imported.append(UUID(uuidString: try Self.insertNote(db, draft)) ?? UUID())
+                        outcome.imported.append(UUID(uuidString: try Self.insertNote(db, draft, folderChains: &folderChains)) ?? UUID())
                         return .commit
                     }
                 } catch let error as NoteTakerError {

@@ -12,7 +12,8 @@ extension NoteStore {
     public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
         try write { db in
             let before = try SearchIndexSchema.lastSearchSeq(db)
-            let id = try Self.insertNote(db, draft)
+            var folderChains: [String: [String]] = [:]
+            let id = try Self.insertNote(db, draft, folderChains: &folderChains)
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: id)
@@ -85,48 +86,52 @@ extension NoteStore {
     /// statement argument) and the next search sequence, so the index sees it as newest.
     static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
 
-    /// Inserts a note, its tag links and its outbox entry; returns its id. The note's
-    /// search fields are computed in the same statement; the caller then adds it to the
-    /// search index (``SearchIndexSchema/indexNotes(_:searchSeqAbove:)``), one note or a batch.
-    static func insertNote(_ db: Database, _ draft: NoteDraft) throws -> String {
+    /// Inserts a note, its tag links and its outbox entry; returns its id. The caller then
+    /// adds it to the search index (``SearchIndexSchema/indexNotes(_:searchSeqAbove:)``),
+    /// one note or a whole batch at once.
+    static func insertNote(_ db: Database, _ draft: NoteDraft, folderChains: inout [String: [String]]) throws -> String {
         let id = (draft.id ?? UUID()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
         let createdAt = draft.createdAt ?? Date()
         let folderId = draft.folderId?.key
-        if let folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folderId]) != true {
-            throw NoteTakerError.folderNotFound(folderId)
+        var chain: [String] = []
+        if let folderId {
+            if let known = folderChains[folderId] {
+                chain = known
+            } else {
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folderId]) == true
+                else { throw NoteTakerError.folderNotFound(folderId) }
+                chain = try SearchFields.folderChain(db, folderId)
+                folderChains[folderId] = chain
+            }
         }
         if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
             throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
         }
-        // The tag links go in first, so the note's search fields can be computed from them;
-        // their foreign key to the note is checked at commit.
-        if !draft.tags.isEmpty {
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            try linkTags(db, names: draft.tags, noteId: id)
+        var tags: [Tag] = []
+        for name in draft.tags {
+            let tag = try ensureTag(db, name: name)
+            if !tags.contains(where: { $0.id == tag.id }) { tags.append(tag) }
         }
-        try db.cachedStatement(sql: insertNoteSQL).execute(arguments: [
-            "id": id, "title": title, "body": body, "createdAt": createdAt.storageValue,
-            "modifiedAt": (draft.modifiedAt ?? createdAt).storageValue, "isPinned": draft.isPinned, "folderId": folderId,
-        ])
+        let fields = SearchFields(isPinned: draft.isPinned, isTrashed: false, tags: tags, folderChain: chain)
+        try db.cachedStatement(sql: """
+            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq, tagNames, facets)
+            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), ?, ?)
+            """).execute(arguments: [
+                id, title, body, createdAt.storageValue, (draft.modifiedAt ?? createdAt).storageValue,
+                draft.isPinned, folderId, fields.tagNames, fields.facets,
+            ])
+        let link = try db.cachedStatement(sql: "INSERT INTO noteTag (noteId, tagId) VALUES (?, ?)")
+        for tag in tags { try link.execute(arguments: [id, tag.id.key]) }
         try Outbox.append(db, .note, id)
         return id
     }
 
-    private static let insertNoteSQL: String = {
-        let fields = SearchIndexSchema.searchFields(id: ":id", isPinned: ":isPinned", trashedAt: "NULL", folderId: ":folderId")
-        return """
-            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq, tagNames, facets)
-            SELECT :id, :title, :body, :createdAt, :modifiedAt, :isPinned, :folderId,
-                (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), \(fields.tagNames), \(fields.facets)
-            """
-    }()
-
     /// After a change to a note's pin, folder, tags or trash state: refreshes its search
     /// fields, records it in the outbox, and returns it as it now is.
     static func finishNoteChange(_ db: Database, id: String) throws -> Note {
-        try SearchIndexSchema.refreshSearchFields(db, where: "id = ?", arguments: [id])
+        try SearchFields.refresh(db, noteIds: [id])
         try Outbox.record(db, .note, id)
         return try fetchNote(db, id: id)
     }

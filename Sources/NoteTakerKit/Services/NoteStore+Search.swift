@@ -96,11 +96,11 @@ extension NoteStore {
     private static func facetFilter(_ db: Database, _ query: SearchQuery) throws -> String {
         var clauses = [query.inTrash ? " AND {facets} : \"trashed\"" : " NOT {facets} : \"trashed\""]
         if let tag = query.tag {
-            clauses.append(" AND {facets} : \"\(SearchIndexSchema.tagFacet(try fetchTag(db, named: tag).id.key))\"")
+            clauses.append(" AND {facets} : \"\(SearchFields.tagFacet(try fetchTag(db, named: tag).id.key))\"")
         }
         if let folderId = query.folderId {
             _ = try fetchFolder(db, id: folderId.key)
-            clauses.append(" AND {facets} : \"\(SearchIndexSchema.folderFacet(folderId.key))\"")
+            clauses.append(" AND {facets} : \"\(SearchFields.folderFacet(folderId.key))\"")
         }
         if query.pinnedOnly {
             clauses.append(" AND {facets} : \"pinned\"")

@@ -131,7 +131,6 @@ extension NoteStore {
 
     /// Links the named tags to a note (creating missing tags); returns whether any link is new.
     /// The caller refreshes the note's search fields.
-    @discardableResult
     static func linkTags(_ db: Database, names: [String], noteId: String) throws -> Bool {
         var added = false
         for name in names {
@@ -162,8 +161,7 @@ extension NoteStore {
     /// them for sync (their tag sets changed), without moving their `modifiedAt`.
     static func refreshNotes(_ db: Database, ids: [String]) throws {
         guard !ids.isEmpty else { return }
-        try SearchIndexSchema.refreshSearchFields(
-            db, where: "id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(ids)])
+        try SearchFields.refresh(db, noteIds: ids)
         for id in ids { try Outbox.record(db, .note, id) }
     }
 }

@@ -76,7 +76,7 @@ extension NoteStore {
         try db.execute(
             sql: "UPDATE note SET trashedAt = ? WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [Date().storageValue, idList])
-        try SearchIndexSchema.refreshSearchFields(db, where: "id IN (SELECT value FROM json_each(?))", arguments: [idList])
+        try SearchFields.refresh(db, noteIds: ids)
         for id in ids { try Outbox.record(db, .note, id) }
         return ids.count
     }

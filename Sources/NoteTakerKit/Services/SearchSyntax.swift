@@ -98,8 +98,13 @@ enum SearchSyntax {
         }
     }
 
+    /// The shortest prefix expanded: a one-letter prefix would match most of the
+    /// vocabulary, so `s*` searches for the word `s` instead.
+    static let minimumPrefixLength = 2
+
     /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix.
     static func quoted(_ term: Term) -> String {
-        "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? " *" : "")
+        let expands = term.isPrefix && term.text.count >= minimumPrefixLength
+        return "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
     }
 }

@@ -84,6 +84,7 @@ public struct NoteStore: Sendable {
         config.prepareDatabase { db in
             // A committed note survives a power loss, not only a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
         }
         return config
     }

@@ -21,7 +21,7 @@ enum SearchIndexSchema {
             """)
         // Fill the new columns before the triggers exist: an index entry may only be
         // deleted with the values it was made from.
-        try refreshSearchFields(db, where: "1")
+        try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT id FROM note"))
         try db.execute(sql: """
 
             CREATE VIRTUAL TABLE note_fts USING fts5(
@@ -55,49 +55,6 @@ enum SearchIndexSchema {
             """)
     }
 
-    /// Recomputes `tagNames` and `facets` of the notes that match the SQL condition
-    /// `condition` (on table `note`); the triggers then reindex the notes whose values changed.
-    static func refreshSearchFields(_ db: Database, where condition: String, arguments: StatementArguments = []) throws {
-        let fields = searchFields(id: "note.id", isPinned: "isPinned", trashedAt: "trashedAt", folderId: "note.folderId")
-        try db.execute(
-            sql: "UPDATE note SET tagNames = \(fields.tagNames), facets = \(fields.facets) WHERE \(condition)",
-            arguments: arguments)
-    }
-
-    /// SQL expressions computing a note's `tagNames` (its tag names, one per line) and
-    /// `facets` from the given SQL expressions for its id, pin, trash date and folder. They
-    /// read the note's `noteTag` rows and its folder's ancestors.
-    ///
-    /// Facet tokens: `pinned`, `trashed`, `t<tag id hex>` per tag, `f<folder id hex>` for the
-    /// note's folder and each of its ancestors (so a folder filter includes subfolders).
-    static func searchFields(id: String, isPinned: String, trashedAt: String, folderId: String) -> (tagNames: String, facets: String) {
-        let tagNames = """
-            IFNULL((
-                SELECT group_concat(name, char(10)) FROM (
-                    SELECT tag.name FROM noteTag JOIN tag ON tag.id = noteTag.tagId
-                    WHERE noteTag.noteId = \(id) ORDER BY tag.normalizedName)
-            ), '')
-            """
-        let facets = """
-            trim(
-                CASE WHEN \(isPinned) THEN 'pinned ' ELSE '' END
-                || CASE WHEN \(trashedAt) IS NOT NULL THEN 'trashed ' ELSE '' END
-                || IFNULL((
-                    SELECT group_concat('t' || replace(tagId, '-', ''), ' ')
-                    FROM noteTag WHERE noteTag.noteId = \(id)
-                ), '') || ' '
-                || IFNULL((
-                    WITH RECURSIVE chain(id) AS (
-                        SELECT \(folderId)
-                        UNION
-                        SELECT folder.parentId FROM folder JOIN chain ON folder.id = chain.id
-                        WHERE folder.parentId IS NOT NULL)
-                    SELECT group_concat('f' || replace(id, '-', ''), ' ') FROM chain WHERE id IS NOT NULL
-                ), ''))
-            """
-        return (tagNames, facets)
-    }
-
     /// Adds to the index the notes whose search sequence is above `sequence` (notes just
     /// inserted: new notes are indexed by the code that inserts them, not by a trigger).
     static func indexNotes(_ db: Database, searchSeqAbove sequence: Int64) throws {
@@ -111,10 +68,4 @@ enum SearchIndexSchema {
     static func lastSearchSeq(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(searchSeq), 0) FROM note")) ?? 0
     }
-
-    /// The facet token that selects notes carrying a tag.
-    static func tagFacet(_ tagId: String) -> String { "t" + tagId.replacingOccurrences(of: "-", with: "") }
-
-    /// The facet token that selects notes in a folder or any of its subfolders.
-    static func folderFacet(_ folderId: String) -> String { "f" + folderId.replacingOccurrences(of: "-", with: "") }
 }
