@@ -7,12 +7,12 @@ struct AttachCommand: ParsableCommand {
         commandName: "attach", abstract: "Attach a file to a note (copied into the store; 250 MB at most).")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @Argument(help: "The file to attach.") var file: String
 
     func run() throws {
         let store = try storeOptions.open()
-        let attachment = try store.attachFile(at: URL(fileURLWithPath: file), toNote: try store.resolveNoteId(id))
+        let attachment = try store.attachFile(at: URL(fileURLWithPath: file), toNote: try note.resolve(in: store))
         print(attachment.id.uuidString.lowercased())
     }
 }
@@ -21,12 +21,12 @@ struct AttachmentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "attachments", abstract: "List a note's attachments.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @OptionGroup var output: JSONFlag
 
     func run() throws {
         let store = try storeOptions.open()
-        let attachments = try store.attachments(noteId: try store.resolveNoteId(id))
+        let attachments = try store.attachments(noteId: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
         if attachments.isEmpty, Terminal.isInteractive { print("No attachments.") }
         for attachment in attachments {
@@ -41,12 +41,12 @@ struct DetachCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "detach", abstract: "Remove an attachment from a note.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @Argument(help: "The attachment's id or a unique prefix.") var attachment: String
 
     func run() throws {
         let store = try storeOptions.open()
-        let noteId = try store.resolveNoteId(id)
+        let noteId = try note.resolve(in: store)
         let found = try store.attachment(matching: attachment)
         guard found.noteId == noteId else { throw NoteTakerError.attachmentNotFound(attachment) }
         try store.detach(attachmentId: found.id)

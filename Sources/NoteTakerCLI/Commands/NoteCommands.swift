@@ -2,12 +2,6 @@ import ArgumentParser
 import Foundation
 import NoteTakerKit
 
-/// Where a command's JSON flag is declared once.
-struct JSONFlag: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON (fields documented in docs/cli-json.md).")
-    var json = false
-}
-
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new", abstract: "Create a note and print its id.")
@@ -61,12 +55,12 @@ struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a note.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @OptionGroup var output: JSONFlag
 
     func run() throws {
         let store = try storeOptions.open()
-        let note = try store.note(id: try store.resolveNoteId(id))
+        let note = try store.note(id: try self.note.resolve(in: store))
         if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
         print("# \(note.displayTitle)")
         print("id:        \(note.id.uuidString.lowercased())")
@@ -105,7 +99,7 @@ struct EditCommand: ParsableCommand {
         discussion: "In the editor, the first line is the title and the text after the first blank line is the body.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @Option(parsing: .unconditional, help: "The new title.") var title: String?
     @Option(parsing: .unconditional, help: "The new Markdown body.") var body: String?
     @Flag(help: "Read the new body from standard input.") var stdin = false
@@ -116,7 +110,7 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let noteId = try store.resolveNoteId(id)
+        let noteId = try note.resolve(in: store)
         if title == nil && body == nil && !stdin {
             let note = try store.note(id: noteId)
             guard let edited = try Editor.edit(title: note.title, body: note.body) else {
@@ -134,48 +128,50 @@ struct RemoveCommand: ParsableCommand {
         commandName: "rm", abstract: "Move notes to the trash (kept 30 days; see `notetaker restore`).")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Ids or unique prefixes of the notes.") var ids: [String]
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("Name at least one note.") }
-    }
+    @OptionGroup var notes: NotesArgument
 
     func run() throws {
         let store = try storeOptions.open()
-        let count = try store.trashNotes(ids: try store.noteIds(ids))
-        Terminal.printNotice("Moved \(count) note\(count == 1 ? "" : "s") to the trash.")
+        let count = try store.trashNotes(ids: try notes.resolve(in: store))
+        Terminal.printNotice("Moved \(notesPhrase(count)) to the trash.")
     }
 }
 
-struct PinCommand: ParsableCommand {
+/// `pin` and `unpin`: the same command but for the value it sets.
+protocol PinningCommand: ParsableCommand {
+    var storeOptions: StoreOptions { get }
+    var note: NoteArgument { get }
+    static var pinned: Bool { get }
+}
+
+extension PinningCommand {
+    func run() throws {
+        let store = try storeOptions.open()
+        _ = try store.setPinned(Self.pinned, noteId: try note.resolve(in: store))
+    }
+}
+
+struct PinCommand: PinningCommand {
     static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin a note to the top of lists.")
+    static let pinned = true
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
-
-    func run() throws {
-        let store = try storeOptions.open()
-        _ = try store.setPinned(true, noteId: try store.resolveNoteId(id))
-    }
+    @OptionGroup var note: NoteArgument
 }
 
-struct UnpinCommand: ParsableCommand {
+struct UnpinCommand: PinningCommand {
     static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin a note.")
+    static let pinned = false
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
-
-    func run() throws {
-        let store = try storeOptions.open()
-        _ = try store.setPinned(false, noteId: try store.resolveNoteId(id))
-    }
+    @OptionGroup var note: NoteArgument
 }
 
 struct MoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mv", abstract: "File a note in a folder, or take it out.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
     @Option(help: "The folder to move the note to.") var folder: String?
     @Flag(name: .customLong("no-folder"), help: "Take the note out of its folder.") var noFolder = false
 
@@ -185,6 +181,6 @@ struct MoveCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        _ = try store.moveNote(id: try store.resolveNoteId(id), toFolder: try store.folderId(folder))
+        _ = try store.moveNote(id: try note.resolve(in: store), toFolder: try store.folderId(folder))
     }
 }

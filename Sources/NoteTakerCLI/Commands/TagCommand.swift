@@ -13,16 +13,11 @@ struct TagCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add tags to a note.")
 
         @OptionGroup var storeOptions: StoreOptions
-        @Argument(help: "The note's id or a unique prefix.") var id: String
-        @Argument(help: "Tag names.") var names: [String]
-
-        func validate() throws {
-            if names.isEmpty { throw ValidationError("Name at least one tag.") }
-        }
+        @OptionGroup var arguments: NoteTagsArguments
 
         func run() throws {
             let store = try storeOptions.open()
-            _ = try store.addTags(names, toNote: try store.resolveNoteId(id))
+            _ = try store.addTags(arguments.names, toNote: try arguments.note.resolve(in: store))
         }
     }
 
@@ -30,16 +25,11 @@ struct TagCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove tags from a note.")
 
         @OptionGroup var storeOptions: StoreOptions
-        @Argument(help: "The note's id or a unique prefix.") var id: String
-        @Argument(help: "Tag names.") var names: [String]
-
-        func validate() throws {
-            if names.isEmpty { throw ValidationError("Name at least one tag.") }
-        }
+        @OptionGroup var arguments: NoteTagsArguments
 
         func run() throws {
             let store = try storeOptions.open()
-            _ = try store.removeTags(names, fromNote: try store.resolveNoteId(id))
+            _ = try store.removeTags(arguments.names, fromNote: try arguments.note.resolve(in: store))
         }
     }
 

@@ -24,11 +24,11 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore", abstract: "Take a note out of the trash, back into its folder.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+    @OptionGroup var note: NoteArgument
 
     func run() throws {
         let store = try storeOptions.open()
-        _ = try store.restoreNote(id: try store.resolveNoteId(id))
+        _ = try store.restoreNote(id: try note.resolve(in: store))
     }
 }
 
@@ -37,16 +37,12 @@ struct PurgeCommand: ParsableCommand {
         commandName: "purge", abstract: "Delete notes in the trash for good, with their attachments.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Ids or unique prefixes of notes in the trash.") var ids: [String]
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("Name at least one note.") }
-    }
+    @OptionGroup var notes: NotesArgument
 
     func run() throws {
         let store = try storeOptions.open()
-        let count = try store.purgeNotes(ids: try store.noteIds(ids))
-        Terminal.printNotice("Deleted \(count) note\(count == 1 ? "" : "s") for good.")
+        let count = try store.purgeNotes(ids: try notes.resolve(in: store))
+        Terminal.printNotice("Deleted \(notesPhrase(count)) for good.")
     }
 }
 
@@ -58,7 +54,6 @@ struct EmptyTrashCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let count = try store.emptyTrash()
-        Terminal.printNotice("Deleted \(count) note\(count == 1 ? "" : "s") for good.")
+        Terminal.printNotice("Deleted \(notesPhrase(try store.emptyTrash())) for good.")
     }
 }

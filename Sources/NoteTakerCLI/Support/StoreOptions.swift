@@ -21,9 +21,4 @@ extension NoteStore {
     func folderId(_ argument: String?) throws -> UUID? {
         try argument.map { try resolveFolder($0).id }
     }
-
-    /// The note ids named by command-line arguments (unique prefixes).
-    func noteIds(_ arguments: [String]) throws -> [UUID] {
-        try arguments.map { try resolveNoteId($0) }
-    }
 }
