@@ -79,6 +79,15 @@ struct SearchTests {
         _ = try store.search(SearchQuery(text, prefixLastTerm: true))
     }
 
+    @Test func filterTokensCannotBeSearched() throws {
+        let note = try store.make("Plain", "nothing special", tags: ["Secret"], pinned: true)
+        try store.trashNotes(ids: [try store.make("Gone").id])
+        for text in ["pinned", "trashed", "\u{E000}pinned", "\u{E000}trashed", SearchFields.tagFacet(Tag.id(forName: "secret").key)] {
+            #expect(try store.search(SearchQuery(text)).isEmpty, "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(try store.searchTitles("secret") == [note.title])
+    }
+
     @Test func cjkAndEmojiGiveResultsOrNothing() throws {
         try store.make("中文", "日本語のノート 🎉")
         #expect(try store.searchTitles("中文") == ["中文"])
@@ -104,19 +113,25 @@ struct SearchTests {
         }
     }
 
-    @Test func ranksOnlyTheNewestMatchesOfAVeryCommonWord() throws {
-        let count = NoteStore.rankedCandidateLimit + 200
+    @Test func ranksTheNewestWindowOfAVeryCommonWordAndOlderTitleMatches() throws {
+        let oldest = try store.importNotes([
+            NoteDraft(title: "common", body: "the oldest note, with a rare word: zyzzyva"),
+            NoteDraft(title: "old", body: "an old body match of common"),
+        ]).imported
+        let count = Int(NoteStore.firstSearchWindow) * 2
         _ = try store.importNotes((0..<count).map { NoteDraft(title: "n\($0)", body: "common word \($0)") })
-        let old = try store.notes(NoteQuery(limit: 1, offset: count - 1))[0]
-        let hits = try store.search(SearchQuery("common", limit: 1_000))
-        #expect(hits.count == 1_000)
-        #expect(!hits.contains { $0.note.id == old.id })
-        // A title match is ranked even when it is older than the newest matches.
-        _ = try store.updateNote(id: old.id, title: "common")
-        try store.write { db in
-            try db.execute(sql: "UPDATE note SET searchSeq = -1 WHERE id = ?", arguments: [old.id.key])
-        }
-        #expect(try store.search(SearchQuery("common", limit: 5)).first?.note.id == old.id)
+
+        let hits = try store.search(SearchQuery("common", limit: 50))
+        #expect(hits.count == 50)
+        // The old title match is ranked though it is older than the window; the old body
+        // match is not.
+        #expect(hits.first?.note.id == oldest[0])
+        #expect(!hits.contains { $0.note.id == oldest[1] })
+        // A rare word is found however old its note is.
+        #expect(try store.searchTitles("zyzzyva") == ["common"])
+        // Asked for more than the window holds, the window widens to every note.
+        #expect(try store.search(SearchQuery("common", limit: 1_000)).count == 1_000)
+        #expect(try store.search(SearchQuery("word", limit: 1_000)).count == 1_000)
     }
 }
 
@@ -131,7 +146,7 @@ struct SearchFieldsTests {
         let inserted = try #require(try read())
         #expect(inserted["tagNames"] as String == "Alpha\nbeta")
         let facets = (inserted["facets"] as String).split(separator: " ").map(String.init)
-        #expect(facets.first == "pinned")
+        #expect(facets.first == SearchFields.pinnedFacet)
         #expect(facets.contains(SearchFields.folderFacet(top.id.key)))
         #expect(facets.contains(SearchFields.folderFacet(child.id.key)))
         #expect(facets.contains(SearchFields.tagFacet(Tag.id(forName: "alpha").key)))

@@ -5,15 +5,15 @@ import GRDB
 ///
 /// ## What the ranking promises
 /// Results are ordered by bm25 relevance, a title match weighing ten times a body match and
-/// a tag match five times. When a query matches more than ``rankedCandidateLimit`` notes
-/// (a word found in nearly every note), the candidates ranked are the
-/// ``rankedCandidateLimit`` most recently edited matches plus the
-/// ``rankedCandidateLimit`` most recently edited notes matching in their title; older
-/// body-only matches are left out. This bounds the work of any search, whatever the size
-/// of the store.
+/// a tag match five times. Matches are ranked within a window of the most recently edited
+/// notes: first the newest ``firstSearchWindow``, then a window eight times wider, and so
+/// on, until the window holds at least as many matches as asked for or covers every note.
+/// When the window stops short of the oldest notes, notes matching in their *title* are
+/// looked for beyond it the same way and ranked with the rest. So a rare word is found
+/// wherever it is, and a word in nearly every note costs no more than ranking one window.
 extension NoteStore {
-    /// How many matches a search ranks at most, per pass (see the ranking promise above).
-    public static let rankedCandidateLimit = 2_000
+    /// How many of the most recently edited notes the first search window spans.
+    public static let firstSearchWindow: Int64 = 1_000
 
     /// The notes matching a search, best first, each with a highlighted snippet.
     ///
@@ -33,12 +33,11 @@ extension NoteStore {
             return []
         }
         let filters = try facetFilter(db, query)
-        let match = "{title body tagNames} : (\(words))" + filters
-        var scores = try rank(db, match: match, limit: query.limit)
-        if let bound = scores.bound {
-            let titleMatch = "{title} : (\(words))" + filters
-            let older = try rank(db, match: titleMatch, below: bound, limit: query.limit)
-            scores.hits = Array((scores.hits + older.hits).sorted { $0.score < $1.score }.prefix(query.limit))
+        let match = "(\(words))" + filters
+        var scores = try rankInWindows(db, match: match, below: SearchIndexSchema.lastSearchSeq(db) + 1, limit: query.limit)
+        if scores.floor > 0 {
+            let titles = try rankInWindows(db, match: "{title} : (\(words))" + filters, below: scores.floor + 1, limit: query.limit)
+            scores.hits = Array((scores.hits + titles.hits).sorted { $0.score < $1.score }.prefix(query.limit))
         }
         guard !scores.hits.isEmpty else { return [] }
 
@@ -66,46 +65,44 @@ extension NoteStore {
         }
     }
 
-    /// The best `limit` matches of `match` by bm25 (lower is better), looking at no more
-    /// than ``rankedCandidateLimit`` of the newest matches (below `below`, when given).
-    /// `bound` is the oldest search sequence looked at, when the cap cut the matches short.
-    private static func rank(_ db: Database, match: String, below: Int64? = nil, limit: Int) throws
-        -> (hits: [(seq: Int64, score: Double)], bound: Int64?)
+    /// The best `limit` matches of `match` by bm25 (lower is better) among the notes whose
+    /// search sequence is below `ceiling`, in windows that widen eightfold from
+    /// ``firstSearchWindow`` until they hold `limit` matches or reach the oldest note.
+    /// `floor` is the sequence the last window started above (0 when it covered everything).
+    private static func rankInWindows(_ db: Database, match: String, below ceiling: Int64, limit: Int) throws
+        -> (hits: [(seq: Int64, score: Double)], floor: Int64)
     {
-        let ceiling = below ?? Int64.max
-        let bound = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT rowid FROM note_fts WHERE note_fts MATCH ? AND rowid < ?
-                ORDER BY rowid DESC LIMIT 1 OFFSET ?
-                """,
-            arguments: [match, ceiling, rankedCandidateLimit - 1])
-        let hits = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT rowid, bm25(note_fts, \(SearchIndexSchema.rankWeights)) AS score FROM note_fts
-                WHERE note_fts MATCH ? AND rowid >= ? AND rowid < ?
-                ORDER BY score LIMIT ?
-                """,
-            arguments: [match, bound ?? Int64.min, ceiling, limit]
-        ).map { (seq: $0["rowid"] as Int64, score: $0["score"] as Double) }
-        return (hits, bound)
+        let statement = try db.cachedStatement(sql: """
+            SELECT rowid, bm25(note_fts, \(SearchIndexSchema.rankWeights)) AS score FROM note_fts
+            WHERE note_fts MATCH ? AND rowid > ? AND rowid < ?
+            ORDER BY score LIMIT ?
+            """)
+        var width = firstSearchWindow
+        while true {
+            let floor = max(ceiling - width, 0)
+            let hits = try Row.fetchAll(statement, arguments: [match, floor, ceiling, limit])
+                .map { (seq: $0[0] as Int64, score: $0[1] as Double) }
+            if hits.count >= limit || floor == 0 { return (hits, floor) }
+            width *= 8
+        }
     }
 
     /// The FTS5 clauses for the search's filters, on the hidden `facets` column.
     private static func facetFilter(_ db: Database, _ query: SearchQuery) throws -> String {
-        var clauses = [query.inTrash ? " AND {facets} : \"trashed\"" : " NOT {facets} : \"trashed\""]
+        var clauses = [(query.inTrash ? " AND " : " NOT ") + quoted(SearchFields.trashedFacet)]
         if let tag = query.tag {
-            clauses.append(" AND {facets} : \"\(SearchFields.tagFacet(try fetchTag(db, named: tag).id.key))\"")
+            clauses.append(" AND " + quoted(SearchFields.tagFacet(try fetchTag(db, named: tag).id.key)))
         }
         if let folderId = query.folderId {
             _ = try fetchFolder(db, id: folderId.key)
-            clauses.append(" AND {facets} : \"\(SearchFields.folderFacet(folderId.key))\"")
+            clauses.append(" AND " + quoted(SearchFields.folderFacet(folderId.key)))
         }
         if query.pinnedOnly {
-            clauses.append(" AND {facets} : \"pinned\"")
+            clauses.append(" AND " + quoted(SearchFields.pinnedFacet))
         }
         // NOT binds to what precedes it, so the exclusion goes last.
         return clauses.dropFirst().joined() + clauses[0]
     }
+
+    private static func quoted(_ token: String) -> String { "\"" + token + "\"" }
 }

@@ -26,7 +26,7 @@ enum SearchSyntax {
                 joinNext = !groups.isEmpty
                 continue
             }
-            guard isSearchable(term.text) else { continue }
+            guard isSearchable(cleaned(term.text)) else { continue }
             if term.isExcluded {
                 excluded.append(term)
             } else if joinNext, let last = groups.indices.last {
@@ -84,18 +84,24 @@ enum SearchSyntax {
         return terms
     }
 
-    /// Whether FTS5's tokenizer would find a word in `text` (a letter, digit or private-use
-    /// character); a term of only punctuation or emoji would match nothing.
+    /// Whether FTS5's tokenizer would find a word in `text` (a letter or digit); a term of
+    /// only punctuation or emoji would match nothing.
     static func isSearchable(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                 .decimalNumber, .letterNumber, .otherNumber:
                 return true
             default:
                 return false
             }
         }
+    }
+
+    /// The term's text without private-use characters: those mark the index's filter
+    /// tokens (see `SearchFields`), and no search may reach them.
+    static func cleaned(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .privateUse }))
     }
 
     /// The shortest prefix expanded: a one-letter prefix would match most of the
@@ -105,6 +111,6 @@ enum SearchSyntax {
     /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix.
     static func quoted(_ term: Term) -> String {
         let expands = term.isPrefix && term.text.count >= minimumPrefixLength
-        return "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
+        return "\"" + cleaned(term.text).replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
     }
 }

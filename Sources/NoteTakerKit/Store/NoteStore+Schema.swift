@@ -110,6 +110,10 @@ extension NoteStore {
             // one statement indexing a batch runs several times faster than a trigger per row.
             try db.execute(sql: "DROP TRIGGER note_fts_insert")
         }
+        migrator.registerMigration("v5-marked-facets") { db in
+            // Facet tokens now start with a mark no search text contains (see SearchFields).
+            try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT id FROM note"))
+        }
         return migrator
     }()
 }

@@ -6,6 +6,10 @@ import GRDB
 /// `t<tag id hex>` per tag, `f<folder id hex>` for its folder and each ancestor, so that a
 /// folder filter includes subfolders).
 ///
+/// Each facet token starts with U+E000, a private-use character that search text never
+/// contains, so no word a user types can match a filter token and queries need no
+/// column filter (which would make FTS5 decode positions for every candidate).
+///
 /// They are computed here, in one place, both when a note is inserted and when a change
 /// elsewhere (a tag renamed, a folder moved, a note trashed) makes them stale.
 struct SearchFields: Equatable {
@@ -16,18 +20,25 @@ struct SearchFields: Equatable {
         let sorted = tags.sorted { Tag.normalizedName($0.name) < Tag.normalizedName($1.name) }
         tagNames = sorted.map(\.name).joined(separator: "\n")
         var tokens: [String] = []
-        if isPinned { tokens.append("pinned") }
-        if isTrashed { tokens.append("trashed") }
+        if isPinned { tokens.append(Self.pinnedFacet) }
+        if isTrashed { tokens.append(Self.trashedFacet) }
         tokens += sorted.map { Self.tagFacet($0.id.key) }
         tokens += folderChain.map(Self.folderFacet)
         facets = tokens.joined(separator: " ")
     }
 
+    /// The mark that starts every facet token.
+    static let facetMark = "\u{E000}"
+    /// The facet token of pinned notes.
+    static let pinnedFacet = facetMark + "pinned"
+    /// The facet token of notes in the trash.
+    static let trashedFacet = facetMark + "trashed"
+
     /// The facet token that selects notes carrying a tag.
-    static func tagFacet(_ tagId: String) -> String { "t" + tagId.replacingOccurrences(of: "-", with: "") }
+    static func tagFacet(_ tagId: String) -> String { facetMark + "t" + tagId.replacingOccurrences(of: "-", with: "") }
 
     /// The facet token that selects notes in a folder or any of its subfolders.
-    static func folderFacet(_ folderId: String) -> String { "f" + folderId.replacingOccurrences(of: "-", with: "") }
+    static func folderFacet(_ folderId: String) -> String { facetMark + "f" + folderId.replacingOccurrences(of: "-", with: "") }
 
     /// A folder and its ancestors, nearest first. `UNION` ends even on a cycle that sync
     /// might have created.
