@@ -29,9 +29,8 @@ extension NoteStore {
         guard (1...maximumPageSize).contains(query.limit) else {
             throw NoteTakerError.invalidInput("The number of results must be between 1 and \(maximumPageSize); got \(query.limit).")
         }
-        guard let words = SearchSyntax.expression(for: query.text, prefixLastTerm: query.prefixLastTerm) else {
-            return []
-        }
+        let parsed = SearchSyntax.parse(query.text, prefixLastTerm: query.prefixLastTerm)
+        guard let words = parsed.expression else { return [] }
         let filters = try facetFilter(db, query)
         let match = "(\(words))" + filters
         var scores = try rankInWindows(db, match: match, below: SearchIndexSchema.lastSearchSeq(db) + 1, limit: query.limit)
@@ -41,27 +40,18 @@ extension NoteStore {
         }
         guard !scores.hits.isEmpty else { return [] }
 
-        let seqList = "[" + scores.hits.map { String($0.seq) }.joined(separator: ",") + "]"
-        let snippets = try Dictionary(
-            Row.fetchAll(
-                db,
-                sql: """
-                    SELECT rowid, snippet(note_fts, 1, char(2), char(3), '…', 16) AS snippet FROM note_fts
-                    WHERE note_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))
-                    """,
-                arguments: [match, seqList]
-            ).map { ($0["rowid"] as Int64, $0["snippet"] as String) },
-            uniquingKeysWith: { first, _ in first })
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT \(Columns.note), note.searchSeq FROM note WHERE searchSeq IN (SELECT value FROM json_each(?))",
-            arguments: [seqList])
+            arguments: ["[" + scores.hits.map { String($0.seq) }.joined(separator: ",") + "]"])
         var notes = rows.map(Note.init(row:))
         try fillAttachments(db, &notes)
         let noteBySeq = Dictionary(
             zip(rows.map { $0["searchSeq"] as Int64 }, notes), uniquingKeysWith: { first, _ in first })
         return scores.hits.compactMap { hit in
-            noteBySeq[hit.seq].map { SearchHit(note: $0, snippet: snippets[hit.seq] ?? "", rank: -hit.score) }
+            noteBySeq[hit.seq].map { note in
+                SearchHit(note: note, snippet: Snippet.make(body: note.body, highlights: parsed.highlights), rank: -hit.score)
+            }
         }
     }
 

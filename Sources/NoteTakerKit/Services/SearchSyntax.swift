@@ -11,42 +11,56 @@ enum SearchSyntax {
         var isExcluded = false
     }
 
-    /// The FTS5 expression for `text` (to be put under a column filter by the caller), or
-    /// `nil` when nothing searchable is left (for example only punctuation, emoji or exclusions).
-    static func expression(for text: String, prefixLastTerm: Bool) -> String? {
-        var terms = parse(text)
+    /// A search as parsed: groups of alternatives that must all match, and exclusions.
+    struct Parsed {
+        var groups: [[Term]] = []
+        var excluded: [Term] = []
+
+        /// The FTS5 expression, or `nil` when nothing searchable is left (for example only
+        /// punctuation, emoji or exclusions).
+        var expression: String? {
+            guard !groups.isEmpty else { return nil }
+            let positive = groups
+                .map { group in "(" + group.map(SearchSyntax.quoted).joined(separator: " OR ") + ")" }
+                .joined(separator: " AND ")
+            return positive + excluded.map { " NOT " + SearchSyntax.quoted($0) }.joined()
+        }
+
+        /// The terms a snippet highlights: every term that can match.
+        var highlights: [Term] { groups.flatMap { $0 } }
+    }
+
+    /// Parses what a user typed; with `prefixLastTerm` (search as you type), the last word
+    /// is a prefix unless a space or a closing quote follows it.
+    static func parse(_ text: String, prefixLastTerm: Bool) -> Parsed {
+        var terms = split(text)
         if prefixLastTerm, let last = terms.indices.last, !text.hasSuffix(" "), !text.hasSuffix("\"") {
             terms[last].isPrefix = true
         }
-        var groups: [[Term]] = []
-        var excluded: [Term] = []
+        var parsed = Parsed()
         var joinNext = false
-        for term in terms {
+        for var term in terms {
             if term.text == "OR" && !term.isPrefix && !term.isExcluded {
-                joinNext = !groups.isEmpty
+                joinNext = !parsed.groups.isEmpty
                 continue
             }
-            guard isSearchable(cleaned(term.text)) else { continue }
+            term.text = cleaned(term.text)
+            guard isSearchable(term.text) else { continue }
             if term.isExcluded {
-                excluded.append(term)
-            } else if joinNext, let last = groups.indices.last {
-                groups[last].append(term)
+                parsed.excluded.append(term)
+            } else if joinNext, let last = parsed.groups.indices.last {
+                parsed.groups[last].append(term)
             } else {
-                groups.append([term])
+                parsed.groups.append([term])
             }
             joinNext = false
         }
-        guard !groups.isEmpty else { return nil }
-        let positive = groups
-            .map { group in "(" + group.map(quoted).joined(separator: " OR ") + ")" }
-            .joined(separator: " AND ")
-        let negative = excluded.map { " NOT " + quoted($0) }.joined()
-        return positive + negative
+        return parsed
     }
 
     /// Splits typed text into terms: white space separates, double quotes group a phrase
     /// (an unclosed quote runs to the end), a leading `-` excludes, a trailing `*` is a prefix.
-    static func parse(_ text: String) -> [Term] {
+    static func split(_ text: String) -> [Term] {
         var terms: [Term] = []
         var index = text.startIndex
         while index < text.endIndex {
@@ -111,6 +125,6 @@ enum SearchSyntax {
     /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix.
     static func quoted(_ term: Term) -> String {
         let expands = term.isPrefix && term.text.count >= minimumPrefixLength
-        return "\"" + cleaned(term.text).replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
+        return "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
     }
 }
