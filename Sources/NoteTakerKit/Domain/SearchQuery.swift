@@ -57,7 +57,7 @@ public struct SearchHit: Sendable, Hashable {
     /// A short passage of the body around the matches, matched words between
     /// ``highlightStart`` and ``highlightEnd``; see ``snippet(open:close:)``.
     public var snippet: String
-    /// Relevance: higher is better (bm25, with title matches weighted above body matches).
+    /// Relevance: higher is better (BM25 term frequencies, title matches weighted above body matches).
     public var rank: Double
 
     /// Creates a hit.

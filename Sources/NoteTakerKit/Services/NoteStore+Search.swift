@@ -4,8 +4,8 @@ import GRDB
 /// Full-text search over titles, bodies and tag names, ranked, with highlighted snippets.
 ///
 /// ## What the ranking promises
-/// Results are ordered by bm25 relevance, a title match weighing ten times a body match and
-/// a tag match five times. Matches are ranked within a window of the most recently edited
+/// Results are ordered by relevance (``SearchRank``: BM25's term frequencies, a title match
+/// weighing ten times a body match and a tag match five times). Matches are ranked within a window of the most recently edited
 /// notes: first the newest ``firstSearchWindow``, then a window eight times wider, and so
 /// on, until the window holds at least as many matches as asked for or covers every note.
 /// When the window stops short of the oldest notes, notes matching in their *title* are
@@ -13,7 +13,10 @@ import GRDB
 /// wherever it is, and a word in nearly every note costs no more than ranking one window.
 extension NoteStore {
     /// How many of the most recently edited notes the first search window spans.
-    public static let firstSearchWindow: Int64 = 1_000
+    public static let firstSearchWindow: Int64 = 500
+    /// The first window of the title pass: narrower, since a title match must be checked
+    /// against the word positions of every candidate.
+    static let firstTitleWindow: Int64 = 200
 
     /// The notes matching a search, best first, each with a highlighted snippet.
     ///
@@ -33,10 +36,12 @@ extension NoteStore {
         guard let words = parsed.expression else { return [] }
         let filters = try facetFilter(db, query)
         let match = "(\(words))" + filters
-        var scores = try rankInWindows(db, match: match, below: SearchIndexSchema.lastSearchSeq(db) + 1, limit: query.limit)
+        var scores = try rankInWindows(
+            db, match: match, below: SearchIndexSchema.lastSearchSeq(db) + 1, firstWidth: firstSearchWindow, limit: query.limit)
         if scores.floor > 0 {
-            let titles = try rankInWindows(db, match: "{title} : (\(words))" + filters, below: scores.floor + 1, limit: query.limit)
-            scores.hits = Array((scores.hits + titles.hits).sorted { $0.score < $1.score }.prefix(query.limit))
+            let titles = try rankInWindows(
+                db, match: "{title} : (\(words))" + filters, below: scores.floor + 1, firstWidth: firstTitleWindow, limit: query.limit)
+            scores.hits = Array((scores.hits + titles.hits).sorted { $0.score > $1.score }.prefix(query.limit))
         }
         guard !scores.hits.isEmpty else { return [] }
 
@@ -50,24 +55,24 @@ extension NoteStore {
             zip(rows.map { $0["searchSeq"] as Int64 }, notes), uniquingKeysWith: { first, _ in first })
         return scores.hits.compactMap { hit in
             noteBySeq[hit.seq].map { note in
-                SearchHit(note: note, snippet: Snippet.make(body: note.body, highlights: parsed.highlights), rank: -hit.score)
+                SearchHit(note: note, snippet: Snippet.make(body: note.body, highlights: parsed.highlights), rank: hit.score)
             }
         }
     }
 
-    /// The best `limit` matches of `match` by bm25 (lower is better) among the notes whose
-    /// search sequence is below `ceiling`, in windows that widen eightfold from
-    /// ``firstSearchWindow`` until they hold `limit` matches or reach the oldest note.
+    /// The best `limit` matches of `match` by relevance (``SearchRank``) among the notes whose
+    /// search sequence is below `ceiling`, in windows that widen eightfold from `firstWidth`
+    /// until they hold `limit` matches or reach the oldest note.
     /// `floor` is the sequence the last window started above (0 when it covered everything).
-    private static func rankInWindows(_ db: Database, match: String, below ceiling: Int64, limit: Int) throws
+    private static func rankInWindows(_ db: Database, match: String, below ceiling: Int64, firstWidth: Int64, limit: Int) throws
         -> (hits: [(seq: Int64, score: Double)], floor: Int64)
     {
         let statement = try db.cachedStatement(sql: """
-            SELECT rowid, bm25(note_fts, \(SearchIndexSchema.rankWeights)) AS score FROM note_fts
+            SELECT rowid, \(SearchRank.name)(note_fts) AS score FROM note_fts
             WHERE note_fts MATCH ? AND rowid > ? AND rowid < ?
-            ORDER BY score LIMIT ?
+            ORDER BY score DESC LIMIT ?
             """)
-        var width = firstSearchWindow
+        var width = firstWidth
         while true {
             let floor = max(ceiling - width, 0)
             let hits = try Row.fetchAll(statement, arguments: [match, floor, ceiling, limit])

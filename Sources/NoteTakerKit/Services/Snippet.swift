@@ -13,55 +13,85 @@ enum Snippet {
     static let lead = 4
 
     static func make(body: String, highlights terms: [SearchSyntax.Term]) -> String {
-        let words = wordRanges(in: body)
-        guard !words.isEmpty else { return "" }
         let patterns = terms.map { term in
-            (words: wordRanges(in: term.text).map { fold(term.text[$0]) }, isPrefix: term.isPrefix)
+            (words: Self.words(in: term.text).map { fold(term.text[$0]) }, isPrefix: term.isPrefix)
         }
         let wanted = Set(patterns.flatMap(\.words))
         let prefixes = patterns.filter(\.isPrefix).compactMap(\.words.last)
-        var folded: [Int: Bool] = [:]
-        func matches(_ index: Int) -> Bool {
-            if let known = folded[index] { return known }
-            let word = fold(body[words[index]])
-            let result = wanted.contains(word) || prefixes.contains { word.hasPrefix($0) }
-            folded[index] = result
-            return result
+        func matches(_ range: Range<String.Index>) -> Bool {
+            let word = fold(body[range])
+            return wanted.contains(word) || prefixes.contains { word.hasPrefix($0) }
         }
-        let first = words.indices.first(where: matches) ?? 0
-        let start = max(0, first - (first > 0 ? lead : 0))
+        // Read words only until the snippet is complete: bodies can be long.
+        var words: [Range<String.Index>] = []
+        var marked = Set<Int>()
+        var first: Int?
+        var scanner = WordScanner(text: body)
+        while let range = scanner.next() {
+            words.append(range)
+            if matches(range) {
+                marked.insert(words.count - 1)
+                if first == nil { first = words.count - 1 }
+            }
+            if let first, words.count >= first + length { break }
+        }
+        let hasMore = scanner.next() != nil
+        guard !words.isEmpty else { return "" }
+        let start = max(0, (first ?? 0) - lead)
         let end = min(words.count, start + length)
         var text = start > 0 ? "…" : ""
         var cursor = words[start].lowerBound
         for index in start..<end {
             text += body[cursor..<words[index].lowerBound]
             let word = body[words[index]]
-            text += matches(index) ? SearchHit.highlightStart + word + SearchHit.highlightEnd : String(word)
+            text += marked.contains(index) ? SearchHit.highlightStart + word + SearchHit.highlightEnd : String(word)
             cursor = words[index].upperBound
         }
-        text += end < words.count ? "…" : body[cursor...].trimmingCharacters(in: .whitespacesAndNewlines)
+        text += end < words.count || hasMore ? "…" : body[cursor...].trimmingCharacters(in: .whitespacesAndNewlines)
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// The ranges of the words of `text`: runs of letters, digits and marks, as FTS5's
-    /// unicode61 tokenizer splits them.
-    static func wordRanges(in text: String) -> [Range<String.Index>] {
+    /// The ranges of the words of `text`.
+    static func words(in text: String) -> [Range<String.Index>] {
+        var scanner = WordScanner(text: text)
         var ranges: [Range<String.Index>] = []
-        var start: String.Index?
-        for index in text.indices {
-            let isWordCharacter = text[index].isLetter || text[index].isNumber
-            if isWordCharacter, start == nil { start = index }
-            if !isWordCharacter, let begun = start {
-                ranges.append(begun..<index)
-                start = nil
-            }
-        }
-        if let begun = start { ranges.append(begun..<text.endIndex) }
+        while let range = scanner.next() { ranges.append(range) }
         return ranges
+    }
+
+    /// Walks the words of a text: runs of letters, digits and combining marks, as FTS5's
+    /// unicode61 tokenizer splits them. Works on Unicode scalars, with a fast path for ASCII.
+    struct WordScanner {
+        let text: String
+        private var index: String.Index
+
+        init(text: String) {
+            self.text = text
+            index = text.startIndex
+        }
+
+        mutating func next() -> Range<String.Index>? {
+            let scalars = text.unicodeScalars
+            while index < scalars.endIndex, !Self.isWordScalar(scalars[index]) { scalars.formIndex(after: &index) }
+            guard index < scalars.endIndex else { return nil }
+            let start = index
+            while index < scalars.endIndex, Self.isWordScalar(scalars[index]) { scalars.formIndex(after: &index) }
+            return start..<index
+        }
+
+        static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar.isASCII {
+                let value = scalar.value
+                return (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value)
+            }
+            let properties = scalar.properties
+            return properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
+        }
     }
 
     /// A word as the index compares it: lowercase, without accents.
     static func fold(_ word: Substring) -> String {
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
         let scalars = word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
             .filter { $0.properties.generalCategory != .nonspacingMark }
         return String(String.UnicodeScalarView(scalars))

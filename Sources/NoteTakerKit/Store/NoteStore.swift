@@ -85,6 +85,7 @@ public struct NoteStore: Sendable {
             // A committed note survives a power loss, not only a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA cache_size = -65536")
+            SearchRank.register(db)
         }
         return config
     }

@@ -8,9 +8,6 @@ import GRDB
 /// text changes, so newest-first in the index means most recently edited first. That is
 /// what lets search bound its work for very common words (see `NoteStore+Search`).
 enum SearchIndexSchema {
-    /// bm25 weights of the indexed columns: title, body, tag names, facets.
-    static let rankWeights = "10.0, 1.0, 5.0, 0.0"
-
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE note ADD COLUMN searchSeq INTEGER;
