@@ -40,4 +40,4 @@ struct StoreSuite: ParsableCommand {
     }
 }
 
-if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "micro" { try Micro.run(CommandLine.arguments[2], CommandLine.arguments[3]) } else { BenchCommand.main() }
+BenchCommand.main()

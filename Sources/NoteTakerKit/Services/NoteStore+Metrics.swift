@@ -10,9 +10,9 @@ enum Metric: String {
 
 enum Metrics {
     static func increment(_ db: Database, _ metric: Metric, by amount: Int = 1) throws {
-        try db.execute(
-            sql: "INSERT INTO metric (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
-            arguments: [metric.rawValue, amount])
+        try db.cachedStatement(sql: """
+            INSERT INTO metric (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
+            """).execute(arguments: [metric.rawValue, amount])
     }
 }
 

@@ -32,11 +32,12 @@ extension NoteStore {
             let newTitle = try title.map(Self.validatedTitle) ?? current.title
             let newBody = try body.map(Self.validatedBody) ?? current.body
             guard newTitle != current.title || newBody != current.body else { return current }
-            try db.execute(
-                sql: "UPDATE note SET title = ?, body = ?, \(Self.touch) WHERE id = ?",
-                arguments: [newTitle, newBody, Date().storageValue, id.key])
+            var updated = current
+            (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
+            try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, \(Self.touch) WHERE id = ?")
+                .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, id.key])
             try Outbox.record(db, .note, id.key)
-            return try Self.fetchNote(db, id: id.key)
+            return updated
         }
     }
 
@@ -137,7 +138,7 @@ extension NoteStore {
     }
 
     static func fetchNote(_ db: Database, id: String) throws -> Note {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.note) FROM note WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Columns.note) FROM note WHERE id = ?"), arguments: [id]) else {
             throw NoteTakerError.noteNotFound(id)
         }
         var note = Note(row: row)

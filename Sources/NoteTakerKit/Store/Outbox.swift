@@ -44,8 +44,7 @@ enum Outbox {
     static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
         try append(db, type, id, operation)
         if operation == .save {
-            try db.execute(
-                sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ?").execute(arguments: [id])
         }
     }
 
