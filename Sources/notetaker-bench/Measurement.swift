@@ -18,13 +18,11 @@ enum Clock {
         return sorted[rank.clamped(0, sorted.count - 1)]
     }
 
-    /// The peak resident memory of this process and of its finished children, in MB.
-    static func peakMemoryMB() -> (own: Double, children: Double) {
-        var own = rusage()
-        var children = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &own)
-        getrusage(RUSAGE_CHILDREN.rawValue, &children)
-        return (Double(own.ru_maxrss) / 1024, Double(children.ru_maxrss) / 1024)
+    /// The peak resident memory of this process, in MB.
+    static func peakMemoryMB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
     }
 }
 

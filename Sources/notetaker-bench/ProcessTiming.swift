@@ -26,6 +26,18 @@ enum ProcessTiming {
         return elapsed
     }
 
+    /// The peak resident memory of `executable ARGUMENTS`, in MB, measured by GNU time
+    /// (which forks, so the figure is the child's own); `nil` where GNU time is missing.
+    static func peakMemoryMB(_ executable: URL, _ arguments: [String]) throws -> Double? {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        guard FileManager.default.isExecutableFile(atPath: time.path) else { return nil }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        _ = try run(time, ["-f", "%M", "-o", output.path, executable.path] + arguments)
+        let text = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 }
+    }
+
     /// The `notetaker` executable built beside this benchmark, built now in release mode if
     /// it is not there yet.
     static func notetakerExecutable() throws -> URL {

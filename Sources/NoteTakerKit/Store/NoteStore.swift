@@ -84,7 +84,9 @@ public struct NoteStore: Sendable {
         config.prepareDatabase { db in
             // A committed note survives a power loss, not only a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            // A large page cache for the writer (imports touch many pages), a smaller one
+            // for each reader.
+            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
             SearchRank.register(db)
         }
         return config
