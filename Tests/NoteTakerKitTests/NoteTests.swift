@@ -134,3 +134,18 @@ struct NoteTests {
         #expect(stats.pendingChanges == 3)
     }
 }
+
+@Suite("Stored ids")
+struct StoredIdTests {
+    @Test func keysRoundTripAndMatchFoundation() {
+        for _ in 0..<100 {
+            let id = UUID()
+            #expect(id.key == id.uuidString.lowercased())
+            #expect(UUID(key: id.key) == id)
+            #expect(UUID(key: id.uuidString) == id)
+        }
+        for bad in ["", "xyz", "1234", String(repeating: "a", count: 33), "gggggggg-0000-0000-0000-000000000000"] {
+            #expect(UUID(key: bad) == nil)
+        }
+    }
+}

@@ -28,13 +28,11 @@ extension NoteStore {
         try write { db in
             var outcome = ImportOutcome()
             let before = try SearchIndexSchema.lastSearchSeq(db)
-            var folderChains: [String: [String]] = [:]
+            var cache = InsertCache()
             for (index, draft) in drafts.enumerated() {
                 do {
-                    try db.inSavepoint {
-                        outcome.imported.append(UUID(uuidString: try Self.insertNote(db, draft, folderChains: &folderChains)) ?? UUID())
-                        return .commit
-                    }
+                    let id = try Self.insertNote(db, draft, cache: &cache)
+                    outcome.imported.append(UUID(key: id) ?? UUID())
                 } catch let error as NoteTakerError {
                     outcome.skipped.append(.init(index: index, error: error))
                 }

@@ -62,7 +62,7 @@ extension NoteStore {
 
     /// Runs a query selecting `Columns.note` and fills in each note's attachments.
     static func fetchNotes(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Note] {
-        var notes = try Row.fetchAll(db, sql: sql, arguments: arguments).map(Note.init(row:))
+        var notes = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Note.init(row:))
         try fillAttachments(db, &notes)
         return notes
     }

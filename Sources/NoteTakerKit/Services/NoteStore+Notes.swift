@@ -12,8 +12,8 @@ extension NoteStore {
     public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
         try write { db in
             let before = try SearchIndexSchema.lastSearchSeq(db)
-            var folderChains: [String: [String]] = [:]
-            let id = try Self.insertNote(db, draft, folderChains: &folderChains)
+            var cache = InsertCache()
+            let id = try Self.insertNote(db, draft, cache: &cache)
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: id)
@@ -87,32 +87,46 @@ extension NoteStore {
     /// statement argument) and the next search sequence, so the index sees it as newest.
     static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
 
+    /// What a run of inserts in one transaction remembers: folder chains and tags already
+    /// looked up.
+    struct InsertCache {
+        var folderChains: [String: [String]] = [:]
+        var tags: [String: Tag] = [:]
+    }
+
     /// Inserts a note, its tag links and its outbox entry; returns its id. The caller then
     /// adds it to the search index (``SearchIndexSchema/indexNotes(_:searchSeqAbove:)``),
     /// one note or a whole batch at once.
-    static func insertNote(_ db: Database, _ draft: NoteDraft, folderChains: inout [String: [String]]) throws -> String {
+    ///
+    /// Every check that can refuse the draft runs before the first write, so a refused draft
+    /// leaves nothing behind, even inside a larger transaction.
+    static func insertNote(_ db: Database, _ draft: NoteDraft, cache: inout InsertCache) throws -> String {
         let id = (draft.id ?? UUID()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
+        let tagNames = try draft.tags.map(validatedTagName)
         let createdAt = draft.createdAt ?? Date()
         let folderId = draft.folderId?.key
         var chain: [String] = []
         if let folderId {
-            if let known = folderChains[folderId] {
+            if let known = cache.folderChains[folderId] {
                 chain = known
             } else {
                 guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folderId]) == true
                 else { throw NoteTakerError.folderNotFound(folderId) }
                 chain = try SearchFields.folderChain(db, folderId)
-                folderChains[folderId] = chain
+                cache.folderChains[folderId] = chain
             }
         }
         if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
             throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
         }
+
         var tags: [Tag] = []
-        for name in draft.tags {
-            let tag = try ensureTag(db, name: name)
+        for name in tagNames {
+            let normalized = Tag.normalizedName(name)
+            let tag = try cache.tags[normalized] ?? ensureTag(db, name: name)
+            cache.tags[normalized] = tag
             if !tags.contains(where: { $0.id == tag.id }) { tags.append(tag) }
         }
         let fields = SearchFields(isPinned: draft.isPinned, isTrashed: false, tags: tags, folderChain: chain)

@@ -17,7 +17,7 @@ struct SearchFields: Equatable {
     var facets: String
 
     init(isPinned: Bool, isTrashed: Bool, tags: [Tag], folderChain: [String]) {
-        let sorted = tags.sorted { Tag.normalizedName($0.name) < Tag.normalizedName($1.name) }
+        let sorted = tags.map { (Tag.normalizedName($0.name), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         tagNames = sorted.map(\.name).joined(separator: "\n")
         var tokens: [String] = []
         if isPinned { tokens.append(Self.pinnedFacet) }
