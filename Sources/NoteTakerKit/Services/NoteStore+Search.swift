@@ -5,18 +5,17 @@ import GRDB
 ///
 /// ## What the ranking promises
 /// Results are ordered by relevance (``SearchRank``: BM25's term frequencies, a title match
-/// weighing ten times a body match and a tag match five times). Matches are ranked within a window of the most recently edited
-/// notes: first the newest ``firstSearchWindow``, then a window eight times wider, and so
-/// on, until the window holds at least as many matches as asked for or covers every note.
-/// When the window stops short of the oldest notes, notes matching in their *title* are
-/// looked for beyond it the same way and ranked with the rest. So a rare word is found
-/// wherever it is, and a word in nearly every note costs no more than ranking one window.
+/// weighing ten times a body match and a tag match five times). Matches are ranked within a
+/// window of the most recently edited notes: the newest ``firstSearchWindow`` notes, widened
+/// as far back as it takes to hold as many matches as were asked for. When that window stops
+/// short of the oldest notes, notes matching in their *title* among the ``titleSearchSpan``
+/// notes edited before it are ranked with the rest. So a rare word is found wherever it is,
+/// and a word in nearly every note costs no more than ranking one small window.
 extension NoteStore {
-    /// How many of the most recently edited notes the first search window spans.
+    /// How many of the most recently edited notes a search ranks at least.
     public static let firstSearchWindow: Int64 = 500
-    /// The first window of the title pass: narrower, since a title match must be checked
-    /// against the word positions of every candidate.
-    static let firstTitleWindow: Int64 = 200
+    /// How far back, beyond the ranked window, title matches are looked for.
+    public static let titleSearchSpan: Int64 = 20_000
 
     /// The notes matching a search, best first, each with a highlighted snippet.
     ///
@@ -36,11 +35,12 @@ extension NoteStore {
         guard let words = parsed.expression else { return [] }
         let filters = try facetFilter(db, query)
         let match = "(\(words))" + filters
-        var scores = try rankInWindows(
-            db, match: match, below: SearchIndexSchema.lastSearchSeq(db) + 1, firstWidth: firstSearchWindow, limit: query.limit)
+        let newest = try SearchIndexSchema.lastSearchSeq(db)
+        var scores = try rankNewest(db, match: match, below: newest + 1, width: firstSearchWindow, span: nil, limit: query.limit)
         if scores.floor > 0 {
-            let titles = try rankInWindows(
-                db, match: "{title} : (\(words))" + filters, below: scores.floor + 1, firstWidth: firstTitleWindow, limit: query.limit)
+            let titles = try rankNewest(
+                db, match: "{title} : (\(words))" + filters, below: scores.floor + 1, width: 0, span: titleSearchSpan,
+                limit: query.limit)
             scores.hits = Array((scores.hits + titles.hits).sorted { $0.score > $1.score }.prefix(query.limit))
         }
         guard !scores.hits.isEmpty else { return [] }
@@ -61,25 +61,30 @@ extension NoteStore {
     }
 
     /// The best `limit` matches of `match` by relevance (``SearchRank``) among the notes whose
-    /// search sequence is below `ceiling`, in windows that widen eightfold from `firstWidth`
-    /// until they hold `limit` matches or reach the oldest note.
-    /// `floor` is the sequence the last window started above (0 when it covered everything).
-    private static func rankInWindows(_ db: Database, match: String, below ceiling: Int64, firstWidth: Int64, limit: Int) throws
-        -> (hits: [(seq: Int64, score: Double)], floor: Int64)
-    {
-        let statement = try db.cachedStatement(sql: """
-            SELECT rowid, \(SearchRank.name)(note_fts) AS score FROM note_fts
-            WHERE note_fts MATCH ? AND rowid > ? AND rowid < ?
-            ORDER BY score DESC LIMIT ?
-            """)
-        var width = firstWidth
-        while true {
-            let floor = max(ceiling - width, 0)
-            let hits = try Row.fetchAll(statement, arguments: [match, floor, ceiling, limit])
-                .map { (seq: $0[0] as Int64, score: $0[1] as Double) }
-            if hits.count >= limit || floor == 0 { return (hits, floor) }
-            width *= 8
-        }
+    /// search sequence is below `ceiling` (and within `span` of it, when given): ranked in the
+    /// window of the newest `width` notes, widened back to the `limit`-th newest match.
+    /// `floor` is the sequence the window starts above (0 when it reached the oldest note).
+    private static func rankNewest(
+        _ db: Database, match: String, below ceiling: Int64, width: Int64, span: Int64?, limit: Int
+    ) throws -> (hits: [(seq: Int64, score: Double)], floor: Int64) {
+        let lowest = span.map { max(ceiling - $0, 0) } ?? 0
+        // Walking the newest matches is cheap: it stops at the `limit`-th.
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT rowid FROM note_fts WHERE note_fts MATCH ? AND rowid > ? AND rowid < ?
+                ORDER BY rowid DESC LIMIT 1 OFFSET ?
+                """),
+            arguments: [match, lowest, ceiling, limit - 1])
+        let floor = last.map { max(min($0 - 1, ceiling - width), lowest) } ?? lowest
+        let hits = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT rowid, \(SearchRank.name)(note_fts) AS score FROM note_fts
+                WHERE note_fts MATCH ? AND rowid > ? AND rowid < ?
+                ORDER BY score DESC LIMIT ?
+                """),
+            arguments: [match, floor, ceiling, limit]
+        ).map { (seq: $0[0] as Int64, score: $0[1] as Double) }
+        return (hits, floor)
     }
 
     /// The FTS5 clauses for the search's filters, on the hidden `facets` column.
