@@ -30,7 +30,7 @@ public struct NoteTakerCommand: ParsableCommand {
     /// status: 0 on success, 1 for an error the user caused (message on stderr), 2 for bad usage.
     public static func main(arguments: [String]? = nil) -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst())))
             try command.run()
             return 0
         } catch let error as NoteTakerError {
@@ -48,5 +48,24 @@ public struct NoteTakerCommand: ParsableCommand {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             return 2
         }
+    }
+
+    /// `notetaker --store PATH new ...` is the documented form, but ArgumentParser reads an
+    /// option only after the subcommand that declares it: a leading `--store` moves to the end.
+    static func movingStoreOption(_ arguments: [String]) -> [String] {
+        var rest = arguments[...]
+        var moved: [String] = []
+        while let first = rest.first {
+            if first.hasPrefix("--store=") {
+                moved.append(first)
+                rest = rest.dropFirst()
+            } else if first == "--store", rest.count >= 2 {
+                moved += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else {
+                break
+            }
+        }
+        return Array(rest) + moved
     }
 }

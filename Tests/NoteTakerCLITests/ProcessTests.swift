@@ -17,6 +17,13 @@ struct ProcessTests {
         #expect(user.stderr.hasPrefix("error: "))
     }
 
+    @Test func storeMayComeBeforeTheCommand() throws {
+        let result = try cli.run(["--store", cli.storePath, "new", "First"], store: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try cli.run(["--store=\(cli.storePath)", "list"], store: false).stdout.contains("First"))
+        #expect(try cli.run(["list"]).stdout.contains("First"))
+    }
+
     @Test func storeComesFromTheEnvironmentOrXDG() throws {
         let custom = cli.directory.appendingPathComponent("custom.sqlite").path
         try #require(try cli.run(["new", "env"], environment: ["NOTETAKER_STORE": custom], store: false).status == 0)
