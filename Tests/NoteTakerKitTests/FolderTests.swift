@@ -117,3 +117,14 @@ struct FolderTests {
         #expect(tree.allSatisfy { $0.children.isEmpty })
     }
 }
+
+@Suite("Folder paths")
+struct FolderPathTests {
+    @Test func pathsNameEveryAncestor() throws {
+        let store = try NoteStore.inMemory()
+        let work = try store.createFolder(name: "Work")
+        let deep = try store.createFolder(name: "Deep", parentId: try store.createFolder(name: "Projects", parentId: work.id).id)
+        #expect(try store.folderPath(id: deep.id) == "Work/Projects/Deep")
+        #expect(throws: NoteTakerError.self) { try store.folderPath(id: UUID()) }
+    }
+}

@@ -67,7 +67,7 @@ struct ShowCommand: ParsableCommand {
         print("created:   \(TextOutput.dateTime(note.createdAt))")
         print("modified:  \(TextOutput.dateTime(note.modifiedAt))")
         if let folderId = note.folderId {
-            print("folder:    \(try store.folderTree().path(of: folderId) ?? folderId.uuidString.lowercased())")
+            print("folder:    \(try store.folderPath(id: folderId))")
         }
         if !note.tags.isEmpty { print("tags:      \(note.tags.joined(separator: ", "))") }
         if note.isPinned { print("pinned:    yes") }
@@ -78,17 +78,6 @@ struct ShowCommand: ParsableCommand {
         }
         print("")
         print(note.body)
-    }
-}
-
-extension Array where Element == FolderNode {
-    /// The path of a folder somewhere in this tree.
-    func path(of id: UUID) -> String? {
-        for node in self {
-            if node.id == id { return node.path }
-            if let found = node.children.path(of: id) { return found }
-        }
-        return nil
     }
 }
 

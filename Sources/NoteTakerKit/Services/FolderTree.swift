@@ -56,6 +56,14 @@ extension NoteStore {
         try read { db in try Self.fetchFolderTree(db) }
     }
 
+    /// The slash-separated path of a folder, for example `Work/Projects`.
+    public func folderPath(id: UUID) throws(NoteTakerError) -> String {
+        try read { db in
+            _ = try Self.fetchFolder(db, id: id.key)
+            return FolderTree(folders: try Self.fetchAllFolders(db)).path(of: id)
+        }
+    }
+
     static func fetchFolderTree(_ db: Database) throws -> [FolderNode] {
         let folders = try fetchAllFolders(db)
         var counts: [UUID: Int] = [:]

@@ -46,10 +46,8 @@ extension NoteStore {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
             guard current.isPinned != isPinned else { return current }
-            try db.execute(
-                sql: "UPDATE note SET isPinned = ?, \(Self.touch) WHERE id = ?",
-                arguments: [isPinned, Date().storageValue, noteId.key])
-            return try Self.finishNoteChange(db, id: noteId.key)
+            try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, noteId.key])
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
         }
     }
 
@@ -59,10 +57,8 @@ extension NoteStore {
             let current = try Self.fetchEditableNote(db, id: id.key)
             if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
             guard current.folderId != folderId else { return current }
-            try db.execute(
-                sql: "UPDATE note SET folderId = ?, \(Self.touch) WHERE id = ?",
-                arguments: [folderId?.key, Date().storageValue, id.key])
-            return try Self.finishNoteChange(db, id: id.key)
+            try db.execute(sql: "UPDATE note SET folderId = ? WHERE id = ?", arguments: [folderId?.key, id.key])
+            return try Self.finishNoteChange(db, id: id.key, touchedAt: Date())
         }
     }
 
@@ -144,9 +140,10 @@ extension NoteStore {
     }
 
     /// After a change to a note's pin, folder, tags or trash state: refreshes its search
-    /// fields, records it in the outbox, and returns it as it now is.
-    static func finishNoteChange(_ db: Database, id: String) throws -> Note {
-        try SearchFields.refresh(db, noteIds: [id])
+    /// fields (marking it modified at `touchedAt` when given), records it in the outbox, and
+    /// returns it as it now is.
+    static func finishNoteChange(_ db: Database, id: String, touchedAt: Date? = nil) throws -> Note {
+        try SearchFields.refresh(db, noteIds: [id], touchedAt: touchedAt)
         try Outbox.record(db, .note, id)
         return try fetchNote(db, id: id)
     }

@@ -14,8 +14,7 @@ extension NoteStore {
             guard try Self.linkTags(db, names: names, noteId: noteId.key) else {
                 return try Self.fetchNote(db, id: noteId.key)
             }
-            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
-            return try Self.finishNoteChange(db, id: noteId.key)
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
         }
     }
 
@@ -32,8 +31,7 @@ extension NoteStore {
                 removed += db.changesCount
             }
             guard removed > 0 else { return try Self.fetchNote(db, id: noteId.key) }
-            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
-            return try Self.finishNoteChange(db, id: noteId.key)
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
         }
     }
 

@@ -53,14 +53,16 @@ struct SearchFields: Equatable {
     }
 
     /// Recomputes the fields of these notes and stores those that changed; the update
-    /// trigger then reindexes them.
-    static func refresh(_ db: Database, noteIds: [String]) throws {
+    /// trigger then reindexes them. With `touchedAt`, the notes are also marked as modified
+    /// then (and newest in the index) in the same statement, so each is reindexed once.
+    static func refresh(_ db: Database, noteIds: [String], touchedAt: Date? = nil) throws {
         var chains: [String: [String]] = [:]
         let select = try db.cachedStatement(sql: "SELECT isPinned, trashedAt, folderId, tagNames, facets FROM note WHERE id = ?")
         let selectTags = try db.cachedStatement(sql: """
             SELECT \(Columns.tag) FROM noteTag JOIN tag ON tag.id = noteTag.tagId WHERE noteTag.noteId = ?
             """)
         let update = try db.cachedStatement(sql: "UPDATE note SET tagNames = ?, facets = ? WHERE id = ?")
+        let touch = try db.cachedStatement(sql: "UPDATE note SET tagNames = ?, facets = ?, \(NoteStore.touch) WHERE id = ?")
         for id in noteIds {
             guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
             let folderId: String? = row[2]
@@ -70,7 +72,9 @@ struct SearchFields: Equatable {
             let fields = SearchFields(
                 isPinned: row[0], isTrashed: row[1] as Double? != nil,
                 tags: try Row.fetchAll(selectTags, arguments: [id]).map(Tag.init(row:)), folderChain: chain)
-            if fields != SearchFields(tagNames: row[3], facets: row[4]) {
+            if let touchedAt {
+                try touch.execute(arguments: [fields.tagNames, fields.facets, touchedAt.storageValue, id])
+            } else if fields != SearchFields(tagNames: row[3], facets: row[4]) {
                 try update.execute(arguments: [fields.tagNames, fields.facets, id])
             }
         }
