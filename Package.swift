@@ -7,17 +7,22 @@ let package = Package(
     products: [
         .library(name: "NoteTakerKit", targets: ["NoteTakerKit"]),
         .executable(name: "notetaker", targets: ["notetaker"]),
+        .executable(name: "notetaker-server", targets: ["notetaker-server"]),
         .executable(name: "notetaker-bench", targets: ["notetaker-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
+        .target(name: "NoteTakerSyncProtocol"),
         .target(
             name: "NoteTakerKit",
             dependencies: [
+                "NoteTakerSyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -29,16 +34,47 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "NoteTakerServer",
+            dependencies: [
+                "NoteTakerSyncProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            resources: [.copy("openapi.json")]
+        ),
         .executableTarget(name: "notetaker", dependencies: ["NoteTakerCLI"]),
+        .executableTarget(
+            name: "notetaker-server",
+            dependencies: [
+                "NoteTakerServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "notetaker-bench",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
-        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker"]),
+        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server"]),
+        .testTarget(
+            name: "NoteTakerServerTests",
+            dependencies: [
+                "NoteTakerServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "NoteTakerSyncTests", dependencies: ["NoteTakerKit", "NoteTakerServer"]),
     ]
 )

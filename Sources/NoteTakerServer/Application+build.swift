@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
+
+/// The router of the sync API over a service: what tests drive with `app.test(.router)`.
+public func buildRouter(service: SyncService) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    SyncRoutes(service: service).register(on: router)
+    return router
+}
+
+/// Builds the sync server: the storage opened, routes registered, TLS when configured.
+///
+/// `onServerRunning` receives the port actually bound (useful with port 0).
+public func buildApplication(
+    _ configuration: ServerConfiguration,
+    service: SyncService? = nil,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let service = try service ?? configuration.makeService()
+    let address = ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker-server")
+    return Application(
+        router: buildRouter(service: service),
+        server: try serverBuilder(configuration),
+        configuration: address,
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) })
+}
+
+/// Plain HTTP/1.1, or HTTPS when a certificate and key are configured.
+func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+    switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
+    case (nil, nil):
+        return .http1()
+    case let (certificate?, key?):
+        let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+        let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+        return try .tls(.http1(), tlsConfiguration: tls)
+    default:
+        throw SyncServerError(.badRequest, "HTTPS needs both --tls-cert and --tls-key.")
+    }
+}

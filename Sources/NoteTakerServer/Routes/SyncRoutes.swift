@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import NoteTakerSyncProtocol
+
+/// Registers every route of ``SyncAPI`` on a router, over a ``SyncService``.
+struct SyncRoutes {
+    let service: SyncService
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/v1/health") { _, _ in
+            try JSONBody.response(HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: service.storage.serverId))
+        }
+        router.get("/v1/openapi.json") { _, _ in
+            let data = try OpenAPIDocument.data()
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.post("/v1/accounts") { request, _ in
+            let credentials = try await JSONBody.decode(Credentials.self, from: request)
+            return try JSONBody.response(try await service.register(credentials), status: .created)
+        }
+        router.get("/v1/accounts/current") { request, _ in
+            let (account, _) = try await service.account(of: request)
+            return try JSONBody.response(try await service.status(of: account))
+        }
+        router.put("/v1/accounts/current/password") { request, _ in
+            let (account, token) = try await service.account(of: request)
+            let change = try await JSONBody.decode(PasswordChange.self, from: request)
+            try await service.changePassword(change, account: account, token: token)
+            return Response(status: .noContent)
+        }
+        router.post("/v1/sessions") { request, _ in
+            let credentials = try await JSONBody.decode(Credentials.self, from: request)
+            return try JSONBody.response(try await service.login(credentials), status: .created)
+        }
+        router.delete("/v1/sessions/current") { request, _ in
+            let (_, token) = try await service.account(of: request)
+            try await service.logout(token: token)
+            return Response(status: .noContent)
+        }
+        router.get("/v1/changes") { request, _ in
+            let (account, _) = try await service.account(of: request)
+            let since = request.uri.queryParameters.get("since")
+            var limit: Int?
+            if let text = request.uri.queryParameters.get("limit") {
+                guard let value = Int(text) else { throw SyncServerError.badRequest("limit must be a whole number.") }
+                limit = value
+            }
+            return try JSONBody.response(try await service.changes(for: account, since: since, limit: limit))
+        }
+        router.post("/v1/records/modify") { request, _ in
+            let (account, _) = try await service.account(of: request)
+            let batch = try await JSONBody.decode(ModifyRequest.self, from: request)
+            return try JSONBody.response(try await service.modify(batch, for: account))
+        }
+        AssetRoutes(service: service).register(on: router)
+        EventRoutes(service: service).register(on: router)
+    }
+}
+
+/// The OpenAPI document shipped with the server.
+enum OpenAPIDocument {
+    /// The document's bytes.
+    static func data() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw SyncServerError(.internalError, "The server was built without its OpenAPI document.")
+        }
+        return try Data(contentsOf: url)
+    }
+}

@@ -1,0 +1,39 @@
+import NoteTakerSyncProtocol
+
+/// An error the server answers with: a stable code, a message a user can act on, and for
+/// throttled logins how long to wait.
+public struct SyncServerError: Error, Sendable, Equatable {
+    /// The machine-readable code.
+    public var code: APIErrorCode
+    /// What went wrong and what to do.
+    public var message: String
+    /// Seconds to wait before trying again, for ``APIErrorCode/tooManyRequests``.
+    public var retryAfter: Int?
+
+    /// Creates an error.
+    public init(_ code: APIErrorCode, _ message: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    /// A malformed request.
+    static func badRequest(_ message: String) -> SyncServerError { .init(.badRequest, message) }
+
+    /// The bearer token is missing, unknown or revoked.
+    static let notLoggedIn = SyncServerError(.unauthorized, "Not logged in, or the session has ended. Log in again.")
+
+    /// The user name or password is wrong (never says which).
+    static let wrongCredentials = SyncServerError(.unauthorized, "Wrong user name or password.")
+
+    /// The account's storage is full.
+    static func quotaExceeded(used: Int64, quota: Int64) -> SyncServerError {
+        .init(.quotaExceeded, "Storage full: this account uses \(used) of its \(quota) bytes. Delete notes or attachments, then sync again.")
+    }
+
+    /// A storage failure, reported without internals.
+    static func storage(_ error: any Error) -> SyncServerError {
+        if let error = error as? SyncServerError { return error }
+        return .init(.internalError, "The server could not read or write its storage; nothing was changed. Try again later.")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// The sync server's operations for one authenticated account, below HTTP: the routes call
+/// these, and so do in-process tests. Every record and asset operation is scoped by the
+/// ``StoredAccount`` that authentication produced, never by an id from the request.
+public struct SyncService: Sendable {
+    /// Where accounts, records and asset ownership live.
+    public let storage: any SyncStorage
+    /// Tells connected devices that changes exist.
+    public let notifier: ChangeNotifier
+    /// The most bytes (records and assets) one account may use.
+    public let quotaBytes: Int64
+    let assets: AssetFiles
+    let hasher: PasswordHasher
+    let throttle = LoginThrottle()
+
+    /// Creates the service over a storage and an asset folder.
+    public init(storage: any SyncStorage, assetsDirectory: URL, quotaBytes: Int64, hasher: PasswordHasher = .standard) {
+        self.storage = storage
+        self.notifier = ChangeNotifier()
+        self.quotaBytes = quotaBytes
+        self.assets = AssetFiles(directory: assetsDirectory)
+        self.hasher = hasher
+    }
+
+    // MARK: Accounts
+
+    /// Creates an account and logs it in.
+    public func register(_ credentials: Credentials) async throws(SyncServerError) -> SessionResponse {
+        try Self.validate(username: credentials.username)
+        try Self.validate(password: credentials.password)
+        return try await storing {
+            let account = try await storage.createAccount(
+                username: credentials.username, passwordHash: try hasher.hash(credentials.password))
+            return try await startSession(for: account)
+        }
+    }
+
+    /// Logs in; repeated failures for a name must wait longer and longer.
+    public func login(_ credentials: Credentials) async throws(SyncServerError) -> SessionResponse {
+        if let wait = await throttle.waitTime(for: credentials.username) {
+            throw SyncServerError(.tooManyRequests, "Too many failed logins for '\(credentials.username)'. Try again in \(wait) seconds.", retryAfter: wait)
+        }
+        let account = try await storing { try await storage.account(named: credentials.username) }
+        guard let account, hasher.verify(credentials.password, against: account.passwordHash) else {
+            await throttle.recordFailure(for: credentials.username)
+            throw .wrongCredentials
+        }
+        await throttle.recordSuccess(for: credentials.username)
+        return try await storing { try await startSession(for: account) }
+    }
+
+    /// The account a bearer token belongs to.
+    public func authenticate(token: String) async throws(SyncServerError) -> StoredAccount {
+        let account = try await storing { try await storage.account(sessionHash: SessionToken.hash(token)) }
+        guard let account else { throw .notLoggedIn }
+        return account
+    }
+
+    /// Ends the session of `token`.
+    public func logout(token: String) async throws(SyncServerError) {
+        try await storing { try await storage.removeSession(tokenHash: SessionToken.hash(token)) }
+    }
+
+    /// Changes the password; every other session of the account ends.
+    public func changePassword(_ change: PasswordChange, account: StoredAccount, token: String) async throws(SyncServerError) {
+        guard hasher.verify(change.currentPassword, against: account.passwordHash) else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the password was not changed.")
+        }
+        try Self.validate(password: change.newPassword)
+        try await storing {
+            try await storage.setPasswordHash(try hasher.hash(change.newPassword), account: account.id)
+            try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))
+        }
+    }
+
+    /// The account's usage and quota.
+    public func status(of account: StoredAccount) async throws(SyncServerError) -> AccountStatus {
+        let usage = try await storing { try await storage.usage(account: account.id) }
+        return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quotaBytes)
+    }
+
+    private func startSession(for account: StoredAccount) async throws -> SessionResponse {
+        let token = SessionToken.make()
+        try await storage.addSession(tokenHash: SessionToken.hash(token), account: account.id)
+        return SessionResponse(username: account.username, token: token)
+    }
+
+    static func validate(username: String) throws(SyncServerError) {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
+        guard (1...64).contains(username.count), username.allSatisfy(allowed.contains) else {
+            throw .badRequest("A user name is 1 to 64 letters, digits, '.', '_', '-' or '@'.")
+        }
+    }
+
+    static func validate(password: String) throws(SyncServerError) {
+        guard password.count >= SyncLimits.minimumPasswordLength, password.utf8.count <= 1024 else {
+            throw .badRequest("A password is at least \(SyncLimits.minimumPasswordLength) characters (and at most 1024 bytes).")
+        }
+    }
+
+    /// Runs a storage call, turning its failures into ``SyncServerError``s.
+    func storing<T>(_ body: () async throws -> T) async throws(SyncServerError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw SyncServerError.storage(error)
+        }
+    }
+}

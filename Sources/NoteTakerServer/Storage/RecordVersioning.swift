@@ -1,0 +1,56 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// The rule every storage applies to one change of a batch: apply it only when the client's
+/// base change tag is the record's current one. A pure function, so that every storage
+/// (SQLite, PostgreSQL) decides the same way.
+enum RecordVersioning {
+    /// What to do with a change.
+    enum Decision: Equatable {
+        /// Store the change as the record's next version.
+        case apply
+        /// Nothing to store: the record is already deleted and the change deletes it.
+        case alreadyApplied(changeTag: String)
+        /// The client's base is stale: answer with the server's copy.
+        case conflict(SyncRecord)
+    }
+
+    /// Decides a change against the record the server holds now (`nil` if none).
+    static func decide(_ change: RecordChange, current: SyncRecord?) -> Decision {
+        guard let current else { return .apply }
+        if change.operation == .delete, current.deleted {
+            return .alreadyApplied(changeTag: current.changeTag)
+        }
+        if change.baseChangeTag == current.changeTag { return .apply }
+        return .conflict(current)
+    }
+
+    /// Checks what the server can check of a change before applying anything.
+    static func validate(_ change: RecordChange) throws(SyncServerError) {
+        guard SyncRecordType(rawValue: change.recordType) != nil else {
+            let known = SyncRecordType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("Unknown record type '\(change.recordType)'; the server accepts \(known).")
+        }
+        if change.operation == .save, change.fields == nil {
+            throw .badRequest("The save of record \(change.recordId.uuidString.lowercased()) has no fields.")
+        }
+    }
+
+    /// The JSON of a record's fields, as stored, with its size checked.
+    static func encodedFields(_ change: RecordChange) throws -> Data {
+        let data = try JSONEncoder.sorted.encode(change.fields ?? [:])
+        if data.count > SyncLimits.maxRecordBytes {
+            throw SyncServerError(.tooLarge, "Record \(change.recordId.uuidString.lowercased()) is \(data.count) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
+        }
+        return data
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder with sorted keys, so equal values encode to equal bytes.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

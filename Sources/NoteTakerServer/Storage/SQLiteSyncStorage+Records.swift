@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+extension SQLiteSyncStorage {
+    public func latestSequence(account: Int64) async throws -> Int64 {
+        try await writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
+        }
+    }
+
+    public func changes(account: Int64, after: Int64, limit: Int) async throws -> [SyncRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT recordType, recordId, seq, deleted, fields FROM record
+                WHERE accountId = ? AND seq > ? ORDER BY seq LIMIT ?
+                """, arguments: [account, after, limit]).map(Self.record)
+        }
+    }
+
+    public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
+        let requestKey = request.requestId.uuidString.lowercased()
+        return try await writer.write { db in
+            if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
+                return try JSONDecoder().decode(ModifyResponse.self, from: stored)
+            }
+            var sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
+            var addedBytes: Int64 = 0
+            var results: [RecordResult] = []
+            for change in request.changes {
+                let key = change.recordId.uuidString.lowercased()
+                let currentRow = try Row.fetchOne(db, sql: """
+                    SELECT recordType, recordId, seq, deleted, fields, size FROM record
+                    WHERE accountId = ? AND recordId = ? AND recordType = ?
+                    """, arguments: [account, key, change.recordType])
+                let current = try currentRow.map(Self.record)
+                switch RecordVersioning.decide(change, current: current) {
+                case .conflict(let serverRecord):
+                    results.append(RecordResult(
+                        recordId: change.recordId, recordType: change.recordType,
+                        outcome: .serverRecordChanged, serverRecord: serverRecord))
+                case .alreadyApplied(let tag):
+                    results.append(RecordResult(recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: tag))
+                case .apply:
+                    sequence += 1
+                    let fields = change.operation == .save ? try RecordVersioning.encodedFields(change) : Data("{}".utf8)
+                    let size = Int64(fields.count)
+                    addedBytes += size - (currentRow?["size"] ?? 0)
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [account, key, change.recordType, sequence, change.operation == .delete, String(decoding: fields, as: UTF8.self), size])
+                    results.append(RecordResult(
+                        recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(sequence)))
+                }
+            }
+            if addedBytes > 0 {
+                let used = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+                if used + addedBytes > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
+            }
+            try db.execute(
+                sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
+                arguments: [sequence, addedBytes, account])
+            let response = ModifyResponse(results: results)
+            try db.execute(
+                sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
+                arguments: [account, requestKey, try JSONEncoder().encode(response), Date().timeIntervalSince1970])
+            return response
+        }
+    }
+
+    /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).
+    static func record(_ row: Row) throws -> SyncRecord {
+        let fields = try JSONDecoder().decode(RecordFields.self, from: Data((row["fields"] as String).utf8))
+        guard let id = UUID(uuidString: row["recordId"]) else {
+            throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
+        }
+        return SyncRecord(
+            recordType: row["recordType"], recordId: id,
+            changeTag: String(row["seq"] as Int64), deleted: row["deleted"], fields: fields)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// The default storage: one SQLite file (WAL, durable commits), no set-up.
+///
+/// Every statement about records, requests and assets has `accountId = ?` bound to the
+/// authenticated account.
+public struct SQLiteSyncStorage: SyncStorage {
+    let writer: any DatabaseWriter
+    /// Identifies this database (a random id made when the file was created).
+    public let serverId: String
+
+    /// Opens (or creates) the storage file at `url`.
+    public init(url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+        writer = pool
+        serverId = try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM server_info WHERE key = 'serverId'") ?? ""
+        }
+    }
+
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-server") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    passwordHash TEXT NOT NULL,
+                    sequence INTEGER NOT NULL DEFAULT 0,
+                    recordBytes INTEGER NOT NULL DEFAULT 0,
+                    assetBytes INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE session (
+                    tokenHash TEXT PRIMARY KEY NOT NULL,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE record (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    recordType TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, recordId, recordType)
+                ) WITHOUT ROWID;
+                CREATE INDEX record_changes ON record(accountId, seq);
+                CREATE TABLE request (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    requestId TEXT NOT NULL,
+                    response BLOB NOT NULL,
+                    createdAt REAL NOT NULL,
+                    PRIMARY KEY (accountId, requestId)
+                ) WITHOUT ROWID;
+                CREATE TABLE asset (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    hash TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, hash)
+                ) WITHOUT ROWID;
+                """)
+            try db.execute(
+                sql: "INSERT INTO server_info (key, value) VALUES ('serverId', ?)",
+                arguments: [UUID().uuidString.lowercased()])
+        }
+        return migrator
+    }()
+
+    // MARK: Accounts and sessions
+
+    public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
+        try await writer.write { db in
+            if try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username) != nil {
+                throw SyncServerError(.accountExists, "The user name '\(username)' is taken. Choose another, or log in.")
+            }
+            try db.execute(
+                sql: "INSERT INTO account (username, passwordHash, createdAt) VALUES (?, ?, ?)",
+                arguments: [username, passwordHash, Date().timeIntervalSince1970])
+            return StoredAccount(id: db.lastInsertedRowID, username: username, passwordHash: passwordHash)
+        }
+    }
+
+    public func account(named username: String) async throws -> StoredAccount? {
+        try await writer.read { db in
+            try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, account: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, account])
+        }
+    }
+
+    public func addSession(tokenHash: String, account: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO session (tokenHash, accountId, createdAt) VALUES (?, ?, ?)",
+                arguments: [tokenHash, account, Date().timeIntervalSince1970])
+        }
+    }
+
+    public func account(sessionHash: String) async throws -> StoredAccount? {
+        try await writer.read { db in
+            try Self.account(db, sql: """
+                SELECT account.id, account.username, account.passwordHash
+                FROM session JOIN account ON account.id = session.accountId WHERE session.tokenHash = ?
+                """, sessionHash)
+        }
+    }
+
+    public func removeSession(tokenHash: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE tokenHash = ?", arguments: [tokenHash])
+        }
+    }
+
+    public func removeSessions(account: Int64, except tokenHash: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND tokenHash <> ?", arguments: [account, tokenHash])
+        }
+    }
+
+    private static func account(_ db: Database, sql: String, _ argument: String) throws -> StoredAccount? {
+        try Row.fetchOne(db, sql: sql, arguments: [argument]).map {
+            StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2])
+        }
+    }
+
+    // MARK: Usage and assets
+
+    public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
+        try await writer.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE accountId = ?", arguments: [account]) ?? 0
+            let bytes = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+            return (count, bytes)
+        }
+    }
+
+    public func hasAsset(hash: String, account: Int64) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE accountId = ? AND hash = ?", arguments: [account, hash]) ?? false
+        }
+    }
+
+    public func addAsset(hash: String, size: Int64, account: Int64, quota: Int64) async throws {
+        try await writer.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE accountId = ? AND hash = ?", arguments: [account, hash]) == true {
+                return
+            }
+            let used = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+            if used + size > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
+            try db.execute(sql: "INSERT INTO asset (accountId, hash, size) VALUES (?, ?, ?)", arguments: [account, hash, size])
+            try db.execute(sql: "UPDATE account SET assetBytes = assetBytes + ? WHERE id = ?", arguments: [size, account])
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// An account as the server stores it.
+public struct StoredAccount: Sendable, Hashable {
+    /// The storage's id for the account; every query is scoped by it.
+    public var id: Int64
+    /// The account's name.
+    public var username: String
+    /// The password's slow salted hash (see ``PasswordHasher``).
+    public var passwordHash: String
+}
+
+/// Where the server keeps accounts, sessions, records and asset ownership.
+///
+/// Every record and asset operation takes the authenticated account's id, never an id from
+/// a request. SQLite is the default (``SQLiteSyncStorage``); a PostgreSQL implementation can
+/// follow behind this protocol without touching the routes.
+public protocol SyncStorage: Sendable {
+    /// Identifies this database; stays the same for its whole life.
+    var serverId: String { get }
+
+    /// Creates an account; fails with ``APIErrorCode/accountExists`` when the name is taken.
+    func createAccount(username: String, passwordHash: String) async throws -> StoredAccount
+    /// The account with this name (compared case-insensitively), if any.
+    func account(named username: String) async throws -> StoredAccount?
+    /// Replaces an account's password hash.
+    func setPasswordHash(_ hash: String, account: Int64) async throws
+
+    /// Stores a session token's hash for an account.
+    func addSession(tokenHash: String, account: Int64) async throws
+    /// The account a session token's hash belongs to, if the session is live.
+    func account(sessionHash: String) async throws -> StoredAccount?
+    /// Ends one session.
+    func removeSession(tokenHash: String) async throws
+    /// Ends every session of an account but one.
+    func removeSessions(account: Int64, except tokenHash: String) async throws
+
+    /// The account's newest change sequence number (0 when it holds nothing).
+    func latestSequence(account: Int64) async throws -> Int64
+    /// Records changed after sequence `after`, oldest first, at most `limit`.
+    func changes(account: Int64, after: Int64, limit: Int) async throws -> [SyncRecord]
+    /// Applies a batch atomically (or answers it again when its request id was seen).
+    func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse
+    /// How many records the account holds and the bytes it uses (records and assets).
+    func usage(account: Int64) async throws -> (records: Int, bytes: Int64)
+
+    /// Whether the account holds the asset with this SHA-256.
+    func hasAsset(hash: String, account: Int64) async throws -> Bool
+    /// Records that the account holds an asset, if its quota allows.
+    func addAsset(hash: String, size: Int64, account: Int64, quota: Int64) async throws
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The body of every error answer: a stable code for programs and a message for people.
+public struct APIErrorBody: Sendable, Hashable, Codable {
+    /// A stable, machine-readable code.
+    public var error: APIErrorCode
+    /// What went wrong and what to do, in words a user can act on.
+    public var message: String
+
+    /// Creates an error body.
+    public init(error: APIErrorCode, message: String) {
+        self.error = error
+        self.message = message
+    }
+}
+
+/// Machine-readable error codes of the sync API.
+public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The request is malformed (bad JSON, bad id, unknown record type, bad parameter).
+    case badRequest
+    /// No valid bearer token, or a wrong user name or password.
+    case unauthorized
+    /// The change token is not usable here: fetch everything again.
+    case resyncRequired
+    /// No such asset (or route).
+    case notFound
+    /// The user name is taken.
+    case accountExists
+    /// A batch, record or asset is over its limit.
+    case tooLarge
+    /// The account's storage is full.
+    case quotaExceeded
+    /// Too many failed logins: wait before trying again.
+    case tooManyRequests
+    /// An uploaded asset does not match the SHA-256 it was sent under.
+    case hashMismatch
+    /// The server failed; nothing was changed.
+    case internalError
+}

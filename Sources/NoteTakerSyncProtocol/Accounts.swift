@@ -1,0 +1,80 @@
+import Foundation
+
+/// A user name and password, to register or to log in.
+public struct Credentials: Sendable, Hashable, Codable {
+    /// The account's name: 1–64 letters, digits, `.`, `_`, `-` or `@`.
+    public var username: String
+    /// At least ``SyncLimits/minimumPasswordLength`` characters.
+    public var password: String
+
+    /// Creates credentials.
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
+
+/// A logged-in session: the bearer token to send with every request.
+public struct SessionResponse: Sendable, Hashable, Codable {
+    /// The account's name.
+    public var username: String
+    /// Send as `Authorization: Bearer <token>`; the server keeps only its hash.
+    public var token: String
+
+    /// Creates a session answer.
+    public init(username: String, token: String) {
+        self.username = username
+        self.token = token
+    }
+}
+
+/// A password change; every other session of the account is logged out.
+public struct PasswordChange: Sendable, Hashable, Codable {
+    /// The password in use now.
+    public var currentPassword: String
+    /// The new password.
+    public var newPassword: String
+
+    /// Creates a password change.
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+}
+
+/// What the server knows of the logged-in account.
+public struct AccountStatus: Sendable, Hashable, Codable {
+    /// The account's name.
+    public var username: String
+    /// Records held, tombstones included.
+    public var recordCount: Int
+    /// Bytes used by records and assets.
+    public var usedBytes: Int64
+    /// The most the account may use.
+    public var quotaBytes: Int64
+
+    /// Creates an account status.
+    public init(username: String, recordCount: Int, usedBytes: Int64, quotaBytes: Int64) {
+        self.username = username
+        self.recordCount = recordCount
+        self.usedBytes = usedBytes
+        self.quotaBytes = quotaBytes
+    }
+}
+
+/// The server's health answer.
+public struct HealthResponse: Sendable, Hashable, Codable {
+    /// `ok` when the server can read its storage.
+    public var status: String
+    /// The API version the server speaks (`v1`).
+    public var apiVersion: String
+    /// Identifies this server's database: a different one means a different server.
+    public var serverId: String
+
+    /// Creates a health answer.
+    public init(status: String, apiVersion: String, serverId: String) {
+        self.status = status
+        self.apiVersion = apiVersion
+        self.serverId = serverId
+    }
+}

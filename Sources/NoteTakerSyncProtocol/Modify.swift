@@ -1,0 +1,97 @@
+import Foundation
+
+/// A batch of saves and deletes sent to the server.
+public struct ModifyRequest: Sendable, Hashable, Codable {
+    /// Chosen by the client; a repeated batch with the same id is answered again, not applied twice.
+    public var requestId: UUID
+    /// The changes, at most ``SyncLimits/maxBatchSize``.
+    public var changes: [RecordChange]
+
+    /// Creates a batch.
+    public init(requestId: UUID = UUID(), changes: [RecordChange]) {
+        self.requestId = requestId
+        self.changes = changes
+    }
+}
+
+/// One save or delete in a ``ModifyRequest``.
+public struct RecordChange: Sendable, Hashable, Codable {
+    /// Save the fields, or delete the record.
+    public enum Operation: String, Sendable, Hashable, Codable {
+        /// Store these fields as the record's new version.
+        case save
+        /// Replace the record with a tombstone.
+        case delete
+    }
+
+    /// What kind of record (a ``SyncRecordType`` raw value).
+    public var recordType: String
+    /// The record's id.
+    public var recordId: UUID
+    /// Save or delete.
+    public var operation: Operation
+    /// The change tag the client last saw, `nil` for a record it never synced.
+    public var baseChangeTag: String?
+    /// The record's fields, for a save.
+    public var fields: RecordFields?
+
+    /// Creates a change.
+    public init(recordType: String, recordId: UUID, operation: Operation, baseChangeTag: String?, fields: RecordFields?) {
+        self.recordType = recordType
+        self.recordId = recordId
+        self.operation = operation
+        self.baseChangeTag = baseChangeTag
+        self.fields = fields
+    }
+}
+
+/// The server's answer for one change of a batch.
+public struct RecordResult: Sendable, Hashable, Codable {
+    /// What became of the change.
+    public enum Outcome: String, Sendable, Hashable, Codable {
+        /// Applied; `changeTag` is the record's new version.
+        case saved
+        /// The record changed on the server since the client's base: `serverRecord` is its
+        /// copy (possibly a tombstone). Merge and send again.
+        case serverRecordChanged
+        /// Refused; `message` says why. Nothing was changed.
+        case error
+    }
+
+    /// The record's id.
+    public var recordId: UUID
+    /// The record's type.
+    public var recordType: String
+    /// What happened.
+    public var outcome: Outcome
+    /// The new change tag, for a saved change.
+    public var changeTag: String?
+    /// The server's copy, for a `serverRecordChanged`.
+    public var serverRecord: SyncRecord?
+    /// Why the change was refused, for an `error`.
+    public var message: String?
+
+    /// Creates a result.
+    public init(
+        recordId: UUID, recordType: String, outcome: Outcome,
+        changeTag: String? = nil, serverRecord: SyncRecord? = nil, message: String? = nil
+    ) {
+        self.recordId = recordId
+        self.recordType = recordType
+        self.outcome = outcome
+        self.changeTag = changeTag
+        self.serverRecord = serverRecord
+        self.message = message
+    }
+}
+
+/// The answer to a ``ModifyRequest``: one result per change, in order.
+public struct ModifyResponse: Sendable, Hashable, Codable {
+    /// A result per change, in the order of the request.
+    public var results: [RecordResult]
+
+    /// Creates a response.
+    public init(results: [RecordResult]) {
+        self.results = results
+    }
+}

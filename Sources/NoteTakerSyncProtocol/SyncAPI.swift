@@ -1,0 +1,64 @@
+import Foundation
+
+/// The routes and limits of the sync API, version 1, shared by the server and the client.
+public enum SyncAPI {
+    /// The version prefix of every route.
+    public static let version = "v1"
+
+    /// An HTTP route of the API.
+    public struct Endpoint: Sendable, Hashable {
+        /// The HTTP method.
+        public var method: String
+        /// The path, with `{name}` for a parameter.
+        public var path: String
+    }
+
+    /// The server's health and identity.
+    public static let health = Endpoint(method: "GET", path: "/v1/health")
+    /// This document: the OpenAPI description of the API.
+    public static let openAPI = Endpoint(method: "GET", path: "/v1/openapi.json")
+    /// Creates an account and logs in.
+    public static let register = Endpoint(method: "POST", path: "/v1/accounts")
+    /// The logged-in account's usage.
+    public static let account = Endpoint(method: "GET", path: "/v1/accounts/current")
+    /// Changes the password and logs out every other session.
+    public static let changePassword = Endpoint(method: "PUT", path: "/v1/accounts/current/password")
+    /// Logs in: a new bearer token.
+    public static let login = Endpoint(method: "POST", path: "/v1/sessions")
+    /// Logs out: revokes the token used.
+    public static let logout = Endpoint(method: "DELETE", path: "/v1/sessions/current")
+    /// Changes since a token (`?since=TOKEN&limit=N`).
+    public static let changes = Endpoint(method: "GET", path: "/v1/changes")
+    /// Applies a batch of saves and deletes.
+    public static let modify = Endpoint(method: "POST", path: "/v1/records/modify")
+    /// Uploads an attachment file under its SHA-256.
+    public static let uploadAsset = Endpoint(method: "PUT", path: "/v1/assets/{hash}")
+    /// Whether the account holds an asset.
+    public static let assetExists = Endpoint(method: "HEAD", path: "/v1/assets/{hash}")
+    /// Downloads an asset.
+    public static let downloadAsset = Endpoint(method: "GET", path: "/v1/assets/{hash}")
+    /// Server-sent events: `changes` whenever the account's records change.
+    public static let events = Endpoint(method: "GET", path: "/v1/events")
+
+    /// Every endpoint, as the OpenAPI document must list them.
+    public static let endpoints: [Endpoint] = [
+        health, openAPI, register, account, changePassword, login, logout,
+        changes, modify, uploadAsset, assetExists, downloadAsset, events,
+    ]
+}
+
+/// The limits both sides respect; the server refuses anything over them with a clear error.
+public enum SyncLimits {
+    /// The most changes in one modify batch.
+    public static let maxBatchSize = 200
+    /// The most bytes of one record's fields, as JSON.
+    public static let maxRecordBytes = 1_000_000
+    /// The most bytes of one request body other than an asset.
+    public static let maxRequestBytes = 8_000_000
+    /// The most bytes of one asset: the attachment limit.
+    public static let maxAssetBytes: Int64 = 250 * 1024 * 1024
+    /// The most records in one page of changes.
+    public static let maxPageSize = 1000
+    /// The shortest password accepted.
+    public static let minimumPasswordLength = 8
+}

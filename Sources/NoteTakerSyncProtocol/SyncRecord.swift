@@ -1,0 +1,53 @@
+import Foundation
+
+/// The kinds of record the server accepts; anything else is refused with a clear error.
+public enum SyncRecordType: String, Sendable, Codable, CaseIterable {
+    /// A note: title, body, dates, pinned, folder, tag ids, trash date.
+    case note
+    /// A folder: name, icon, sort order, parent.
+    case folder
+    /// A tag: its display name (its id derives from the normalized name).
+    case tag
+    /// An attachment's metadata; the file itself is an asset named by its SHA-256.
+    case attachment
+}
+
+/// A record as the server holds it: its fields, its version tag, or a tombstone.
+public struct SyncRecord: Sendable, Hashable, Codable {
+    /// What kind of record this is (a ``SyncRecordType`` raw value).
+    public var recordType: String
+    /// The client-generated id.
+    public var recordId: UUID
+    /// The server's version of the record; changes on every accepted save or delete.
+    public var changeTag: String
+    /// `true` for a tombstone: the record was deleted.
+    public var deleted: Bool
+    /// The record's properties (empty for a tombstone).
+    public var fields: RecordFields
+
+    /// Creates a record.
+    public init(recordType: String, recordId: UUID, changeTag: String, deleted: Bool, fields: RecordFields) {
+        self.recordType = recordType
+        self.recordId = recordId
+        self.changeTag = changeTag
+        self.deleted = deleted
+        self.fields = fields
+    }
+}
+
+/// The answer to "what changed since this token".
+public struct ChangesResponse: Sendable, Hashable, Codable {
+    /// Records changed since the token, oldest change first; each record appears once.
+    public var records: [SyncRecord]
+    /// The token to send next time; covers exactly the records returned.
+    public var token: String
+    /// `true` when more changes wait: ask again with the new token.
+    public var moreComing: Bool
+
+    /// Creates a page of changes.
+    public init(records: [SyncRecord], token: String, moreComing: Bool) {
+        self.records = records
+        self.token = token
+        self.moreComing = moreComing
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@Suite("Accounts")
+struct AccountTests {
+    @Test("register, log in, log out: a revoked token is refused")
+    func sessions() async throws {
+        try await TestServer().test { client in
+            let first = try await client.register("ada")
+            let login = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ADA", password: "correct horse"))
+            #expect(login.status == .created)
+            let second = try login.decode(SessionResponse.self).token
+            #expect(second != first)
+
+            let status = try await client.send(.get, "/v1/accounts/current", token: second)
+            #expect(try status.decode(AccountStatus.self).username == "ada")
+
+            #expect(try await client.send(.delete, "/v1/sessions/current", token: second).status == .noContent)
+            let after = try await client.send(.get, "/v1/accounts/current", token: second)
+            #expect(after.status == .unauthorized)
+            #expect(after.errorCode == .unauthorized)
+            #expect(try await client.send(.get, "/v1/accounts/current", token: first).status == .ok)
+        }
+    }
+
+    @Test("the server keeps only hashes of passwords and tokens")
+    func onlyHashesStored() async throws {
+        let server = try TestServer()
+        let token = try await server.test { try await $0.register("ada", password: "a very secret pass") }
+        let file = try Data(contentsOf: server.directory.appendingPathComponent("NoteTakerServer.sqlite"))
+        let wal = (try? Data(contentsOf: server.directory.appendingPathComponent("NoteTakerServer.sqlite-wal"))) ?? Data()
+        for data in [file, wal] {
+            #expect(data.range(of: Data("a very secret pass".utf8)) == nil)
+            #expect(data.range(of: Data(token.utf8)) == nil)
+        }
+    }
+
+    @Test("a taken name, a bad name, a short password and malformed JSON are refused")
+    func badRegistrations() async throws {
+        try await TestServer().test { client in
+            _ = try await client.register("ada")
+            let taken = try await client.send(.post, "/v1/accounts", json: Credentials(username: "Ada", password: "another one"))
+            #expect(taken.status == .conflict)
+            #expect(taken.errorCode == .accountExists)
+            let badName = try await client.send(.post, "/v1/accounts", json: Credentials(username: "../etc", password: "long enough"))
+            #expect(badName.status == .badRequest)
+            let short = try await client.send(.post, "/v1/accounts", json: Credentials(username: "bob", password: "short"))
+            #expect(short.status == .badRequest)
+            let malformed = try await client.send(.post, "/v1/accounts", raw: "{\"username\": \"bob\"")
+            #expect(malformed.status == .badRequest)
+            let missing = try await client.send(.post, "/v1/accounts", raw: "{\"username\": \"bob\"}")
+            #expect(missing.status == .badRequest)
+            #expect(try missing.decode(APIErrorBody.self).message.contains("password"))
+            // Nothing was created by the refused attempts.
+            let login = try await client.send(.post, "/v1/sessions", json: Credentials(username: "bob", password: "long enough"))
+            #expect(login.status == .unauthorized)
+        }
+    }
+
+    @Test("repeated failed logins must wait, even with the right password")
+    func throttled() async throws {
+        try await TestServer().test { client in
+            _ = try await client.register("ada")
+            for _ in 0..<5 {
+                let wrong = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "wrong password"))
+                #expect(wrong.status == .unauthorized)
+            }
+            let blocked = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse"))
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.headers[.retryAfter] != nil)
+            #expect(blocked.errorCode == .tooManyRequests)
+        }
+    }
+
+    @Test("changing the password ends other sessions; the old password stops working")
+    func changePassword() async throws {
+        try await TestServer().test { client in
+            let first = try await client.register("ada")
+            let second = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse"))
+                .decode(SessionResponse.self).token
+            let wrong = try await client.send(.put, "/v1/accounts/current/password", token: first,
+                                              json: PasswordChange(currentPassword: "nope nope", newPassword: "battery staple"))
+            #expect(wrong.status == .unauthorized)
+            let short = try await client.send(.put, "/v1/accounts/current/password", token: first,
+                                              json: PasswordChange(currentPassword: "correct horse", newPassword: "tiny"))
+            #expect(short.status == .badRequest)
+            let changed = try await client.send(.put, "/v1/accounts/current/password", token: first,
+                                                json: PasswordChange(currentPassword: "correct horse", newPassword: "battery staple"))
+            #expect(changed.status == .noContent)
+            #expect(try await client.send(.get, "/v1/accounts/current", token: first).status == .ok)
+            #expect(try await client.send(.get, "/v1/accounts/current", token: second).status == .unauthorized)
+            let old = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse"))
+            #expect(old.status == .unauthorized)
+            let new = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "battery staple"))
+            #expect(new.status == .created)
+        }
+    }
+
+    @Test("health answers without a token; every account route refuses a missing or made-up token")
+    func tokensRequired() async throws {
+        try await TestServer().test { (client: any TestClientProtocol) async throws in
+            let health = try await client.send(.get, "/v1/health").decode(HealthResponse.self)
+            #expect(health.status == "ok")
+            for (method, path) in [(HTTPRequest.Method.get, "/v1/accounts/current"), (.get, "/v1/changes"), (.post, "/v1/records/modify"),
+                                   (.delete, "/v1/sessions/current"), (.get, "/v1/events"), (.put, "/v1/accounts/current/password"),
+                                   (.get, "/v1/assets/\(String(repeating: "a", count: 64))")] {
+                let anonymous = try await client.send(method, path)
+                let madeUp = try await client.send(method, path, token: "made-up")
+                #expect(anonymous.status == .unauthorized, "\(path)")
+                #expect(madeUp.status == .unauthorized, "\(path)")
+            }
+        }
+    }
+}

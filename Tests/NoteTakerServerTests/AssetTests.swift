@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@Suite("Assets")
+struct AssetTests {
+    @Test("upload by SHA-256, check, download")
+    func roundTrip() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let content = Data("a picture, say".utf8)
+            let hash = sha256Hex(content)
+            #expect(try await client.send(.head, "/v1/assets/\(hash)", token: token).status == .notFound)
+            let upload = try await client.execute(uri: "/v1/assets/\(hash)", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: content))
+            #expect(upload.status == .noContent)
+            #expect(try await client.send(.head, "/v1/assets/\(hash)", token: token).status == .ok)
+            let download = try await client.send(.get, "/v1/assets/\(hash)", token: token)
+            #expect(download.status == .ok)
+            #expect(Data(buffer: download.body) == content)
+            let usage = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self)
+            #expect(usage.usedBytes == Int64(content.count))
+        }
+    }
+
+    @Test("content that does not match its hash is refused and not stored; bad hashes are refused")
+    func badUploads() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let token = try await client.register("ada")
+            let claimed = sha256Hex(Data("something else".utf8))
+            let upload = try await client.execute(uri: "/v1/assets/\(claimed)", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(string: "the real content"))
+            #expect(upload.status == .unprocessableContent)
+            #expect(upload.errorCode == .hashMismatch)
+            #expect(try await client.send(.head, "/v1/assets/\(claimed)", token: token).status == .notFound)
+            for bad in ["..%2F..%2Fetc%2Fpasswd", "ABC", String(repeating: "g", count: 64), String(repeating: "A", count: 64)] {
+                let response = try await client.execute(uri: "/v1/assets/\(bad)", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(string: "x"))
+                #expect(response.status == .badRequest || response.status == .notFound, "\(bad)")
+                #expect(try await client.send(.get, "/v1/assets/\(bad)", token: token).status != .ok)
+            }
+        }
+        // An upload that streams past 250 MB is cut off, whatever its headers said.
+        let account = try await server.service.authenticate(
+            token: try await server.service.login(Credentials(username: "ada", password: "correct horse")).token)
+        let chunk = [UInt8](repeating: 7, count: 1 << 20)
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            for _ in 0...250 { continuation.yield(chunk) }
+            continuation.finish()
+        }
+        await #expect(throws: SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")) {
+            try await server.service.storeAsset(hash: String(repeating: "a", count: 64), chunks: chunks, for: account)
+        }
+        let stored = FileManager.default.enumerator(atPath: server.directory.appendingPathComponent("assets").path)?
+            .compactMap { $0 as? String }.filter { $0.count == 67 } ?? []
+        #expect(stored.isEmpty)
+    }
+
+    @Test("an asset over the quota is refused")
+    func quota() async throws {
+        try await TestServer(quotaBytes: 10).test { client in
+            let token = try await client.register("ada")
+            let content = Data(String(repeating: "z", count: 100).utf8)
+            let upload = try await client.execute(uri: "/v1/assets/\(sha256Hex(content))", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: content))
+            #expect(upload.status.code == 507)
+            #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(content))", token: token).status == .notFound)
+        }
+    }
+}

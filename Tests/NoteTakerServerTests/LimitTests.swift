@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@Suite("Limits and bad input: a clear 4xx, nothing changed")
+struct LimitTests {
+    /// Runs `body`, then checks the account still holds exactly one record.
+    private func expectUnchanged(_ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        try await TestServer(quotaBytes: 20_000).test { client in
+            let token = try await client.register("ada")
+            _ = try await client.modify(token, [noteSave(title: "kept")])
+            try await body(client, token)
+            let records = try await client.changes(token).records
+            #expect(records.map { $0.fields["title"] } == [.string("kept")])
+        }
+    }
+
+    @Test("a batch over 200 changes")
+    func batchSize() async throws {
+        try await expectUnchanged { client, token in
+            let response = try await client.send(.post, "/v1/records/modify", token: token,
+                                                 json: ModifyRequest(changes: (0...200).map { noteSave(title: "n\($0)") }))
+            #expect(response.status == .contentTooLarge)
+            #expect(response.errorCode == .tooLarge)
+        }
+    }
+
+    @Test("a record over 1 MB, even after good changes in the same batch")
+    func recordSize() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let huge = String(repeating: "x", count: SyncLimits.maxRecordBytes + 1)
+            let response = try await client.send(.post, "/v1/records/modify", token: token,
+                                                 json: ModifyRequest(changes: [noteSave(title: "fine"), noteSave(title: huge)]))
+            #expect(response.status == .contentTooLarge)
+            #expect(try await client.changes(token).records.isEmpty)
+        }
+    }
+
+    @Test("the account's quota: storage full")
+    func quota() async throws {
+        try await expectUnchanged { client, token in
+            let big = String(repeating: "y", count: 30_000)
+            let response = try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(changes: [noteSave(title: big)]))
+            #expect(response.status.code == 507)
+            #expect(response.errorCode == .quotaExceeded)
+            #expect(try response.decode(APIErrorBody.self).message.contains("Storage full"))
+        }
+    }
+
+    @Test("malformed JSON, wrong types, an unknown record type, a save without fields")
+    func malformed() async throws {
+        try await expectUnchanged { client, token in
+            let id = UUID().uuidString
+            let bodies = [
+                "{not json",
+                "{\"requestId\": \"\(UUID())\", \"changes\": 5}",
+                "{\"requestId\": \"not-a-uuid\", \"changes\": []}",
+                "{\"requestId\": \"\(UUID())\", \"changes\": [{\"recordType\": \"note\", \"recordId\": \"\(id)\", \"operation\": \"save\", \"fields\": {\"x\": {\"nested\": 1}}}]}",
+                "{\"requestId\": \"\(UUID())\", \"changes\": [{\"recordType\": \"note\", \"recordId\": \"\(id)\", \"operation\": \"explode\"}]}",
+            ]
+            for body in bodies {
+                let response = try await client.send(.post, "/v1/records/modify", token: token, raw: body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(response.errorCode == .badRequest)
+            }
+            let unknown = RecordChange(recordType: "spaceship", recordId: UUID(), operation: .save, baseChangeTag: nil, fields: [:])
+            let response = try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(changes: [noteSave(title: "x"), unknown]))
+            #expect(response.status == .badRequest)
+            #expect(try response.decode(APIErrorBody.self).message.contains("spaceship"))
+            let empty = RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: nil, fields: nil)
+            #expect(try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(changes: [empty])).status == .badRequest)
+        }
+    }
+
+    @Test("an oversized request body")
+    func oversizedBody() async throws {
+        try await expectUnchanged { client, token in
+            let body = String(repeating: " ", count: SyncLimits.maxRequestBytes + 10)
+            let response = try await client.send(.post, "/v1/records/modify", token: token, raw: body)
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+}

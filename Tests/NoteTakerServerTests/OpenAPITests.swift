@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+/// The OpenAPI document is kept true: it lists exactly the routes the server serves, and
+/// each schema names exactly the properties the wire types encode.
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    private func document() async throws -> [String: Any] {
+        let response = try await TestServer().test { try await $0.send(.get, "/v1/openapi.json") }
+        #expect(response.status == .ok)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test("the documented routes are the served routes")
+    func routes() async throws {
+        let paths = try #require(try await document()["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+        let served = Set(SyncAPI.endpoints.map { "\($0.method) \($0.path)" })
+        #expect(documented == served)
+        // And every served route answers something other than "no such route".
+        try await TestServer().test { client in
+            for endpoint in SyncAPI.endpoints {
+                let uri = endpoint.path.replacingOccurrences(of: "{hash}", with: String(repeating: "0", count: 64))
+                let response = try await client.send(HTTPRequest.Method(endpoint.method)!, uri)
+                #expect(response.status == .ok || response.status == .unauthorized || response.status == .badRequest, "\(endpoint)")
+            }
+        }
+    }
+
+    @Test("each schema's properties are the wire type's keys")
+    func schemas() async throws {
+        let components = try #require(try await document()["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: [String: Any]])
+        let record = SyncRecord(recordType: "note", recordId: UUID(), changeTag: "1", deleted: false, fields: ["a": .null])
+        let samples: [String: any Encodable] = [
+            "SyncRecord": record,
+            "ChangesResponse": ChangesResponse(records: [record], token: "t", moreComing: false),
+            "RecordChange": RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: "1", fields: [:]),
+            "ModifyRequest": ModifyRequest(changes: []),
+            "RecordResult": RecordResult(recordId: UUID(), recordType: "note", outcome: .error, changeTag: "1", serverRecord: record, message: "m"),
+            "ModifyResponse": ModifyResponse(results: []),
+            "Credentials": Credentials(username: "u", password: "p"),
+            "SessionResponse": SessionResponse(username: "u", token: "t"),
+            "PasswordChange": PasswordChange(currentPassword: "a", newPassword: "b"),
+            "AccountStatus": AccountStatus(username: "u", recordCount: 0, usedBytes: 0, quotaBytes: 0),
+            "HealthResponse": HealthResponse(status: "ok", apiVersion: "v1", serverId: "s"),
+            "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
+        ]
+        for (name, sample) in samples {
+            let schema = try #require(schemas[name], "\(name) is not documented")
+            let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(sample)) as? [String: Any])
+            let documented = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+            #expect(Set(encoded.keys) == documented, "\(name)")
+        }
+        let codes = ((schemas["APIErrorBody"]?["properties"] as? [String: Any])?["error"] as? [String: Any])?["enum"] as? [String]
+        #expect(Set(codes ?? []) == Set(APIErrorCode.allCases.map(\.rawValue)))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@Suite("Records")
+struct RecordTests {
+    @Test("a save is fetched by the next device; a stale change tag gets the server's copy")
+    func saveFetchConflict() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let id = UUID()
+            let saved = try await client.modify(token, [noteSave(id, title: "one")])
+            #expect(saved.results.map(\.outcome) == [.saved])
+            let tag = try #require(saved.results[0].changeTag)
+
+            let everything = try await client.changes(token)
+            #expect(everything.records.map(\.recordId) == [id])
+            #expect(everything.records[0].fields["title"] == .string("one"))
+            #expect(everything.moreComing == false)
+
+            let second = try await client.modify(token, [noteSave(id, title: "two", base: tag)])
+            #expect(second.results[0].outcome == .saved)
+            let stale = try await client.modify(token, [noteSave(id, title: "three", base: tag)])
+            #expect(stale.results[0].outcome == .serverRecordChanged)
+            #expect(stale.results[0].serverRecord?.fields["title"] == .string("two"))
+
+            let since = try await client.changes(token, since: everything.token)
+            #expect(since.records.map { $0.fields["title"] } == [.string("two")])
+            #expect(try await client.changes(token, since: since.token).records.isEmpty)
+        }
+    }
+
+    @Test("a repeated batch is answered again, not applied twice")
+    func idempotentBatch() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let request = UUID()
+            let id = UUID()
+            let first = try await client.modify(token, [noteSave(id, title: "once")], requestId: request)
+            let again = try await client.modify(token, [noteSave(id, title: "once")], requestId: request)
+            #expect(first == again)
+            let changes = try await client.changes(token)
+            #expect(changes.records.count == 1)
+            #expect(changes.records[0].changeTag == first.results[0].changeTag)
+        }
+    }
+
+    @Test("deletes leave tombstones; deleting a deleted record succeeds")
+    func tombstones() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let id = UUID()
+            let tag = try await client.modify(token, [noteSave(id, title: "x")]).results[0].changeTag
+            let delete = RecordChange(recordType: "note", recordId: id, operation: .delete, baseChangeTag: tag, fields: nil)
+            #expect(try await client.modify(token, [delete]).results[0].outcome == .saved)
+            let again = RecordChange(recordType: "note", recordId: id, operation: .delete, baseChangeTag: "1", fields: nil)
+            #expect(try await client.modify(token, [again]).results[0].outcome == .saved)
+            let records = try await client.changes(token).records
+            #expect(records.count == 1 && records[0].deleted && records[0].fields.isEmpty)
+        }
+    }
+
+    @Test("changes come in pages with moreComing")
+    func paging() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            _ = try await client.modify(token, (0..<25).map { noteSave(title: "n\($0)") })
+            var since: String?
+            var seen = 0
+            var pages = 0
+            repeat {
+                let query = since.map { "&since=\($0)" } ?? ""
+                let page = try await client.send(.get, "/v1/changes?limit=10\(query)", token: token).decode(ChangesResponse.self)
+                seen += page.records.count
+                pages += 1
+                since = page.token
+                if !page.moreComing { break }
+            } while true
+            #expect(seen == 25)
+            #expect(pages == 3)
+        }
+    }
+
+    @Test("an unusable token answers resync required")
+    func resyncRequired() async throws {
+        let other = try TestServer()
+        let foreign = try await other.test { client in
+            let token = try await client.register("ada")
+            _ = try await client.modify(token, [noteSave(title: "x")])
+            return try await client.changes(token).token
+        }
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            for bad in [foreign, "garbage", "\(foreign.split(separator: ":")[0]):99"] {
+                let response = try await client.send(.get, "/v1/changes?since=\(bad)", token: token)
+                #expect(response.status == .gone)
+                #expect(response.errorCode == .resyncRequired)
+            }
+            let badLimit = try await client.send(.get, "/v1/changes?limit=0", token: token)
+            #expect(badLimit.status == .badRequest)
+            let notNumber = try await client.send(.get, "/v1/changes?limit=ten", token: token)
+            #expect(notNumber.status == .badRequest)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+/// A sync server over a fresh data folder, driven through its router.
+struct TestServer {
+    let directory: URL
+    let service: SyncService
+
+    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        let configuration = ServerConfiguration(dataDirectory: directory, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        service = try configuration.makeService()
+    }
+
+    /// Runs `body` with a client of the router.
+    func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = Application(router: buildRouter(service: service))
+        return try await app.test(.router, body)
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request with an optional bearer token and JSON body.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: (any Encodable)? = nil, raw: String? = nil
+    ) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try JSONEncoder().encode(json))
+            headers[.contentType] = "application/json"
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    /// Registers an account and returns its token.
+    func register(_ username: String, password: String = "correct horse") async throws -> String {
+        let response = try await send(.post, "/v1/accounts", json: Credentials(username: username, password: password))
+        #expect(response.status == .created)
+        return try response.decode(SessionResponse.self).token
+    }
+
+    /// Sends a batch and decodes the answer.
+    func modify(_ token: String, _ changes: [RecordChange], requestId: UUID = UUID()) async throws -> ModifyResponse {
+        let response = try await send(.post, "/v1/records/modify", token: token, json: ModifyRequest(requestId: requestId, changes: changes))
+        #expect(response.status == .ok)
+        return try response.decode(ModifyResponse.self)
+    }
+
+    /// Every change since `token`.
+    func changes(_ token: String, since: String? = nil) async throws -> ChangesResponse {
+        let query = since.map { "?since=\($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0)" } ?? ""
+        let response = try await send(.get, "/v1/changes\(query)", token: token)
+        #expect(response.status == .ok)
+        return try response.decode(ChangesResponse.self)
+    }
+}
+
+extension TestResponse {
+    /// Decodes the JSON body.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(buffer: body))
+    }
+
+    /// The error code of an error answer.
+    var errorCode: APIErrorCode? {
+        try? decode(APIErrorBody.self).error
+    }
+}
+
+/// A note save with a title.
+func noteSave(_ id: UUID = UUID(), title: String, base: String? = nil) -> RecordChange {
+    RecordChange(recordType: "note", recordId: id, operation: .save, baseChangeTag: base, fields: ["title": .string(title), "body": .string("")])
+}
+
+/// The SHA-256 of some bytes, as the API names assets.
+func sha256Hex(_ data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+}
