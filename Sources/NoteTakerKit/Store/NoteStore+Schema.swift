@@ -114,6 +114,9 @@ extension NoteStore {
             // Facet tokens now start with a mark no search text contains (see SearchFields).
             try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT id FROM note"))
         }
+        migrator.registerMigration("v6-sync") { db in
+            try SyncSchema.create(db)
+        }
         return migrator
     }()
 }

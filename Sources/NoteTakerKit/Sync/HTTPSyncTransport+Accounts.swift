@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NoteTakerSyncProtocol
+
+/// Account operations, which only the HTTP transport has.
+extension HTTPSyncTransport {
+    /// Creates an account; answers its session.
+    public func register(username: String, password: String) async throws(SyncError) -> SessionResponse {
+        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password))
+    }
+
+    /// Logs in; answers a new session.
+    public func login(username: String, password: String) async throws(SyncError) -> SessionResponse {
+        try await json(SessionResponse.self, SyncAPI.login, body: Credentials(username: username, password: password))
+    }
+
+    /// Ends this transport's session on the server.
+    public func logout() async throws(SyncError) {
+        _ = try await send(makeRequest(SyncAPI.logout), accepting: [204])
+    }
+
+    /// The account's usage and quota.
+    public func accountStatus() async throws(SyncError) -> AccountStatus {
+        try await json(AccountStatus.self, SyncAPI.account)
+    }
+
+    /// Changes the password; the server ends every other session.
+    public func changePassword(current: String, new: String) async throws(SyncError) {
+        var request = makeRequest(SyncAPI.changePassword)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try? JSONEncoder().encode(PasswordChange(currentPassword: current, newPassword: new))
+        _ = try await send(request, accepting: [204])
+    }
+}

@@ -1,0 +1,153 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NoteTakerSyncProtocol
+
+/// The real transport: the sync API over HTTPS (or HTTP on this machine), with a bearer token.
+public struct HTTPSyncTransport: SyncTransport {
+    /// The server's base address.
+    public let server: URL
+    /// The session's bearer token, once logged in.
+    public let token: String?
+    let session: URLSession
+
+    /// Creates a transport. A plain `http://` address that is not on this machine is
+    /// refused unless `allowInsecure` is set: sync carries notes and passwords.
+    public init(server: URL, token: String?, allowInsecure: Bool = false, timeout: TimeInterval = 60) throws(SyncError) {
+        try Self.checkSecure(server, allowInsecure: allowInsecure)
+        self.server = server
+        self.token = token
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpMaximumConnectionsPerHost = 4
+        self.session = URLSession(configuration: configuration)
+    }
+
+    /// Refuses addresses that would send notes unencrypted over a network.
+    public static func checkSecure(_ server: URL, allowInsecure: Bool) throws(SyncError) {
+        switch server.scheme?.lowercased() {
+        case "https": return
+        case "http" where allowInsecure || isLoopback(server.host ?? ""): return
+        case "http": throw .insecureServer(server.absoluteString)
+        default: throw .server(code: "badRequest", message: "\(server.absoluteString) is not an http:// or https:// address.")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    // MARK: SyncTransport
+
+    public func serverId() async throws(SyncError) -> String {
+        try await json(HealthResponse.self, SyncAPI.health).serverId
+    }
+
+    public func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
+        var query = [URLQueryItem(name: "limit", value: String(SyncLimits.maxPageSize))]
+        if let token { query.append(URLQueryItem(name: "since", value: token)) }
+        return try await json(ChangesResponse.self, SyncAPI.changes, query: query)
+    }
+
+    public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+        try await json(ModifyResponse.self, SyncAPI.modify, body: request)
+    }
+
+    public func assetExists(hash: String) async throws(SyncError) -> Bool {
+        let (_, response) = try await send(makeRequest(SyncAPI.assetExists, hash: hash), accepting: [200, 404])
+        return response.statusCode == 200
+    }
+
+    public func uploadAsset(hash: String, from file: URL) async throws(SyncError) {
+        var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let result: (Data, URLResponse)
+        do {
+            result = try await session.upload(for: request, fromFile: file)
+        } catch {
+            throw .unreachable(error.localizedDescription)
+        }
+        _ = try Self.check(result, accepting: [200, 204])
+    }
+
+    public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
+        let (data, _) = try await send(makeRequest(SyncAPI.downloadAsset, hash: hash), accepting: [200])
+        let actual = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        guard actual == hash else {
+            throw .server(code: "hashMismatch", message: "The downloaded attachment file does not match its SHA-256; it was not saved.")
+        }
+        do {
+            try data.write(to: file, options: .atomic)
+        } catch {
+            throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
+        }
+    }
+
+    // MARK: Requests
+
+    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, query: [URLQueryItem] = []) -> URLRequest {
+        var path = endpoint.path
+        if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
+        var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
+        components.path = components.path.trimmingSuffix("/") + path
+        components.queryItems = query.isEmpty ? nil : query
+        var request = URLRequest(url: components.url ?? server)
+        request.httpMethod = endpoint.method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    /// Sends a JSON request and decodes the JSON answer.
+    func json<T: Decodable>(_ type: T.Type, _ endpoint: SyncAPI.Endpoint, query: [URLQueryItem] = [], body: (any Encodable)? = nil) async throws(SyncError) -> T {
+        var request = makeRequest(endpoint, query: query)
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            do {
+                request.httpBody = try JSONEncoder().encode(body)
+            } catch {
+                throw .server(code: "badRequest", message: "The request could not be encoded.")
+            }
+        }
+        let (data, _) = try await send(request, accepting: [200, 201])
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw .server(code: "badResponse", message: "The server's answer was not what the sync API promises (\(endpoint.method) \(endpoint.path)).")
+        }
+    }
+
+    /// Sends a request; any status outside `accepting` becomes a ``SyncError``.
+    func send(_ request: URLRequest, accepting: Set<Int>) async throws(SyncError) -> (Data, HTTPURLResponse) {
+        let result: (Data, URLResponse)
+        do {
+            result = try await session.data(for: request)
+        } catch {
+            throw .unreachable(error.localizedDescription)
+        }
+        return try Self.check(result, accepting: accepting)
+    }
+
+    static func check(_ result: (Data, URLResponse), accepting: Set<Int>) throws(SyncError) -> (Data, HTTPURLResponse) {
+        guard let response = result.1 as? HTTPURLResponse else { throw .unreachable("no HTTP answer") }
+        if accepting.contains(response.statusCode) { return (result.0, response) }
+        let body = try? JSONDecoder().decode(APIErrorBody.self, from: result.0)
+        switch (response.statusCode, body?.error) {
+        case (_, .resyncRequired?), (410, _): throw .resyncRequired
+        case (_, .unauthorized?) where body?.message.contains("session") == true: throw .notLoggedIn
+        case (401, nil): throw .notLoggedIn
+        case (502...504, _): throw .unreachable("the server answered \(response.statusCode)")
+        default:
+            throw .server(code: body?.error.rawValue ?? String(response.statusCode),
+                          message: body?.message ?? "HTTP \(response.statusCode)")
+        }
+    }
+}
+
+extension String {
+    /// The string without one trailing `suffix`.
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// The store's side of a sync cycle: each step one write transaction.
+extension NoteStore {
+    /// Remembers the server's id. A different server than last time gets everything here
+    /// queued again, against no change tags, and a fresh change token: nothing is deleted.
+    func adoptServer(_ serverId: String) throws(NoteTakerError) {
+        try write { db in
+            let known = try SyncState.get(db, .serverId)
+            guard known != serverId else { return }
+            if known != nil {
+                for type in RecordType.allCases {
+                    try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
+                        SELECT ?, id, 'save', ? FROM \(type.table)
+                        """, arguments: [type.rawValue, Date().storageValue])
+                }
+                try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
+                try db.execute(sql: "DELETE FROM sync_deleted")
+                try db.execute(sql: "DELETE FROM sync_inbox")
+                for key in [SyncState.Key.changeToken, .inboxToken, .inflight] { try SyncState.set(db, key, nil) }
+            }
+            try SyncState.set(db, .serverId, serverId)
+        }
+    }
+
+    /// Whether the outbox holds changes that may be sent (not failed too often).
+    func hasPushableChanges() throws(NoteTakerError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE attempts < ? LIMIT 1", arguments: [SyncEngine.maximumAttempts]) ?? false
+        }
+    }
+
+    /// The batch in flight when the last cycle stopped, if any.
+    func inflightBatch() throws(NoteTakerError) -> PushBatch? {
+        try read { db in try PushBatch.load(db) }
+    }
+
+    /// The next batch of outbox changes after `cursor`, without saving it.
+    func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> PushBatch? {
+        try write { db in try PushBatch.read(db, after: cursor, limit: limit) }
+    }
+
+    /// Saves a batch as in flight and marks its rows `syncing`.
+    func beginPush(_ batch: PushBatch) throws(NoteTakerError) {
+        try write { db in
+            try batch.save(db)
+            try batch.markSyncing(db)
+        }
+    }
+
+    /// The batch could not be sent: its rows are pending again (the batch stays in flight,
+    /// to be sent again as it was).
+    func pushFailed(_ batch: PushBatch) throws(NoteTakerError) {
+        try write { db in try batch.markPending(db) }
+    }
+
+    /// Applies the server's answer to a batch and clears it.
+    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+        let (apply, released) = try write { db in
+            var apply = SyncApply(policy: policy)
+            for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
+                try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result)
+            }
+            try PushBatch.clear(db)
+            try batch.markPending(db)
+            return (apply, apply.releasedHashes)
+        }
+        try removeUnreferencedFiles(released)
+        return apply
+    }
+
+    /// The change token to fetch from: a partly staged pull continues where it stopped.
+    func fetchToken() throws(NoteTakerError) -> String? {
+        try read { db in try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken) }
+    }
+
+    /// Stages a page of fetched changes, and the token after it.
+    func stage(_ page: ChangesResponse) throws(NoteTakerError) {
+        try write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO sync_inbox (recordType, recordId, record) VALUES (?, ?, ?)")
+            let encoder = JSONEncoder.sortedKeys
+            for record in page.records {
+                try insert.execute(arguments: [record.recordType, record.recordId.key, String(decoding: try encoder.encode(record), as: UTF8.self)])
+            }
+            try SyncState.set(db, .inboxToken, page.token)
+        }
+    }
+
+    /// Forgets the change token and anything staged, for a resync from scratch.
+    func resetChangeToken() throws(NoteTakerError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sync_inbox")
+            try SyncState.set(db, .inboxToken, nil)
+            try SyncState.set(db, .changeToken, nil)
+        }
+    }
+
+    /// How many notes here the staged changes would delete, and how many notes there are.
+    func stagedDeletions() throws(NoteTakerError) -> (deletions: Int, notes: Int) {
+        try read { db in
+            let deletions = try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT i.recordId) FROM sync_inbox i JOIN note n ON n.id = i.recordId
+                WHERE i.recordType = 'note' AND json_extract(i.record, '$.deleted') = 1
+                  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = 'note' AND o.recordId = i.recordId)
+                """) ?? 0
+            return (deletions, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0)
+        }
+    }
+
+    /// How many staged changes wait.
+    func stagedCount() throws(NoteTakerError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_inbox") ?? 0 }
+    }
+
+    /// Applies up to `limit` staged changes — folders first, then tags, notes, attachments —
+    /// and removes them from the stage; returns how many were applied (0 when done).
+    func applyStaged(limit: Int, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+        let (apply, released) = try write { db in
+            var apply = SyncApply(policy: policy)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT seq, record FROM sync_inbox
+                ORDER BY CASE recordType WHEN 'folder' THEN 0 WHEN 'tag' THEN 1 WHEN 'note' THEN 2 ELSE 3 END, seq
+                LIMIT ?
+                """, arguments: [limit])
+            let decoder = JSONDecoder()
+            for row in rows {
+                if let record = try? decoder.decode(SyncRecord.self, from: Data((row["record"] as String).utf8)) {
+                    try apply.apply(db, record)
+                    apply.report.pulled += 1
+                }
+                try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [row["seq"] as Int64])
+            }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
+                try FolderCycles.break(db)
+                try SyncState.set(db, .changeToken, try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+                try SyncState.set(db, .inboxToken, nil)
+            }
+            return (apply, apply.releasedHashes)
+        }
+        try removeUnreferencedFiles(released)
+        return apply
+    }
+
+    /// Content hashes of attachments whose files are not here yet.
+    func missingAttachmentFiles() throws(NoteTakerError) -> [String] {
+        let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT contentHash FROM attachment") }
+        return hashes.filter { !FileManager.default.fileExists(atPath: attachmentFiles.url(forHash: $0).path) }
+    }
+
+    /// Records a completed cycle.
+    func finishSyncCycle() throws(NoteTakerError) {
+        try write { db in
+            try SyncState.set(db, .lastSyncedAt, String(Date().storageValue))
+            try Metrics.increment(db, .syncEvents)
+        }
+    }
+}
+
+/// Folder cycles that two devices can make together (each moving a folder under the
+/// other): broken the same way on every device, by taking the smallest id in the cycle
+/// to the top level.
+enum FolderCycles {
+    static func `break`(_ db: Database) throws {
+        let parents = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, parentId FROM folder")
+            .map { ($0["id"] as String, $0["parentId"] as String?) })
+        var broken: Set<String> = []
+        for start in parents.keys {
+            var seen: [String] = []
+            var current: String? = start
+            while let id = current, !seen.contains(id), seen.count <= parents.count {
+                seen.append(id)
+                current = parents[id] ?? nil
+            }
+            if let id = current, let index = seen.firstIndex(of: id) {
+                let cycle = seen[index...]
+                if let smallest = cycle.min(), !broken.contains(smallest), cycle.allSatisfy({ !broken.contains($0) }) {
+                    broken.insert(smallest)
+                }
+            }
+        }
+        for id in broken {
+            let notes = try String.fetchAll(db, sql: """
+                WITH RECURSIVE below(id) AS (SELECT ? UNION SELECT folder.id FROM folder JOIN below ON folder.parentId = below.id)
+                SELECT note.id FROM note JOIN below ON note.folderId = below.id
+                """, arguments: [id])
+            try db.execute(sql: "UPDATE folder SET parentId = NULL WHERE id = ?", arguments: [id])
+            try Outbox.record(db, .folder, id)
+            try SearchFields.refresh(db, noteIds: notes)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// A batch of outbox changes on its way to the server, kept in the store until its answer
+/// is processed: after a lost answer the same request (same id, same changes) is sent
+/// again, so the server answers it again instead of applying it twice.
+struct PushBatch: Codable, Sendable {
+    /// The request as sent.
+    var request: ModifyRequest
+    /// The outbox sequence of each change when it was read: a higher one now means the
+    /// record changed again while the batch was in flight.
+    var sequences: [Int64]
+    /// Content hashes of attachments in the batch, uploaded before it is sent.
+    var assetHashes: [String]
+
+    static func load(_ db: Database) throws -> PushBatch? {
+        try SyncState.get(db, .inflight).map { try JSONDecoder().decode(PushBatch.self, from: Data($0.utf8)) }
+    }
+
+    func save(_ db: Database) throws {
+        try SyncState.set(db, .inflight, String(decoding: try JSONEncoder.sortedKeys.encode(self), as: UTF8.self))
+    }
+
+    static func clear(_ db: Database) throws {
+        try SyncState.set(db, .inflight, nil)
+    }
+
+    /// Reads up to `limit` outbox entries after `cursor` that have not failed too often.
+    static func read(_ db: Database, after cursor: Int64, limit: Int) throws -> PushBatch? {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT seq, recordType, recordId, operation FROM outbox
+            WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
+            """, arguments: [cursor, SyncEngine.maximumAttempts, limit])
+        guard !rows.isEmpty else { return nil }
+        var changes: [RecordChange] = []
+        var sequences: [Int64] = []
+        var hashes: [String] = []
+        for row in rows {
+            guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
+            let key: String = row["recordId"]
+            let seq: Int64 = row["seq"]
+            if row["operation"] == PendingChange.Operation.delete.rawValue {
+                let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+                changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
+            } else if let fields = try SyncRecords.fields(db, type, key) {
+                let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
+                changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
+                if type == .attachment, let hash = fields["contentHash"]?.string { hashes.append(hash) }
+            } else {
+                // The row is gone and no delete was queued after it: nothing to send.
+                try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq])
+                continue
+            }
+            sequences.append(seq)
+        }
+        guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit) }
+        return PushBatch(request: ModifyRequest(changes: changes), sequences: sequences, assetHashes: hashes)
+    }
+
+    /// Marks the batch's rows as being sent.
+    func markSyncing(_ db: Database) throws {
+        for change in request.changes where change.operation == .save {
+            try db.cachedStatement(sql: "UPDATE \(change.recordType) SET syncStatus = 'syncing' WHERE id = ? AND syncStatus <> 'conflict'")
+                .execute(arguments: [change.recordId.key])
+        }
+    }
+
+    /// Puts the batch's rows back to pending after a failed send.
+    func markPending(_ db: Database) throws {
+        for change in request.changes where change.operation == .save {
+            try db.cachedStatement(sql: "UPDATE \(change.recordType) SET syncStatus = 'pending' WHERE id = ? AND syncStatus = 'syncing'")
+                .execute(arguments: [change.recordId.key])
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder with sorted keys, so equal values encode to equal text.
+    static var sortedKeys: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

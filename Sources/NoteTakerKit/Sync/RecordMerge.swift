@@ -1,0 +1,80 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// Three-way merge of one record: property by property against the last-synced base.
+///
+/// A property changed on one side takes that side's value; changed on both, the policy
+/// decides, except that tag sets merge as sets, modification dates take the later one, and
+/// note bodies merge as text. A pure function: the sync engine does the I/O around it.
+public enum RecordMerge {
+    /// What merging produced.
+    public struct Outcome: Sendable, Equatable {
+        /// The merged record.
+        public var fields: RecordFields
+        /// The body the policy's loser had, when the bodies could not be merged: the sync
+        /// engine keeps it in a conflict copy.
+        public var losingBody: String?
+    }
+
+    /// Properties that hold a set of ids.
+    static let setProperties: Set<String> = ["tagIds"]
+    /// Properties where the later value always wins.
+    static let latestProperties: Set<String> = ["modifiedAt"]
+
+    /// Merges `local` and `server` against `base` (`nil` when the record never synced).
+    public static func merge(
+        recordType: String, base: RecordFields?, local: RecordFields, server: RecordFields, policy: MergePolicy
+    ) -> Outcome {
+        var merged: RecordFields = [:]
+        var losingBody: String?
+        let localWinsTie = localWins(local: local, server: server, policy: policy)
+        for key in Set(local.keys).union(server.keys) {
+            let l = local[key] ?? .null
+            let s = server[key] ?? .null
+            let b = base?[key]
+            if l == s || s == b {
+                merged[key] = l
+            } else if l == b {
+                merged[key] = s
+            } else if setProperties.contains(key) {
+                merged[key] = mergeSets(base: b, local: l, server: s)
+            } else if latestProperties.contains(key) {
+                merged[key] = (l.number ?? 0) >= (s.number ?? 0) ? l : s
+            } else if recordType == "note", key == "body", let lt = l.string, let st = s.string {
+                if let text = TextMerge.merge(base: b?.string ?? "", local: lt, server: st) {
+                    merged[key] = .string(text)
+                } else {
+                    merged[key] = localWinsTie ? l : s
+                    losingBody = localWinsTie ? st : lt
+                }
+            } else if case .custom(let decide) = policy {
+                merged[key] = decide(PropertyConflict(
+                    recordType: recordType, property: key, base: b, local: l, server: s,
+                    localRecord: local, serverRecord: server))
+            } else {
+                merged[key] = localWinsTie ? l : s
+            }
+        }
+        return Outcome(fields: merged, losingBody: losingBody)
+    }
+
+    /// Whether this device wins properties changed on both sides under `policy`.
+    /// A custom policy decides per property; for bodies that cannot merge, the local one
+    /// stays in the note.
+    static func localWins(local: RecordFields, server: RecordFields, policy: MergePolicy) -> Bool {
+        switch policy {
+        case .localWins, .custom: true
+        case .serverWins: false
+        case .lastWriterWins: (local["modifiedAt"]?.number ?? 0) > (server["modifiedAt"]?.number ?? 0)
+        }
+    }
+
+    /// Adds and removes from both sides: kept if on both, or added on either.
+    static func mergeSets(base: FieldValue?, local: FieldValue, server: FieldValue) -> FieldValue {
+        let b = Set(base?.strings ?? [])
+        let l = Set(local.strings)
+        let s = Set(server.strings)
+        let result = l.intersection(s).union(l.subtracting(b)).union(s.subtracting(b))
+        return .array(result.sorted().map(FieldValue.string))
+    }
+}

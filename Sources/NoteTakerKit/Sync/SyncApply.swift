@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// Applies what the server says to local rows, inside the caller's write transaction:
+/// records fetched by a pull, and the answers to a push. Where this device has a pending
+/// change of the same record, the two are merged (see ``RecordMerge``).
+struct SyncApply {
+    let policy: MergePolicy
+    let now: Date
+    /// What was done, for the cycle's report.
+    var report = SyncReport()
+    /// Content hashes whose files may no longer be referenced.
+    var releasedHashes: Set<String> = []
+
+    init(policy: MergePolicy, now: Date = Date()) {
+        self.policy = policy
+        self.now = now
+    }
+
+    /// The outbox entry of a record, if it has one.
+    private func pending(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, operation: PendingChange.Operation)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation FROM outbox WHERE recordType = ? AND recordId = ?"),
+                         arguments: [type.rawValue, key])
+            .flatMap { row in PendingChange.Operation(rawValue: row["operation"]).map { (row["seq"], $0) } }
+    }
+
+    /// Applies one record from the server (fetched, or returned as "server record changed").
+    mutating func apply(_ db: Database, _ record: SyncRecord) throws {
+        guard let type = RecordType(rawValue: record.recordType) else { return }
+        let key = record.recordId.key
+        let local = try SyncRecords.fields(db, type, key)
+        switch try pending(db, type, key) {
+        case nil:
+            if record.deleted {
+                if local != nil { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
+                try forgetDeletion(db, type, key)
+            } else if try changeTag(db, type, key) != record.changeTag || local == nil,
+                      try write(db, type, key, record.fields) {
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+            }
+        case let (_, operation)? where operation == .delete:
+            let deletedTag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?",
+                                                 arguments: [type.rawValue, key])
+            if record.deleted {
+                try clearOutbox(db, type, key)
+                try forgetDeletion(db, type, key)
+            } else if deletedTag != record.changeTag {
+                // Changed elsewhere since this device deleted it: the edit wins over the delete.
+                try clearOutbox(db, type, key)
+                try forgetDeletion(db, type, key)
+                if try write(db, type, key, record.fields) {
+                    try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+                }
+                report.merged += 1
+            }
+        case let (seq, _)?:
+            if record.deleted {
+                // Deleted elsewhere while edited here: the edit wins and goes up again,
+                // against the tombstone's tag.
+                try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
+                if local == nil { try clearOutbox(db, type, key) }
+                report.merged += 1
+            } else if let local, try changeTag(db, type, key) != record.changeTag {
+                try merge(db, type, key, local: local, server: record, seq: seq)
+            } else if local == nil {
+                try clearOutbox(db, type, key)
+                if try write(db, type, key, record.fields) {
+                    try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+                }
+            }
+        }
+    }
+
+    private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64) throws {
+        let base = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ?", arguments: [key])
+            .flatMap { try? JSONDecoder().decode(RecordFields.self, from: Data($0.utf8)) }
+        let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
+        report.merged += 1
+        guard try write(db, type, key, outcome.fields) else { return }
+        let stored = try SyncRecords.fields(db, type, key) ?? outcome.fields
+        try markSynced(db, type, key, tag: server.changeTag, base: server.fields)
+        if stored == server.fields {
+            try clearOutbox(db, type, key)
+        } else {
+            try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
+        }
+        if let losingBody = outcome.losingBody, type == .note {
+            try ConflictCopies.keep(db, noteId: key, losingBody: losingBody, localWon: RecordMerge.localWins(local: local, server: server.fields, policy: policy),
+                                    local: local, server: server.fields, at: now)
+            report.conflicts += 1
+        }
+    }
+
+    /// Applies the server's answer to one change of a pushed batch.
+    mutating func applyResult(_ db: Database, _ change: RecordChange, sentSequence: Int64, result: RecordResult) throws {
+        guard let type = RecordType(rawValue: change.recordType) else { return }
+        let key = change.recordId.key
+        let current = try pending(db, type, key)
+        switch result.outcome {
+        case .saved:
+            report.pushed += 1
+            let tag = result.changeTag ?? ""
+            if change.operation == .delete {
+                if current?.seq == sentSequence { try clearOutbox(db, type, key) }
+                try forgetDeletion(db, type, key)
+            } else if try SyncRecords.fields(db, type, key) != nil {
+                try markSynced(db, type, key, tag: tag, base: change.fields ?? [:])
+                if current?.seq == sentSequence {
+                    try clearOutbox(db, type, key)
+                } else {
+                    try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
+                }
+            } else {
+                try db.execute(sql: "UPDATE sync_deleted SET changeTag = ? WHERE recordType = ? AND recordId = ?", arguments: [tag, type.rawValue, key])
+            }
+        case .serverRecordChanged:
+            if let record = result.serverRecord { try apply(db, record) }
+        case .error:
+            report.errors += 1
+            let message = result.message ?? "The server refused this change."
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, lastError = ? WHERE recordType = ? AND recordId = ?",
+                           arguments: [message, type.rawValue, key])
+            try db.execute(sql: """
+                UPDATE \(type.table) SET syncRetryCount = syncRetryCount + 1, syncErrorMessage = ?,
+                    syncStatus = CASE WHEN syncRetryCount + 1 >= ? THEN 'error' ELSE 'pending' END
+                WHERE id = ?
+                """, arguments: [message, SyncEngine.maximumAttempts, key])
+        }
+    }
+
+    // MARK: Row bookkeeping
+
+    private func changeTag(_ db: Database, _ type: RecordType, _ key: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
+    }
+
+    /// Writes fields into the row; a reference the device cannot resolve is dropped and the
+    /// corrected record queued to go up. A record this device cannot store (malformed, or
+    /// its note is missing) is counted as an error and left out; returns whether it was written.
+    private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields) throws -> Bool {
+        do {
+            try db.inSavepoint {
+                if try SyncRecords.write(db, type, key, fields) {
+                    try Outbox.append(db, type, key)
+                }
+                return .commit
+            }
+            return true
+        } catch {
+            report.errors += 1
+            return false
+        }
+    }
+
+    private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields) throws {
+        let baseText = String(decoding: try JSONEncoder.sortedKeys.encode(base), as: UTF8.self)
+        let conflicted = try type == .note && Bool.fetchOne(db, sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?", arguments: [key]) == true
+        try db.cachedStatement(sql: """
+            UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
+                syncStatus = ? WHERE id = ?
+            """).execute(arguments: [tag, baseText, now.storageValue, conflicted ? "conflict" : "synced", key])
+    }
+
+    private func clearOutbox(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+    }
+
+    private func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_deleted WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+extension SyncEngine {
+    /// Staged changes applied per transaction.
+    static let applyBatchSize = 500
+
+    /// Fetches every change since the last token into the stage, checks the deletions it
+    /// would make, then applies it. A token the server no longer honours starts over from
+    /// nothing, keeping every pending local change.
+    func pull(into report: inout SyncReport) async throws(SyncError) {
+        var token = try local { try $0.fetchToken() }
+        var received = 0
+        var restarted = false
+        while true {
+            let page: ChangesResponse
+            do throws(SyncError) {
+                page = try await transport.fetchChanges(since: token)
+            } catch .resyncRequired where !restarted {
+                restarted = true
+                try local { try $0.resetChangeToken() }
+                token = nil
+                continue
+            }
+            try local { try $0.stage(page) }
+            token = page.token
+            received += page.records.count
+            progress?(.fetching(received: received))
+            if !page.moreComing { break }
+        }
+        try checkDeletions()
+        let total = try local { try $0.stagedCount() }
+        var done = 0
+        repeat {
+            let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: options.policy) }
+            report.add(applied.report)
+            done += applied.report.pulled
+            progress?(.applying(done: done, total: total))
+            if applied.report.pulled == 0 { break }
+        } while done < total
+    }
+
+    /// Stops before a pull that would delete many notes here, unless allowed.
+    private func checkDeletions() throws(SyncError) {
+        guard !options.allowMassDeletion else { return }
+        let (deletions, notes) = try local { try $0.stagedDeletions() }
+        let share = notes == 0 ? 0 : Double(deletions) / Double(notes)
+        if deletions > options.massDeletionLimit || (deletions > 5 && share > options.massDeletionFraction) {
+            throw .massDeletion(count: deletions)
+        }
+    }
+
+    /// Downloads attachment files that arrived notes need.
+    func transferFiles(into report: inout SyncReport) async throws(SyncError) {
+        let missing = try local { try $0.missingAttachmentFiles() }
+        for (index, hash) in missing.enumerated() {
+            let destination = store.attachmentFiles.url(forHash: hash)
+            do {
+                try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw .store(.fileWriteFailed(path: destination.deletingLastPathComponent().path, reason: error.localizedDescription))
+            }
+            try await transport.downloadAsset(hash: hash, to: destination)
+            report.downloadedFiles += 1
+            progress?(.transferringFiles(done: index + 1, total: missing.count))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+extension SyncEngine {
+    /// A record the server refused this many times is marked `error` and left until retried by hand.
+    static let maximumAttempts = 3
+
+    /// Sends the outbox in batches: first any batch left in flight by an earlier cycle
+    /// (exactly as it was sent), then new ones in outbox order.
+    func push(into report: inout SyncReport) async throws(SyncError) {
+        if let inflight = try local({ try $0.inflightBatch() }) {
+            try await send(inflight, into: &report)
+        }
+        var cursor: Int64 = 0
+        var done = 0
+        let total = try local { try $0.pendingChanges().count }
+        while let batch = try local({ try $0.nextPushBatch(after: cursor, limit: options.batchSize) }) {
+            cursor = batch.sequences.max() ?? cursor
+            try await uploadAssets(batch.assetHashes, into: &report)
+            try local { try $0.beginPush(batch) }
+            try await send(batch, into: &report)
+            done += batch.request.changes.count
+            progress?(.pushing(done: done, total: max(total, done)))
+        }
+    }
+
+    /// Sends one batch and applies the answer; on failure the batch stays in flight.
+    private func send(_ batch: PushBatch, into report: inout SyncReport) async throws(SyncError) {
+        let response: ModifyResponse
+        do throws(SyncError) {
+            response = try await transport.modify(batch.request)
+        } catch {
+            try local { try $0.pushFailed(batch) }
+            throw error
+        }
+        let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
+        report.add(applied.report)
+    }
+
+    /// Uploads the attachment files a batch needs, once per hash.
+    private func uploadAssets(_ hashes: [String], into report: inout SyncReport) async throws(SyncError) {
+        for hash in Set(hashes) {
+            let file = store.attachmentFiles.url(forHash: hash)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            if try await transport.assetExists(hash: hash) { continue }
+            try await transport.uploadAsset(hash: hash, from: file)
+            report.uploadedFiles += 1
+        }
+    }
+}
+
+extension SyncReport {
+    /// Adds another report's counts to this one.
+    mutating func add(_ other: SyncReport) {
+        pushed += other.pushed
+        pulled += other.pulled
+        merged += other.merged
+        conflicts += other.conflicts
+        errors += other.errors
+        uploadedFiles += other.uploadedFiles
+        downloadedFiles += other.downloadedFiles
+    }
+}

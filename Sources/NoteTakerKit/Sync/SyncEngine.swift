@@ -1,0 +1,128 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// The client sync engine: pushes the outbox, pulls changes by token, merges, one cycle at a
+/// time, through a ``SyncTransport``.
+///
+/// ```swift
+/// let engine = SyncEngine(store: store, transport: try HTTPSyncTransport(server: url, token: token))
+/// let report = try await engine.sync()
+/// ```
+///
+/// Safety rails: a pull that would delete more notes than ``Options/massDeletionLimit``
+/// (or ``Options/massDeletionFraction`` of them) stops with ``SyncError/massDeletion(count:)``
+/// unless ``Options/allowMassDeletion`` is set; a different or empty server never deletes
+/// local notes; "resync required" refetches without touching pending changes.
+public actor SyncEngine {
+    /// How the engine behaves.
+    public struct Options: Sendable {
+        /// Who wins properties changed on both sides.
+        public var policy: MergePolicy
+        /// Go on with a pull that deletes many notes (`sync --yes`).
+        public var allowMassDeletion: Bool
+        /// More deletions than this in one pull stop and ask.
+        public var massDeletionLimit: Int
+        /// A larger share of this device's notes than this (with more than 5 notes) stops and asks.
+        public var massDeletionFraction: Double
+        /// Records per page of changes.
+        public var batchSize: Int
+
+        /// Creates options; the defaults are those of the command line.
+        public init(
+            policy: MergePolicy = .localWins, allowMassDeletion: Bool = false,
+            massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize
+        ) {
+            self.policy = policy
+            self.allowMassDeletion = allowMassDeletion
+            self.massDeletionLimit = massDeletionLimit
+            self.massDeletionFraction = massDeletionFraction
+            self.batchSize = batchSize
+        }
+    }
+
+    /// Where a running cycle is, for progress displays.
+    public enum Phase: Sendable, Equatable {
+        /// Sending local changes: done so far, and how many are waiting.
+        case pushing(done: Int, total: Int)
+        /// Fetching the server's changes: how many so far.
+        case fetching(received: Int)
+        /// Applying fetched changes: done so far, of how many.
+        case applying(done: Int, total: Int)
+        /// Transferring attachment files.
+        case transferringFiles(done: Int, total: Int)
+    }
+
+    let store: NoteStore
+    let transport: any SyncTransport
+    /// The engine's options; change them between cycles.
+    public var options: Options
+    let progress: (@Sendable (Phase) -> Void)?
+
+    /// Creates an engine over a store and a transport.
+    public init(store: NoteStore, transport: any SyncTransport, options: Options = Options(), progress: (@Sendable (Phase) -> Void)? = nil) {
+        self.store = store
+        self.transport = transport
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Sets whether the next cycles may apply a pull that deletes many notes.
+    public func allowMassDeletion(_ allow: Bool) {
+        options.allowMassDeletion = allow
+    }
+
+    /// Runs one sync cycle: push, pull, push what merging changed, then fetch missing files.
+    @discardableResult
+    public func sync() async throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        try await checkServer()
+        try await push(into: &report)
+        try await pull(into: &report)
+        var rounds = 0
+        while rounds < 3, try local({ try $0.hasPushableChanges() }) {
+            try await push(into: &report)
+            try await pull(into: &report)
+            rounds += 1
+        }
+        try await transferFiles(into: &report)
+        try local { store in try store.finishSyncCycle() }
+        return report
+    }
+
+    /// Notices a different (or reset) server: everything here is queued to go up again, and
+    /// nothing is deleted to match the new server.
+    func checkServer() async throws(SyncError) {
+        let serverId = try await transport.serverId()
+        try local { store in try store.adoptServer(serverId) }
+    }
+
+    /// Runs a store call, turning its errors into ``SyncError/store(_:)``.
+    func local<T>(_ body: (NoteStore) throws -> T) throws(SyncError) -> T {
+        do {
+            return try body(store)
+        } catch {
+            throw .store(NoteTakerError(databaseError: error))
+        }
+    }
+}
+
+/// What one sync cycle did.
+public struct SyncReport: Sendable, Equatable, Codable {
+    /// Changes sent and accepted.
+    public var pushed = 0
+    /// Changes received and applied.
+    public var pulled = 0
+    /// Records merged with a concurrent change.
+    public var merged = 0
+    /// Notes whose bodies could not merge (a conflict copy was kept).
+    public var conflicts = 0
+    /// Records the server refused, or that could not be applied here.
+    public var errors = 0
+    /// Attachment files uploaded.
+    public var uploadedFiles = 0
+    /// Attachment files downloaded.
+    public var downloadedFiles = 0
+
+    /// An empty report.
+    public init() {}
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// Local rows as sync records, and sync records written back as local rows.
+///
+/// Writing here never touches the outbox: these are the server's changes arriving, not the
+/// user's. Values from the server are checked like user input; a malformed record is
+/// refused with an error for that record alone.
+enum SyncRecords {
+    /// The fields of a local row, or `nil` when it does not exist.
+    static func fields(_ db: Database, _ type: RecordType, _ id: String) throws -> RecordFields? {
+        switch type {
+        case .note:
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt FROM note WHERE id = ?
+                """), arguments: [id]) else { return nil }
+            let tagIds = try String.fetchAll(db.cachedStatement(sql: "SELECT tagId FROM noteTag WHERE noteId = ? ORDER BY tagId"), arguments: [id])
+            return [
+                "title": .string(row[0]), "body": .string(row[1]), "createdAt": .number(row[2]),
+                "modifiedAt": .number(row[3]), "isPinned": .bool(row[4]), "folderId": optional(row[5] as String?),
+                "trashedAt": (row[6] as Double?).map(FieldValue.number) ?? .null,
+                "tagIds": .array(tagIds.map(FieldValue.string)),
+            ]
+        case .folder:
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT name, icon, sortOrder, createdAt, modifiedAt, parentId FROM folder WHERE id = ?
+                """), arguments: [id]) else { return nil }
+            return [
+                "name": .string(row[0]), "icon": optional(row[1] as String?), "sortOrder": .number(row[2]),
+                "createdAt": .number(row[3]), "modifiedAt": .number(row[4]), "parentId": optional(row[5] as String?),
+            ]
+        case .tag:
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt FROM tag WHERE id = ?"), arguments: [id])
+            else { return nil }
+            return ["name": .string(row[0]), "createdAt": .number(row[1])]
+        case .attachment:
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT noteId, kind, fileName, fileSize, contentHash, createdAt FROM attachment WHERE id = ?
+                """), arguments: [id]) else { return nil }
+            return [
+                "noteId": .string(row[0]), "kind": .string(row[1]), "fileName": .string(row[2]),
+                "fileSize": .number(row[3]), "contentHash": .string(row[4]), "createdAt": .number(row[5]),
+            ]
+        }
+    }
+
+    private static func optional(_ text: String?) -> FieldValue {
+        text.map(FieldValue.string) ?? .null
+    }
+
+    /// Writes a record from the server into its local row (inserting or updating).
+    /// References to folders, tags or notes this device does not hold are dropped; returns
+    /// whether any was, so the engine can send the corrected record back.
+    @discardableResult
+    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields) throws -> Bool {
+        let reader = FieldReader(type: type, id: id, fields: fields)
+        switch type {
+        case .note: return try writeNote(db, id, reader)
+        case .folder: return try writeFolder(db, id, reader)
+        case .tag:
+            let name = try NoteStore.validatedTagName(try reader.string("name"))
+            var normalized = Tag.normalizedName(name)
+            if try String.fetchOne(db, sql: "SELECT id FROM tag WHERE normalizedName = ? AND id <> ?", arguments: [normalized, id]) != nil {
+                // Another tag of that name exists here (a rename met a new tag): keep both.
+                normalized += " \u{E000}" + id
+            }
+            try db.execute(sql: """
+                INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
+                """, arguments: [id, name, normalized, reader.number("createdAt")])
+            try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
+            return false
+        case .attachment:
+            let noteId = try reader.string("noteId")
+            let hash = try reader.string("contentHash")
+            guard AttachmentFiles.isValidHash(hash) else { throw reader.invalid("contentHash") }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [noteId]) == true else {
+                throw SyncRecordError.missingParent("note \(noteId)")
+            }
+            let kind = Attachment.Kind(rawValue: try reader.string("kind")) ?? .file
+            try db.execute(sql: """
+                INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
+                    fileSize = excluded.fileSize, contentHash = excluded.contentHash
+                """, arguments: [id, noteId, kind.rawValue, Attachment.safeFileName(try reader.string("fileName")),
+                                 Int64(try reader.number("fileSize")), hash, try reader.number("createdAt")])
+            return false
+        }
+    }
+
+    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader) throws -> Bool {
+        let title = try NoteStore.validatedTitle(try reader.string("title"))
+        let body = try NoteStore.validatedBody(try reader.string("body"))
+        var dropped = false
+        var folderId = try reader.optionalString("folderId")
+        if let folder = folderId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [folder]) != true {
+            folderId = nil
+            dropped = true
+        }
+        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
+        let arguments: StatementArguments = [
+            title, body, try reader.number("createdAt"), try reader.number("modifiedAt"), try reader.bool("isPinned"),
+            folderId, try reader.optionalNumber("trashedAt"), id,
+        ]
+        if exists {
+            try db.cachedStatement(sql: """
+                UPDATE note SET title = ?, body = ?, createdAt = ?, modifiedAt = ?, isPinned = ?, folderId = ?, trashedAt = ?,
+                    searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
+                """).execute(arguments: arguments)
+        } else {
+            let before = try SearchIndexSchema.lastSearchSeq(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, id, searchSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                """).execute(arguments: arguments)
+            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+        }
+        let wanted = Set(try reader.strings("tagIds"))
+        let known = Set(try String.fetchAll(db, sql: "SELECT id FROM tag WHERE id IN (SELECT value FROM json_each(?))",
+                                            arguments: [NoteStore.jsonArray(Array(wanted))]))
+        dropped = dropped || known.count < wanted.count
+        try db.execute(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))",
+                       arguments: [id, NoteStore.jsonArray(Array(known))])
+        for tagId in known {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)").execute(arguments: [id, tagId])
+        }
+        try SearchFields.refresh(db, noteIds: [id])
+        return dropped
+    }
+
+    private static func writeFolder(_ db: Database, _ id: String, _ reader: FieldReader) throws -> Bool {
+        let name = try NoteStore.validatedFolderName(try reader.string("name"))
+        var parentId = try reader.optionalString("parentId")
+        var dropped = false
+        if let parent = parentId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [parent]) != true {
+            parentId = nil
+            dropped = true
+        }
+        try db.execute(sql: """
+            INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
+                modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
+            """, arguments: [id, name, try reader.optionalString("icon"), Int(try reader.number("sortOrder")),
+                             try reader.number("createdAt"), try reader.number("modifiedAt"), parentId])
+        return dropped
+    }
+
+    /// Deletes a local row because the server holds a tombstone for it. Returns the
+    /// content hashes whose files may now be unreferenced.
+    static func delete(_ db: Database, _ type: RecordType, _ id: String) throws -> Set<String> {
+        switch type {
+        case .note:
+            let hashes = try String.fetchAll(db, sql: "SELECT contentHash FROM attachment WHERE noteId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+            return Set(hashes)
+        case .folder:
+            let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
+            try SearchFields.refresh(db, noteIds: notes)
+        case .tag:
+            let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            try SearchFields.refresh(db, noteIds: notes)
+        case .attachment:
+            let hash = try String.fetchOne(db, sql: "SELECT contentHash FROM attachment WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
+            return Set([hash].compactMap { $0 })
+        }
+        return []
+    }
+}
+
+/// Why a record from the server could not be written locally.
+enum SyncRecordError: Error, CustomStringConvertible {
+    case invalidField(String, record: String)
+    case missingParent(String)
+
+    var description: String {
+        switch self {
+        case .invalidField(let field, let record): "The server's \(record) has a missing or malformed '\(field)'."
+        case .missingParent(let parent): "The server's record belongs to \(parent), which this device does not hold."
+        }
+    }
+}
+
+/// Typed access to a record's fields, with errors naming the field.
+struct FieldReader {
+    let type: RecordType
+    let id: String
+    let fields: RecordFields
+
+    func invalid(_ name: String) -> SyncRecordError { .invalidField(name, record: "\(type.rawValue) \(id)") }
+    func string(_ name: String) throws -> String { try fields[name]?.string ?? { throw invalid(name) }() }
+    func number(_ name: String) throws -> Double { try fields[name]?.number ?? { throw invalid(name) }() }
+    func bool(_ name: String) throws -> Bool { fields[name]?.bool ?? false }
+    func strings(_ name: String) throws -> [String] { fields[name]?.strings ?? [] }
+    func optionalString(_ name: String) throws -> String? {
+        switch fields[name] {
+        case .string(let value)?: value
+        case .null?, nil: nil
+        default: throw invalid(name)
+        }
+    }
+    func optionalNumber(_ name: String) throws -> Double? {
+        switch fields[name] {
+        case .number(let value)?: value
+        case .null?, nil: nil
+        default: throw invalid(name)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// The engine's remembered values (`sync_state`): account, server, tokens, settings.
+enum SyncState {
+    enum Key: String {
+        case serverURL, username, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
+    }
+
+    static func get(_ db: Database, _ key: Key) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = ?"), arguments: [key.rawValue])
+    }
+
+    static func set(_ db: Database, _ key: Key, _ value: String?) throws {
+        if let value {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)").execute(arguments: [key.rawValue, value])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM sync_state WHERE key = ?").execute(arguments: [key.rawValue])
+        }
+    }
+}
+
+/// The sync settings a user chooses.
+public struct SyncSettings: Sendable, Equatable, Codable {
+    /// The sync server, once an account is set up.
+    public var serverURL: URL?
+    /// The account's user name.
+    public var username: String?
+    /// Whether `serve` and `sync --watch` sync on their own (on by default).
+    public var autoSync: Bool
+    /// The merge policy's name (see ``MergePolicy/names``).
+    public var mergePolicy: String
+    /// When the last sync completed.
+    public var lastSyncedAt: Date?
+
+    /// Whether an account is set up.
+    public var hasAccount: Bool { serverURL != nil && username != nil }
+}
+
+extension NoteStore {
+    /// The sync settings of this store.
+    public func syncSettings() throws(NoteTakerError) -> SyncSettings {
+        try read { db in
+            SyncSettings(
+                serverURL: try SyncState.get(db, .serverURL).flatMap(URL.init(string:)),
+                username: try SyncState.get(db, .username),
+                autoSync: try SyncState.get(db, .autoSync) != "off",
+                mergePolicy: try SyncState.get(db, .mergePolicy) ?? MergePolicy.localWins.name,
+                lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// Turns automatic sync on or off.
+    public func setAutoSync(_ on: Bool) throws(NoteTakerError) {
+        try write { db in try SyncState.set(db, .autoSync, on ? "on" : "off") }
+    }
+
+    /// Chooses the merge policy by name (`local-wins`, `server-wins`, `last-writer-wins`).
+    public func setMergePolicy(_ name: String) throws(NoteTakerError) {
+        guard MergePolicy.named(name) != nil else {
+            throw .invalidInput("Unknown merge policy '\(name)'; choose \(MergePolicy.names.joined(separator: ", ")).")
+        }
+        try write { db in try SyncState.set(db, .mergePolicy, name) }
+    }
+
+    /// Records the account this store syncs with (after a login or registration).
+    public func setSyncAccount(serverURL: URL?, username: String?) throws(NoteTakerError) {
+        try write { db in
+            try SyncState.set(db, .serverURL, serverURL?.absoluteString)
+            try SyncState.set(db, .username, username)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// How the sync engine talks to a sync server. The real one is ``HTTPSyncTransport``;
+/// tests put faults in between.
+public protocol SyncTransport: Sendable {
+    /// The server's database id: a different one means a different (or reset) server.
+    func serverId() async throws(SyncError) -> String
+    /// A page of changes since `token` (`nil` for everything).
+    func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse
+    /// Sends a batch of saves and deletes.
+    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse
+    /// Whether the server holds the attachment file with this SHA-256.
+    func assetExists(hash: String) async throws(SyncError) -> Bool
+    /// Uploads an attachment file under its SHA-256.
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError)
+    /// Downloads an attachment file to `file`.
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError)
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+/// A real sync server on a loopback port, over a fresh data folder.
+final class LiveServer: Sendable {
+    let url: URL
+    let service: SyncService
+    let directory: URL
+    private let task: Task<Void, any Error>
+
+    private init(url: URL, service: SyncService, directory: URL, task: Task<Void, any Error>) {
+        self.url = url
+        self.service = service
+        self.directory = directory
+        self.task = task
+    }
+
+    static func start(directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota) async throws -> LiveServer {
+        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
+        let configuration = ServerConfiguration(dataDirectory: directory, port: 0, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        let service = try configuration.makeService()
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try buildApplication(configuration, service: service) { port in continuation.yield(port) }
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, service: service, directory: directory, task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// Registers an account and returns its token.
+    func register(_ username: String = "ada", password: String = "correct horse") async throws -> String {
+        try await HTTPSyncTransport(server: url, token: nil).register(username: username, password: password).token
+    }
+}
+
+/// One device: its own store and an engine syncing it with the server.
+struct Device {
+    let name: String
+    let store: NoteStore
+    let engine: SyncEngine
+
+    init(_ name: String, server: LiveServer, token: String, policy: MergePolicy = .localWins) throws {
+        self.name = name
+        store = try NoteStore.inMemory()
+        engine = SyncEngine(store: store, transport: try HTTPSyncTransport(server: server.url, token: token), options: .init(policy: policy))
+    }
+
+    @discardableResult
+    func sync() async throws -> SyncReport {
+        try await engine.sync()
+    }
+
+    /// Every note, in the trash or not.
+    func allNotes() throws -> [Note] {
+        try store.notes(NoteQuery(limit: 1000)) + store.trashedNotes(limit: 1000)
+    }
+
+    /// The note with this title (exactly one expected).
+    func note(titled title: String) throws -> Note {
+        let matches = try allNotes().filter { $0.title == title }
+        try #require(matches.count == 1, "\(name) has \(matches.count) notes titled '\(title)'")
+        return matches[0]
+    }
+
+    /// Every note, by title.
+    func titles() throws -> [String] {
+        try allNotes().map(\.title).sorted()
+    }
+}
+
+/// Several devices on one account of a fresh live server.
+func withDevices(
+    _ count: Int, policy: MergePolicy = .localWins,
+    _ body: ([Device], LiveServer) async throws -> Void
+) async throws {
+    let server = try await LiveServer.start()
+    let token = try await server.register()
+    let devices = try (0..<count).map { try Device("device \($0 + 1)", server: server, token: token, policy: policy) }
+    do {
+        try await body(devices, server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
