@@ -52,7 +52,7 @@ extension NoteStore {
     /// through this store's own connections; a watcher on `PRAGMA data_version` of the
     /// writer connection, which changes only when *another* connection committed, tells
     /// GRDB to refetch when another process wrote.
-    private func observe<Value: Sendable & Equatable>(
+    func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
         let writer = self.writer

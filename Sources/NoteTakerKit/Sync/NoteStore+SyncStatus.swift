@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// Where this device stands with the sync server, as `sync status` shows it.
+public struct SyncSummary: Sendable, Equatable, Codable {
+    /// Local changes waiting to go up.
+    public var pending: Int
+    /// Notes in conflict (see ``NoteStore/conflicts()``).
+    public var conflicts: Int
+    /// Changes the server refused three times, with its reasons.
+    public var failures: [SyncFailure]
+    /// When the last sync completed.
+    public var lastSyncedAt: Date?
+}
+
+/// A change that failed to sync and waits to be retried by hand.
+public struct SyncFailure: Sendable, Equatable, Codable {
+    /// The record's type.
+    public var recordType: String
+    /// The record's id.
+    public var recordId: UUID
+    /// The note's title or the folder's or tag's name, when the record still exists.
+    public var label: String?
+    /// Why the server refused it.
+    public var message: String
+    /// How many times it was tried.
+    public var attempts: Int
+}
+
+extension NoteStore {
+    /// Pending changes, conflicts and failures.
+    public func syncSummary() throws(NoteTakerError) -> SyncSummary {
+        try read { db in try Self.fetchSyncSummary(db) }
+    }
+
+    /// The sync summary, live.
+    public func observeSyncSummary() -> AsyncThrowingStream<SyncSummary, any Error> {
+        observe { db in try Self.fetchSyncSummary(db) }
+    }
+
+    /// The outbox's newest sequence, live: it grows with every local change.
+    public func observeLocalChanges() -> AsyncThrowingStream<Int64, any Error> {
+        observe { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM outbox") ?? 0 }
+    }
+
+    /// Puts changes that failed to sync back in line; returns how many.
+    @discardableResult
+    public func retryFailedSync() throws(NoteTakerError) -> Int {
+        try write { db in
+            let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [SyncEngine.maximumAttempts])
+            try db.execute(sql: "UPDATE outbox SET attempts = 0, lastError = NULL")
+            for row in failed {
+                guard let type = RecordType(rawValue: row["recordType"]) else { continue }
+                try db.execute(sql: """
+                    UPDATE \(type.table) SET syncStatus = 'pending', syncRetryCount = 0, syncErrorMessage = NULL WHERE id = ?
+                    """, arguments: [row["recordId"] as String])
+            }
+            return failed.count
+        }
+    }
+
+    static func fetchSyncSummary(_ db: Database) throws -> SyncSummary {
+        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [SyncEngine.maximumAttempts]) ?? 0
+        let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
+        let failures = try Row.fetchAll(db, sql: """
+            SELECT o.recordType, o.recordId, o.lastError, o.attempts,
+                COALESCE((SELECT title FROM note WHERE id = o.recordId), (SELECT name FROM folder WHERE id = o.recordId),
+                         (SELECT name FROM tag WHERE id = o.recordId), (SELECT fileName FROM attachment WHERE id = o.recordId)) AS label
+            FROM outbox o WHERE o.attempts >= ? ORDER BY o.seq
+            """, arguments: [SyncEngine.maximumAttempts]).compactMap { row -> SyncFailure? in
+            guard let id = row.uuid("recordId") else { return nil }
+            return SyncFailure(recordType: row["recordType"], recordId: id, label: row["label"],
+                               message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])
+        }
+        let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, lastSyncedAt: last)
+    }
+}

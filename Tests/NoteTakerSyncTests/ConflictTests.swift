@@ -1,0 +1,164 @@
+import Foundation
+import NoteTakerKit
+import Testing
+
+/// Every conflict case: both devices change the same note (or folder) offline, then sync.
+@Suite("Conflicts")
+struct ConflictTests {
+    /// Creates a note on the first device and syncs it to both.
+    private func shared(_ devices: [Device], _ draft: NoteDraft) async throws -> Note {
+        let note = try devices[0].store.createNote(draft)
+        try await devices[0].sync()
+        try await devices[1].sync()
+        return note
+    }
+
+    /// Syncs until both devices hold the same state.
+    private func settle(_ devices: [Device]) async throws {
+        for _ in 0..<2 {
+            for device in devices { try await device.sync() }
+        }
+    }
+
+    @Test("same property: local wins by default, server wins when chosen", arguments: [MergePolicy.localWins, .serverWins])
+    func sameProperty(policy: MergePolicy) async throws {
+        try await withDevices(2, policy: policy) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Original"))
+            _ = try devices[0].store.updateNote(id: note.id, title: "From A")
+            _ = try devices[1].store.updateNote(id: note.id, title: "From B")
+            try await devices[0].sync()
+            try await devices[1].sync()
+            try await settle(devices)
+            // B synced second: under local-wins its own title stays; under server-wins A's does.
+            let expected = policy.name == "local-wins" ? "From B" : "From A"
+            for device in devices { #expect(try device.store.note(id: note.id).title == expected) }
+        }
+    }
+
+    @Test("different properties both survive")
+    func differentProperties() async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Original", body: "text"))
+            _ = try devices[0].store.updateNote(id: note.id, title: "Renamed")
+            _ = try devices[1].store.setPinned(true, noteId: note.id)
+            try await settle(devices)
+            for device in devices {
+                let seen = try device.store.note(id: note.id)
+                #expect(seen.title == "Renamed" && seen.isPinned && seen.body == "text")
+                #expect(seen.sync.status == .synced)
+            }
+        }
+    }
+
+    @Test("body edited on different lines: merged, nothing duplicated")
+    func bodyMerged() async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "List", body: "one\ntwo\nthree\nfour\nfive"))
+            _ = try devices[0].store.updateNote(id: note.id, body: "ONE\ntwo\nthree\nfour\nfive")
+            _ = try devices[1].store.updateNote(id: note.id, body: "one\ntwo\nthree\nfour\nFIVE\nsix")
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).body == "ONE\ntwo\nthree\nfour\nFIVE\nsix")
+                #expect(try device.allNotes().count == 1)
+            }
+            #expect(try devices[1].store.conflicts().isEmpty)
+        }
+    }
+
+    @Test("same line: a conflict copy keeps the other version; resolving keeps the chosen one")
+    func sameLine() async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Shopping", body: "milk\neggs"))
+            _ = try devices[0].store.updateNote(id: note.id, body: "milk\nbrown eggs")
+            _ = try devices[1].store.updateNote(id: note.id, body: "milk\nsix eggs")
+            try await devices[0].sync()
+            let report = try await devices[1].sync()
+            #expect(report.conflicts == 1)
+            let b = devices[1].store
+            #expect(try b.note(id: note.id).body == "milk\nsix eggs")
+            #expect(try b.note(id: note.id).sync.status == .conflict)
+            let conflict = try #require(try b.conflicts().first)
+            #expect(conflict.localBody == "milk\nsix eggs" && conflict.serverBody == "milk\nbrown eggs")
+            let copyId = try #require(conflict.copyId)
+            #expect(try b.note(id: copyId).body == "milk\nbrown eggs")
+            #expect(try b.note(id: copyId).title.hasPrefix("Shopping (conflict copy"))
+            try await settle(devices)
+            // Both versions are on both devices.
+            for device in devices {
+                let bodies = Set(try device.allNotes().map(\.body))
+                #expect(bodies == ["milk\nsix eggs", "milk\nbrown eggs"])
+            }
+
+            try b.resolveConflict(noteId: note.id, keep: .server)
+            #expect(try b.conflicts().isEmpty)
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.allNotes().map(\.body) == ["milk\nbrown eggs"])
+            }
+            #expect(try b.note(id: note.id).sync.status == .synced)
+        }
+    }
+
+    @Test("tag added on one device, another removed on the other: sets merge")
+    func tagSets() async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Tagged", tags: ["Red", "Blue"]))
+            _ = try devices[0].store.removeTags(["Red"], fromNote: note.id)
+            _ = try devices[1].store.addTags(["Green"], toNote: note.id)
+            try await settle(devices)
+            for device in devices {
+                #expect(Set(try device.store.note(id: note.id).tags) == ["Blue", "Green"])
+            }
+        }
+    }
+
+    @Test("an edit wins over a concurrent delete, whichever syncs first", arguments: [true, false])
+    func editBeatsDelete(deleterFirst: Bool) async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Keep me", body: "v1"))
+            _ = try devices[0].store.updateNote(id: note.id, body: "v2, edited")
+            _ = try devices[1].store.trashNotes(ids: [note.id])
+            _ = try devices[1].store.emptyTrash()
+            let order = deleterFirst ? [devices[1], devices[0]] : devices
+            for device in order { try await device.sync() }
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).body == "v2, edited")
+            }
+        }
+    }
+
+    @Test("a note moved into a folder deleted elsewhere survives, unfiled")
+    func moveIntoDeletedFolder() async throws {
+        try await withDevices(2) { devices, _ in
+            let folder = try devices[0].store.createFolder(name: "Old")
+            let note = try await shared(devices, NoteDraft(title: "Wanderer"))
+            _ = try devices[1].store.moveNote(id: note.id, toFolder: folder.id)
+            try devices[0].store.deleteFolder(id: folder.id)
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).folderId == nil)
+                #expect(try device.store.folderTree().isEmpty)
+            }
+        }
+    }
+
+    @Test("two devices making folders into each other's parents end with no cycle, the same on both")
+    func folderCycle() async throws {
+        try await withDevices(2) { devices, _ in
+            let first = try devices[0].store.createFolder(name: "First")
+            let second = try devices[0].store.createFolder(name: "Second")
+            try await devices[0].sync()
+            try await devices[1].sync()
+            _ = try devices[0].store.moveFolder(id: first.id, toParent: second.id)
+            _ = try devices[1].store.moveFolder(id: second.id, toParent: first.id)
+            try await settle(devices)
+            let trees = try devices.map { device in
+                try [first.id, second.id].map { try device.store.folder(id: $0).parentId }
+            }
+            #expect(trees[0] == trees[1])
+            #expect(trees[0].contains(nil))
+            #expect(try devices[0].store.folderTree().count == 1)
+        }
+    }
+}
