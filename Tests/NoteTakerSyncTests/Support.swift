@@ -93,3 +93,24 @@ func withDevices(
     }
     await server.stop()
 }
+
+/// The first value of a live query that satisfies `condition`, or `nil` if none comes
+/// within a generous limit (so a broken feature fails the test instead of hanging it).
+func firstValue<Value: Sendable>(
+    of stream: AsyncThrowingStream<Value, any Error>, limit: Duration = .seconds(30),
+    where condition: @escaping @Sendable (Value) -> Bool
+) async throws -> Value? {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask {
+            for try await value in stream where condition(value) { return value }
+            return nil
+        }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        let first = try await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}

@@ -39,9 +39,14 @@ extension NoteStore {
         try read { db in try PushBatch.load(db) }
     }
 
-    /// The next batch of outbox changes after `cursor`, without saving it.
-    func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> PushBatch? {
-        try write { db in try PushBatch.read(db, after: cursor, limit: limit) }
+    /// The next batch of outbox changes after `cursor`, without saving it, and how many
+    /// changes were refused before sending (too large).
+    func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> (PushBatch?, refused: Int) {
+        try write { db in
+            var refused = 0
+            let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused)
+            return (batch, refused)
+        }
     }
 
     /// Saves a batch as in flight and marks its rows `syncing`.
@@ -56,6 +61,19 @@ extension NoteStore {
     /// to be sent again as it was).
     func pushFailed(_ batch: PushBatch) throws(NoteTakerError) {
         try write { db in try batch.markPending(db) }
+    }
+
+    /// The server refused a whole batch (too large, malformed, storage full): each change
+    /// counts a failed attempt with the server's message, and the batch is dropped.
+    func batchRefused(_ batch: PushBatch, message: String) throws(NoteTakerError) {
+        try write { db in
+            for change in batch.request.changes {
+                guard let type = RecordType(rawValue: change.recordType) else { continue }
+                try SyncApply.recordFailure(db, type, change.recordId.key, message: message)
+            }
+            try PushBatch.clear(db)
+            try batch.markPending(db)
+        }
     }
 
     /// Applies the server's answer to a batch and clears it.

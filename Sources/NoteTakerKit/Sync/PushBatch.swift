@@ -27,7 +27,8 @@ struct PushBatch: Codable, Sendable {
     }
 
     /// Reads up to `limit` outbox entries after `cursor` that have not failed too often.
-    static func read(_ db: Database, after cursor: Int64, limit: Int) throws -> PushBatch? {
+    /// Records too large to send count a failed attempt here; `refused` counts them.
+    static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int) throws -> PushBatch? {
         let rows = try Row.fetchAll(db, sql: """
             SELECT seq, recordType, recordId, operation FROM outbox
             WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
@@ -44,6 +45,15 @@ struct PushBatch: Codable, Sendable {
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
             } else if let fields = try SyncRecords.fields(db, type, key) {
+                let size = try JSONEncoder().encode(fields).count
+                if size > SyncLimits.maxRecordBytes {
+                    try SyncApply.recordFailure(db, type, key, message: """
+                        This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
+                        Shorten it or split it into several notes, then retry.
+                        """)
+                    refused += 1
+                    continue
+                }
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
                 if type == .attachment, let hash = fields["contentHash"]?.string { hashes.append(hash) }
@@ -54,7 +64,7 @@ struct PushBatch: Codable, Sendable {
             }
             sequences.append(seq)
         }
-        guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit) }
+        guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
         return PushBatch(request: ModifyRequest(changes: changes), sequences: sequences, assetHashes: hashes)
     }
 

@@ -118,15 +118,20 @@ struct SyncApply {
             if let record = result.serverRecord { try apply(db, record) }
         case .error:
             report.errors += 1
-            let message = result.message ?? "The server refused this change."
-            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, lastError = ? WHERE recordType = ? AND recordId = ?",
-                           arguments: [message, type.rawValue, key])
-            try db.execute(sql: """
-                UPDATE \(type.table) SET syncRetryCount = syncRetryCount + 1, syncErrorMessage = ?,
-                    syncStatus = CASE WHEN syncRetryCount + 1 >= ? THEN 'error' ELSE 'pending' END
-                WHERE id = ?
-                """, arguments: [message, SyncEngine.maximumAttempts, key])
+            try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")
         }
+    }
+
+    /// Counts a failed attempt of a record; after ``SyncEngine/maximumAttempts`` it is
+    /// marked `error` with the message and waits to be retried by hand.
+    static func recordFailure(_ db: Database, _ type: RecordType, _ key: String, message: String) throws {
+        try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, lastError = ? WHERE recordType = ? AND recordId = ?",
+                       arguments: [message, type.rawValue, key])
+        try db.execute(sql: """
+            UPDATE \(type.table) SET syncRetryCount = syncRetryCount + 1, syncErrorMessage = ?,
+                syncStatus = CASE WHEN syncRetryCount + 1 >= ? THEN 'error' ELSE 'pending' END
+            WHERE id = ?
+            """, arguments: [message, SyncEngine.maximumAttempts, key])
     }
 
     // MARK: Row bookkeeping

@@ -14,7 +14,10 @@ extension SyncEngine {
         var cursor: Int64 = 0
         var done = 0
         let total = try local { try $0.pendingChanges().count }
-        while let batch = try local({ try $0.nextPushBatch(after: cursor, limit: options.batchSize) }) {
+        while true {
+            let (next, refused) = try local { try $0.nextPushBatch(after: cursor, limit: options.batchSize) }
+            report.errors += refused
+            guard let batch = next else { break }
             cursor = batch.sequences.max() ?? cursor
             try await uploadAssets(batch.assetHashes, into: &report)
             try local { try $0.beginPush(batch) }
@@ -24,11 +27,19 @@ extension SyncEngine {
         }
     }
 
+    /// Error codes with which the server refuses a whole batch for what it holds: each change
+    /// counts a failed attempt, so one bad record cannot stop sync for ever.
+    static let refusals: Set<String> = ["tooLarge", "badRequest", "quotaExceeded"]
+
     /// Sends one batch and applies the answer; on failure the batch stays in flight.
     private func send(_ batch: PushBatch, into report: inout SyncReport) async throws(SyncError) {
         let response: ModifyResponse
         do throws(SyncError) {
             response = try await transport.modify(batch.request)
+        } catch .server(let code, let message) where Self.refusals.contains(code) {
+            try local { try $0.batchRefused(batch, message: message) }
+            report.errors += batch.request.changes.count
+            return
         } catch {
             try local { try $0.pushFailed(batch) }
             throw error

@@ -78,8 +78,11 @@ public actor SyncEngine {
         try await checkServer()
         try await push(into: &report)
         try await pull(into: &report)
+        // Merging leaves changes to send back; a few more rounds settle them.
         var rounds = 0
-        while rounds < 3, try local({ try $0.hasPushableChanges() }) {
+        var merged = 0
+        while rounds < 3, report.merged > merged, try local({ try $0.hasPushableChanges() }) {
+            merged = report.merged
             try await push(into: &report)
             try await pull(into: &report)
             rounds += 1
