@@ -1,0 +1,168 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerServer
+import NoteTakerSyncProtocol
+
+/// A small, fast, seedable random number generator (SplitMix64), so a failing seed replays.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The sync server, in process, and an unreliable network in front of it: requests that
+/// never arrive, answers lost after the server applied the request, requests delivered
+/// twice, and requests held back and delivered later, after others. The server can restart.
+actor SimulatedNetwork {
+    private let directory: URL
+    private var service: SyncService
+    private var random: SeededGenerator
+    private var delayed: [(account: StoredAccount, request: ModifyRequest)] = []
+    /// Whether faults happen (off while healing).
+    var faulty = true
+    private(set) var faultsInjected = 0
+
+    init(seed: UInt64) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sim-\(seed)-\(UUID().uuidString)")
+        service = try Self.makeService(directory)
+        random = SeededGenerator(seed: seed ^ 0x5EED)
+    }
+
+    private static func makeService(_ directory: URL) throws -> SyncService {
+        try ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests).makeService()
+    }
+
+    func register() async throws -> String {
+        try await service.register(Credentials(username: "sim", password: "simulation")).token
+    }
+
+    /// Stops and reopens the server on the same files.
+    func restart() throws {
+        service = try Self.makeService(directory)
+    }
+
+    func heal() async {
+        faulty = false
+        await deliverDelayed()
+    }
+
+    func removeFiles() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private enum Fault { case none, dropRequest, dropResponse, duplicate, delay }
+
+    private func nextFault(allowDelay: Bool) -> Fault {
+        guard faulty else { return .none }
+        let roll = Int.random(in: 0..<100, using: &random)
+        let fault: Fault = switch roll {
+        case 0..<8: .dropRequest
+        case 8..<16: .dropResponse
+        case 16..<21: .duplicate
+        case 21..<26 where allowDelay: .delay
+        default: .none
+        }
+        if case .none = fault {} else { faultsInjected += 1 }
+        return fault
+    }
+
+    /// Delivers requests held back earlier (a late packet finally arriving).
+    private func deliverDelayed() async {
+        let pending = delayed
+        delayed.removeAll()
+        for (account, request) in pending {
+            _ = try? await service.modify(request, for: account)
+        }
+    }
+
+    private func account(_ token: String) async throws(SyncError) -> StoredAccount {
+        do {
+            return try await service.authenticate(token: token)
+        } catch {
+            throw .notLoggedIn
+        }
+    }
+
+    private static func translate(_ error: SyncServerError) -> SyncError {
+        switch error.code {
+        case .resyncRequired: .resyncRequired
+        case .unauthorized: .notLoggedIn
+        default: .server(code: error.code.rawValue, message: error.message)
+        }
+    }
+
+    func serverId(token: String) async throws(SyncError) -> String {
+        if nextFault(allowDelay: false) == .dropRequest { throw .unreachable("request lost") }
+        return service.storage.serverId
+    }
+
+    func changes(token: String, since: String?) async throws(SyncError) -> ChangesResponse {
+        if Bool.random(using: &random), !delayed.isEmpty { await deliverDelayed() }
+        let fault = nextFault(allowDelay: false)
+        if fault == .dropRequest { throw .unreachable("request lost") }
+        let account = try await account(token)
+        do {
+            let page = try await service.changes(for: account, since: since, limit: 7)
+            if fault == .dropResponse { throw SyncError.unreachable("answer lost") }
+            return page
+        } catch let error as SyncServerError {
+            throw Self.translate(error)
+        } catch {
+            throw error as? SyncError ?? .unreachable("\(error)")
+        }
+    }
+
+    func modify(token: String, request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+        if Bool.random(using: &random), !delayed.isEmpty { await deliverDelayed() }
+        let fault = nextFault(allowDelay: true)
+        let account = try await account(token)
+        switch fault {
+        case .dropRequest:
+            throw .unreachable("request lost")
+        case .delay:
+            delayed.append((account, request))
+            throw .unreachable("timed out")
+        default:
+            break
+        }
+        do {
+            var response = try await service.modify(request, for: account)
+            if fault == .duplicate { response = try await service.modify(request, for: account) }
+            if fault == .dropResponse { throw SyncError.unreachable("answer lost") }
+            return response
+        } catch let error as SyncServerError {
+            throw Self.translate(error)
+        } catch {
+            throw error as? SyncError ?? .unreachable("\(error)")
+        }
+    }
+}
+
+/// One device's view of the simulated network.
+struct SimulatedTransport: SyncTransport {
+    let network: SimulatedNetwork
+    let token: String
+
+    func serverId() async throws(SyncError) -> String { try await network.serverId(token: token) }
+    func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
+        try await network.changes(token: self.token, since: token)
+    }
+    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+        try await network.modify(token: token, request: request)
+    }
+    func assetExists(hash: String) async throws(SyncError) -> Bool { true }
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) {}
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
+        throw .server(code: "notFound", message: "The simulation carries no files.")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The randomized multi-device simulation. 200 seeds by default;
+/// `NOTETAKER_SIM_SEEDS=N` runs more, `NOTETAKER_SIM_FROM=S` starts elsewhere (to replay one).
+/// `scripts/simulate --seeds N [--from S]` sets them; a failure names its seed.
+@Suite("Randomized multi-device simulation")
+struct SimulationTests {
+    static var seeds: [UInt64] {
+        let environment = ProcessInfo.processInfo.environment
+        let count = environment["NOTETAKER_SIM_SEEDS"].flatMap(UInt64.init) ?? 200
+        let first = environment["NOTETAKER_SIM_FROM"].flatMap(UInt64.init) ?? 1
+        return Array(first..<(first + count))
+    }
+
+    @Test("4 devices, faulty network, server restarts: replicas converge and no edit is lost")
+    func simulate() async throws {
+        // Two seeds at a time (this machine has two cores); each seed is independent.
+        let outcomes = try await withThrowingTaskGroup(of: Simulation.Outcome.self) { group in
+            var results: [Simulation.Outcome] = []
+            var seeds = Self.seeds.makeIterator()
+            for _ in 0..<2 {
+                if let seed = seeds.next() { group.addTask { try await Simulation(seed: seed, deviceCount: 4, steps: 60).run() } }
+            }
+            while let outcome = try await group.next() {
+                results.append(outcome)
+                if let seed = seeds.next() { group.addTask { try await Simulation(seed: seed, deviceCount: 4, steps: 60).run() } }
+            }
+            return results
+        }
+        #expect(outcomes.count == Self.seeds.count)
+        // The runs did meet what they are meant to survive.
+        #expect(outcomes.reduce(0) { $0 + $1.faults } > 0)
+        #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
+        #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
+    }
+}
