@@ -19,7 +19,9 @@ public struct NoteTakerCommand: ParsableCommand {
             TrashCommand.self, RestoreCommand.self, PurgeCommand.self, EmptyTrashCommand.self,
             FolderCommand.self, TagCommand.self,
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
-            SearchCommand.self, StatsCommand.self, TourCommand.self,
+            SearchCommand.self, StatsCommand.self,
+            AccountCommand.self, SyncCommand.self, ConflictsCommand.self,
+            TourCommand.self,
         ]
     )
 
@@ -28,12 +30,19 @@ public struct NoteTakerCommand: ParsableCommand {
 
     /// Parses `arguments` (the process's when `nil`), runs the command, and returns the exit
     /// status: 0 on success, 1 for an error the user caused (message on stderr), 2 for bad usage.
-    public static func main(arguments: [String]? = nil) -> Int32 {
+    public static func main(arguments: [String]? = nil) async -> Int32 {
         do {
             var command = try parseAsRoot(movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
             return 0
         } catch let error as NoteTakerError {
+            Terminal.printError(error.message)
+            return 1
+        } catch let error as SyncError {
             Terminal.printError(error.message)
             return 1
         } catch let error as ExitCode {

@@ -6,6 +6,11 @@ enum Clock {
     static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try body()
+        return milliseconds(since: start)
+    }
+
+    /// Milliseconds from `start` until now.
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
     }
@@ -62,6 +67,12 @@ struct Report: Encodable {
     var machine: String
     var figures: [Figure] = []
 
+    /// The machine the figures come from.
+    static func machine() -> String {
+        "\(ProcessInfo.processInfo.activeProcessorCount) cores, "
+            + String(format: "%.0f GB", Double(ProcessInfo.processInfo.physicalMemory) / 1e9)
+    }
+
     func printText() {
         print("notetaker-bench \(suite) — \(notes) notes — \(machine)")
         let header = ["measure", "NoteTaker", "plain SQL", "ratio", "budget", ""]
@@ -94,6 +105,8 @@ struct Report: Encodable {
         case "ms": return value < 1 ? String(format: "%.3f ms", value) : String(format: "%.1f ms", value)
         case "notes/s": return String(format: "%.0f notes/s", value)
         case "MB": return String(format: "%.0f MB", value)
+        case "records/s": return String(format: "%.0f records/s", value)
+        case "s": return String(format: "%.1f s", value)
         default: return String(format: "%.2f %@", value, unit)
         }
     }

@@ -16,7 +16,7 @@ struct StoreBenchmark {
     private static let tagNames = (1...50).map { "tag\($0)" }
 
     func run() throws -> Report {
-        var report = Report(suite: "store", notes: noteCount, machine: Self.machine())
+        var report = Report(suite: "store", notes: noteCount, machine: Report.machine())
         let storeURL = directory.appendingPathComponent("NoteTaker.sqlite")
         let store = try NoteStore.open(at: storeURL)
         let baseline = try Baseline(path: directory.appendingPathComponent("baseline.sqlite").path)
@@ -104,10 +104,5 @@ struct StoreBenchmark {
             createdAt: (draft.createdAt ?? Date()).timeIntervalSince1970,
             modifiedAt: (draft.modifiedAt ?? Date()).timeIntervalSince1970,
             isPinned: draft.isPinned, folderId: draft.folderId?.uuidString, tags: draft.tags)
-    }
-
-    private static func machine() -> String {
-        "\(ProcessInfo.processInfo.activeProcessorCount) cores, "
-            + String(format: "%.0f GB", Double(ProcessInfo.processInfo.physicalMemory) / 1e9)
     }
 }

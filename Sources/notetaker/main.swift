@@ -1,4 +1,4 @@
 import Foundation
 import NoteTakerCLI
 
-exit(NoteTakerCommand.main())
+exit(await NoteTakerCommand.main())

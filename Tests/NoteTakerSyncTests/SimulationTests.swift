@@ -29,9 +29,11 @@ struct SimulationTests {
             return results
         }
         #expect(outcomes.count == Self.seeds.count)
-        // The runs did meet what they are meant to survive.
-        #expect(outcomes.reduce(0) { $0 + $1.faults } > 0)
-        #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
-        #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
+        // A full run did meet what it is meant to survive (one replayed seed may not).
+        if outcomes.count >= 50 {
+            #expect(outcomes.reduce(0) { $0 + $1.faults } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
+        }
     }
 }

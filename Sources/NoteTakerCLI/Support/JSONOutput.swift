@@ -5,14 +5,23 @@ import NoteTakerKit
 /// Absent values are `null`, never missing; dates are ISO 8601 in UTC with milliseconds.
 enum JSONOutput {
     static func print(_ value: some Encodable) throws {
+        let data = try encoder(pretty: true).encode(value)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// The value as one line of JSON (for streams of events, as `sync --watch --json` prints).
+    static func line(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder(pretty: false).encode(value), as: UTF8.self)
+    }
+
+    private static func encoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         }
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        return encoder
     }
 }
 

@@ -10,21 +10,25 @@ extension NoteStore {
         try write { db in
             let known = try SyncState.get(db, .serverId)
             guard known != serverId else { return }
-            if known != nil {
-                for type in RecordType.allCases {
-                    try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
-                        SELECT ?, id, 'save', ? FROM \(type.table)
-                        """, arguments: [type.rawValue, Date().storageValue])
-                }
-                try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
-                try db.execute(sql: "DELETE FROM sync_deleted")
-                try db.execute(sql: "DELETE FROM sync_inbox")
-                for key in [SyncState.Key.changeToken, .inboxToken, .inflight] { try SyncState.set(db, key, nil) }
-            }
+            if known != nil { try Self.requeueEverything(db) }
             try SyncState.set(db, .serverId, serverId)
         }
+    }
+
+    /// Forgets everything this store knew of a server (tags, bases, tokens) and queues every
+    /// record to go up: for a different server or account. Deletes nothing.
+    static func requeueEverything(_ db: Database) throws {
+        for type in RecordType.allCases {
+            try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
+                SELECT ?, id, 'save', ? FROM \(type.table)
+                """, arguments: [type.rawValue, Date().storageValue])
+        }
+        try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
+        try db.execute(sql: "DELETE FROM sync_deleted")
+        try db.execute(sql: "DELETE FROM sync_inbox")
+        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId] { try SyncState.set(db, key, nil) }
     }
 
     /// Whether the outbox holds changes that may be sent (not failed too often).

@@ -4,7 +4,7 @@ import GRDB
 /// The engine's remembered values (`sync_state`): account, server, tokens, settings.
 enum SyncState {
     enum Key: String {
-        case serverURL, username, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
+        case serverURL, username, allowInsecure, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {
@@ -32,6 +32,8 @@ public struct SyncSettings: Sendable, Equatable, Codable {
     public var mergePolicy: String
     /// When the last sync completed.
     public var lastSyncedAt: Date?
+    /// Whether plain HTTP to another machine was allowed at login (`--insecure`).
+    public var allowInsecure: Bool
 
     /// Whether an account is set up.
     public var hasAccount: Bool { serverURL != nil && username != nil }
@@ -46,7 +48,8 @@ extension NoteStore {
                 username: try SyncState.get(db, .username),
                 autoSync: try SyncState.get(db, .autoSync) != "off",
                 mergePolicy: try SyncState.get(db, .mergePolicy) ?? MergePolicy.localWins.name,
-                lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+                lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
+                allowInsecure: try SyncState.get(db, .allowInsecure) == "yes")
         }
     }
 
@@ -63,11 +66,25 @@ extension NoteStore {
         try write { db in try SyncState.set(db, .mergePolicy, name) }
     }
 
-    /// Records the account this store syncs with (after a login or registration).
-    public func setSyncAccount(serverURL: URL?, username: String?) throws(NoteTakerError) {
+    /// Records the account this store syncs with (after a login or registration). Another
+    /// server or account than before starts afresh: every record here is queued to go up
+    /// to it, and nothing is deleted.
+    public func setSyncAccount(serverURL: URL, username: String, allowInsecure: Bool) throws(NoteTakerError) {
         try write { db in
-            try SyncState.set(db, .serverURL, serverURL?.absoluteString)
+            let sameAccount = try SyncState.get(db, .serverURL) == serverURL.absoluteString && SyncState.get(db, .username) == username
+            if !sameAccount { try Self.requeueEverything(db) }
+            try SyncState.set(db, .serverURL, serverURL.absoluteString)
             try SyncState.set(db, .username, username)
+            try SyncState.set(db, .allowInsecure, allowInsecure ? "yes" : nil)
+        }
+    }
+
+    /// Forgets the account (after a logout); local notes stay, and so do pending changes.
+    public func clearSyncAccount() throws(NoteTakerError) {
+        try write { db in
+            try SyncState.set(db, .serverURL, nil)
+            try SyncState.set(db, .username, nil)
+            try SyncState.set(db, .allowInsecure, nil)
         }
     }
 }

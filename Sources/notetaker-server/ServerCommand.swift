@@ -4,6 +4,7 @@ import Hummingbird
 import NoteTakerServer
 
 /// `notetaker-server`: the self-hosted sync server.
+@main
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-server",
@@ -34,5 +35,3 @@ struct ServerCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
-
-await ServerCommand.main()

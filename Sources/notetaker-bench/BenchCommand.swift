@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 
 /// `notetaker-bench`: measures DESIGN.md's budgets beside a plain-SQL baseline.
-struct BenchCommand: ParsableCommand {
+@main
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-bench",
         abstract: "Measure NoteTaker's performance budgets beside plain SQL doing the same work.",
-        subcommands: [StoreSuite.self])
+        subcommands: [StoreSuite.self, SyncSuite.self])
 }
 
 struct StoreSuite: ParsableCommand {
@@ -40,4 +41,33 @@ struct StoreSuite: ParsableCommand {
     }
 }
 
-BenchCommand.main()
+struct SyncSuite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync: a first sync device → server → device, an edit's push latency, many devices at once.")
+
+    @Option(help: "How many notes the first sync carries.") var notes = 100_000
+    @Option(help: "How many accounts sync at once for the throughput measure.") var clients = 50
+    @Option(help: "How many edits travel for the push latency.") var edits = 20
+    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
+    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
+    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        if notes < 100 { throw ValidationError("--notes must be at least 100.") }
+        if clients < 1 || edits < 1 { throw ValidationError("--clients and --edits must be at least 1.") }
+    }
+
+    func run() async throws {
+        let folder = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
+        let benchmark = SyncBenchmark(
+            noteCount: notes, clients: clients, edits: edits, corpus: try Corpus(wordList: words, seed: seed),
+            directory: folder, seed: seed, progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
+        let report = try await benchmark.run()
+        if json { try report.printJSON() } else { report.printText() }
+    }
+}

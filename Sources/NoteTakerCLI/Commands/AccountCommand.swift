@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+import NoteTakerSyncProtocol
+
+/// `notetaker account`: the sync account of this store.
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account", abstract: "Set up, inspect or leave the sync account.",
+        subcommands: [AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self])
+}
+
+/// The options shared by register and login.
+struct AccountOptions: ParsableArguments {
+    @Option(help: "The sync server, for example https://notes.example.com or http://127.0.0.1:8471.")
+    var server: String
+    @Option(help: "The user name.")
+    var user: String
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (required: never on the command line).")
+    var passwordFromStandardInput = false
+    @Flag(help: "Allow plain http:// to another machine (passwords and notes cross the network unencrypted).")
+    var insecure = false
+
+    func validate() throws {
+        if !passwordFromStandardInput { throw ValidationError("Give the password on standard input with --password-stdin.") }
+    }
+
+    func password() throws -> String {
+        let password = StandardInput.readAll().trimmingCharacters(in: .newlines)
+        guard !password.isEmpty else { throw NoteTakerError.invalidInput("No password on standard input.") }
+        return password
+    }
+
+    /// Signs in (or up), then saves the account and token in the store.
+    func connect(_ store: NoteStore, register: Bool) async throws -> SessionResponse {
+        let url = try SyncSetup.serverURL(server)
+        let transport = try HTTPSyncTransport(server: url, token: nil, allowInsecure: insecure)
+        let password = try password()
+        let session = register
+            ? try await transport.register(username: user, password: password)
+            : try await transport.login(username: user, password: password)
+        try store.setSyncAccount(serverURL: url, username: session.username, allowInsecure: insecure)
+        try store.saveSyncToken(session.token)
+        return session
+    }
+}
+
+struct AccountRegisterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account on a sync server and use it here.")
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let session = try await account.connect(try storeOptions.open(), register: true)
+        print("Registered \(session.username) on \(account.server); this device syncs with it now (`notetaker sync`).")
+    }
+}
+
+struct AccountLoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "login", abstract: "Log in to a sync account from this device.")
+    @OptionGroup var account: AccountOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let session = try await account.connect(try storeOptions.open(), register: false)
+        print("Logged in as \(session.username) on \(account.server).")
+    }
+}
+
+struct AccountLogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out: the server revokes the session; notes stay here.")
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let store = try storeOptions.open()
+        if let transport = try? SyncSetup.transport(for: store) {
+            do {
+                try await transport.logout()
+            } catch {
+                Terminal.printNotice("The server could not be told (\(error)); the token is removed here anyway.")
+            }
+        }
+        store.removeSyncToken()
+        try store.clearSyncAccount()
+        print("Logged out. Notes on this device stay, and changes wait until you log in again.")
+    }
+}
+
+struct AccountStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "The account, the server's view of it, and what waits to sync.")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: JSONFlag
+
+    struct Status: Encodable {
+        var server: String?
+        var username: String?
+        var loggedIn: Bool
+        var autoSync: Bool
+        var mergePolicy: String
+        var serverAccount: AccountStatus?
+        var serverError: String?
+        var sync: SyncSummary
+    }
+
+    func run() async throws {
+        let store = try storeOptions.open()
+        let settings = try store.syncSettings()
+        var status = Status(
+            server: settings.serverURL?.absoluteString, username: settings.username, loggedIn: store.syncToken() != nil && settings.hasAccount,
+            autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
+        if status.loggedIn {
+            do {
+                status.serverAccount = try await SyncSetup.transport(for: store).accountStatus()
+            } catch {
+                status.serverError = "\(error)"
+            }
+        }
+        if output.json { return try JSONOutput.print(status) }
+        guard let server = status.server, let username = status.username else {
+            print("No sync account on this device. Set one up with `notetaker account register` or `notetaker account login`.")
+            return
+        }
+        print("account         \(username) on \(server)\(status.loggedIn ? "" : " (logged out)")")
+        if let remote = status.serverAccount {
+            print("server holds    \(remote.recordCount) records, \(TextOutput.byteCount(remote.usedBytes)) of \(TextOutput.byteCount(remote.quotaBytes))")
+        } else if let error = status.serverError {
+            print("server          \(error)")
+        }
+        print("auto-sync       \(status.autoSync ? "on" : "off"); merge policy \(status.mergePolicy)")
+        SyncStatusCommand.printSummary(status.sync)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+
+/// `notetaker conflicts`: notes whose bodies changed on two devices in ways that could not merge.
+struct ConflictsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts", abstract: "List sync conflicts, or resolve one.",
+        subcommands: [ConflictsListCommand.self, ConflictsResolveCommand.self], defaultSubcommand: ConflictsListCommand.self)
+}
+
+struct ConflictsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The notes in conflict (the default).")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let conflicts = try storeOptions.open().conflicts()
+        if output.json { return try JSONOutput.print(conflicts) }
+        if conflicts.isEmpty { return print("No conflicts.") }
+        for conflict in conflicts {
+            let copy = conflict.copyId.map { " — other version in note \($0.uuidString.lowercased().prefix(8))" } ?? ""
+            print("\(conflict.noteId.uuidString.lowercased().prefix(8))  \(conflict.title)\(copy)")
+        }
+        print("Resolve with `notetaker conflicts resolve ID --keep local|server|both`.")
+    }
+}
+
+struct ConflictsResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Keep this device's version, the server's, or both.")
+    @OptionGroup var note: NoteArgument
+    @Option(help: "local, server or both.")
+    var keep: String
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        if ConflictResolution(rawValue: keep) == nil { throw ValidationError("--keep takes local, server or both.") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let id = try note.resolve(in: store)
+        try store.resolveConflict(noteId: id, keep: ConflictResolution(rawValue: keep) ?? .both)
+        print("Resolved: kept \(keep == "both" ? "both versions" : "the \(keep) version"). It goes up at the next sync.")
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+
+/// `notetaker sync`: one cycle, or watch; status, retry and settings.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Sync with the account's server.",
+        subcommands: [SyncNowCommand.self, SyncStatusCommand.self, SyncRetryCommand.self, SyncSettingsCommand.self],
+        defaultSubcommand: SyncNowCommand.self)
+}
+
+struct SyncNowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now", abstract: "One sync cycle (the default), or --watch to stay connected.")
+    @Flag(help: "Go on with a sync that deletes more than 50 notes (or 10 %) here.")
+    var yes = false
+    @Flag(help: "Stay connected and sync on every change, on either side, until interrupted.")
+    var watch = false
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: JSONFlag
+
+    func run() async throws {
+        let store = try storeOptions.open()
+        let transport = try SyncSetup.transport(for: store)
+        let interactive = isatty(STDERR_FILENO) == 1 && !output.json
+        let engine = try SyncSetup.engine(for: store, transport: transport, allowMassDeletion: yes, showProgress: interactive && !watch)
+        if watch { return try await watchForever(store: store, engine: engine, transport: transport) }
+        let report = try await engine.sync()
+        if interactive { ProgressLine().finish() }
+        if output.json { return try JSONOutput.print(report) }
+        print(Self.describe(report))
+        let summary = try store.syncSummary()
+        if summary.conflicts > 0 { print("\(notesPhrase(summary.conflicts)) in conflict: see `notetaker conflicts`.") }
+        if !summary.failures.isEmpty { print("\(summary.failures.count) changes failed to sync: see `notetaker sync status`.") }
+    }
+
+    private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {
+        guard try store.syncSettings().autoSync else {
+            throw NoteTakerError.invalidInput("Automatic sync is off for this store, so only `notetaker sync` talks to the server. Turn it on with `notetaker sync settings --auto on`.")
+        }
+        let json = output.json
+        let watcher = SyncWatcher(engine: engine, store: store, transport: transport) { event in
+            Self.report(event, json: json)
+        }
+        Terminal.printNotice("Watching for changes on this device and on the server; Ctrl-C stops.")
+        await watcher.run()
+    }
+
+    private static func report(_ event: SyncWatcher.Event, json: Bool) {
+        let stamp = Date().formatted(date: .omitted, time: .standard)
+        switch event {
+        case .synced(let report) where report.pushed + report.pulled + report.conflicts + report.errors > 0:
+            if json, let line = try? JSONOutput.line(report) { print(line) } else { print("\(stamp) \(describe(report))") }
+        case .synced:
+            break
+        case .failed(let error, let wait):
+            Terminal.printNotice("\(stamp) \(error.message) Next try in \(wait.components.seconds) s.")
+        case .connected:
+            Terminal.printNotice("\(stamp) Connected to the server's push channel.")
+        case .disconnected(let wait):
+            Terminal.printNotice("\(stamp) Push channel lost; reconnecting in \(wait.components.seconds) s.")
+        }
+        fflush(nil)
+    }
+
+    static func describe(_ report: SyncReport) -> String {
+        var parts = ["sent \(report.pushed)", "received \(report.pulled)"]
+        if report.merged > 0 { parts.append("merged \(report.merged)") }
+        if report.conflicts > 0 { parts.append("\(report.conflicts) conflicts kept as copies") }
+        if report.errors > 0 { parts.append("\(report.errors) errors") }
+        if report.uploadedFiles + report.downloadedFiles > 0 {
+            parts.append("files up \(report.uploadedFiles), down \(report.downloadedFiles)")
+        }
+        return "Synced: " + parts.joined(separator: ", ") + "."
+    }
+}
+
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Pending changes, conflicts, and errors with their messages.")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let summary = try store.syncSummary()
+        if output.json { return try JSONOutput.print(summary) }
+        Self.printSummary(summary)
+    }
+
+    static func printSummary(_ summary: SyncSummary) {
+        let last = summary.lastSyncedAt.map { $0.formatted(date: .abbreviated, time: .standard) } ?? "never"
+        print("last synced     \(last)")
+        print("waiting to sync \(summary.pending)")
+        print("in conflict     \(summary.conflicts)")
+        print("failed          \(summary.failures.count)")
+        for failure in summary.failures {
+            print("  \(failure.recordType) \(failure.recordId.uuidString.lowercased().prefix(8)) \(failure.label ?? ""): \(failure.message)")
+        }
+        if !summary.failures.isEmpty { print("Retry them with `notetaker sync retry`.") }
+    }
+}
+
+struct SyncRetryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Put changes that failed to sync back in line for the next sync.")
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let count = try storeOptions.open().retryFailedSync()
+        print(count == 0 ? "No failed changes." : "\(count) changes will be tried again at the next sync.")
+    }
+}
+
+struct SyncSettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "settings", abstract: "Show or change automatic sync and the merge policy.")
+    @Option(help: "Automatic sync for `serve` and `sync --watch`: on or off.")
+    var auto: String?
+    @Option(help: "Who wins a property changed on both sides: local-wins, server-wins or last-writer-wins.")
+    var policy: String?
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: JSONFlag
+
+    func validate() throws {
+        if let auto, !["on", "off"].contains(auto) { throw ValidationError("--auto takes on or off.") }
+        if let policy, MergePolicy.named(policy) == nil {
+            throw ValidationError("--policy takes \(MergePolicy.names.joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        if let auto { try store.setAutoSync(auto == "on") }
+        if let policy { try store.setMergePolicy(policy) }
+        let settings = try store.syncSettings()
+        if output.json { return try JSONOutput.print(settings) }
+        print("auto-sync       \(settings.autoSync ? "on" : "off")")
+        print("merge policy    \(settings.mergePolicy)")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The real `notetaker-server` executable on a free loopback port.
+final class ServerProcess {
+    let process = Process()
+    let dataDirectory: URL
+    private(set) var url: URL
+
+    /// Starts the server and waits for its "listening on" line.
+    init(arguments: [String] = [], scheme: String = "http") throws {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        process.executableURL = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        process.arguments = ["--data", dataDirectory.path, "--port", "0"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("notetaker-server listening on") {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let address = text.split(separator: " ").first { $0.hasPrefix("\(scheme)://") }.map(String.init) ?? ""
+        url = try #require(URL(string: address), "the server did not start: \(text)")
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `account`, `sync` and `conflicts` as a user runs them: two stores (two devices) and the
+/// real server executable.
+@Suite("Sync commands")
+struct SyncCommandTests {
+    @Test("register on one device, log in on another, sync a note across, see the status")
+    func twoDevices() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        let phone = CLIRunner()
+        let registered = try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                       stdin: "correct horse battery\n")
+        #expect(registered.contains("Registered ada"))
+        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+
+        // The token lives in a file only its owner can read, never in the database.
+        let tokenFile = laptop.directory.appendingPathComponent("NoteTaker.sync-token").path
+        let permissions = try FileManager.default.attributesOfItem(atPath: tokenFile)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+
+        let id = try laptop.ok(["new", "From the laptop", "--body", "hello"])
+        let pending = try laptop.run(["sync", "status", "--json"]).json() as? [String: Any]
+        #expect(pending?["pending"] as? Int == 1)
+        #expect(try laptop.ok(["sync"]).hasPrefix("Synced: sent 1"))
+        #expect(try phone.ok(["sync", "--json"]).contains("\"pulled\" : 1"))
+        #expect(try phone.ok(["show", id, "--json"]).contains("From the laptop"))
+
+        let status = try phone.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(status?["username"] as? String == "ada")
+        #expect(status?["loggedIn"] as? Bool == true)
+        #expect((status?["serverAccount"] as? [String: Any])?["recordCount"] as? Int == 1)
+        #expect(try phone.ok(["conflicts"]) == "No conflicts.")
+
+        #expect(try phone.ok(["sync", "settings", "--policy", "server-wins", "--auto", "off"]).contains("server-wins"))
+        let watch = try phone.run(["sync", "--watch"])
+        #expect(watch.status == 1)
+        #expect(watch.stderr.contains("Automatic sync is off"))
+
+        try phone.ok(["account", "logout"])
+        let after = try phone.run(["sync"])
+        #expect(after.status == 1)
+        #expect(after.stderr.contains("No sync account"))
+    }
+
+    @Test("bad input: a clear error, nothing changed")
+    func badInput() throws {
+        let runner = CLIRunner()
+        let noPassword = try runner.run(["account", "login", "--server", "http://127.0.0.1:1", "--user", "ada"])
+        #expect(noPassword.status == 2)
+        #expect(noPassword.stderr.contains("--password-stdin"))
+        let insecure = try runner.run(["account", "login", "--server", "http://notes.example.com", "--user", "ada", "--password-stdin"], stdin: "secret12")
+        #expect(insecure.status == 1)
+        #expect(insecure.stderr.contains("unencrypted"))
+        let unreachable = try runner.run(["account", "login", "--server", "http://127.0.0.1:1", "--user", "ada", "--password-stdin"], stdin: "secret12")
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.contains("cannot be reached"))
+        #expect(try runner.run(["sync"]).stderr.contains("No sync account"))
+        #expect(try runner.run(["sync", "settings", "--policy", "coin-toss"]).status == 2)
+        let id = try runner.ok(["new", "Local"])
+        #expect(try runner.run(["conflicts", "resolve", id, "--keep", "mine"]).status == 2)
+        #expect(try runner.run(["conflicts", "resolve", id, "--keep", "local"]).stderr.contains("no sync conflict"))
+        let status = try runner.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(status?["loggedIn"] as? Bool == false)
+    }
+
+    @Test("notetaker-server serves HTTPS with --tls-cert and --tls-key")
+    func tls() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-tls-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", cert]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+
+        let server = try ServerProcess(arguments: ["--tls-cert", cert, "--tls-key", key], scheme: "https")
+        #expect(server.url.scheme == "https")
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--show-error", "--cacert", cert, server.url.appendingPathComponent("v1/health").absoluteString]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let body = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        #expect(body.contains("\"status\":\"ok\""))
+        // Plain HTTP to the HTTPS port gets nothing useful.
+        let plain = Process()
+        plain.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        plain.arguments = ["--silent", "--max-time", "5", server.url.absoluteString.replacingOccurrences(of: "https:", with: "http:") + "/v1/health"]
+        let plainOutput = Pipe()
+        plain.standardOutput = plainOutput
+        try plain.run()
+        let plainBody = String(decoding: plainOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        plain.waitUntilExit()
+        #expect(!plainBody.contains("\"status\":\"ok\""))
+    }
+}
