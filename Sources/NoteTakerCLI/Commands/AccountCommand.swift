@@ -100,6 +100,22 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var serverAccount: AccountStatus?
         var serverError: String?
         var sync: SyncSummary
+
+        enum CodingKeys: String, CodingKey {
+            case server, username, loggedIn, autoSync, mergePolicy, serverAccount, serverError, sync
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(server, forKey: .server)
+            try container.encode(username, forKey: .username)
+            try container.encode(loggedIn, forKey: .loggedIn)
+            try container.encode(autoSync, forKey: .autoSync)
+            try container.encode(mergePolicy, forKey: .mergePolicy)
+            try container.encode(serverAccount, forKey: .serverAccount)
+            try container.encode(serverError, forKey: .serverError)
+            try container.encode(sync, forKey: .sync)
+        }
     }
 
     func run() async throws {

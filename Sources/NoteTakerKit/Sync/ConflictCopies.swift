@@ -16,6 +16,17 @@ public struct SyncConflict: Sendable, Hashable, Codable {
     public var copyId: UUID?
     /// When the conflict was found.
     public var createdAt: Date
+
+    /// Encodes every field, `null` for absent values, ids in lowercase.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(noteId.uuidString.lowercased(), forKey: .noteId)
+        try container.encode(title, forKey: .title)
+        try container.encode(localBody, forKey: .localBody)
+        try container.encode(serverBody, forKey: .serverBody)
+        try container.encode(copyId?.uuidString.lowercased(), forKey: .copyId)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
 }
 
 /// Which version a resolved conflict keeps.

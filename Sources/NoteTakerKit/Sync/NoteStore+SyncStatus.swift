@@ -11,6 +11,15 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var failures: [SyncFailure]
     /// When the last sync completed.
     public var lastSyncedAt: Date?
+
+    /// Encodes every field, `null` for absent values.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(conflicts, forKey: .conflicts)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
+    }
 }
 
 /// A change that failed to sync and waits to be retried by hand.
@@ -25,6 +34,16 @@ public struct SyncFailure: Sendable, Equatable, Codable {
     public var message: String
     /// How many times it was tried.
     public var attempts: Int
+
+    /// Encodes every field, `null` for absent values.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recordType, forKey: .recordType)
+        try container.encode(recordId.uuidString.lowercased(), forKey: .recordId)
+        try container.encode(label, forKey: .label)
+        try container.encode(message, forKey: .message)
+        try container.encode(attempts, forKey: .attempts)
+    }
 }
 
 extension NoteStore {

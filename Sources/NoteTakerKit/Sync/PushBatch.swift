@@ -45,7 +45,7 @@ struct PushBatch: Codable, Sendable {
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
             } else if let fields = try SyncRecords.fields(db, type, key) {
-                let size = try JSONEncoder().encode(fields).count
+                let size = Self.estimatedSize(fields) < SyncLimits.maxRecordBytes / 2 ? 0 : try JSONEncoder().encode(fields).count
                 if size > SyncLimits.maxRecordBytes {
                     try SyncApply.recordFailure(db, type, key, message: """
                         This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
@@ -66,6 +66,19 @@ struct PushBatch: Codable, Sendable {
         }
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
         return PushBatch(request: ModifyRequest(changes: changes), sequences: sequences, assetHashes: hashes)
+    }
+
+    /// A quick upper bound of a record's JSON size, so that only large records are encoded
+    /// to be measured exactly (JSON escapes at most double a string's bytes).
+    static func estimatedSize(_ fields: RecordFields) -> Int {
+        func size(_ value: FieldValue) -> Int {
+            switch value {
+            case .string(let text): 2 * text.utf8.count + 2
+            case .array(let values): values.reduce(2) { $0 + size($1) + 1 }
+            default: 24
+            }
+        }
+        return fields.reduce(2) { $0 + $1.key.utf8.count + 4 + size($1.value) }
     }
 
     /// Marks the batch's rows as being sent.

@@ -104,7 +104,7 @@ struct SyncApply {
             if change.operation == .delete {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
                 try forgetDeletion(db, type, key)
-            } else if try SyncRecords.fields(db, type, key) != nil {
+            } else if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(type.table) WHERE id = ?"), arguments: [key]) == true {
                 try markSynced(db, type, key, tag: tag, base: change.fields ?? [:])
                 if current?.seq == sentSequence {
                     try clearOutbox(db, type, key)

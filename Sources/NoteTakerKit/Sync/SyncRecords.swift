@@ -92,40 +92,43 @@ enum SyncRecords {
     private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader) throws -> Bool {
         let title = try NoteStore.validatedTitle(try reader.string("title"))
         let body = try NoteStore.validatedBody(try reader.string("body"))
+        let isPinned = try reader.bool("isPinned")
+        let trashedAt = try reader.optionalNumber("trashedAt")
         var dropped = false
         var folderId = try reader.optionalString("folderId")
-        if let folder = folderId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [folder]) != true {
+        if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
             folderId = nil
             dropped = true
         }
-        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
+        let wanted = try reader.strings("tagIds")
+        let tags = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE id IN (SELECT value FROM json_each(?))"),
+                                    arguments: [NoteStore.jsonArray(wanted)]).map(Tag.init(row:))
+        dropped = dropped || tags.count < Set(wanted).count
+        // The search fields are computed first, so the note is indexed once.
+        let fields = SearchFields(isPinned: isPinned, isTrashed: trashedAt != nil, tags: tags, folderChain: try SearchFields.folderChain(db, folderId))
         let arguments: StatementArguments = [
-            title, body, try reader.number("createdAt"), try reader.number("modifiedAt"), try reader.bool("isPinned"),
-            folderId, try reader.optionalNumber("trashedAt"), id,
+            title, body, try reader.number("createdAt"), try reader.number("modifiedAt"), isPinned,
+            folderId, trashedAt, fields.tagNames, fields.facets, id,
         ]
+        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
+        let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
         if exists {
+            try db.cachedStatement(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))")
+                .execute(arguments: [id, tagKeys])
             try db.cachedStatement(sql: """
                 UPDATE note SET title = ?, body = ?, createdAt = ?, modifiedAt = ?, isPinned = ?, folderId = ?, trashedAt = ?,
-                    searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
+                    tagNames = ?, facets = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
                 """).execute(arguments: arguments)
         } else {
             let before = try SearchIndexSchema.lastSearchSeq(db)
             try db.cachedStatement(sql: """
-                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, id, searchSeq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, id, searchSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
                 """).execute(arguments: arguments)
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
         }
-        let wanted = Set(try reader.strings("tagIds"))
-        let known = Set(try String.fetchAll(db, sql: "SELECT id FROM tag WHERE id IN (SELECT value FROM json_each(?))",
-                                            arguments: [NoteStore.jsonArray(Array(wanted))]))
-        dropped = dropped || known.count < wanted.count
-        try db.execute(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))",
-                       arguments: [id, NoteStore.jsonArray(Array(known))])
-        for tagId in known {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)").execute(arguments: [id, tagId])
-        }
-        try SearchFields.refresh(db, noteIds: [id])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
+            .execute(arguments: [id, tagKeys])
         return dropped
     }
 

@@ -37,6 +37,17 @@ public struct SyncSettings: Sendable, Equatable, Codable {
 
     /// Whether an account is set up.
     public var hasAccount: Bool { serverURL != nil && username != nil }
+
+    /// Encodes every field, `null` for absent values.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(serverURL?.absoluteString, forKey: .serverURL)
+        try container.encode(username, forKey: .username)
+        try container.encode(autoSync, forKey: .autoSync)
+        try container.encode(mergePolicy, forKey: .mergePolicy)
+        try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
+        try container.encode(allowInsecure, forKey: .allowInsecure)
+    }
 }
 
 extension NoteStore {

@@ -3,6 +3,9 @@ import GRDB
 import NoteTakerSyncProtocol
 
 extension SQLiteSyncStorage {
+    /// How long answers to batches are kept for repeated requests: 30 days.
+    static let requestRetention: TimeInterval = 30 * 24 * 3600
+
     public func latestSequence(account: Int64) async throws -> Int64 {
         try await writer.read { db in
             try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
@@ -62,9 +65,16 @@ extension SQLiteSyncStorage {
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
                 arguments: [sequence, addedBytes, account])
             let response = ModifyResponse(results: results)
+            let now = Date().timeIntervalSince1970
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
-                arguments: [account, requestKey, try JSONEncoder().encode(response), Date().timeIntervalSince1970])
+                arguments: [account, requestKey, try JSONEncoder().encode(response), now])
+            if sequence / 1000 != (sequence - Int64(request.changes.count)) / 1000 {
+                // Now and then, forget answers older than the retention: a batch repeated
+                // after that is decided against change tags again, which merging absorbs.
+                try db.execute(sql: "DELETE FROM request WHERE accountId = ? AND createdAt < ?",
+                               arguments: [account, now - Self.requestRetention])
+            }
             return response
         }
     }
