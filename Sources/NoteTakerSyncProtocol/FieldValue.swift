@@ -19,14 +19,15 @@ public enum FieldValue: Sendable, Hashable, Codable {
     /// Decodes any JSON scalar or array; objects are refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Strings first: most fields are text, and every failed attempt throws.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode([FieldValue].self) {
             self = .array(value)
         } else {

@@ -17,6 +17,7 @@ struct TwoDeviceTests {
             try await b.sync()
             #expect(try b.note(titled: "Plan").body == "line one")
             #expect(try b.note(titled: "Plan").tags == ["Ideas"])
+            #expect(try b.store.search(SearchQuery("line")).map(\.note.id) == [note.id])
             #expect(try b.store.folderTree().map(\.folder.name) == ["Work"])
 
             _ = try b.store.updateNote(id: note.id, body: "line one\nline two")
@@ -33,6 +34,7 @@ struct TwoDeviceTests {
                 #expect(seen.folderId == folder.id)
                 #expect(Set(seen.tags) == ["Ideas", "Urgent"])
                 #expect(try device.store.note(id: note.id).sync.status == .synced)
+                #expect(try device.store.search(SearchQuery("two", tag: "Urgent", folderId: folder.id)).map(\.note.id) == [note.id])
             }
 
             _ = try c.store.trashNotes(ids: [note.id])

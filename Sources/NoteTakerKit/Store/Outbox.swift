@@ -14,6 +14,16 @@ public enum RecordType: String, Sendable, Codable, CaseIterable {
 
     /// The table that holds records of this type.
     var table: String { rawValue }
+
+    /// The order in which fetched records are applied: what others refer to comes first.
+    var applyOrder: Int {
+        switch self {
+        case .folder: 0
+        case .tag: 1
+        case .note: 2
+        case .attachment: 3
+        }
+    }
 }
 
 /// A local change waiting in the outbox to go up to the sync server.

@@ -63,13 +63,8 @@ public struct HTTPSyncTransport: SyncTransport {
     public func uploadAsset(hash: String, from file: URL) async throws(SyncError) {
         var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let result: (Data, URLResponse)
-        do {
-            result = try await session.upload(for: request, fromFile: file)
-        } catch {
-            throw .unreachable(error.localizedDescription)
-        }
-        _ = try Self.check(result, accepting: [200, 204])
+        _ = try Self.check(try await perform { completion in session.uploadTask(with: request, fromFile: file, completionHandler: completion) },
+                           accepting: [200, 204])
     }
 
     public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
@@ -120,13 +115,30 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Sends a request; any status outside `accepting` becomes a ``SyncError``.
     func send(_ request: URLRequest, accepting: Set<Int>) async throws(SyncError) -> (Data, HTTPURLResponse) {
-        let result: (Data, URLResponse)
+        try Self.check(try await perform { completion in session.dataTask(with: request, completionHandler: completion) }, accepting: accepting)
+    }
+
+    /// Runs a URLSession task to completion. The completion-handler form is used on purpose:
+    /// cancelling a task suspended in the `async` URLSession methods deadlocks the
+    /// concurrency runtime in swift-corelibs-foundation (their cancellation handler resumes
+    /// the continuation while the task's status is locked). A cancelled sync waits for the
+    /// request to end instead.
+    private func perform(
+        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+    ) async throws(SyncError) -> (Data, URLResponse) {
         do {
-            result = try await session.data(for: request)
+            return try await withCheckedThrowingContinuation { continuation in
+                makeTask { data, response, error in
+                    if let response, error == nil {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }.resume()
+            }
         } catch {
             throw .unreachable(error.localizedDescription)
         }
-        return try Self.check(result, accepting: accepting)
     }
 
     static func check(_ result: (Data, URLResponse), accepting: Set<Int>) throws(SyncError) -> (Data, HTTPURLResponse) {

@@ -87,6 +87,7 @@ extension NoteStore {
             for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
                 try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result)
             }
+            try apply.flushIndex(db)
             try PushBatch.clear(db)
             try batch.markPending(db)
             return (apply, apply.releasedHashes)
@@ -103,10 +104,16 @@ extension NoteStore {
     /// Stages a page of fetched changes, and the token after it.
     func stage(_ page: ChangesResponse) throws(NoteTakerError) {
         try write { db in
-            let insert = try db.cachedStatement(sql: "INSERT INTO sync_inbox (recordType, recordId, record) VALUES (?, ?, ?)")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
+                """)
             let encoder = JSONEncoder.sortedKeys
             for record in page.records {
-                try insert.execute(arguments: [record.recordType, record.recordId.key, String(decoding: try encoder.encode(record), as: UTF8.self)])
+                let priority = RecordType(rawValue: record.recordType)?.applyOrder ?? 9
+                try insert.execute(arguments: [
+                    priority, record.recordType, record.recordId.key, record.changeTag, record.deleted,
+                    String(decoding: try encoder.encode(record.fields), as: UTF8.self),
+                ])
             }
             try SyncState.set(db, .inboxToken, page.token)
         }
@@ -126,7 +133,7 @@ extension NoteStore {
         try read { db in
             let deletions = try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT i.recordId) FROM sync_inbox i JOIN note n ON n.id = i.recordId
-                WHERE i.recordType = 'note' AND json_extract(i.record, '$.deleted') = 1
+                WHERE i.recordType = 'note' AND i.deleted = 1
                   AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = 'note' AND o.recordId = i.recordId)
                 """) ?? 0
             return (deletions, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0)
@@ -144,18 +151,19 @@ extension NoteStore {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
             let rows = try Row.fetchAll(db, sql: """
-                SELECT seq, record FROM sync_inbox
-                ORDER BY CASE recordType WHEN 'folder' THEN 0 WHEN 'tag' THEN 1 WHEN 'note' THEN 2 ELSE 3 END, seq
-                LIMIT ?
+                SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
                 """, arguments: [limit])
             let decoder = JSONDecoder()
             for row in rows {
-                if let record = try? decoder.decode(SyncRecord.self, from: Data((row["record"] as String).utf8)) {
-                    try apply.apply(db, record)
+                let fieldsText: String = row["fields"]
+                if let id = row.uuid("recordId"), let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8)) {
+                    let record = SyncRecord(recordType: row["recordType"], recordId: id, changeTag: row["changeTag"], deleted: row["deleted"], fields: fields)
+                    try apply.apply(db, record, fieldsText: fieldsText)
                     apply.report.pulled += 1
                 }
                 try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [row["seq"] as Int64])
             }
+            try apply.flushIndex(db)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
                 try FolderCycles.break(db)
                 try SyncState.set(db, .changeToken, try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))

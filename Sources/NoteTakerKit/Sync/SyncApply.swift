@@ -12,6 +12,10 @@ struct SyncApply {
     var report = SyncReport()
     /// Content hashes whose files may no longer be referenced.
     var releasedHashes: Set<String> = []
+    /// New notes written but not yet in the search index: indexed together by
+    /// ``flushIndex(_:)``, because every statement writing to FTS5 inside a transaction
+    /// makes it flush its pending terms.
+    private var unindexed: [String] = []
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -25,19 +29,35 @@ struct SyncApply {
             .flatMap { row in PendingChange.Operation(rawValue: row["operation"]).map { (row["seq"], $0) } }
     }
 
+    /// Adds the notes written since the last flush to the search index, in one statement.
+    mutating func flushIndex(_ db: Database) throws {
+        guard !unindexed.isEmpty else { return }
+        try db.execute(sql: """
+            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?))
+            """, arguments: [NoteStore.jsonArray(unindexed)])
+        unindexed.removeAll()
+    }
+
     /// Applies one record from the server (fetched, or returned as "server record changed").
-    mutating func apply(_ db: Database, _ record: SyncRecord) throws {
+    /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
+    mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         let local = try SyncRecords.fields(db, type, key)
-        switch try pending(db, type, key) {
+        let pendingChange = try pending(db, type, key)
+        let newNote = type == .note && local == nil && pendingChange == nil && !record.deleted
+        // Anything but a new note may touch indexed rows: index what is waiting first.
+        if !newNote { try flushIndex(db) }
+        switch pendingChange {
         case nil:
             if record.deleted {
                 if local != nil { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
                 try forgetDeletion(db, type, key)
             } else if try changeTag(db, type, key) != record.changeTag || local == nil,
-                      try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+                      try write(db, type, key, record.fields, deferIndex: newNote) {
+                if newNote { unindexed.append(key) }
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
             }
         case let (_, operation)? where operation == .delete:
             let deletedTag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?",
@@ -143,23 +163,27 @@ struct SyncApply {
     /// Writes fields into the row; a reference the device cannot resolve is dropped and the
     /// corrected record queued to go up. A record this device cannot store (malformed, or
     /// its note is missing) is counted as an error and left out; returns whether it was written.
-    private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields) throws -> Bool {
+    ///
+    /// Every check runs before the first write, so a refused record leaves nothing behind
+    /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
+    private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
         do {
-            try db.inSavepoint {
-                if try SyncRecords.write(db, type, key, fields) {
-                    try Outbox.append(db, type, key)
-                }
-                return .commit
+            if try SyncRecords.write(db, type, key, fields, deferIndex: deferIndex) {
+                try Outbox.append(db, type, key)
             }
             return true
-        } catch {
+        } catch is SyncRecordError {
+            report.errors += 1
+            return false
+        } catch let error as NoteTakerError {
+            guard case .invalidInput = error else { throw error }
             report.errors += 1
             return false
         }
     }
 
-    private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields) throws {
-        let baseText = String(decoding: try JSONEncoder.sortedKeys.encode(base), as: UTF8.self)
+    private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil) throws {
+        let baseText = try baseText ?? String(decoding: JSONEncoder.sortedKeys.encode(base), as: UTF8.self)
         let conflicted = try type == .note && Bool.fetchOne(db, sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?", arguments: [key]) == true
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,

@@ -19,8 +19,11 @@ public enum SyncEventStream {
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         let task = session.dataTask(with: request)
         continuation.onTermination = { _ in
-            task.cancel()
-            session.invalidateAndCancel()
+            // Not inline: cancelling calls back into the stream, which is terminating now.
+            DispatchQueue.global().async {
+                task.cancel()
+                session.invalidateAndCancel()
+            }
         }
         task.resume()
         return stream

@@ -51,12 +51,13 @@ enum SyncRecords {
 
     /// Writes a record from the server into its local row (inserting or updating).
     /// References to folders, tags or notes this device does not hold are dropped; returns
-    /// whether any was, so the engine can send the corrected record back.
+    /// whether any was, so the engine can send the corrected record back. With
+    /// `deferIndex`, a new note is left for the caller to add to the search index.
     @discardableResult
-    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields) throws -> Bool {
+    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
         let reader = FieldReader(type: type, id: id, fields: fields)
         switch type {
-        case .note: return try writeNote(db, id, reader)
+        case .note: return try writeNote(db, id, reader, deferIndex: deferIndex)
         case .folder: return try writeFolder(db, id, reader)
         case .tag:
             let name = try NoteStore.validatedTagName(try reader.string("name"))
@@ -89,7 +90,7 @@ enum SyncRecords {
         }
     }
 
-    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader) throws -> Bool {
+    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader, deferIndex: Bool) throws -> Bool {
         let title = try NoteStore.validatedTitle(try reader.string("title"))
         let body = try NoteStore.validatedBody(try reader.string("body"))
         let isPinned = try reader.bool("isPinned")
@@ -125,7 +126,7 @@ enum SyncRecords {
                 INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, id, searchSeq)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
                 """).execute(arguments: arguments)
-            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+            if !deferIndex { try SearchIndexSchema.indexNotes(db, searchSeqAbove: before) }
         }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
             .execute(arguments: [id, tagKeys])

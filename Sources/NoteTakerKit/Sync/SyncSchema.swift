@@ -9,12 +9,17 @@ enum SyncSchema {
 
             -- Changes fetched from the server and not yet applied: a whole pull is staged
             -- here first, so deletions can be counted before any is applied.
+            -- Applied in `priority` order (folders, tags, notes, attachments), then as fetched.
             CREATE TABLE sync_inbox (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                priority INTEGER NOT NULL,
                 recordType TEXT NOT NULL,
                 recordId TEXT NOT NULL,
-                record TEXT NOT NULL
+                changeTag TEXT NOT NULL,
+                deleted INTEGER NOT NULL,
+                fields TEXT NOT NULL
             );
+            CREATE INDEX sync_inbox_order ON sync_inbox(priority, seq);
 
             -- Notes whose bodies could not be merged: both versions, and the conflict copy.
             CREATE TABLE sync_conflict (

@@ -44,11 +44,13 @@ public actor SyncWatcher {
         trigger.yield()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [store] in
-                var last: Int64 = 0
+                // The first value is the outbox as it is now (the first cycle covers it);
+                // every later, higher one is a new local change.
+                var last: Int64?
                 while !Task.isCancelled {
                     do {
-                        for try await sequence in store.observeLocalChanges() where sequence > last {
-                            if last != 0 { trigger.yield() }
+                        for try await sequence in store.observeLocalChanges() where sequence > (last ?? -1) {
+                            if last != nil { trigger.yield() }
                             last = sequence
                         }
                     } catch {

@@ -17,8 +17,15 @@ struct Snapshot: Equatable {
     var folders: [String]
     var tags: [String]
 
+    /// Checks the database and its search index, then reads the snapshot.
     static func take(_ store: NoteStore) throws -> Snapshot {
-        try store.writer.read { db in
+        try store.writer.write { db in
+            // FTS5 checks its index against the notes: a note indexed twice or not at all fails.
+            try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('integrity-check', 1)")
+            let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            if integrity != "ok" { throw Simulation.Failure(seed: 0, problem: "integrity_check: \(integrity ?? "")") }
+        }
+        return try store.writer.read { db in
             let notes = try Row.fetchAll(db, sql: """
                 SELECT id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt,
                     (SELECT group_concat(tagId) FROM (SELECT tagId FROM noteTag WHERE noteId = note.id ORDER BY tagId)) AS tags
