@@ -65,6 +65,27 @@ struct SyncCommandTests {
         #expect(status?["loggedIn"] as? Bool == false)
     }
 
+    @Test("the server shuts down on SIGTERM even while a device listens to its push channel")
+    func shutdownWithListener() throws {
+        let server = try ServerProcess()
+        let runner = CLIRunner()
+        try runner.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        let token = try String(contentsOf: runner.directory.appendingPathComponent("NoteTaker.sync-token"), encoding: .utf8)
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        listener.arguments = ["--silent", "--no-buffer", "-H", "Authorization: Bearer \(token)", server.url.appendingPathComponent("v1/events").absoluteString]
+        let events = Pipe()
+        listener.standardOutput = events
+        try listener.run()
+        defer { listener.terminate() }
+        let first = String(decoding: events.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(first.contains("event: changes"))
+        server.process.terminate()
+        // A hung shutdown would leave the process running: give it a generous while, then look.
+        for _ in 0..<300 where server.process.isRunning { usleep(100_000) }
+        #expect(!server.process.isRunning)
+    }
+
     @Test("notetaker-server serves HTTPS with --tls-cert and --tls-key")
     func tls() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-tls-\(UUID())")

@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
 import NoteTakerSyncProtocol
+import ServiceLifecycle
 
 /// The push channel: server-sent events telling a device that its account changed.
 ///
 /// On connecting, the device gets one `changes` event at once (so it syncs whatever it
 /// missed), then one after every accepted change, and a comment line every 15 seconds so
-/// that a dead connection is noticed.
+/// that a dead connection is noticed. The stream ends when the server shuts down, so a
+/// connected device never holds a graceful shutdown up.
 struct EventRoutes {
     let service: SyncService
     static let heartbeat: Duration = .seconds(15)
@@ -41,11 +43,15 @@ struct EventRoutes {
                         beating.cancel()
                     }
                     try await writer.write(ByteBuffer(string: Self.format(token: latest)))
-                    for await event in events {
-                        switch event {
-                        case .changes(let token): try await writer.write(ByteBuffer(string: Self.format(token: token)))
-                        case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    try await withGracefulShutdownHandler {
+                        for await event in events {
+                            switch event {
+                            case .changes(let token): try await writer.write(ByteBuffer(string: Self.format(token: token)))
+                            case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                            }
                         }
+                    } onGracefulShutdown: {
+                        continuation.finish()
                     }
                     try await writer.finish(nil)
                 })
