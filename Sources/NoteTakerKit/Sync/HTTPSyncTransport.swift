@@ -41,25 +41,30 @@ public struct HTTPSyncTransport: SyncTransport {
 
     // MARK: SyncTransport
 
+    /// The server's database id, from its health answer.
     public func serverId() async throws(SyncError) -> String {
         try await json(HealthResponse.self, SyncAPI.health).serverId
     }
 
+    /// A page of changes (up to the API's largest page) since `token`.
     public func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
         var query = [URLQueryItem(name: "limit", value: String(SyncLimits.maxPageSize))]
         if let token { query.append(URLQueryItem(name: "since", value: token)) }
         return try await json(ChangesResponse.self, SyncAPI.changes, query: query)
     }
 
+    /// Sends a batch of saves and deletes.
     public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
         try await json(ModifyResponse.self, SyncAPI.modify, body: request)
     }
 
+    /// Whether the account holds the file with this SHA-256.
     public func assetExists(hash: String) async throws(SyncError) -> Bool {
         let (_, response) = try await send(makeRequest(SyncAPI.assetExists, hash: hash), accepting: [200, 404])
         return response.statusCode == 200
     }
 
+    /// Uploads a file under its SHA-256.
     public func uploadAsset(hash: String, from file: URL) async throws(SyncError) {
         var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
@@ -67,6 +72,7 @@ public struct HTTPSyncTransport: SyncTransport {
                            accepting: [200, 204])
     }
 
+    /// Downloads a file, checks its SHA-256, and writes it to `file`.
     public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
         let (data, _) = try await send(makeRequest(SyncAPI.downloadAsset, hash: hash), accepting: [200])
         let actual = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()

@@ -6,12 +6,14 @@ extension SQLiteSyncStorage {
     /// How long answers to batches are kept for repeated requests: 30 days.
     static let requestRetention: TimeInterval = 30 * 24 * 3600
 
+    /// The account's newest change sequence number.
     public func latestSequence(account: Int64) async throws -> Int64 {
         try await writer.read { db in
             try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
         }
     }
 
+    /// Records changed after `after`, oldest change first.
     public func changes(account: Int64, after: Int64, limit: Int) async throws -> [SyncRecord] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
@@ -21,6 +23,7 @@ extension SQLiteSyncStorage {
         }
     }
 
+    /// Applies a batch in one transaction, or answers a repeated one again.
     public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
         let requestKey = request.requestId.uuidString.lowercased()
         return try await writer.write { db in

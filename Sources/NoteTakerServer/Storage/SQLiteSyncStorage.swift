@@ -81,6 +81,7 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Accounts and sessions
 
+    /// Creates an account; a taken name is refused.
     public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
         try await writer.write { db in
             if try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username) != nil {
@@ -93,18 +94,21 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
         try await writer.read { db in
             try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username)
         }
     }
 
+    /// Replaces an account's password hash.
     public func setPasswordHash(_ hash: String, account: Int64) async throws {
         try await writer.write { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, account])
         }
     }
 
+    /// Stores a session token's hash.
     public func addSession(tokenHash: String, account: Int64) async throws {
         try await writer.write { db in
             try db.execute(
@@ -113,6 +117,7 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    /// The account of a live session.
     public func account(sessionHash: String) async throws -> StoredAccount? {
         try await writer.read { db in
             try Self.account(db, sql: """
@@ -122,12 +127,14 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    /// Ends one session.
     public func removeSession(tokenHash: String) async throws {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE tokenHash = ?", arguments: [tokenHash])
         }
     }
 
+    /// Ends every session of an account but one.
     public func removeSessions(account: Int64, except tokenHash: String) async throws {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND tokenHash <> ?", arguments: [account, tokenHash])
@@ -142,6 +149,7 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Usage and assets
 
+    /// Records held and bytes used by an account.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
         try await writer.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE accountId = ?", arguments: [account]) ?? 0
@@ -150,12 +158,14 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    /// Whether the account holds an asset.
     public func hasAsset(hash: String, account: Int64) async throws -> Bool {
         try await writer.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE accountId = ? AND hash = ?", arguments: [account, hash]) ?? false
         }
     }
 
+    /// Records an asset for the account if its quota allows.
     public func addAsset(hash: String, size: Int64, account: Int64, quota: Int64) async throws {
         try await writer.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE accountId = ? AND hash = ?", arguments: [account, hash]) == true {
