@@ -154,14 +154,25 @@ extension NoteStore {
                 SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
                 """, arguments: [limit])
             let decoder = JSONDecoder()
+            let delete = try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE seq = ?")
             for row in rows {
+                let seq: Int64 = row["seq"]
+                let recordType: String = row["recordType"]
+                let recordId: String = row["recordId"]
+                let changeTag: String = row["changeTag"]
+                let deleted: Bool = row["deleted"]
                 let fieldsText: String = row["fields"]
-                if let id = row.uuid("recordId"), let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8)) {
-                    let record = SyncRecord(recordType: row["recordType"], recordId: id, changeTag: row["changeTag"], deleted: row["deleted"], fields: fields)
-                    try apply.apply(db, record, fieldsText: fieldsText)
-                    apply.report.pulled += 1
+                try delete.execute(arguments: [seq])
+                apply.report.pulled += 1
+                if try SyncApply.isEcho(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted) {
+                    continue
                 }
-                try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [row["seq"] as Int64])
+                guard let id = UUID(key: recordId), let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8)) else {
+                    apply.report.errors += 1
+                    continue
+                }
+                let record = SyncRecord(recordType: recordType, recordId: id, changeTag: changeTag, deleted: deleted, fields: fields)
+                try apply.apply(db, record, fieldsText: fieldsText)
             }
             try apply.flushIndex(db)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {

@@ -44,17 +44,20 @@ struct SyncApply {
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        let local = try SyncRecords.fields(db, type, key)
+        // Whether the row exists, and the change tag it has: the fields are read only to merge.
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
+        let exists = row != nil
+        let localTag: String? = row.flatMap { $0[0] as String? }
         let pendingChange = try pending(db, type, key)
-        let newNote = type == .note && local == nil && pendingChange == nil && !record.deleted
+        let newNote = type == .note && !exists && pendingChange == nil && !record.deleted
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if !newNote { try flushIndex(db) }
         switch pendingChange {
         case nil:
             if record.deleted {
-                if local != nil { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
+                if exists { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
                 try forgetDeletion(db, type, key)
-            } else if try changeTag(db, type, key) != record.changeTag || local == nil,
+            } else if localTag != record.changeTag || !exists,
                       try write(db, type, key, record.fields, deferIndex: newNote) {
                 if newNote { unindexed.append(key) }
                 try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
@@ -79,17 +82,27 @@ struct SyncApply {
                 // Deleted elsewhere while edited here: the edit wins and goes up again,
                 // against the tombstone's tag.
                 try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
-                if local == nil { try clearOutbox(db, type, key) }
+                if !exists { try clearOutbox(db, type, key) }
                 report.merged += 1
-            } else if let local, try changeTag(db, type, key) != record.changeTag {
+            } else if exists, localTag != record.changeTag, let local = try SyncRecords.fields(db, type, key) {
                 try merge(db, type, key, local: local, server: record, seq: seq)
-            } else if local == nil {
+            } else if !exists {
                 try clearOutbox(db, type, key)
                 if try write(db, type, key, record.fields) {
                     try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
                 }
             }
         }
+    }
+
+    /// Whether a fetched record is this device's own latest version of it (its echo):
+    /// nothing to apply, so its fields need not even be decoded.
+    static func isEcho(_ db: Database, recordType: String, recordId: String, changeTag: String, deleted: Bool) throws -> Bool {
+        guard !deleted, let type = RecordType(rawValue: recordType),
+              try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [recordId]) == changeTag
+        else { return false }
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM outbox WHERE recordType = ? AND recordId = ?"),
+                                 arguments: [recordType, recordId]) != true
     }
 
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64) throws {
@@ -155,10 +168,6 @@ struct SyncApply {
     }
 
     // MARK: Row bookkeeping
-
-    private func changeTag(_ db: Database, _ type: RecordType, _ key: String) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-    }
 
     /// Writes fields into the row; a reference the device cannot resolve is dropped and the
     /// corrected record queued to go up. A record this device cannot store (malformed, or
