@@ -18,8 +18,10 @@ public struct APIErrorBody: Sendable, Hashable, Codable {
 public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The request is malformed (bad JSON, bad id, unknown record type, bad parameter).
     case badRequest
-    /// No valid bearer token, or a wrong user name or password.
+    /// A wrong user name or password.
     case unauthorized
+    /// No bearer token, or one the server does not know or has revoked: log in again.
+    case sessionEnded
     /// The change token is not usable here: fetch everything again.
     case resyncRequired
     /// No such asset (or route).

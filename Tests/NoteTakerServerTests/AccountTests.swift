@@ -22,7 +22,7 @@ struct AccountTests {
             #expect(try await client.send(.delete, "/v1/sessions/current", token: second).status == .noContent)
             let after = try await client.send(.get, "/v1/accounts/current", token: second)
             #expect(after.status == .unauthorized)
-            #expect(after.errorCode == .unauthorized)
+            #expect(after.errorCode == .sessionEnded)
             #expect(try await client.send(.get, "/v1/accounts/current", token: first).status == .ok)
         }
     }

@@ -153,8 +153,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let body = try? JSONDecoder().decode(APIErrorBody.self, from: result.0)
         switch (response.statusCode, body?.error) {
         case (_, .resyncRequired?), (410, _): throw .resyncRequired
-        case (_, .unauthorized?) where body?.message.contains("session") == true: throw .notLoggedIn
-        case (401, nil): throw .notLoggedIn
+        case (_, .sessionEnded?), (401, nil): throw .notLoggedIn
         case (502...504, _): throw .unreachable("the server answered \(response.statusCode)")
         default:
             throw .server(code: body?.error.rawValue ?? String(response.statusCode),

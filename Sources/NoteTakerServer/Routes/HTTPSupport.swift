@@ -7,7 +7,7 @@ extension SyncServerError: HTTPResponseError {
     public var status: HTTPResponse.Status {
         switch code {
         case .badRequest: .badRequest
-        case .unauthorized: .unauthorized
+        case .unauthorized, .sessionEnded: .unauthorized
         case .resyncRequired: .gone
         case .notFound: .notFound
         case .accountExists: .conflict

@@ -21,7 +21,7 @@ public struct SyncServerError: Error, Sendable, Equatable {
     static func badRequest(_ message: String) -> SyncServerError { .init(.badRequest, message) }
 
     /// The bearer token is missing, unknown or revoked.
-    static let notLoggedIn = SyncServerError(.unauthorized, "Not logged in, or the session has ended. Log in again.")
+    static let notLoggedIn = SyncServerError(.sessionEnded, "Not logged in, or the session has ended. Log in again.")
 
     /// The user name or password is wrong (never says which).
     static let wrongCredentials = SyncServerError(.unauthorized, "Wrong user name or password.")

@@ -23,7 +23,9 @@ struct AssetFiles: Sendable {
         let incoming = directory.appendingPathComponent("incoming", isDirectory: true)
         try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         let temporary = incoming.appendingPathComponent(UUID().uuidString)
-        FileManager.default.createFile(atPath: temporary.path, contents: nil)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw SyncServerError(.internalError, "The server could not create a file in its asset folder; nothing was stored.")
+        }
         defer { try? FileManager.default.removeItem(at: temporary) }
         let handle = try FileHandle(forWritingTo: temporary)
         var hasher = SHA256()

@@ -96,7 +96,7 @@ actor SimulatedNetwork {
     private static func translate(_ error: SyncServerError) -> SyncError {
         switch error.code {
         case .resyncRequired: .resyncRequired
-        case .unauthorized: .notLoggedIn
+        case .unauthorized, .sessionEnded: .notLoggedIn
         default: .server(code: error.code.rawValue, message: error.message)
         }
     }
