@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
@@ -29,9 +32,22 @@ let package = Package(
             ]
         ),
         .target(
+            name: "NoteTakerWeb",
+            dependencies: [
+                "NoteTakerKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Ink", package: "Ink"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Public"), .copy("openapi.json")]
+        ),
+        .target(
             name: "NoteTakerCLI",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,6 +79,7 @@ let package = Package(
             dependencies: [
                 "NoteTakerKit",
                 "NoteTakerServer",
+                "NoteTakerWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -78,5 +95,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NoteTakerSyncTests", dependencies: ["NoteTakerKit", "NoteTakerServer"]),
+        .testTarget(
+            name: "NoteTakerWebTests",
+            dependencies: [
+                "NoteTakerWeb",
+                "NoteTakerServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

@@ -21,7 +21,7 @@ public struct NoteTakerCommand: ParsableCommand {
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
             SearchCommand.self, StatsCommand.self,
             AccountCommand.self, SyncCommand.self, ConflictsCommand.self,
-            TourCommand.self,
+            ServeCommand.self, TourCommand.self,
         ]
     )
 

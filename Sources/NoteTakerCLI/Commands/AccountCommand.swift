@@ -33,15 +33,9 @@ struct AccountOptions: ParsableArguments {
 
     /// Signs in (or up), then saves the account and token in the store.
     func connect(_ store: NoteStore, register: Bool) async throws -> SessionResponse {
-        let url = try SyncSetup.serverURL(server)
-        let transport = try HTTPSyncTransport(server: url, token: nil, allowInsecure: insecure)
-        let password = try password()
-        let session = register
-            ? try await transport.register(username: user, password: password)
-            : try await transport.login(username: user, password: password)
-        try store.setSyncAccount(serverURL: url, username: session.username, allowInsecure: insecure)
-        try store.saveSyncToken(session.token)
-        return session
+        let url = try NoteStore.syncServerURL(server)
+        return try await store.connectSyncAccount(
+            server: url, username: user, password: try password(), register: register, allowInsecure: insecure)
     }
 }
 
@@ -72,16 +66,9 @@ struct AccountLogoutCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        let store = try storeOptions.open()
-        if let transport = try? SyncSetup.transport(for: store) {
-            do {
-                try await transport.logout()
-            } catch {
-                Terminal.printNotice("The server could not be told (\(error)); the token is removed here anyway.")
-            }
+        if let notice = try await storeOptions.open().disconnectSyncAccount() {
+            Terminal.printNotice("The server could not be told (\(notice)); the token is removed here anyway.")
         }
-        store.removeSyncToken()
-        try store.clearSyncAccount()
         print("Logged out. Notes on this device stay, and changes wait until you log in again.")
     }
 }
@@ -126,7 +113,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
             autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
         if status.loggedIn {
             do {
-                status.serverAccount = try await SyncSetup.transport(for: store).accountStatus()
+                status.serverAccount = try await store.syncTransport().accountStatus()
             } catch {
                 status.serverError = "\(error)"
             }

@@ -22,7 +22,7 @@ struct SyncNowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try storeOptions.open()
-        let transport = try SyncSetup.transport(for: store)
+        let transport = try store.syncTransport()
         let interactive = isatty(STDERR_FILENO) == 1 && !output.json
         let engine = try SyncSetup.engine(for: store, transport: transport, allowMassDeletion: yes, showProgress: interactive && !watch)
         if watch { return try await watchForever(store: store, engine: engine, transport: transport) }

@@ -3,35 +3,14 @@ import NoteTakerKit
 
 /// Builds the sync engine for a store from its saved account and token.
 enum SyncSetup {
-    /// The transport to the account's server, with the saved token.
-    static func transport(for store: NoteStore) throws -> HTTPSyncTransport {
-        let settings = try store.syncSettings()
-        guard let server = settings.serverURL, settings.username != nil, let token = store.syncToken() else {
-            throw SyncError.notConfigured
-        }
-        return try HTTPSyncTransport(server: server, token: token, allowInsecure: settings.allowInsecure)
-    }
-
     /// An engine for the store, with the chosen merge policy; progress drawn on a terminal.
     static func engine(for store: NoteStore, transport: HTTPSyncTransport, allowMassDeletion: Bool, showProgress: Bool) throws -> SyncEngine {
-        let settings = try store.syncSettings()
-        let options = SyncEngine.Options(
-            policy: MergePolicy.named(settings.mergePolicy) ?? .localWins, allowMassDeletion: allowMassDeletion)
         var progress: (@Sendable (SyncEngine.Phase) -> Void)?
         if showProgress {
             let line = ProgressLine()
             progress = { phase in line.show(phase) }
         }
-        return SyncEngine(store: store, transport: transport, options: options, progress: progress)
-    }
-
-    /// A server address as typed: `host:port` alone means `https://host:port`.
-    static func serverURL(_ text: String) throws -> URL {
-        let withScheme = text.contains("://") ? text : "https://" + text
-        guard let url = URL(string: withScheme), url.host != nil else {
-            throw NoteTakerError.invalidInput("'\(text)' is not a server address; write it like https://notes.example.com or http://127.0.0.1:8471.")
-        }
-        return url
+        return try store.syncEngine(transport: transport, allowMassDeletion: allowMassDeletion, progress: progress)
     }
 }
 

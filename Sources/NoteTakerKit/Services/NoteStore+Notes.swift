@@ -29,16 +29,21 @@ extension NoteStore {
     public func updateNote(id: UUID, title: String? = nil, body: String? = nil) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: id.key)
-            let newTitle = try title.map(Self.validatedTitle) ?? current.title
-            let newBody = try body.map(Self.validatedBody) ?? current.body
-            guard newTitle != current.title || newBody != current.body else { return current }
-            var updated = current
-            (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
-            try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, \(Self.touch) WHERE id = ?")
-                .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, id.key])
-            try Outbox.record(db, .note, id.key)
-            return updated
+            return try Self.changeText(db, of: current, title: title, body: body) ?? current
         }
+    }
+
+    /// Writes a new title and/or body; returns the changed note, or `nil` when both are as they were.
+    static func changeText(_ db: Database, of current: Note, title: String?, body: String?) throws -> Note? {
+        let newTitle = try title.map(validatedTitle) ?? current.title
+        let newBody = try body.map(validatedBody) ?? current.body
+        guard newTitle != current.title || newBody != current.body else { return nil }
+        var updated = current
+        (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
+        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, \(touch) WHERE id = ?")
+            .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
+        try Outbox.record(db, .note, current.id.key)
+        return updated
     }
 
     /// Pins or unpins a note.

@@ -48,6 +48,14 @@ extension NoteStore {
         observe { db in try Self.search(db, query) }
     }
 
+    /// A signal, live: yields once at once, then after every commit that changed notes,
+    /// folders, tags, attachments or sync state — here or in another process. For views
+    /// that refetch what they show (the web app's server-sent events).
+    public func observeChanges() -> AsyncThrowingStream<Date, any Error> {
+        let tables = ["note", "folder", "tag", "noteTag", "attachment", "outbox", "sync_state"].map { Table($0) }
+        return observe(ValueObservation.tracking(regions: tables) { _ in Date() })
+    }
+
     /// Observes the value `fetch` computes. GRDB's observation sees the changes made
     /// through this store's own connections; a watcher on `PRAGMA data_version` of the
     /// writer connection, which changes only when *another* connection committed, tells
@@ -55,8 +63,14 @@ extension NoteStore {
     func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
+        observe(ValueObservation.tracking(fetch).removeDuplicates())
+    }
+
+    /// Runs an observation, with the watcher for other processes' commits.
+    private func observe<Reducer: ValueReducer>(
+        _ observation: ValueObservation<Reducer>
+    ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer.Value: Sendable {
         let writer = self.writer
-        let observation = ValueObservation.tracking(fetch).removeDuplicates()
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

@@ -42,7 +42,7 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
-            throw .badRequest("The request body is not valid JSON for this endpoint: \(describe(error)) Nothing was changed.")
+            throw .badRequest("The request body is not valid JSON for this endpoint: \(error.readableDescription) Nothing was changed.")
         } catch {
             throw .badRequest("The request body is not valid JSON. Nothing was changed.")
         }
@@ -54,19 +54,6 @@ enum JSONBody {
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return path.isEmpty ? "" : " at '\(path)'"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "'\(key.stringValue)' is missing\(path(context))."
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "wrong type\(path(context))."
-        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
-        @unknown default: return "unreadable."
-        }
     }
 }
 

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// Several changes to one note at once: what an editor saves.
+public struct NoteChanges: Sendable, Hashable {
+    /// The new title, or `nil` to keep it.
+    public var title: String?
+    /// The new body, or `nil` to keep it.
+    public var body: String?
+    /// Pinned or not, or `nil` to keep it.
+    public var isPinned: Bool?
+    /// The folder to file the note in (`.some(nil)`: no folder), or `nil` to keep it.
+    public var folderId: UUID??
+    /// The note's whole set of tags, or `nil` to keep them.
+    public var tags: [String]?
+
+    /// Creates a set of changes; every field left out stays as it is.
+    public init(title: String? = nil, body: String? = nil, isPinned: Bool? = nil, folderId: UUID?? = nil, tags: [String]? = nil) {
+        self.title = title
+        self.body = body
+        self.isPinned = isPinned
+        self.folderId = folderId
+        self.tags = tags
+    }
+}
+
+extension NoteStore {
+    /// Applies every change in one transaction: all of them, or — when one is refused (an
+    /// unknown folder, a tag name too long, a note in the trash) — none.
+    public func changeNote(id: UUID, _ changes: NoteChanges) throws(NoteTakerError) -> Note {
+        try write { db in
+            let current = try Self.fetchEditableNote(db, id: id.key)
+            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body)
+            var changedMetadata = false
+            if let isPinned = changes.isPinned, isPinned != current.isPinned {
+                try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, id.key])
+                changedMetadata = true
+            }
+            if let folderId = changes.folderId, folderId != current.folderId {
+                if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
+                try db.execute(sql: "UPDATE note SET folderId = ? WHERE id = ?", arguments: [folderId?.key, id.key])
+                changedMetadata = true
+            }
+            if let tags = changes.tags {
+                let wanted = Set(tags.map(Tag.normalizedName))
+                for name in current.tags where !wanted.contains(Tag.normalizedName(name)) {
+                    try db.execute(
+                        sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId IN (SELECT id FROM tag WHERE normalizedName = ?)",
+                        arguments: [id.key, Tag.normalizedName(name)])
+                    changedMetadata = true
+                }
+                if try Self.linkTags(db, names: tags, noteId: id.key) { changedMetadata = true }
+            }
+            guard changedMetadata else { return afterText ?? current }
+            return try Self.finishNoteChange(db, id: id.key, touchedAt: Date())
+        }
+    }
+}

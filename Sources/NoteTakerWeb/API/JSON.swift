@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import NoteTakerSyncProtocol
+
+/// Reading and writing the API's JSON bodies, with limits and clear errors.
+enum JSON {
+    /// The largest JSON request body: a long note with room to spare.
+    static let maximumRequestBytes = 8 << 20
+
+    /// The API's encoder: ISO 8601 dates, sorted keys, explicit nulls where the wire type says so.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Decodes a request body as `T`; a wrong, missing or oversized body is a 400 or 413 naming the problem.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(WebAPIError) -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumRequestBytes)
+        } catch {
+            throw WebAPIError(.contentTooLarge, "too_large", "The request body is over \(maximumRequestBytes >> 20) MB. Nothing was changed.")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw .invalid("The request body is not valid JSON for this endpoint: \(error.readableDescription) Nothing was changed.")
+        } catch {
+            throw .invalid("The request body is not valid JSON. Nothing was changed.")
+        }
+    }
+
+    /// A JSON response.
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

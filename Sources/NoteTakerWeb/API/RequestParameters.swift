@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// Reading path and query parameters with clear 400s.
+extension Request {
+    /// A query parameter as a whole number between `range`'s bounds.
+    func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(WebAPIError) -> Int {
+        guard let text = uri.queryParameters.get(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalid("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
+    /// A query parameter that is `true` or `false` (absent: `false`).
+    func flag(_ name: String) throws(WebAPIError) -> Bool {
+        switch uri.queryParameters.get(name) {
+        case nil, "false", "0": return false
+        case "true", "1": return true
+        default: throw .invalid("'\(name)' must be true or false.")
+        }
+    }
+
+    /// A query parameter that is an id, if present.
+    func identifier(_ name: String) throws(WebAPIError) -> UUID? {
+        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let id = UUID(uuidString: text) else { throw .invalid("'\(name)' must be an id like 3f2a…, given '\(text)'.") }
+        return id
+    }
+}
+
+extension RequestContext {
+    /// The `:id` path parameter as an id; a 404 when it is not one, since no such thing exists.
+    func identifier(_ name: String = "id") throws(WebAPIError) -> UUID {
+        let text = parameters.get(name) ?? ""
+        guard let id = UUID(uuidString: text) else {
+            throw WebAPIError(.notFound, "not_found", "Nothing has the id '\(text)'.")
+        }
+        return id
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Keeps the HTML that Markdown may produce and nothing else.
+///
+/// Every tag is parsed and rebuilt: a tag on the allowlist keeps only its allowed attributes,
+/// their values decoded, checked and re-encoded; any other tag — `script`, `style`, `iframe`,
+/// a form, an SVG — is shown as text, so a note that mentions HTML reads as written and none
+/// of it runs. Links and images keep only `http`, `https`, `mailto` and relative addresses;
+/// `attachment:ID` becomes the API's address of that attachment.
+enum HTMLSanitizer {
+    /// Allowed tags and, for each, its allowed attributes.
+    static let allowed: [String: Set<String>] = {
+        var tags: [String: Set<String>] = [
+            "a": ["href", "title"], "img": ["src", "alt", "title"], "ol": ["start"], "li": ["class"],
+            "th": ["align"], "td": ["align"], "input": ["type", "checked", "disabled"],
+        ]
+        for plain in ["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "del",
+                      "code", "pre", "blockquote", "ul", "table", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
+            tags[plain] = []
+        }
+        return tags
+    }()
+
+    /// URL schemes a link may use; images allow the first two only.
+    static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// The sanitized form of `html`.
+    static func sanitize(_ html: String) -> String {
+        var output = ""
+        output.reserveCapacity(html.utf8.count)
+        var index = html.startIndex
+        while index < html.endIndex {
+            let character = html[index]
+            if character == "<" {
+                if let (tag, end) = HTMLTag.parse(html, at: index) {
+                    output += rebuild(tag) ?? escapeText(String(html[index..<end]))
+                    index = end
+                } else {
+                    output += "&lt;"
+                    index = html.index(after: index)
+                }
+            } else {
+                output.append(character == ">" ? "&gt;" : String(character))
+                index = html.index(after: index)
+            }
+        }
+        return output
+    }
+
+    /// The tag as allowed, or `nil` when the tag itself is not.
+    static func rebuild(_ tag: HTMLTag) -> String? {
+        guard let allowedAttributes = allowed[tag.name] else { return nil }
+        if tag.isClosing { return "</\(tag.name)>" }
+        var attributes: [(String, String?)] = []
+        for (name, value) in tag.attributes where allowedAttributes.contains(name) {
+            guard let kept = keep(attribute: name, value: value, of: tag.name) else { continue }
+            attributes.append((name, kept))
+        }
+        switch tag.name {
+        case "input":
+            guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
+            if !attributes.contains(where: { $0.0 == "disabled" }) { attributes.append(("disabled", nil)) }
+        case "a" where attributes.contains(where: { $0.0 == "href" }):
+            attributes.append(("rel", "noopener noreferrer"))
+            attributes.append(("target", "_blank"))
+        default:
+            break
+        }
+        let rendered = attributes.map { name, value in value.map { "\(name)=\"\(escapeAttribute($0))\"" } ?? name }
+        return "<" + ([tag.name] + rendered).joined(separator: " ") + ">"
+    }
+
+    /// An attribute's value as kept (`.some(nil)` for a bare attribute), or `nil` to drop it.
+    static func keep(attribute name: String, value: String?, of tag: String) -> String?? {
+        switch name {
+        case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { .some($0) } ?? nil
+        case "src": return value.flatMap { safeURL($0, schemes: ["http", "https"]) }.map { .some($0) } ?? nil
+        case "class": return value == "task" ? .some(value) : nil
+        case "type": return value?.lowercased() == "checkbox" ? .some("checkbox") : nil
+        case "checked", "disabled": return .some(nil)
+        case "align": return ["left", "right", "center"].contains(value?.lowercased() ?? "") ? .some(value?.lowercased()) : nil
+        case "start": return value.flatMap { Int($0) }.map { .some(String($0)) } ?? nil
+        default: return .some(value ?? "")
+        }
+    }
+
+    /// `url` when it is relative or uses one of `schemes`; `attachment:ID` rewritten to the API.
+    static func safeURL(_ url: String, schemes: Set<String>) -> String? {
+        let compact = String(url.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F })
+        guard let colon = compact.firstIndex(of: ":") else { return compact }
+        let scheme = compact[..<colon]
+        if scheme.contains(where: { "/?#".contains($0) }) { return compact }
+        switch scheme.lowercased() {
+        case "attachment":
+            guard let id = UUID(uuidString: String(compact[compact.index(after: colon)...])) else { return nil }
+            return AttachmentJSON.contentPath(id)
+        case let name where schemes.contains(name):
+            return compact
+        default:
+            return nil
+        }
+    }
+
+    static func escapeText(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    static func escapeAttribute(_ text: String) -> String {
+        escapeText(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+
+/// `/api/v1/folders` and `/api/v1/tags`: the sidebar's tree and tags with counts, and their changes.
+struct FolderRoutes {
+    let store: NoteStore
+
+    /// The body of `POST /folders`.
+    struct NewFolder: Decodable {
+        var name: String
+        var parentId: UUID?
+    }
+
+    /// The body of `PATCH /folders/{id}`: a new name or a new parent (`null`: top level).
+    struct FolderPatch: Decodable {
+        var name: String?
+        var parentId: UUID??
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            parentId = container.contains(.parentId) ? .some(try container.decodeIfPresent(UUID.self, forKey: .parentId)) : nil
+        }
+
+        private enum CodingKeys: String, CodingKey { case name, parentId }
+    }
+
+    /// The answer of `GET /folders`: the tree, and the counts the sidebar shows beside it.
+    struct Sidebar: Encodable {
+        var folders: [FolderJSON]
+        var allNotes: Int
+        var pinnedNotes: Int
+        var trashedNotes: Int
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let folders = router.group("/api/v1/folders")
+        folders.get { _, _ in
+            let (tree, statistics) = try storeCall { () throws(NoteTakerError) in (try store.folderTree(), try store.statistics()) }
+            return try JSON.response(Sidebar(
+                folders: tree.map(FolderJSON.init), allNotes: statistics.notes, pinnedNotes: statistics.pinnedNotes,
+                trashedNotes: statistics.trashedNotes))
+        }
+        folders.post { request, _ in
+            let new = try await JSON.decode(NewFolder.self, from: request)
+            let folder = try storeCall { () throws(NoteTakerError) in try store.createFolder(name: new.name, parentId: new.parentId) }
+            return try JSON.response(try node(folder.id), status: .created)
+        }
+        folders.patch(":id") { request, context in
+            let id = try context.identifier()
+            let patch = try await JSON.decode(FolderPatch.self, from: request)
+            if patch.name != nil, patch.parentId != nil {
+                throw WebAPIError.invalid("Rename a folder and move it in two requests, so that each either happens or is refused whole.")
+            }
+            try storeCall { () throws(NoteTakerError) in
+                if let parentId = patch.parentId { _ = try store.moveFolder(id: id, toParent: parentId) }
+                if let name = patch.name { _ = try store.renameFolder(id: id, to: name) }
+                if patch.name == nil, patch.parentId == nil { _ = try store.folder(id: id) }
+            }
+            return try JSON.response(try node(id))
+        }
+        folders.delete(":id") { _, context in
+            let id = try context.identifier()
+            try storeCall { () throws(NoteTakerError) in try store.deleteFolder(id: id) }
+            return Response(status: .noContent)
+        }
+        router.get("/api/v1/tags") { _, _ in
+            let tags = try storeCall { () throws(NoteTakerError) in try store.tags() }
+            return try JSON.response(tags.map { TagJSON(name: $0.tag.name, noteCount: $0.noteCount) })
+        }
+    }
+
+    private func node(_ id: UUID) throws(WebAPIError) -> FolderJSON {
+        try storeCall { () throws(NoteTakerError) in
+            guard let node = try store.folderTree().lazy.compactMap({ $0.find(id) }).first else { throw .folderNotFound(id.uuidString) }
+            return FolderJSON(node)
+        }
+    }
+}
+
+extension FolderNode {
+    /// This node or the descendant with the id.
+    func find(_ id: UUID) -> FolderNode? {
+        if folder.id == id { return self }
+        return children.lazy.compactMap { $0.find(id) }.first
+    }
+}

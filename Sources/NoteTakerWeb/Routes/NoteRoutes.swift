@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+
+/// `/api/v1/notes`: the list, one note, creating, editing, trashing and restoring.
+struct NoteRoutes {
+    let store: NoteStore
+
+    /// The body of `POST /notes`.
+    struct NewNote: Decodable {
+        var title: String?
+        var body: String?
+        var folderId: UUID?
+        var tags: [String]?
+        var isPinned: Bool?
+    }
+
+    /// The body of `PATCH /notes/{id}`: only the fields present change; `"folderId": null` unfiles.
+    struct NotePatch: Decodable {
+        var changes: NoteChanges
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            changes = NoteChanges(
+                title: try container.decodeIfPresent(String.self, forKey: .title),
+                body: try container.decodeIfPresent(String.self, forKey: .body),
+                isPinned: try container.decodeIfPresent(Bool.self, forKey: .isPinned),
+                folderId: container.contains(.folderId) ? .some(try container.decodeIfPresent(UUID.self, forKey: .folderId)) : nil,
+                tags: try container.decodeIfPresent([String].self, forKey: .tags))
+        }
+
+        private enum CodingKeys: String, CodingKey { case title, body, isPinned, folderId, tags }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let notes = router.group("/api/v1/notes")
+        notes.get { request, _ in try JSON.response(try page(request)) }
+        notes.post { request, _ in
+            let new = try await JSON.decode(NewNote.self, from: request)
+            let draft = NoteDraft(
+                title: new.title ?? "", body: new.body ?? "", isPinned: new.isPinned ?? false,
+                folderId: new.folderId, tags: new.tags ?? [])
+            let note = try storeCall { () throws(NoteTakerError) in try store.createNote(draft) }
+            return try JSON.response(NoteJSON(note), status: .created)
+        }
+        notes.get(":id") { _, context in
+            let id = try context.identifier()
+            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
+        }
+        notes.patch(":id") { request, context in
+            let id = try context.identifier()
+            let patch = try await JSON.decode(NotePatch.self, from: request)
+            let note = try storeCall { () throws(NoteTakerError) in try store.changeNote(id: id, patch.changes) }
+            return try JSON.response(NoteJSON(note))
+        }
+        notes.delete(":id") { request, context in
+            let id = try context.identifier()
+            let permanent = try request.flag("permanent")
+            try storeCall { () throws(NoteTakerError) in
+                if permanent {
+                    guard try store.note(id: id).isTrashed else { throw .noteNotInTrash(id.uuidString.lowercased()) }
+                    _ = try store.purgeNotes(ids: [id])
+                } else {
+                    _ = try store.note(id: id)
+                    _ = try store.trashNotes(ids: [id])
+                }
+            }
+            return Response(status: .noContent)
+        }
+        notes.post(":id/restore") { _, context in
+            let id = try context.identifier()
+            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.restoreNote(id: id) }))
+        }
+        router.delete("/api/v1/trash") { _, _ in
+            let count = try storeCall { () throws(NoteTakerError) in try store.emptyTrash() }
+            return try JSON.response(["purged": count])
+        }
+    }
+
+    /// A page of the list for the query's filters: pinned first, then newest.
+    func page(_ request: Request) throws(WebAPIError) -> NotePageJSON {
+        let limit = try request.integer("limit", default: 50, in: 1...500)
+        let offset = try request.integer("offset", default: 0, in: 0...Int(Int32.max))
+        let notes: [Note]
+        if try request.flag("trash") {
+            notes = try storeCall { () throws(NoteTakerError) in try store.trashedNotes(limit: limit + 1, offset: offset) }
+        } else {
+            let query = NoteQuery(
+                folderId: try request.identifier("folder"), includeSubfolders: try request.flag("subfolders"),
+                tag: request.uri.queryParameters.get("tag").flatMap { $0.isEmpty ? nil : $0 },
+                pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), limit: limit + 1, offset: offset)
+            notes = try storeCall { () throws(NoteTakerError) in try store.notes(query) }
+        }
+        let more = notes.count > limit
+        return NotePageJSON(notes: notes.prefix(limit).map(NoteSummaryJSON.init), nextOffset: more ? offset + limit : nil)
+    }
+}

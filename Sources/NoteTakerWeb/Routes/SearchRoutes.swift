@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+
+/// `/api/v1/search`, `/api/v1/render` and `/api/v1/stats`: finding, previewing and counting.
+struct SearchRoutes {
+    let store: NoteStore
+
+    /// The body of `POST /render`.
+    struct RenderRequest: Decodable {
+        var markdown: String
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/v1/search") { request, _ in
+            let query = SearchQuery(
+                request.uri.queryParameters.get("q") ?? "", tag: request.uri.queryParameters.get("tag").flatMap { $0.isEmpty ? nil : $0 },
+                folderId: try request.identifier("folder"), pinnedOnly: try request.flag("pinned"),
+                prefixLastTerm: true, limit: try request.integer("limit", default: 50, in: 1...200))
+            let hits = try storeCall { () throws(NoteTakerError) in try store.search(query) }
+            return try JSON.response(hits.map { SearchHitJSON(note: NoteSummaryJSON($0.note), snippetHTML: Self.snippetHTML($0)) })
+        }
+        router.post("/api/v1/render") { request, _ in
+            let body = try await JSON.decode(RenderRequest.self, from: request)
+            return try JSON.response(["html": MarkdownRenderer.html(body.markdown)])
+        }
+        router.get("/api/v1/stats") { _, _ in
+            try JSON.response(try storeCall { () throws(NoteTakerError) in try store.statistics() })
+        }
+    }
+
+    /// The snippet as HTML: the text escaped, the matched words in `<mark>`.
+    static func snippetHTML(_ hit: SearchHit) -> String {
+        HTMLSanitizer.escapeText(hit.snippet)
+            .replacingOccurrences(of: SearchHit.highlightStart, with: "<mark>")
+            .replacingOccurrences(of: SearchHit.highlightEnd, with: "</mark>")
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+
+/// `/api/v1/sync` and `/api/v1/conflicts`: the account, settings, status and conflicts.
+struct SyncRoutes {
+    let store: NoteStore
+    let sync: WebSync
+
+    /// The body of `POST /sync/account`: log in, or register with `register: true`.
+    struct AccountRequest: Decodable {
+        var server: String
+        var username: String
+        var password: String
+        var register: Bool?
+        var insecure: Bool?
+    }
+
+    /// The body of `PUT /sync/settings`.
+    struct SettingsRequest: Decodable {
+        var autoSync: Bool?
+        var mergePolicy: String?
+    }
+
+    /// The body of `POST /conflicts/{id}/resolve`.
+    struct ResolveRequest: Decodable {
+        var keep: String
+    }
+
+    /// Everything Settings and the indicator show about sync.
+    struct Status: Encodable {
+        var server: String?
+        var username: String?
+        var loggedIn: Bool
+        var autoSync: Bool
+        var mergePolicy: String
+        var mergePolicies: [String]
+        var summary: SyncSummary
+        var state: WebSync.State
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(server, forKey: .server)
+            try container.encode(username, forKey: .username)
+            try container.encode(loggedIn, forKey: .loggedIn)
+            try container.encode(autoSync, forKey: .autoSync)
+            try container.encode(mergePolicy, forKey: .mergePolicy)
+            try container.encode(mergePolicies, forKey: .mergePolicies)
+            try container.encode(summary, forKey: .summary)
+            try container.encode(state, forKey: .state)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case server, username, loggedIn, autoSync, mergePolicy, mergePolicies, summary, state
+        }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let group = router.group("/api/v1/sync")
+        group.get { _, _ in try JSON.response(try await status()) }
+        group.post("account") { request, _ in
+            let account = try await JSON.decode(AccountRequest.self, from: request)
+            guard !account.username.isEmpty, !account.password.isEmpty else {
+                throw WebAPIError.invalid("Give a user name and a password. Nothing was changed.")
+            }
+            let url = try storeCall { () throws(NoteTakerError) in try NoteStore.syncServerURL(account.server) }
+            do throws(SyncError) {
+                try await store.connectSyncAccount(
+                    server: url, username: account.username, password: account.password,
+                    register: account.register ?? false, allowInsecure: account.insecure ?? false)
+            } catch {
+                throw WebAPIError(error)
+            }
+            await sync.refresh()
+            return try JSON.response(try await status(), status: .created)
+        }
+        group.delete("account") { _, _ in
+            await sync.stopWatching()
+            _ = try await disconnect()
+            return try JSON.response(try await status())
+        }
+        group.put("settings") { request, _ in
+            let settings = try await JSON.decode(SettingsRequest.self, from: request)
+            if let policy = settings.mergePolicy, MergePolicy.named(policy) == nil {
+                throw WebAPIError.invalid("'\(policy)' is not a merge policy; use \(MergePolicy.names.joined(separator: ", ")). Nothing was changed.")
+            }
+            try storeCall { () throws(NoteTakerError) in
+                if let policy = settings.mergePolicy { try store.setMergePolicy(policy) }
+                if let autoSync = settings.autoSync { try store.setAutoSync(autoSync) }
+            }
+            await sync.refresh()
+            return try JSON.response(try await status())
+        }
+        group.post("now") { _, _ in
+            do throws(SyncError) {
+                try await sync.syncNow()
+            } catch {
+                throw WebAPIError(error)
+            }
+            return try JSON.response(try await status())
+        }
+        group.post("retry") { _, _ in
+            let count = try storeCall { () throws(NoteTakerError) in try store.retryFailedSync() }
+            return try JSON.response(["retried": count])
+        }
+        router.get("/api/v1/conflicts") { _, _ in
+            try JSON.response(try storeCall { () throws(NoteTakerError) in try store.conflicts() })
+        }
+        router.post("/api/v1/conflicts/:id/resolve") { request, context in
+            let id = try context.identifier()
+            let body = try await JSON.decode(ResolveRequest.self, from: request)
+            guard let choice = ConflictResolution(rawValue: body.keep) else {
+                throw WebAPIError.invalid("'keep' takes local, server or both. Nothing was changed.")
+            }
+            try storeCall { () throws(NoteTakerError) in try store.resolveConflict(noteId: id, keep: choice) }
+            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
+        }
+    }
+
+    private func disconnect() async throws(WebAPIError) -> String? {
+        do {
+            return try await store.disconnectSyncAccount()
+        } catch {
+            throw WebAPIError(error)
+        }
+    }
+
+    func status() async throws(WebAPIError) -> Status {
+        let (settings, summary) = try storeCall { () throws(NoteTakerError) in (try store.syncSettings(), try store.syncSummary()) }
+        return Status(
+            server: settings.serverURL?.absoluteString, username: settings.username,
+            loggedIn: settings.hasAccount && store.syncToken() != nil, autoSync: settings.autoSync,
+            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, summary: summary, state: await sync.state)
+    }
+}

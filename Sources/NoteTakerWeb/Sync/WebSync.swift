@@ -1,0 +1,128 @@
+import Foundation
+import NoteTakerKit
+
+/// Sync while the web app runs: a ``SyncWatcher`` when the store has an account and automatic
+/// sync is on, one cycle on request otherwise; and what the app shows about it.
+actor WebSync {
+    /// What the global indicator shows.
+    struct State: Encodable, Equatable {
+        /// A cycle asked for in the app is running.
+        var syncing = false
+        /// Automatic sync is running (account set up, auto-sync on).
+        var watching = false
+        /// The server's push channel is connected.
+        var connected = false
+        /// The last cycle's failure, in words, until a cycle succeeds.
+        var lastError: String?
+        /// What the last successful cycle did.
+        var lastReport: SyncReport?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(syncing, forKey: .syncing)
+            try container.encode(watching, forKey: .watching)
+            try container.encode(connected, forKey: .connected)
+            try container.encode(lastError, forKey: .lastError)
+            try container.encode(lastReport, forKey: .lastReport)
+        }
+
+        private enum CodingKeys: String, CodingKey { case syncing, watching, connected, lastError, lastReport }
+    }
+
+    let store: NoteStore
+    private(set) var state = State() {
+        didSet { if state != oldValue { broadcast() } }
+    }
+    private var watcher: SyncWatcher?
+    private var watcherTask: Task<Void, Never>?
+    private var listeners: [UUID: AsyncStream<Void>.Continuation] = [:]
+
+    init(store: NoteStore) {
+        self.store = store
+    }
+
+    /// Starts or stops automatic sync to match the store's account and settings.
+    func refresh() {
+        stopWatching()
+        guard let settings = try? store.syncSettings(), settings.hasAccount, settings.autoSync,
+              let transport = try? store.syncTransport(),
+              let engine = try? store.syncEngine(transport: transport)
+        else { return }
+        let watcher = SyncWatcher(engine: engine, store: store, transport: transport) { [weak self] event in
+            Task { await self?.record(event) }
+        }
+        self.watcher = watcher
+        watcherTask = Task { await watcher.run() }
+        state.watching = true
+    }
+
+    /// Stops automatic sync (the app is quitting, or the account changed).
+    func stopWatching() {
+        watcherTask?.cancel()
+        watcherTask = nil
+        watcher = nil
+        state.watching = false
+        state.connected = false
+    }
+
+    /// Syncs now: through the watcher when it runs, else one cycle here.
+    func syncNow() async throws(SyncError) {
+        if let watcher {
+            watcher.syncSoon()
+            return
+        }
+        guard !state.syncing else { return }
+        let engine: SyncEngine
+        do {
+            engine = try store.syncEngine(transport: try store.syncTransport())
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .store(error as? NoteTakerError ?? .database("\(error)"))
+        }
+        state.syncing = true
+        defer { state.syncing = false }
+        do {
+            let report = try await engine.sync()
+            record(.synced(report))
+        } catch {
+            state.lastError = error.message
+            throw error
+        }
+    }
+
+    /// A stream that yields whenever ``state`` changes.
+    func updates() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        listeners[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeListener(id) }
+        }
+        return stream
+    }
+
+    private func removeListener(_ id: UUID) {
+        listeners[id] = nil
+    }
+
+    private func broadcast() {
+        for listener in listeners.values { listener.yield() }
+    }
+
+    private func record(_ event: SyncWatcher.Event) {
+        switch event {
+        case .synced(let report):
+            state.syncing = false
+            state.lastError = nil
+            state.lastReport = report
+        case .failed(let error, _):
+            state.syncing = false
+            state.lastError = error.message
+        case .connected:
+            state.connected = true
+        case .disconnected:
+            state.connected = false
+        }
+    }
+}
