@@ -3,25 +3,25 @@ import NoteTakerKit
 
 /// A note as the list shows it: no body, its first line instead.
 struct NoteSummaryJSON: Encodable {
-    var id: UUID
+    var id: String
     var title: String
     var firstLine: String
     var createdAt: Date
     var modifiedAt: Date
     var isPinned: Bool
-    var folderId: UUID?
+    var folderId: String?
     var tags: [String]
     var trashedAt: Date?
     var sync: SyncJSON
 
     init(_ note: Note) {
-        id = note.id
+        id = note.id.lowercased
         title = note.title
         firstLine = note.firstLine
         createdAt = note.createdAt
         modifiedAt = note.modifiedAt
         isPinned = note.isPinned
-        folderId = note.folderId
+        folderId = note.folderId?.lowercased
         tags = note.tags
         trashedAt = note.trashedAt
         sync = SyncJSON(note.sync)
@@ -44,28 +44,28 @@ struct NotePageJSON: Encodable {
 
 /// A whole note: the body, its rendered HTML, attachments and sync state.
 struct NoteJSON: Encodable {
-    var id: UUID
+    var id: String
     var title: String
     var body: String
     var html: String
     var createdAt: Date
     var modifiedAt: Date
     var isPinned: Bool
-    var folderId: UUID?
+    var folderId: String?
     var tags: [String]
     var attachments: [AttachmentJSON]
     var trashedAt: Date?
     var sync: SyncJSON
 
     init(_ note: Note) {
-        id = note.id
+        id = note.id.lowercased
         title = note.title
         body = note.body
         html = MarkdownRenderer.html(note.body)
         createdAt = note.createdAt
         modifiedAt = note.modifiedAt
         isPinned = note.isPinned
-        folderId = note.folderId
+        folderId = note.folderId?.lowercased
         tags = note.tags
         attachments = note.attachments.map(AttachmentJSON.init)
         trashedAt = note.trashedAt
@@ -117,8 +117,8 @@ struct SyncJSON: Encodable {
 
 /// An attachment, with the address of its file.
 struct AttachmentJSON: Encodable {
-    var id: UUID
-    var noteId: UUID
+    var id: String
+    var noteId: String
     var kind: String
     var fileName: String
     var fileSize: Int64
@@ -127,8 +127,8 @@ struct AttachmentJSON: Encodable {
     var url: String
 
     init(_ attachment: Attachment) {
-        id = attachment.id
-        noteId = attachment.noteId
+        id = attachment.id.lowercased
+        noteId = attachment.noteId.lowercased
         kind = attachment.kind.rawValue
         fileName = attachment.fileName
         fileSize = attachment.fileSize
@@ -139,24 +139,24 @@ struct AttachmentJSON: Encodable {
 
     /// Where the API serves an attachment's file.
     static func contentPath(_ id: UUID) -> String {
-        "/api/v1/attachments/\(id.uuidString.lowercased())/content"
+        "/api/v1/attachments/\(id.lowercased)/content"
     }
 }
 
 /// A folder in the tree, with its counts and subfolders.
 struct FolderJSON: Encodable {
-    var id: UUID
+    var id: String
     var name: String
-    var parentId: UUID?
+    var parentId: String?
     var path: String
     var noteCount: Int
     var totalNoteCount: Int
     var children: [FolderJSON]
 
     init(_ node: FolderNode) {
-        id = node.folder.id
+        id = node.folder.id.lowercased
         name = node.folder.name
-        parentId = node.folder.parentId
+        parentId = node.folder.parentId?.lowercased
         path = node.path
         noteCount = node.noteCount
         totalNoteCount = node.totalNoteCount
@@ -174,4 +174,9 @@ struct TagJSON: Encodable {
 struct SearchHitJSON: Encodable {
     var note: NoteSummaryJSON
     var snippetHTML: String
+}
+
+extension UUID {
+    /// The id as the API writes it: lowercase, like the command line.
+    var lowercased: String { uuidString.lowercased() }
 }

@@ -1,0 +1,68 @@
+// Calls to the app's JSON API (/api/v1). Errors carry the server's message, ready to show.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body, options = {}) {
+  const init = { method, headers: {}, keepalive: options.keepalive ?? false };
+  if (body instanceof Blob) {
+    init.body = body;
+    init.headers['Content-Type'] = 'application/octet-stream';
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  let response;
+  try {
+    response = await fetch(`/api/v1${path}`, init);
+  } catch {
+    throw new ApiError(0, 'offline', null);
+  }
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error ?? 'error', data?.message ?? null);
+  return data;
+}
+
+function query(parameters) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(parameters)) {
+    if (value !== undefined && value !== null && value !== '' && value !== false) search.set(key, value);
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export const api = {
+  notes: (filters) => call('GET', `/notes${query(filters)}`),
+  note: (id) => call('GET', `/notes/${id}`),
+  createNote: (note) => call('POST', '/notes', note),
+  updateNote: (id, changes, options) => call('PATCH', `/notes/${id}`, changes, options),
+  trashNote: (id) => call('DELETE', `/notes/${id}`),
+  purgeNote: (id) => call('DELETE', `/notes/${id}?permanent=true`),
+  restoreNote: (id) => call('POST', `/notes/${id}/restore`),
+  emptyTrash: () => call('DELETE', '/trash'),
+  sidebar: () => call('GET', '/folders'),
+  createFolder: (folder) => call('POST', '/folders', folder),
+  updateFolder: (id, changes) => call('PATCH', `/folders/${id}`, changes),
+  deleteFolder: (id) => call('DELETE', `/folders/${id}`),
+  tags: () => call('GET', '/tags'),
+  search: (parameters) => call('GET', `/search${query(parameters)}`),
+  render: (markdown) => call('POST', '/render', { markdown }),
+  attach: (noteId, file) => call('POST', `/notes/${noteId}/attachments${query({ name: file.name })}`, file),
+  detach: (id) => call('DELETE', `/attachments/${id}`),
+  stats: () => call('GET', '/stats'),
+  syncStatus: () => call('GET', '/sync'),
+  connect: (account) => call('POST', '/sync/account', account),
+  disconnect: () => call('DELETE', '/sync/account'),
+  syncSettings: (settings) => call('PUT', '/sync/settings', settings),
+  syncNow: () => call('POST', '/sync/now'),
+  retrySync: () => call('POST', '/sync/retry'),
+  conflicts: () => call('GET', '/conflicts'),
+  resolveConflict: (id, keep) => call('POST', `/conflicts/${id}/resolve`, { keep }),
+};

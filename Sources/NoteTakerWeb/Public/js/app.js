@@ -1,0 +1,142 @@
+// The app: strings, routes, live updates and the keyboard shortcuts that hold it together.
+import { debounce, toast } from './dom.js';
+import { currentNoteId, newNote, openNote, refreshOpenNote, setUpEditor } from './editor.js';
+import { refreshList, renderSearchFilters, setUpList } from './notelist.js';
+import { openSettings, refreshSettingsSync } from './settings.js';
+import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
+import { currentRoute, navigate, onRouteChange } from './state.js';
+import { applyStrings, loadStrings, t } from './strings.js';
+import { refreshSyncStatus } from './syncstatus.js';
+
+let shownList = null;
+
+async function show(route) {
+  document.body.dataset.view = route.view;
+  document.body.classList.toggle('note-open', Boolean(route.note) || route.view === 'settings');
+  renderSidebar();
+  const search = document.getElementById('search-input');
+  if (route.view === 'search' && document.activeElement !== search) search.value = route.q;
+  if (route.view !== 'search') search.value = '';
+  renderSearchFilters();
+  const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned]);
+  const work = [];
+  if (route.view !== 'settings' && listKey !== shownList) {
+    shownList = listKey;
+    work.push(refreshList());
+  } else if (route.view !== 'settings') {
+    for (const link of document.querySelectorAll('#note-list .note-link')) {
+      link.setAttribute('aria-current', link.dataset.noteId === route.note ? 'true' : 'false');
+    }
+  }
+  if (route.view === 'settings') {
+    shownList = null;
+    work.push(openSettings());
+  } else if (route.note !== currentNoteId() || !route.note) {
+    work.push(openNote(route.note));
+  }
+  try {
+    await Promise.all(work);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+  document.body.dataset.ready = 'true';
+}
+
+/** Live updates: the server says something changed; refetch what is on screen. */
+function listen() {
+  const refresh = debounce(async () => {
+    try {
+      await Promise.all([refreshSidebar(), refreshList({ keep: true }), refreshOpenNote(), refreshSyncStatus()]);
+    } catch {
+      // The next event or reconnect refreshes again.
+    }
+  }, 100);
+  const syncChanged = debounce(() => refreshSyncStatus().catch(() => {}), 100);
+  const events = new EventSource('/api/v1/events');
+  events.addEventListener('change', refresh);
+  events.addEventListener('sync', syncChanged);
+  events.addEventListener('open', () => document.body.dataset.live = 'true');
+  events.addEventListener('error', () => document.body.dataset.live = 'false');
+}
+
+function isTyping(target) {
+  return target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+}
+
+function setUpShortcuts() {
+  document.addEventListener('keydown', (event) => {
+    if (event.altKey && !event.ctrlKey && !event.metaKey && event.code === 'KeyN') {
+      event.preventDefault();
+      newNote();
+    } else if (event.key === '/' && !isTyping(event.target) && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      document.getElementById('search-input').focus();
+    }
+  });
+}
+
+function setUpSearch() {
+  const input = document.getElementById('search-input');
+  const search = debounce((text) => {
+    if (text.trim()) navigate({ view: 'search', id: null, q: text, note: null }, { replace: currentRoute().view === 'search' });
+    else if (currentRoute().view === 'search') navigate({ view: 'all', q: '', note: null });
+  }, 150);
+  input.addEventListener('input', () => search(input.value));
+  document.getElementById('search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    search.cancel();
+    if (input.value.trim()) navigate({ view: 'search', id: null, q: input.value, note: null });
+    document.querySelector('#note-list .note-link')?.focus();
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      document.querySelector('#note-list .note-link')?.focus();
+    } else if (event.key === 'Escape' && input.value) {
+      input.value = '';
+      search('');
+    }
+  });
+}
+
+function setUpMenu() {
+  const toggle = document.getElementById('menu-toggle');
+  toggle.addEventListener('click', () => {
+    const open = !document.body.classList.contains('sidebar-open');
+    document.body.classList.toggle('sidebar-open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+    if (open) document.querySelector('#sidebar a')?.focus();
+  });
+  document.getElementById('sidebar').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      closeSidebarOnPhone();
+      toggle.focus();
+    }
+  });
+}
+
+async function start() {
+  await loadStrings();
+  applyStrings();
+  document.getElementById('new-note').addEventListener('click', newNote);
+  document.querySelector('.skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    (document.getElementById('note-body') ?? document.getElementById('editor-region')).focus();
+  });
+  document.getElementById('new-folder').addEventListener('click', () => openFolderDialog());
+  document.addEventListener('sidebar-changed', renderSearchFilters);
+  document.addEventListener('sync-changed', refreshSettingsSync);
+  document.addEventListener('note-reload', () => openNote(currentRoute().note));
+  setUpFolderDialog();
+  setUpList();
+  setUpEditor();
+  setUpSearch();
+  setUpShortcuts();
+  setUpMenu();
+  onRouteChange(show);
+  await Promise.all([refreshSidebar(), refreshSyncStatus()]);
+  await show(currentRoute());
+  listen();
+}
+
+start().catch((error) => toast(error.message ?? String(error)));

@@ -1,0 +1,45 @@
+// Building elements without HTML strings: text is always text. The only HTML put into the
+// page comes from the server's sanitizer (rendered notes, search snippets).
+
+/** An element with attributes, properties (`on…` handlers, `dataset`) and children. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') element.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(element.dataset, value);
+    else if (key === 'className') element.className = value;
+    else if (value === true) element.setAttribute(key, '');
+    else element.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Replaces an element's children. */
+export function replaceChildren(element, ...children) {
+  element.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
+/** Calls `action` once `wait` ms have passed without another call. */
+export function debounce(action, wait) {
+  let timer;
+  const debounced = (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => action(...args), wait);
+  };
+  debounced.cancel = () => clearTimeout(timer);
+  return debounced;
+}
+
+/** Shows a short message in the status region. */
+export function toast(message) {
+  const region = document.getElementById('toast');
+  region.textContent = message;
+  region.classList.add('visible');
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => region.classList.remove('visible'), 4000);
+}

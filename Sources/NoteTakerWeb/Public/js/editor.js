@@ -1,0 +1,429 @@
+// The editor: title and Markdown body, the formatting toolbar, a preview, autosave (with a
+// copy on this device until the server has it, so a reload or a closed tab loses nothing),
+// pin, move, tags with suggestions, attachments, sync state and the conflict view.
+import { api } from './api.js';
+import { debounce, h, replaceChildren, toast } from './dom.js';
+import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
+import { flatFolders, sidebarData } from './sidebar.js';
+import { currentRoute, navigate } from './state.js';
+import { fileSize, longDate, t } from './strings.js';
+import { syncConfigured, syncView } from './syncstatus.js';
+import { renderConflict } from './conflict.js';
+
+const draftKey = (id) => `notetaker.draft.${id}`;
+const editor = { note: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null };
+
+export function currentNoteId() {
+  return editor.note?.id ?? null;
+}
+
+/** Shows a note (or the empty state) in the main area. */
+export async function openNote(id) {
+  const main = document.getElementById('editor-region');
+  if (!id) {
+    editor.note = null;
+    editor.elements = null;
+    replaceChildren(main, h('div', { className: 'empty-editor' }, h('p', {}, t('noNoteSelected')),
+      h('p', { className: 'hint' }, t('newNoteHint'))));
+    return;
+  }
+  if (editor.note?.id !== id) await flush();
+  let note;
+  try {
+    note = await api.note(id);
+  } catch (error) {
+    editor.note = null;
+    editor.elements = null;
+    replaceChildren(main, h('div', { className: 'empty-editor' }, h('p', { role: 'alert' }, error.message ?? t('offline'))));
+    return;
+  }
+  editor.note = note;
+  editor.dirty = false;
+  render(note);
+  restoreDraft(note);
+}
+
+/** Re-reads the open note after a change elsewhere, unless it has edits of its own. */
+export async function refreshOpenNote() {
+  if (!editor.note || editor.dirty || editor.saving) return;
+  let note;
+  try {
+    note = await api.note(editor.note.id);
+  } catch (error) {
+    if (error.status === 404) navigate({ note: null });
+    return;
+  }
+  if (editor.dirty || editor.saving) return;
+  const previous = editor.note;
+  editor.note = note;
+  if (note.modifiedAt === previous.modifiedAt && note.sync.status === previous.sync.status
+      && JSON.stringify(note.attachments) === JSON.stringify(previous.attachments)) return;
+  const { title, body } = editor.elements;
+  if (note.trashedAt !== previous.trashedAt || note.sync.status === 'conflict' || previous.sync.status === 'conflict') return render(note);
+  if (title.value !== note.title) title.value = note.title;
+  if (body.value !== note.body) {
+    const { selectionStart, selectionEnd } = body;
+    body.value = note.body;
+    body.setSelectionRange(selectionStart, selectionEnd);
+  }
+  renderMeta(note);
+  renderAttachments(note);
+  if (editor.previewOn) showHTML(note.html);
+}
+
+function render(note) {
+  const main = document.getElementById('editor-region');
+  const trashed = Boolean(note.trashedAt);
+  const title = h('input', {
+    id: 'note-title', className: 'note-title-input', value: note.title, maxlength: '1000', autocomplete: 'off',
+    'aria-label': t('titleLabel'), placeholder: t('titlePlaceholder'), readonly: trashed,
+  });
+  const body = h('textarea', {
+    id: 'note-body', className: 'note-body', 'aria-label': t('bodyLabel'), placeholder: t('bodyPlaceholder'),
+    spellcheck: 'true', readonly: trashed,
+    dataset: { placeholderBold: t('placeholderBold'), placeholderItalic: t('placeholderItalic'), placeholderLink: t('placeholderLink'), placeholderCode: t('placeholderCode') },
+  });
+  body.value = note.body;
+  const preview = h('div', { id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true });
+  const saveState = h('span', { id: 'save-state', className: 'save-state', role: 'status', 'aria-live': 'polite' }, t('saved'));
+  const toolbar = trashed ? null : renderToolbar(body);
+  const previewToggle = h('button', {
+    type: 'button', id: 'preview-toggle', className: 'quiet', 'aria-pressed': 'false', title: 'Ctrl+Shift+P',
+    onclick: () => togglePreview(),
+  }, t('preview'));
+  const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true, hidden: true, onchange: (event) => upload([...event.target.files]) });
+  editor.elements = { title, body, preview, saveState, previewToggle, meta: h('div', { className: 'note-meta-line' }), attachments: h('section', { className: 'attachments', 'aria-labelledby': 'attachments-heading' }), tags: h('div', { className: 'tag-editor' }), actions: h('div', { className: 'note-actions' }) };
+  const conflictPanel = note.sync.status === 'conflict' ? renderConflict(note) : null;
+  replaceChildren(main,
+    h('article', { className: 'editor', 'aria-labelledby': 'note-title-heading' },
+      h('h2', { id: 'note-title-heading', className: 'visually-hidden' }, t('editorHeading')),
+      trashed ? h('p', { className: 'notice' }, t('noteInTrash')) : null,
+      conflictPanel,
+      editor.elements.actions,
+      title,
+      h('div', { className: 'editor-bar' }, toolbar, h('span', { className: 'spacer' }), saveState, previewToggle),
+      h('div', { className: 'editor-panes' }, body, preview),
+      editor.elements.tags,
+      editor.elements.attachments,
+      editor.elements.meta,
+      fileInput));
+  title.addEventListener('input', changed);
+  body.addEventListener('input', changed);
+  title.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      body.focus();
+    }
+  });
+  body.addEventListener('keydown', (event) => {
+    const tool = toolForEvent(event);
+    if (tool && !trashed) {
+      event.preventDefault();
+      tool.apply(body);
+    } else if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.code === 'KeyP') {
+      event.preventDefault();
+      togglePreview();
+    } else if (event.key === 'Escape') {
+      document.querySelector('#note-list [aria-current="true"]')?.focus();
+    }
+  });
+  renderActions(note);
+  renderTags(note);
+  renderAttachments(note);
+  renderMeta(note);
+  if (editor.focusTitle) {
+    editor.focusTitle = false;
+    title.focus();
+  }
+}
+
+function renderToolbar(body) {
+  const buttons = tools.map((tool, index) => h('button', {
+    type: 'button', className: 'tool', tabindex: index === 0 ? '0' : '-1', dataset: { tool: tool.id },
+    'aria-label': `${t(`tool_${tool.id}`)} (${shortcutText(tool)})`, title: `${t(`tool_${tool.id}`)} (${shortcutText(tool)})`,
+    onclick: () => tool.apply(body),
+  }, t(`toolShort_${tool.id}`)));
+  const toolbar = h('div', { role: 'toolbar', className: 'toolbar', 'aria-label': t('toolbarLabel'), 'aria-controls': 'note-body' }, buttons);
+  toolbar.addEventListener('keydown', (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step && event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    const index = buttons.indexOf(document.activeElement);
+    let next = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : (index + step + buttons.length) % buttons.length;
+    buttons.forEach((button, position) => button.setAttribute('tabindex', position === next ? '0' : '-1'));
+    buttons[next].focus();
+  });
+  return toolbar;
+}
+
+function renderActions(note) {
+  const trashed = Boolean(note.trashedAt);
+  const folderSelect = h('select', { id: 'note-folder', 'aria-label': t('moveToFolder'), disabled: trashed, onchange: (event) => saveMeta({ folderId: event.target.value || null }, t('noteMoved')) },
+    h('option', { value: '' }, t('noFolder')),
+    flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === note.folderId }, `${'\u2003'.repeat(depth)}${folder.name}`)));
+  const back = h('button', { type: 'button', className: 'quiet back-button', onclick: () => navigate({ note: null }) }, t('backToList'));
+  const buttons = trashed
+    ? [back, h('button', { type: 'button', onclick: restore }, t('restore')), h('button', { type: 'button', className: 'quiet danger', onclick: purge }, t('deleteForever'))]
+    : [back, h('button', { type: 'button', id: 'pin-toggle', className: 'quiet', 'aria-pressed': String(note.isPinned), onclick: () => saveMeta({ isPinned: !editor.note.isPinned }) }, note.isPinned ? t('unpin') : t('pin')),
+      h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
+      h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile')),
+      h('button', { type: 'button', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
+  replaceChildren(editor.elements.actions, buttons);
+}
+
+function renderTags(note) {
+  const trashed = Boolean(note.trashedAt);
+  const input = h('input', { id: 'tag-input', list: 'tag-suggestions', autocomplete: 'off', placeholder: t('addTagPlaceholder'), 'aria-label': t('addTag'), readonly: trashed });
+  input.addEventListener('keydown', (event) => {
+    if ((event.key === 'Enter' || event.key === ',') && input.value.trim()) {
+      event.preventDefault();
+      const name = input.value.trim().replace(/^#/, '');
+      input.value = '';
+      saveMeta({ tags: [...editor.note.tags, name] }).then(() => document.getElementById('tag-input')?.focus());
+    }
+  });
+  const chips = note.tags.map((tag) => h('li', { className: 'chip' }, `#${tag}`, trashed ? null : h('button', {
+    type: 'button', className: 'chip-remove', 'aria-label': t('removeTag', { name: tag }), title: t('removeTag', { name: tag }),
+    onclick: () => saveMeta({ tags: editor.note.tags.filter((other) => other !== tag) }),
+  }, t('removeMark'))));
+  replaceChildren(editor.elements.tags,
+    h('ul', { className: 'chips', 'aria-label': t('tags') }, chips),
+    input,
+    h('datalist', { id: 'tag-suggestions' }, sidebarData.tags.filter((tag) => !note.tags.includes(tag.name)).map((tag) => h('option', { value: tag.name }))));
+}
+
+function renderAttachments(note) {
+  const items = note.attachments.map((attachment) => h('li', { className: 'attachment' },
+    attachment.kind === 'image' ? h('img', { src: attachment.url, alt: attachment.fileName, loading: 'lazy' }) : null,
+    h('a', { href: `${attachment.url}?download=true`, download: attachment.fileName }, attachment.fileName),
+    h('span', { className: 'hint' }, fileSize(attachment.fileSize)),
+    note.trashedAt ? null : h('button', { type: 'button', className: 'quiet small', 'aria-label': t('removeAttachment', { name: attachment.fileName }), onclick: () => detach(attachment) }, t('remove'))));
+  replaceChildren(editor.elements.attachments,
+    h('h3', { id: 'attachments-heading' }, t('attachments')),
+    items.length ? h('ul', { className: 'attachment-list' }, items) : h('p', { className: 'hint' }, t('noAttachments')));
+}
+
+function renderMeta(note) {
+  const status = syncView(note.sync);
+  replaceChildren(editor.elements.meta,
+    h('span', {}, t('created', { date: longDate(note.createdAt) })),
+    h('span', {}, t('modified', { date: longDate(note.modifiedAt) })),
+    syncConfigured() ? h('span', { id: 'note-sync-status', className: `status status-${note.sync.status}` },
+      status ?? t('syncSynced'), note.sync.errorMessage ? `: ${note.sync.errorMessage}` : '') : null);
+  if (editor.elements.actions.querySelector('#pin-toggle')) {
+    const pin = editor.elements.actions.querySelector('#pin-toggle');
+    pin.setAttribute('aria-pressed', String(note.isPinned));
+    pin.textContent = note.isPinned ? t('unpin') : t('pin');
+  }
+}
+
+// Autosave: a copy on this device at every keystroke, the server a moment later.
+const saveSoon = debounce(() => save(), 600);
+const previewSoon = debounce(() => renderPreview(), 250);
+
+function changed() {
+  if (!editor.note) return;
+  editor.dirty = true;
+  const { title, body, saveState } = editor.elements;
+  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value }));
+  saveState.textContent = t('unsaved');
+  saveSoon();
+  if (editor.previewOn) previewSoon();
+}
+
+async function save() {
+  if (!editor.note || !editor.dirty) return;
+  if (editor.saving) {
+    await editor.saving;
+    return save();
+  }
+  const id = editor.note.id;
+  const { title, body, saveState } = editor.elements;
+  const sent = { title: title.value, body: body.value };
+  editor.dirty = false;
+  saveState.textContent = t('saving');
+  editor.saving = api.updateNote(id, sent);
+  try {
+    const note = await editor.saving;
+    if (editor.note?.id !== id) return;
+    editor.note = note;
+    const draft = JSON.parse(localStorage.getItem(draftKey(id)) ?? 'null');
+    if (draft && draft.title === sent.title && draft.body === sent.body) localStorage.removeItem(draftKey(id));
+    saveState.textContent = editor.dirty ? t('unsaved') : t('saved');
+    renderMeta(note);
+  } catch (error) {
+    editor.dirty = true;
+    saveState.textContent = t('notSaved', { reason: error.message ?? t('offline') });
+    saveSoon();
+  } finally {
+    editor.saving = null;
+  }
+}
+
+/** Saves now (before leaving a note or the page). */
+export async function flush() {
+  saveSoon.cancel();
+  await save();
+}
+
+/** On a closed tab or reload: send what is unsaved with a request that outlives the page. */
+function saveOnExit() {
+  if (!editor.note || !editor.dirty) return;
+  const { title, body } = editor.elements;
+  api.updateNote(editor.note.id, { title: title.value, body: body.value }, { keepalive: true }).catch(() => {});
+}
+
+function restoreDraft(note) {
+  const draft = JSON.parse(localStorage.getItem(draftKey(note.id)) ?? 'null');
+  if (!draft) return;
+  if (draft.title === note.title && draft.body === note.body) {
+    localStorage.removeItem(draftKey(note.id));
+    return;
+  }
+  if (note.trashedAt) return;
+  editor.elements.title.value = draft.title;
+  editor.elements.body.value = draft.body;
+  changed();
+  toast(t('draftRestored'));
+}
+
+async function saveMeta(changes, message) {
+  if (!editor.note) return;
+  try {
+    await flush();
+    editor.note = await api.updateNote(editor.note.id, changes);
+    renderActions(editor.note);
+    renderTags(editor.note);
+    renderMeta(editor.note);
+    if (message) toast(message);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+function togglePreview() {
+  editor.previewOn = !editor.previewOn;
+  const { preview, previewToggle } = editor.elements;
+  preview.hidden = !editor.previewOn;
+  previewToggle.setAttribute('aria-pressed', String(editor.previewOn));
+  document.querySelector('.editor-panes')?.classList.toggle('split', editor.previewOn);
+  if (editor.previewOn) renderPreview();
+}
+
+async function renderPreview() {
+  try {
+    const { html } = await api.render(editor.elements.body.value);
+    showHTML(html);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+function showHTML(html) {
+  const { preview } = editor.elements;
+  preview.innerHTML = html; // sanitized by the server; the page's policy runs no inline script
+  for (const box of preview.querySelectorAll('li.task > input[type="checkbox"]')) {
+    const task = box.parentElement.textContent.trim();
+    box.setAttribute('aria-label', t(box.checked ? 'taskDone' : 'taskOpen', { task }));
+  }
+}
+
+async function upload(files) {
+  if (!editor.note || editor.note.trashedAt) return;
+  await flush();
+  for (const file of files) {
+    try {
+      const attachment = await api.attach(editor.note.id, file);
+      if (attachment.kind === 'image') {
+        const { body } = editor.elements;
+        body.focus();
+        body.setRangeText(`\n![${attachment.fileName.replace(/[[\]]/g, '')}](attachment:${attachment.id})\n`, body.selectionStart, body.selectionEnd, 'end');
+        body.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      toast(t('attached', { name: attachment.fileName }));
+    } catch (error) {
+      toast(error.message ?? t('offline'));
+    }
+  }
+  await flush();
+  editor.note = await api.note(editor.note.id);
+  renderAttachments(editor.note);
+  if (editor.previewOn) renderPreview();
+}
+
+/** Files dropped anywhere on the editor are attached to the open note. */
+export function setUpEditor() {
+  const main = document.getElementById('editor-region');
+  main.addEventListener('dragover', (event) => {
+    if (editor.note && event.dataTransfer.types.includes('Files')) event.preventDefault();
+  });
+  main.addEventListener('drop', (event) => {
+    if (!editor.note || !event.dataTransfer.files.length) return;
+    event.preventDefault();
+    upload([...event.dataTransfer.files]);
+  });
+  window.addEventListener('pagehide', saveOnExit);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') saveOnExit();
+  });
+}
+
+async function detach(attachment) {
+  try {
+    await api.detach(attachment.id);
+    editor.note = await api.note(editor.note.id);
+    renderAttachments(editor.note);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+async function trash() {
+  const id = editor.note.id;
+  await flush();
+  try {
+    await api.trashNote(id);
+    toast(t('movedToTrash'));
+    navigate({ note: null });
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+async function restore() {
+  try {
+    await api.restoreNote(editor.note.id);
+    toast(t('restored'));
+    await openNote(editor.note.id);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+async function purge() {
+  if (!confirm(t('confirmDeleteForever'))) return;
+  try {
+    await api.purgeNote(editor.note.id);
+    navigate({ note: null });
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+/** Creates a note in the folder, tag or smart list being shown, and opens it. */
+export async function newNote() {
+  const route = currentRoute();
+  const draft = {
+    folderId: route.view === 'folder' ? route.id : undefined,
+    tags: route.view === 'tag' ? [route.id] : undefined,
+    isPinned: route.view === 'pinned' || undefined,
+  };
+  try {
+    const note = await api.createNote(draft);
+    const view = ['trash', 'search', 'settings'].includes(route.view) ? 'all' : route.view;
+    editor.focusTitle = true;
+    navigate({ view, id: view === 'all' ? null : route.id, note: note.id, q: '' });
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}

@@ -1,0 +1,155 @@
+// The note list: pinned first, then newest, a page at a time (more load as you scroll),
+// or search results with highlighted snippets. Arrow keys move between notes.
+import { api } from './api.js';
+import { h, replaceChildren, toast } from './dom.js';
+import { flatFolders, sidebarData } from './sidebar.js';
+import { currentRoute, navigate, routeHash } from './state.js';
+import { shortDate, t } from './strings.js';
+import { syncView } from './syncstatus.js';
+
+const pageSize = 50;
+let loaded = [];
+let nextOffset = null;
+let generation = 0;
+
+function filtersFor(route) {
+  switch (route.view) {
+    case 'pinned': return { pinned: true };
+    case 'recent': return { recent: true };
+    case 'trash': return { trash: true };
+    case 'folder': return { folder: route.id, subfolders: true };
+    case 'tag': return { tag: route.id };
+    default: return {};
+  }
+}
+
+function titleFor(route) {
+  switch (route.view) {
+    case 'pinned': return t('pinned');
+    case 'recent': return t('recent');
+    case 'trash': return t('trash');
+    case 'folder': return flatFolders().find(({ folder }) => folder.id === route.id)?.folder.name ?? t('folder');
+    case 'tag': return `#${route.id}`;
+    case 'search': return route.q ? t('resultsFor', { query: route.q }) : t('search');
+    default: return t('allNotes');
+  }
+}
+
+/** Loads the list for the current route from the start; `keep` reloads as many notes as are shown (live updates). */
+export async function refreshList({ keep = false } = {}) {
+  const route = currentRoute();
+  const mine = ++generation;
+  document.getElementById('list-title').textContent = titleFor(route);
+  document.getElementById('search-filters').hidden = route.view !== 'search';
+  if (route.view === 'search') return refreshSearch(route, mine);
+  const limit = keep ? Math.min(Math.max(loaded.length, pageSize), 500) : pageSize;
+  const page = await api.notes({ ...filtersFor(route), limit });
+  if (mine !== generation) return;
+  loaded = page.notes;
+  nextOffset = page.nextOffset;
+  renderList(route);
+}
+
+export async function loadMore() {
+  if (nextOffset === null) return;
+  const route = currentRoute();
+  const mine = generation;
+  const page = await api.notes({ ...filtersFor(route), limit: pageSize, offset: nextOffset });
+  if (mine !== generation) return;
+  loaded = loaded.concat(page.notes);
+  nextOffset = page.nextOffset;
+  renderList(route);
+}
+
+async function refreshSearch(route, mine) {
+  if (!route.q.trim()) {
+    loaded = [];
+    nextOffset = null;
+    return renderList(route, [], t('searchHint'));
+  }
+  const hits = await api.search({ q: route.q, tag: route.tag, folder: route.folder, pinned: route.pinned });
+  if (mine !== generation) return;
+  loaded = hits.map((hit) => hit.note);
+  nextOffset = null;
+  renderList(route, hits);
+}
+
+function renderList(route, hits = null, hint = null) {
+  const list = document.getElementById('note-list');
+  const items = (hits ?? loaded).map((entry) => noteItem(hits ? entry.note : entry, route, hits ? entry.snippetHTML : null));
+  replaceChildren(list, items);
+  const empty = document.getElementById('list-empty');
+  empty.hidden = items.length > 0;
+  empty.textContent = hint ?? (route.view === 'search' ? t('noResults') : route.view === 'trash' ? t('trashEmpty') : t('noNotes'));
+  document.getElementById('load-more').hidden = nextOffset === null;
+  if (route.view === 'trash' && items.length > 0) {
+    list.append(h('li', { className: 'list-action' }, h('button', { type: 'button', className: 'quiet', onclick: emptyTrash }, t('emptyTrash'))));
+  }
+}
+
+function noteItem(note, route, snippetHTML) {
+  const preview = h('span', { className: 'note-preview' });
+  if (snippetHTML !== null) preview.innerHTML = snippetHTML; // escaped by the server, matches in <mark>
+  else preview.textContent = note.firstLine;
+  const status = syncView(note.sync);
+  const link = h('a', {
+    href: routeHash({ ...route, note: note.id }), className: 'note-link', draggable: 'true',
+    'aria-current': route.note === note.id ? 'true' : null, dataset: { noteId: note.id },
+    ondragstart: (event) => {
+      event.dataTransfer.setData('application/x-notetaker-note', note.id);
+      event.dataTransfer.effectAllowed = 'move';
+    },
+    onkeydown: moveFocus,
+  },
+  h('span', { className: 'note-title' }, note.isPinned ? h('span', { className: 'pin-mark' }, t('pinnedMark')) : null, note.title || t('untitled')),
+  preview,
+  h('span', { className: 'note-meta' }, h('time', { datetime: note.modifiedAt }, shortDate(note.modifiedAt)),
+    status ? h('span', { className: `status status-${note.sync.status}` }, status) : null,
+    note.tags.length ? h('span', { className: 'note-tags' }, note.tags.map((tag) => `#${tag}`).join(' ')) : null));
+  return h('li', {}, link);
+}
+
+/** Up and down arrows (and j / k) move between notes in the list. */
+function moveFocus(event) {
+  const step = { ArrowDown: 1, ArrowUp: -1, j: 1, k: -1 }[event.key];
+  if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
+  const links = [...document.querySelectorAll('#note-list .note-link')];
+  const index = links.indexOf(event.currentTarget);
+  const next = links[index + step];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+    next.click();
+  }
+}
+
+async function emptyTrash() {
+  if (!confirm(t('confirmEmptyTrash'))) return;
+  try {
+    await api.emptyTrash();
+    navigate({ note: null });
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
+}
+
+/** Fills the search filters' menus from the sidebar's tags and folders. */
+export function renderSearchFilters() {
+  const route = currentRoute();
+  replaceChildren(document.getElementById('filter-tag'), h('option', { value: '' }, t('anyTag')),
+    sidebarData.tags.map((tag) => h('option', { value: tag.name, selected: tag.name === route.tag }, `#${tag.name}`)));
+  replaceChildren(document.getElementById('filter-folder'), h('option', { value: '' }, t('anyFolder')),
+    flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === route.folder }, `${'\u2003'.repeat(depth)}${folder.name}`)));
+  document.getElementById('filter-pinned').checked = route.pinned;
+}
+
+export function setUpList() {
+  document.getElementById('load-more').addEventListener('click', () => loadMore().catch((error) => toast(error.message ?? t('offline'))));
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) loadMore().catch(() => {});
+  }, { rootMargin: '400px' });
+  observer.observe(document.getElementById('load-more'));
+  document.getElementById('filter-tag').addEventListener('change', (event) => navigate({ tag: event.target.value }, { replace: true }));
+  document.getElementById('filter-folder').addEventListener('change', (event) => navigate({ folder: event.target.value }, { replace: true }));
+  document.getElementById('filter-pinned').addEventListener('change', (event) => navigate({ pinned: event.target.checked }, { replace: true }));
+}

@@ -1,0 +1,130 @@
+// Settings: the sync account (server, log in or register, log out, status, sync now,
+// failed changes), the merge policy, automatic sync, local statistics and keyboard shortcuts.
+import { api } from './api.js';
+import { h, replaceChildren, toast } from './dom.js';
+import { shortcutText, tools } from './markdown-tools.js';
+import { longDate, fileSize, t } from './strings.js';
+import { refreshSyncStatus, syncData } from './syncstatus.js';
+
+export async function openSettings() {
+  const main = document.getElementById('editor-region');
+  const [stats] = await Promise.all([api.stats(), refreshSyncStatus()]);
+  replaceChildren(main, h('div', { className: 'settings' },
+    h('h2', {}, t('settings')),
+    accountSection(syncData.status),
+    preferencesSection(syncData.status),
+    statisticsSection(stats),
+    shortcutsSection()));
+}
+
+/** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
+export function refreshSettingsSync() {
+  const section = document.getElementById('sync-section');
+  if (!section || document.getElementById('account-form')) return;
+  section.replaceWith(accountSection(syncData.status));
+}
+
+function accountSection(status) {
+  const section = h('section', { id: 'sync-section', 'aria-labelledby': 'sync-heading' }, h('h3', { id: 'sync-heading' }, t('syncAccount')));
+  if (!status.server || !status.loggedIn) {
+    section.append(accountForm(status));
+    return section;
+  }
+  const summary = status.summary;
+  section.append(
+    h('dl', { className: 'facts' },
+      h('dt', {}, t('syncServer')), h('dd', {}, status.server),
+      h('dt', {}, t('syncUser')), h('dd', {}, status.username),
+      h('dt', {}, t('syncLast')), h('dd', {}, summary.lastSyncedAt ? longDate(summary.lastSyncedAt) : t('never')),
+      h('dt', {}, t('syncWaiting')), h('dd', {}, String(summary.pending)),
+      h('dt', {}, t('syncConflicts')), h('dd', {}, String(summary.conflicts)),
+      h('dt', {}, t('syncPush')), h('dd', {}, status.state.watching ? (status.state.connected ? t('pushConnected') : t('pushConnecting')) : t('autoSyncOffShort'))),
+    status.state.lastError ? h('p', { className: 'error', role: 'alert' }, status.state.lastError) : null,
+    summary.failures.length ? h('div', {},
+      h('h4', {}, t('failedChanges')),
+      h('ul', { className: 'failures' }, summary.failures.map((failure) => h('li', {}, `${failure.label ?? failure.recordType}: ${failure.message}`))),
+      h('button', { type: 'button', className: 'quiet', onclick: () => act(api.retrySync(), t('retryQueued')) }, t('retry'))) : null,
+    h('div', { className: 'button-row' },
+      h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
+      h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))));
+  return section;
+}
+
+function accountForm(status) {
+  const field = (id, labelKey, attributes) => h('div', { className: 'field' },
+    h('label', { for: id }, t(labelKey)), h('input', { id, ...attributes }));
+  const error = h('p', { className: 'error', role: 'alert', id: 'account-error' });
+  const form = h('form', { id: 'account-form', className: 'account-form' },
+    h('p', { className: 'hint' }, status.server ? t('loggedOutHint', { server: status.server }) : t('noAccountHint')),
+    field('account-server', 'syncServer', { value: status.server ?? '', placeholder: 'https://notes.example.com', required: true, autocomplete: 'url' }),
+    field('account-user', 'syncUser', { value: status.username ?? '', required: true, autocomplete: 'username' }),
+    field('account-password', 'password', { type: 'password', required: true, autocomplete: 'current-password' }),
+    h('label', { className: 'check' }, h('input', { type: 'checkbox', id: 'account-insecure' }), ' ', t('allowInsecure')),
+    error,
+    h('div', { className: 'button-row' },
+      h('button', { type: 'submit', id: 'log-in', value: 'login' }, t('logIn')),
+      h('button', { type: 'submit', className: 'quiet', id: 'register', value: 'register' }, t('register'))));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    try {
+      await api.connect({
+        server: form.querySelector('#account-server').value, username: form.querySelector('#account-user').value,
+        password: form.querySelector('#account-password').value, register: event.submitter?.value === 'register',
+        insecure: form.querySelector('#account-insecure').checked,
+      });
+      toast(t('loggedIn'));
+      await openSettings();
+    } catch (problem) {
+      error.textContent = problem.message ?? t('offline');
+    }
+  });
+  return form;
+}
+
+function preferencesSection(status) {
+  const policies = h('fieldset', {},
+    h('legend', {}, t('mergePolicy')),
+    status.mergePolicies.map((policy) => h('label', { className: 'check' },
+      h('input', { type: 'radio', name: 'merge-policy', value: policy, checked: policy === status.mergePolicy,
+        onchange: () => act(api.syncSettings({ mergePolicy: policy }), t('settingSaved')) }),
+      ' ', t(`policy_${policy}`))));
+  const auto = h('label', { className: 'check' },
+    h('input', { type: 'checkbox', id: 'auto-sync', checked: status.autoSync,
+      onchange: (event) => act(api.syncSettings({ autoSync: event.target.checked }), t('settingSaved')) }),
+    ' ', t('autoSync'));
+  return h('section', { 'aria-labelledby': 'preferences-heading' }, h('h3', { id: 'preferences-heading' }, t('syncPreferences')),
+    auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')));
+}
+
+function statisticsSection(stats) {
+  const rows = [
+    ['statNotes', stats.notes], ['statPinned', stats.pinnedNotes], ['statTrashed', stats.trashedNotes],
+    ['statFolders', stats.folders], ['statTags', stats.tags], ['statAttachments', stats.attachments],
+    ['statAttachmentBytes', fileSize(stats.attachmentBytes)], ['statCreated', stats.notesCreated], ['statLaunches', stats.launches],
+    ['statPending', stats.pendingChanges], ['statSyncEvents', stats.syncEvents],
+  ];
+  return h('section', { 'aria-labelledby': 'stats-heading' }, h('h3', { id: 'stats-heading' }, t('statistics')),
+    h('dl', { className: 'facts' }, rows.flatMap(([key, value]) => [h('dt', {}, t(key)), h('dd', {}, typeof value === 'number' ? value.toLocaleString() : value)])));
+}
+
+function shortcutsSection() {
+  const rows = [
+    [t('shortcutNewNote'), 'Alt+N'], [t('shortcutSearch'), '/'], [t('shortcutList'), t('shortcutListKeys')],
+    [t('shortcutBackToList'), 'Escape'], [t('shortcutPreview'), 'Ctrl+Shift+P'],
+    ...tools.map((tool) => [t(`tool_${tool.id}`), shortcutText(tool)]),
+  ];
+  return h('section', { 'aria-labelledby': 'shortcuts-heading' }, h('h3', { id: 'shortcuts-heading' }, t('keyboardShortcuts')),
+    h('dl', { className: 'facts' }, rows.flatMap(([what, keys]) => [h('dt', {}, what), h('dd', {}, h('kbd', {}, keys))])));
+}
+
+async function act(promise, message) {
+  try {
+    await promise;
+    toast(message);
+    await openSettings();
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+    await refreshSyncStatus().catch(() => {});
+  }
+}

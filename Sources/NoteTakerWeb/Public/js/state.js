@@ -1,0 +1,48 @@
+// What the app shows, kept in the address's hash so that reload, back and forward work:
+// #view=all|pinned|recent|trash|folder|tag|search|settings&id=…&q=…&note=…
+
+const listeners = new Set();
+
+export function currentRoute() {
+  const parameters = new URLSearchParams(location.hash.slice(1));
+  const view = parameters.get('view') ?? 'all';
+  return {
+    view,
+    id: view === 'folder' ? (parameters.get('id') ?? '').toLowerCase() || null : parameters.get('id') ?? null,
+    q: parameters.get('q') ?? '',
+    tag: parameters.get('tag') ?? '',
+    folder: (parameters.get('folder') ?? '').toLowerCase(),
+    pinned: parameters.get('pinned') === 'true',
+    note: (parameters.get('note') ?? '').toLowerCase() || null,
+  };
+}
+
+export function routeHash(route) {
+  const parameters = new URLSearchParams();
+  for (const key of ['view', 'id', 'q', 'tag', 'folder', 'pinned', 'note']) {
+    const value = route[key];
+    if (value && !(key === 'view' && value === 'all')) parameters.set(key, value);
+  }
+  const text = parameters.toString();
+  return text ? `#${text}` : '#';
+}
+
+/** Goes to a route: `changes` merged into the current one. `replace` keeps history short (typing a search). */
+export function navigate(changes, { replace = false } = {}) {
+  const next = { ...currentRoute(), ...changes };
+  const hash = routeHash(next);
+  if (hash === (location.hash || '#')) return;
+  if (replace) history.replaceState(null, '', hash);
+  else history.pushState(null, '', hash);
+  notify();
+}
+
+export function onRouteChange(listener) {
+  listeners.add(listener);
+}
+
+export function notify() {
+  for (const listener of listeners) listener(currentRoute());
+}
+
+window.addEventListener('popstate', notify);

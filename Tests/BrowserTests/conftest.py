@@ -1,0 +1,132 @@
+"""End-to-end tests of `notetaker serve` in a real headless Chromium.
+
+Each test gets its own store in a temporary directory, the real `notetaker` executable
+serving it on a free loopback port, and a fresh browser. `NOTETAKER_BIN` points at the
+executables' folder (default: .build/debug). Screenshots go to docs/screenshots.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("NOTETAKER_BIN", ROOT / ".build" / "debug"))
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+class App:
+    """A store, the `notetaker` command line over it, and `notetaker serve` on it."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.store = directory / "NoteTaker.sqlite"
+        self.process = None
+        self.url = None
+
+    def cli(self, *arguments, stdin=None):
+        result = subprocess.run(
+            [str(BIN / "notetaker"), "--store", str(self.store), *arguments],
+            input=stdin, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"notetaker {' '.join(arguments)} failed: {result.stderr}"
+        return result.stdout
+
+    def cli_json(self, *arguments):
+        return json.loads(self.cli(*arguments, "--json"))
+
+    def new_note(self, title, body="", *options):
+        return self.cli_json("new", title, "--body", body, *options)["id"]
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", "0"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            match = re.search(r"running at (http://127\.0\.0\.1:\d+/)", line)
+            if match:
+                self.url = match.group(1)
+                return self
+            if not line and self.process.poll() is not None:
+                break
+        raise AssertionError("notetaker serve did not start")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+
+
+@pytest.fixture
+def app():
+    directory = Path(tempfile.mkdtemp(prefix="notetaker-web-"))
+    instance = App(directory)
+    yield instance
+    instance.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def make_browser(width=1366, height=900, phone=False):
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", "--lang=en-US"):
+        options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.implicitly_wait(0)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = make_browser()
+    yield driver
+    driver.quit()
+
+
+def wait(browser, condition, timeout=10, message=""):
+    ignored = (StaleElementReferenceException, NoSuchElementException)
+    return WebDriverWait(browser, timeout, ignored_exceptions=ignored).until(lambda driver: condition(driver), message)
+
+
+def open_app(browser, app, hash_=""):
+    """Loads the app and waits until it has drawn its first screen."""
+    browser.get(app.url + hash_)
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), message="the app never became ready")
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.live === 'true'"), message="the live connection never opened")
+
+
+def screenshot(browser, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def by_css(browser, selector):
+    return browser.find_element(By.CSS_SELECTOR, selector)
+
+
+def page_errors(browser):
+    """Script errors and content-security-policy violations the browser logged."""
+    return [entry["message"] for entry in browser.get_log("browser")
+            if entry["level"] == "SEVERE" or "Content Security Policy" in entry["message"]]
+
+
+def click(browser, selector):
+    """Clicks an element, finding it again if a live update redrew it meanwhile."""
+    def attempt(driver):
+        by_css(driver, selector).click()
+        return True
+    wait(browser, attempt, message=f"cannot click {selector}")

@@ -1,0 +1,176 @@
+"""Finding notes: folders and tags in the sidebar, search as you type, live updates, the keyboard."""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import by_css, click, open_app, page_errors, screenshot, wait
+
+
+def list_titles(browser):
+    return [element.text for element in browser.find_elements(By.CSS_SELECTOR, "#note-list .note-title")]
+
+
+SIDEBAR_ENTRY = """
+    for (const link of document.querySelectorAll('#sidebar a')) {
+        if (link.querySelector('.nav-name').textContent === arguments[0]) return link;
+    }
+    return null;
+"""
+
+
+def sidebar_count(browser, text):
+    return browser.execute_script(f"const link = (() => {{ {SIDEBAR_ENTRY} }})(); return link?.querySelector('.count')?.textContent ?? null;", text)
+
+
+def open_sidebar_entry(browser, text):
+    wait(browser, lambda d: d.execute_script(f"const link = (() => {{ {SIDEBAR_ENTRY} }})(); link?.click(); return Boolean(link);", text),
+         message=f"no sidebar entry {text}")
+
+
+def seed(app):
+    app.cli("folder", "new", "Work")
+    app.cli("folder", "new", "Projects", "--parent", "Work")
+    app.new_note("Roadmap", "Plan the **next** release", "--folder", "Work/Projects", "--tag", "planning")
+    app.new_note("Café meeting", "Discuss the naïve approach", "--folder", "Work", "--tag", "meetings")
+    app.new_note("Groceries", "- milk\n- bread", "--tag", "home", "--pin")
+
+
+def test_folder_and_tag_navigation(app, browser):
+    seed(app)
+    app.start()
+    open_app(browser, app)
+    assert list_titles(browser)[0].endswith("Groceries"), "pinned notes come first"
+    assert sidebar_count(browser, "Work") == "2"
+    open_sidebar_entry(browser, "Work")
+    wait(browser, lambda d: sorted(list_titles(d)) == ["Café meeting", "Roadmap"], message="the folder shows its notes and its subfolders'")
+    open_sidebar_entry(browser, "Projects")
+    wait(browser, lambda d: list_titles(d) == ["Roadmap"])
+    open_sidebar_entry(browser, "#meetings")
+    wait(browser, lambda d: list_titles(d) == ["Café meeting"])
+    assert by_css(browser, "#list-title").text == "#meetings"
+    open_sidebar_entry(browser, "Pinned")
+    wait(browser, lambda d: len(list_titles(d)) == 1 and list_titles(d)[0].endswith("Groceries"))
+    open_sidebar_entry(browser, "All notes")
+    wait(browser, lambda d: len(list_titles(d)) == 3)
+    screenshot(browser, "home")
+    assert page_errors(browser) == []
+
+
+def test_folders_are_created_renamed_and_notes_moved_by_dragging(app, browser):
+    note = app.new_note("Loose note", "")
+    app.start()
+    open_app(browser, app)
+    by_css(browser, "#new-folder").click()
+    by_css(browser, "#folder-name").send_keys("Archive")
+    by_css(browser, "#folder-save").click()
+    wait(browser, lambda d: any(link.text.startswith("Archive") for link in d.find_elements(By.CSS_SELECTOR, "#folder-tree a")))
+    # Drag the note onto the folder (HTML5 drag and drop, dispatched as the browser would).
+    browser.execute_script("""
+        const source = document.querySelector('#note-list .note-link');
+        const target = [...document.querySelectorAll('#folder-tree a')].find((a) => a.textContent.startsWith('Archive'));
+        const data = new DataTransfer();
+        source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: data, bubbles: true }));
+        target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    """)
+    archive = app.cli_json("folder", "list")[0]["id"]
+    wait(browser, lambda d: app.cli_json("show", note)["folderId"] == archive, message="the dropped note was not moved")
+    wait(browser, lambda d: sidebar_count(d, "Archive") == "1")
+    click(browser, "#folder-tree .folder-actions")
+    name = by_css(browser, "#folder-name")
+    name.clear()
+    name.send_keys("Old things")
+    by_css(browser, "#folder-save").click()
+    wait(browser, lambda d: app.cli_json("folder", "list")[0]["name"] == "Old things")
+
+
+def test_search_as_you_type_ignores_accents_and_case(app, browser):
+    seed(app)
+    app.start()
+    open_app(browser, app)
+    search = by_css(browser, "#search-input")
+    search.send_keys("CAFE")
+    wait(browser, lambda d: list_titles(d) == ["Café meeting"], message="'CAFE' should find 'Café'")
+    search.clear()
+    search.send_keys("naive")
+    wait(browser, lambda d: list_titles(d) == ["Café meeting"])
+    mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark"), message="no highlighted match")[0]
+    assert mark.text.lower() == "naïve"
+    search.clear()
+    search.send_keys('plan" OR (AND * -')
+    wait(browser, lambda d: by_css(d, "#list-title").text.startswith("Results for"))
+    assert page_errors(browser) == []
+    search.clear()
+    search.send_keys("plan")
+    wait(browser, lambda d: list_titles(d) == ["Roadmap"], message="prefix search as you type")
+    screenshot(browser, "search")
+
+
+def test_search_filters_by_tag_folder_and_pinned(app, browser):
+    seed(app)
+    app.new_note("Second groceries", "milk again", "--tag", "home")
+    app.start()
+    open_app(browser, app, "#view=search&q=milk")
+    wait(browser, lambda d: sorted(list_titles(d))[-1] == "Second groceries" and len(list_titles(d)) == 2)
+    by_css(browser, "#filter-pinned").click()
+    wait(browser, lambda d: len(list_titles(d)) == 1 and list_titles(d)[0].endswith("Groceries"))
+    by_css(browser, "#filter-pinned").click()
+    by_css(browser, "#filter-tag").send_keys("#meetings")
+    wait(browser, lambda d: list_titles(d) == [])
+
+
+def test_a_change_from_the_command_line_appears_live(app, browser):
+    app.new_note("Existing", "")
+    app.start()
+    open_app(browser, app)
+    app.new_note("Written in the terminal", "hello from the CLI")
+    wait(browser, lambda d: "Written in the terminal" in list_titles(d), message="the new note never appeared")
+    note = app.cli_json("list")[0]["id"]
+    browser.get(app.url + f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body").get_attribute("value") == "hello from the CLI")
+    app.cli("edit", note, "--body", "changed in the terminal")
+    wait(browser, lambda d: by_css(d, "#note-body").get_attribute("value") == "changed in the terminal", message="the open note was not updated")
+    app.cli("rm", note)
+    wait(browser, lambda d: sidebar_count(d, "All notes") == "1", message="the count did not follow")
+
+
+def test_a_keyboard_only_session(app, browser):
+    app.new_note("Alpha", "first")
+    app.new_note("Beta", "second")
+    app.start()
+    open_app(browser, app)
+    keys = ActionChains(browser)
+    keys.key_down(Keys.ALT).send_keys("n").key_up(Keys.ALT).perform()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "note-title", message="Alt+N focuses the new note's title")
+    ActionChains(browser).send_keys("Typed by keyboard", Keys.ENTER, "some ").perform()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("b").key_up(Keys.CONTROL).perform()
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser, lambda d: by_css(d, "#save-state").text == "Saved")
+    notes = {note["title"]: note for note in app.cli_json("list")}
+    assert notes["Typed by keyboard"]["body"] == "some **bold text**"
+    # Search with "/", then arrow down into the results and open one with Enter.
+    browser.execute_script("document.activeElement.blur()")
+    ActionChains(browser).send_keys("/").perform()
+    assert browser.switch_to.active_element.get_attribute("id") == "search-input"
+    ActionChains(browser).send_keys("beta").perform()
+    wait(browser, lambda d: list_titles(d) == ["Beta"])
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    focused = browser.switch_to.active_element
+    assert "note-link" in focused.get_attribute("class")
+    outline = browser.execute_script("const s = getComputedStyle(arguments[0]); return s.outlineStyle + ' ' + s.outlineWidth", focused)
+    assert outline.startswith("solid") and not outline.endswith(" 0px"), f"focus must be visible, got {outline}"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Beta")
+    # The toolbar is one tab stop; arrows move inside it.
+    browser.execute_script("document.querySelector('[data-tool=bold]').focus()")
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert browser.switch_to.active_element.get_attribute("data-tool") == "italic"
+    # Every control can be reached with Tab.
+    reachable = set()
+    browser.execute_script("document.body.focus()")
+    for _ in range(80):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        element = browser.switch_to.active_element
+        reachable.add("toolbar" if element.get_attribute("data-tool") else element.get_attribute("id") or element.text)
+    for control in ("search-input", "new-note", "new-folder", "note-title", "note-body", "toolbar", "pin-toggle", "tag-input"):
+        assert control in reachable, f"{control} cannot be reached with Tab"

@@ -1,0 +1,101 @@
+"""Writing notes: create, format with the toolbar, preview, autosave across reloads."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import by_css, open_app, page_errors, screenshot, wait
+
+
+def saved(browser):
+    return wait(browser, lambda d: by_css(d, "#save-state").text == "Saved", message="the note was never saved")
+
+
+def test_create_a_note_and_it_is_in_the_store(app, browser):
+    app.start()
+    open_app(browser, app)
+    by_css(browser, "#new-note").click()
+    title = wait(browser, lambda d: d.switch_to.active_element if d.switch_to.active_element.get_attribute("id") == "note-title" else None)
+    title.send_keys("Shopping")
+    title.send_keys(Keys.ENTER)
+    browser.switch_to.active_element.send_keys("eggs and flour")
+    saved(browser)
+    notes = app.cli_json("list")
+    assert [(note["title"], note["body"]) for note in notes] == [("Shopping", "eggs and flour")]
+    wait(browser, lambda d: "Shopping" in by_css(d, "#note-list").text, message="the new note is not in the list")
+    assert page_errors(browser) == []
+
+
+def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
+    note = app.new_note("Formatting", "make this strong")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(10, 16);", body)
+    by_css(browser, "[data-tool='bold']").click()
+    assert body.get_attribute("value") == "make this **strong**"
+    body.send_keys(Keys.END, Keys.ENTER, Keys.ENTER)
+    by_css(browser, "[data-tool='checklist']").click()
+    body.send_keys("buy milk", Keys.ENTER, Keys.ENTER)
+    by_css(browser, "[data-tool='heading']").click()
+    body.send_keys("Title here")
+    by_css(browser, "#preview-toggle").click()
+    preview = by_css(browser, "#note-preview")
+    wait(browser, lambda d: preview.find_elements(By.CSS_SELECTOR, "strong") and preview.find_elements(By.CSS_SELECTOR, "h2"))
+    assert preview.find_element(By.CSS_SELECTOR, "strong").text == "strong"
+    assert preview.find_element(By.CSS_SELECTOR, "li.task input[type=checkbox]") is not None
+    saved(browser)
+    assert app.cli_json("show", note)["body"] == "make this **strong**\n\n- [ ] buy milk\n\n## Title here"
+    screenshot(browser, "editor")
+
+
+def test_keyboard_shortcuts_format_without_the_mouse(app, browser):
+    note = app.new_note("Shortcuts", "word")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    browser.execute_script("arguments[0].focus(); arguments[0].select();", body)
+    body.send_keys(Keys.CONTROL, "i")
+    body.send_keys(Keys.END, Keys.ENTER)
+    body.send_keys(Keys.CONTROL, Keys.SHIFT, "8")
+    body.send_keys("item")
+    assert body.get_attribute("value") == "_word_\n- item"
+
+
+def test_autosave_survives_a_reload(app, browser):
+    note = app.new_note("Draft", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.send_keys("first thought")
+    saved(browser)
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    assert wait(browser, lambda d: by_css(d, "#note-body")).get_attribute("value") == "first thought"
+
+
+def test_nothing_is_lost_when_the_page_closes_before_the_save(app, browser):
+    note = app.new_note("Quick", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.send_keys("typed just before closing")
+    browser.get("about:blank")  # leave at once: the debounce has not fired yet
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and app.cli_json("show", note)["body"] != "typed just before closing":
+        time.sleep(0.1)
+    assert app.cli_json("show", note)["body"] == "typed just before closing"
+
+
+def test_an_unsent_edit_is_restored_from_this_device(app, browser):
+    note = app.new_note("Offline", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body"))
+    # The server never got this edit (as if the tab died offline); the copy on this device did.
+    browser.execute_script("localStorage.setItem(arguments[0], JSON.stringify({title: 'Offline', body: 'kept locally'}))", f"notetaker.draft.{note}")
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    assert wait(browser, lambda d: by_css(d, "#note-body")).get_attribute("value") == "kept locally"
+    saved(browser)
+    assert app.cli_json("show", note)["body"] == "kept locally"

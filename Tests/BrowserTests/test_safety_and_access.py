@@ -1,0 +1,143 @@
+"""Attachments, hostile Markdown, accessibility (axe-core), the look at phone width, Settings."""
+import base64
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+
+import axe_selenium_python
+from selenium.webdriver.common.by import By
+
+from conftest import by_css, make_browser, open_app, page_errors, screenshot, wait
+
+AXE = Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def png(width, height):
+    """A real grey PNG image of the given size."""
+    raw = b"".join(b"\x00" + bytes([200, 200, 200]) * width for _ in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def test_attach_an_image_and_see_it_inline(app, browser):
+    note = app.new_note("Photo note", "Look:")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body"))
+    image = Path(tempfile.mkdtemp()) / "chart.png"
+    image.write_bytes(png(40, 30))
+    by_css(browser, "#file-input").send_keys(str(image))
+    attachment = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".attachment img"), message="the image was not attached")[0]
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", attachment) == 40)
+    assert "chart.png" in by_css(browser, ".attachment a").text
+    assert "attachment:" in by_css(browser, "#note-body").get_attribute("value"), "the image is placed in the text"
+    by_css(browser, "#preview-toggle").click()
+    inline = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview img"))[0]
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", inline) == 40)
+    assert len(app.cli_json("attachments", note)) == 1
+
+
+HOSTILE = """# Hostile
+
+<script>window.__pwned = 'script'</script>
+<img src="x" onerror="window.__pwned = 'onerror'">
+<svg onload="window.__pwned = 'svg'"><circle r="5"/></svg>
+<iframe src="javascript:parent.__pwned = 'iframe'"></iframe>
+<style>body { display: none !important; }</style>
+<a href="javascript:window.__pwned = 'link'">plain javascript link</a>
+<a href="jav&#x09;ascript:window.__pwned = 'entity'">entity link</a>
+[markdown link](javascript:window.__pwned='markdown')
+[quote trick](https://example.com/"onmouseover="window.__pwned='quote')
+<div style="position:fixed;top:0;left:0;width:100%;height:100%;background:#000">overlay</div>
+<form action="https://example.com"><input name="q"><button>go</button></form>
+"""
+
+
+def test_hostile_markdown_never_runs(app, browser):
+    note = app.new_note("Hostile", HOSTILE)
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body"))
+    by_css(browser, "#preview-toggle").click()
+    preview = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview h1"))[0].find_element(By.XPATH, "..")
+    for link in preview.find_elements(By.CSS_SELECTOR, "a"):
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); arguments[0].click()", link)
+    browser.switch_to.window(browser.window_handles[0])
+    assert browser.execute_script("return window.__pwned") is None
+    for selector in ("script", "iframe", "svg", "style", "form", "[onerror]", "[onload]", "[onmouseover]", "[style]"):
+        assert preview.find_elements(By.CSS_SELECTOR, selector) == [], f"{selector} survived sanitizing"
+    hrefs = [link.get_attribute("href") or "" for link in preview.find_elements(By.CSS_SELECTOR, "a")]
+    assert all(not href.lower().startswith("javascript") for href in hrefs), hrefs
+    assert by_css(browser, "body").is_displayed()
+    assert "<script>" in preview.text, "the hostile HTML is shown as text"
+
+
+def axe_violations(browser):
+    browser.execute_script(AXE.read_text())
+    result = browser.execute_async_script("const done = arguments[arguments.length - 1]; axe.run(document).then(done);")
+    return [(violation["id"], violation["impact"], [node["target"] for node in violation["nodes"]][:3])
+            for violation in result["violations"] if violation["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_accessibility_violations(app, browser):
+    note = app.new_note("Accessible", "Some **text** and a [link](https://example.com).\n\n- [ ] task", "--tag", "a11y")
+    app.cli("folder", "new", "Work")
+    app.start()
+    screens = {"home": "", "editor": f"#note={note}", "search": "#view=search&q=text", "settings": "#view=settings"}
+    for name, route in screens.items():
+        open_app(browser, app, route)
+        if name == "editor":
+            by_css(browser, "#preview-toggle").click()
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview strong"))
+        violations = axe_violations(browser)
+        assert violations == [], f"{name}: {violations}"
+    open_app(browser, app)
+    by_css(browser, "#new-folder").click()
+    assert axe_violations(browser) == [], "the folder dialog"
+    assert page_errors(browser) == []
+
+
+def test_settings_show_account_policy_and_statistics(app, browser):
+    app.new_note("One", "")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
+    assert by_css(browser, "#sync-indicator").text == "Sync off"
+    policy = by_css(browser, "input[name='merge-policy'][value='server-wins']")
+    policy.click()
+    wait(browser, lambda d: app.cli_json("sync", "settings")["mergePolicy"] == "server-wins")
+    by_css(browser, "#auto-sync").click()
+    wait(browser, lambda d: app.cli_json("sync", "settings")["autoSync"] is False)
+    by_css(browser, "#account-server").send_keys("http://127.0.0.1:9")
+    by_css(browser, "#account-user").send_keys("nobody")
+    by_css(browser, "#account-password").send_keys("secret password")
+    by_css(browser, "#log-in").click()
+    error = wait(browser, lambda d: by_css(d, "#account-error").text)
+    assert "reach" in error.lower() or "connect" in error.lower(), error
+    assert app.cli_json("sync", "settings")["serverURL"] is None, "a failed log-in changes nothing"
+    screenshot(browser, "settings")
+
+
+def test_usable_at_phone_width(app):
+    note = app.new_note("Small screen", "Readable on a phone.")
+    app.start()
+    phone = make_browser(390, 844, phone=True)
+    try:
+        open_app(phone, app)
+        assert not by_css(phone, "#sidebar").is_displayed()
+        by_css(phone, "#menu-toggle").click()
+        assert by_css(phone, "#sidebar").is_displayed()
+        by_css(phone, "#menu-toggle").click()
+        phone.find_element(By.CSS_SELECTOR, "#note-list .note-link").click()
+        wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
+        assert not by_css(phone, "#list-pane").is_displayed()
+        width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert viewport == 390 and width <= viewport, f"the page scrolls sideways ({width}px in {viewport}px)"
+        screenshot(phone, "phone")
+        by_css(phone, ".back-button").click()
+        wait(phone, lambda d: by_css(d, "#list-pane").is_displayed())
+    finally:
+        phone.quit()
