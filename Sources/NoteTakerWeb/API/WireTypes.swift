@@ -26,6 +26,24 @@ struct NoteSummaryJSON: Encodable {
         trashedAt = note.trashedAt
         sync = SyncJSON(note.sync)
     }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(firstLine, forKey: .firstLine)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(modifiedAt, forKey: .modifiedAt)
+        try container.encode(isPinned, forKey: .isPinned)
+        try container.encode(folderId, forKey: .folderId)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(trashedAt, forKey: .trashedAt)
+        try container.encode(sync, forKey: .sync)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, firstLine, createdAt, modifiedAt, isPinned, folderId, tags, trashedAt, sync
+    }
 }
 
 /// A page of the note list; `nextOffset` is `null` on the last page.
@@ -162,6 +180,19 @@ struct FolderJSON: Encodable {
         totalNoteCount = node.totalNoteCount
         children = node.children.map(FolderJSON.init)
     }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(parentId, forKey: .parentId)
+        try container.encode(path, forKey: .path)
+        try container.encode(noteCount, forKey: .noteCount)
+        try container.encode(totalNoteCount, forKey: .totalNoteCount)
+        try container.encode(children, forKey: .children)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, parentId, path, noteCount, totalNoteCount, children }
 }
 
 /// A tag with the number of notes carrying it.

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+@Suite struct AttachmentAPITests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))
+
+    @Test func uploadServeAndRemove() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Pictures"))
+        try await app.test { client in
+            let upload = try await client.execute(
+                uri: "/api/v1/notes/\(note.id)/attachments?name=chart.png", method: .post, headers: [:], body: ByteBuffer(bytes: Self.png))
+            #expect(upload.status == .created)
+            #expect(upload.object["kind"] as? String == "image")
+            let url = try #require(upload.object["url"] as? String)
+            let image = try await client.send(.get, url)
+            #expect(image.status == .ok && Data(buffer: image.body) == Self.png)
+            #expect(image.headers[.contentType] == "image/png")
+            #expect(image.headers[.contentDisposition]?.hasPrefix("inline") == true)
+            let download = try await client.send(.get, url + "?download=true")
+            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let page = try await client.execute(
+                uri: "/api/v1/notes/\(note.id)/attachments?name=page.html", method: .post, headers: [:],
+                body: ByteBuffer(string: "<script>alert(1)</script>"))
+            let pageURL = try #require(page.object["url"] as? String)
+            let served = try await client.send(.get, pageURL)
+            #expect(served.headers[.contentType] == "application/octet-stream", "HTML is never served as a page")
+            #expect(served.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let id = try #require(upload.object["id"] as? String)
+            #expect(try await client.send(.delete, "/api/v1/attachments/\(id)").status == .noContent)
+            #expect(try await client.send(.get, url).status == .notFound)
+        }
+        #expect(try app.store.note(id: note.id).attachments.map(\.fileName) == ["page.html"])
+    }
+
+    @Test func badUploadsAreRefusedAndChangeNothing() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "n"))
+        let trashed = try app.store.createNote(NoteDraft(title: "t"))
+        _ = try app.store.trashNotes(ids: [trashed.id])
+        let before = try app.snapshot()
+        try await app.test { client in
+            let noName = try await client.execute(uri: "/api/v1/notes/\(note.id)/attachments", method: .post, headers: [:], body: ByteBuffer(string: "x"))
+            #expect(noName.status == .badRequest)
+            let missing = try await client.execute(uri: "/api/v1/notes/\(UUID())/attachments?name=a.txt", method: .post, headers: [:], body: ByteBuffer(string: "x"))
+            #expect(missing.status == .notFound)
+            let inTrash = try await client.execute(uri: "/api/v1/notes/\(trashed.id)/attachments?name=a.txt", method: .post, headers: [:], body: ByteBuffer(string: "x"))
+            #expect(inTrash.status == .conflict)
+            let sneaky = try await client.execute(uri: "/api/v1/notes/\(note.id)/attachments?name=../../etc/passwd", method: .post, headers: [:], body: ByteBuffer(string: "x"))
+            #expect(sneaky.status == .created)
+            #expect(sneaky.object["fileName"] as? String != "../../etc/passwd", "names are never paths")
+            _ = try app.store.detach(attachmentId: try #require(UUID(uuidString: sneaky.object["id"] as? String ?? "")))
+            #expect(try await client.send(.get, "/api/v1/attachments/\(UUID())/content").status == .notFound)
+            #expect(try await client.send(.delete, "/api/v1/attachments/nope").status == .notFound)
+        }
+        #expect(try app.snapshot() == before)
+    }
+}

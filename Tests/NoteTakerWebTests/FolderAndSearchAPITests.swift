@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+@Suite struct FolderAndSearchAPITests {
+    @Test func foldersAreCreatedRenamedMovedAndDeleted() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let work = try await client.send(.post, "/api/v1/folders", json: ["name": "Work"])
+            #expect(work.status == .created)
+            let workId = try #require(work.object["id"] as? String)
+            let projects = try await client.send(.post, "/api/v1/folders", json: ["name": "Projects", "parentId": workId])
+            let projectsId = try #require(projects.object["id"] as? String)
+            #expect(projects.object["path"] as? String == "Work/Projects")
+            _ = try app.store.createNote(NoteDraft(title: "n", folderId: UUID(uuidString: projectsId)))
+            let sidebar = try await client.send(.get, "/api/v1/folders")
+            let tree = try #require(sidebar.object["folders"] as? [[String: Any]])
+            #expect(tree.first?["totalNoteCount"] as? Int == 1)
+            #expect(sidebar.object["allNotes"] as? Int == 1)
+            let renamed = try await client.send(.patch, "/api/v1/folders/\(projectsId)", json: ["name": "Plans"])
+            #expect(renamed.object["name"] as? String == "Plans")
+            let moved = try await client.send(.patch, "/api/v1/folders/\(projectsId)", json: ["parentId": NSNull()])
+            #expect(moved.object["parentId"] is NSNull)
+            let cycle = try await client.send(.patch, "/api/v1/folders/\(workId)", json: ["parentId": workId])
+            #expect(cycle.status == .conflict)
+            let both = try await client.send(.patch, "/api/v1/folders/\(workId)", json: ["name": "X", "parentId": projectsId])
+            #expect(both.status == .badRequest)
+            let taken = try await client.send(.post, "/api/v1/folders", json: ["name": "Work"])
+            #expect(taken.status == .conflict)
+            let empty = try await client.send(.post, "/api/v1/folders", json: ["name": "  "])
+            #expect(empty.status == .badRequest)
+            #expect(try await client.send(.delete, "/api/v1/folders/\(projectsId)").status == .noContent)
+            #expect(try await client.send(.delete, "/api/v1/folders/\(projectsId)").status == .notFound)
+            #expect(try app.store.notes().first?.folderId == nil, "a deleted folder's notes stay")
+        }
+    }
+
+    @Test func tagsWithCounts() async throws {
+        let app = try WebTestApp()
+        _ = try app.store.createNote(NoteDraft(title: "a", tags: ["Home", "work"]))
+        _ = try app.store.createNote(NoteDraft(title: "b", tags: ["home"]))
+        try await app.test { client in
+            let tags = try await client.send(.get, "/api/v1/tags").array
+            #expect(tags.map { "\($0["name"] ?? "") \($0["noteCount"] ?? "")" } == ["Home 2", "work 1"])
+        }
+    }
+
+    @Test func searchHighlightsIgnoresAccentsAndSurvivesOddSyntax() async throws {
+        let app = try WebTestApp()
+        let folder = try app.store.createFolder(name: "F")
+        _ = try app.store.createNote(NoteDraft(title: "Café", body: "a <b>naïve</b> plan", isPinned: true, folderId: folder.id, tags: ["x"]))
+        _ = try app.store.createNote(NoteDraft(title: "Other", body: "naive too"))
+        try await app.test { client in
+            let hits = try await client.send(.get, "/api/v1/search?q=NAIVE").array
+            #expect(hits.count == 2)
+            let snippet = try #require(hits.first { (($0["note"] as? [String: Any])?["title"] as? String) == "Café" }?["snippetHTML"] as? String)
+            #expect(snippet.contains("<mark>naïve</mark>"))
+            #expect(snippet.contains("&lt;b&gt;"), "note text in snippets is escaped")
+            #expect(try await client.send(.get, "/api/v1/search?q=naive&pinned=true").array.count == 1)
+            #expect(try await client.send(.get, "/api/v1/search?q=naive&tag=x").array.count == 1)
+            #expect(try await client.send(.get, "/api/v1/search?q=naive&folder=\(folder.id)").array.count == 1)
+            #expect(try await client.send(.get, "/api/v1/search?q=caf").array.count == 1, "the last word is a prefix while typing")
+            for odd in ["\"", "AND OR NOT", "*", "(((", "-", "title:", "🙂", "NEAR(a b)"] {
+                let response = try await client.send(.get, "/api/v1/search?q=\(odd.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+                #expect(response.status == .ok, "\(odd)")
+            }
+            let long = try await client.send(.get, "/api/v1/search?q=\(String(repeating: "a", count: 1001))")
+            #expect(long.status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/search?q=a&limit=0").status == .badRequest)
+        }
+    }
+
+    @Test func renderAndStatistics() async throws {
+        let app = try WebTestApp()
+        _ = try app.store.createNote(NoteDraft(title: "a"))
+        try await app.test { client in
+            let rendered = try await client.send(.post, "/api/v1/render", json: ["markdown": "# Hi\n\n<script>x()</script>"])
+            let html = try #require(rendered.object["html"] as? String)
+            #expect(html.hasPrefix("<h1>Hi</h1>") && !html.contains("<script"))
+            #expect(try await client.send(.post, "/api/v1/render", json: ["text": "x"]).status == .badRequest)
+            let stats = try await client.send(.get, "/api/v1/stats")
+            #expect(stats.object["notes"] as? Int == 1)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+@Suite struct NoteAPITests {
+    @Test func createReadEditAndListNotes() async throws {
+        let app = try WebTestApp()
+        let folder = try app.store.createFolder(name: "Work")
+        try await app.test { client in
+            let created = try await client.send(.post, "/api/v1/notes", json: ["title": "Plan", "body": "**bold**", "tags": ["a"], "folderId": folder.id.uuidString])
+            #expect(created.status == .created)
+            let id = try #require(created.object["id"] as? String)
+            #expect(id == id.lowercased())
+            #expect(created.object["html"] as? String == "<p><strong>bold</strong></p>")
+            let patched = try await client.send(.patch, "/api/v1/notes/\(id)", json: ["body": "changed", "isPinned": true, "tags": ["b", "c"], "folderId": NSNull()])
+            #expect(patched.status == .ok)
+            let note = try app.store.note(id: try #require(UUID(uuidString: id)))
+            #expect(note.body == "changed" && note.isPinned && note.folderId == nil && note.tags.sorted() == ["b", "c"])
+            _ = try app.store.createNote(NoteDraft(title: "Second"))
+            let page = try await client.send(.get, "/api/v1/notes?limit=1")
+            let notes = try #require(page.object["notes"] as? [[String: Any]])
+            #expect(notes.map { $0["title"] as? String } == ["Plan"], "pinned first")
+            #expect(page.object["nextOffset"] as? Int == 1)
+            let last = try await client.send(.get, "/api/v1/notes?limit=1&offset=1")
+            #expect(last.object["nextOffset"] is NSNull)
+            let pinned = try await client.send(.get, "/api/v1/notes?pinned=true")
+            #expect((pinned.object["notes"] as? [Any])?.count == 1)
+            let tagged = try await client.send(.get, "/api/v1/notes?tag=c")
+            #expect((tagged.object["notes"] as? [Any])?.count == 1)
+            let read = try await client.send(.get, "/api/v1/notes/\(id)")
+            #expect(read.object["body"] as? String == "changed")
+            #expect((read.object["sync"] as? [String: Any])?["status"] as? String == "pending")
+        }
+    }
+
+    @Test func trashRestoreAndPurge() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Old"))
+        try await app.test { client in
+            let permanentFirst = try await client.send(.delete, "/api/v1/notes/\(note.id)?permanent=true")
+            #expect(permanentFirst.status == .conflict, "only a trashed note can be purged")
+            #expect(try await client.send(.delete, "/api/v1/notes/\(note.id)").status == .noContent)
+            let trash = try await client.send(.get, "/api/v1/notes?trash=true")
+            #expect((trash.object["notes"] as? [Any])?.count == 1)
+            let edit = try await client.send(.patch, "/api/v1/notes/\(note.id)", json: ["title": "New"])
+            #expect(edit.status == .conflict && edit.errorCode == "conflict")
+            #expect(try await client.send(.post, "/api/v1/notes/\(note.id)/restore").status == .ok)
+            #expect(try await client.send(.delete, "/api/v1/notes/\(note.id)").status == .noContent)
+            #expect(try await client.send(.delete, "/api/v1/notes/\(note.id)?permanent=true").status == .noContent)
+            #expect(try await client.send(.get, "/api/v1/notes/\(note.id)").status == .notFound)
+            _ = try app.store.trashNotes(ids: [try app.store.createNote(NoteDraft(title: "x")).id])
+            let emptied = try await client.send(.delete, "/api/v1/trash")
+            #expect(emptied.object["purged"] as? Int == 1)
+        }
+    }
+
+    @Test func badInputIsRefusedClearlyAndChangesNothing() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Keep", body: "as is", tags: ["t"]))
+        let before = try app.snapshot()
+        try await app.test { client in
+            let cases: [(HTTPRequest.Method, String, String?, HTTPResponse.Status)] = [
+                (.post, "/api/v1/notes", "{not json", .badRequest),
+                (.post, "/api/v1/notes", #"{"title": 5}"#, .badRequest),
+                (.post, "/api/v1/notes", #"{"title": "x", "folderId": "nope"}"#, .badRequest),
+                (.post, "/api/v1/notes", #"{"title": "x", "folderId": "\#(UUID())"}"#, .notFound),
+                (.post, "/api/v1/notes", #"{"title": "\#(String(repeating: "t", count: 1001))"}"#, .badRequest),
+                (.patch, "/api/v1/notes/\(note.id)", #"{"title": "new", "folderId": "\#(UUID())"}"#, .notFound),
+                (.patch, "/api/v1/notes/\(note.id)", #"{"body": "new", "tags": ["\#(String(repeating: "x", count: 101))"]}"#, .badRequest),
+                (.patch, "/api/v1/notes/\(note.id)", #"{"isPinned": "yes"}"#, .badRequest),
+                (.patch, "/api/v1/notes/not-an-id", #"{"title": "x"}"#, .notFound),
+                (.patch, "/api/v1/notes/\(UUID())", #"{"title": "x"}"#, .notFound),
+                (.get, "/api/v1/notes?limit=0", nil, .badRequest),
+                (.get, "/api/v1/notes?limit=abc", nil, .badRequest),
+                (.get, "/api/v1/notes?offset=-1", nil, .badRequest),
+                (.get, "/api/v1/notes?pinned=maybe", nil, .badRequest),
+                (.get, "/api/v1/notes?folder=zzz", nil, .badRequest),
+                (.post, "/api/v1/notes/\(UUID())/restore", nil, .notFound),
+                (.post, "/api/v1/notes/\(note.id)/restore", nil, .conflict),
+                (.delete, "/api/v1/notes/\(UUID())", nil, .notFound),
+            ]
+            for (method, uri, body, status) in cases {
+                let response = try await client.send(method, uri, raw: body)
+                #expect(response.status == status, "\(method) \(uri) \(body ?? "")")
+                let message = response.object["message"] as? String ?? ""
+                #expect(!message.isEmpty, "\(method) \(uri) answers a message")
+            }
+        }
+        #expect(try app.snapshot() == before)
+    }
+
+    @Test func aRequestOverTheSizeLimitIsRefused() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let body = #"{"title": "big", "body": ""# + String(repeating: "x", count: JSON.maximumRequestBytes) + #""}"#
+            let response = try await client.send(.post, "/api/v1/notes", raw: body)
+            #expect(response.status == .contentTooLarge)
+        }
+        #expect(try app.store.notes().isEmpty)
+    }
+}
