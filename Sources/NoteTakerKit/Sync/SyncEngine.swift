@@ -57,6 +57,8 @@ public actor SyncEngine {
     /// The engine's options; change them between cycles.
     public var options: Options
     let progress: (@Sendable (Phase) -> Void)?
+    private var cycleRunning = false
+    private var waitingCycles: [CheckedContinuation<Void, Never>] = []
 
     /// Creates an engine over a store and a transport.
     public init(store: NoteStore, transport: any SyncTransport, options: Options = Options(), progress: (@Sendable (Phase) -> Void)? = nil) {
@@ -72,8 +74,33 @@ public actor SyncEngine {
     }
 
     /// Runs one sync cycle: push, pull, push what merging changed, then fetch missing files.
+    ///
+    /// Cycles never overlap: a call made while one runs (automatic sync and "Sync now", say)
+    /// waits for it to end, then runs its own.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
+        await enterCycle()
+        defer { leaveCycle() }
+        return try await cycle()
+    }
+
+    private func enterCycle() async {
+        guard cycleRunning else {
+            cycleRunning = true
+            return
+        }
+        await withCheckedContinuation { waitingCycles.append($0) }
+    }
+
+    private func leaveCycle() {
+        if waitingCycles.isEmpty {
+            cycleRunning = false
+        } else {
+            waitingCycles.removeFirst().resume()
+        }
+    }
+
+    private func cycle() async throws(SyncError) -> SyncReport {
         var report = SyncReport()
         try await checkServer()
         try await push(into: &report)

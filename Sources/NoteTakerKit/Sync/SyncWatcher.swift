@@ -23,8 +23,6 @@ public actor SyncWatcher {
     let backoff: SyncBackoff
     let pollInterval: Duration
     let onEvent: @Sendable (Event) -> Void
-    private let triggers: AsyncStream<Void>
-    private let trigger: AsyncStream<Void>.Continuation
 
     /// Creates a watcher for a store, its engine and the transport's push channel.
     public init(
@@ -38,17 +36,11 @@ public actor SyncWatcher {
         self.backoff = backoff
         self.pollInterval = pollInterval
         self.onEvent = onEvent
-        (triggers, trigger) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for a cycle as soon as the one running (if any) ends.
-    public nonisolated func syncSoon() {
-        trigger.yield()
-    }
-
-    /// Syncs until the task running it is cancelled; a watcher runs once.
+    /// Syncs until the task running it is cancelled.
     public func run() async {
-        let (triggers, trigger) = (self.triggers, self.trigger)
+        let (triggers, trigger) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         trigger.yield()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [store] in

@@ -34,6 +34,7 @@ actor WebSync {
         didSet { if state != oldValue { broadcast() } }
     }
     private var watcher: SyncWatcher?
+    private var watcherEngine: SyncEngine?
     private var watcherTask: Task<Void, Never>?
     private var listeners: [UUID: AsyncStream<Void>.Continuation] = [:]
 
@@ -52,6 +53,7 @@ actor WebSync {
             Task { await self?.record(event) }
         }
         self.watcher = watcher
+        watcherEngine = engine
         watcherTask = Task { await watcher.run() }
         state.watching = true
     }
@@ -61,24 +63,23 @@ actor WebSync {
         watcherTask?.cancel()
         watcherTask = nil
         watcher = nil
+        watcherEngine = nil
         state.watching = false
         state.connected = false
     }
 
-    /// Syncs now: through the watcher when it runs, else one cycle here.
+    /// Syncs now and returns when the cycle ends (after the automatic one, if one is running).
     func syncNow() async throws(SyncError) {
-        if let watcher {
-            watcher.syncSoon()
-            return
-        }
-        guard !state.syncing else { return }
         let engine: SyncEngine
-        do {
-            engine = try store.syncEngine(transport: try store.syncTransport())
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw .store(error as? NoteTakerError ?? .database("\(error)"))
+        if let watcherEngine {
+            engine = watcherEngine
+        } else {
+            let transport = try store.syncTransport()
+            do {
+                engine = try store.syncEngine(transport: transport)
+            } catch {
+                throw .store(error)
+            }
         }
         state.syncing = true
         defer { state.syncing = false }

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+import NoteTakerServer
+@testable import NoteTakerWeb
+import Testing
+
+/// Settings' sync account, status, preferences and conflicts, against a real sync server on loopback.
+@Suite struct SyncAPITests {
+    /// Runs `body` with a sync server on a free loopback port.
+    func withServer(_ body: (URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-web-sync-\(UUID().uuidString)")
+        let configuration = ServerConfiguration(dataDirectory: directory, port: 0, passwordHasher: .fastForTests)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let server = try buildApplication(configuration) { port in continuation.yield(port) }
+        let task = Task { try await server.runService(gracefulShutdownSignals: []) }
+        defer { task.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+    }
+
+    @Test func logInSyncAndLogOut() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            let note = try app.store.createNote(NoteDraft(title: "From the web app"))
+            try await app.test { client in
+                let before = try await client.send(.get, "/api/v1/sync")
+                #expect(before.object["loggedIn"] as? Bool == false && before.object["server"] is NSNull)
+                let registered = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "ada", "password": "correct horse", "register": true,
+                ])
+                #expect(registered.status == .created)
+                #expect(registered.object["loggedIn"] as? Bool == true && registered.object["username"] as? String == "ada")
+                let synced = try await client.send(.post, "/api/v1/sync/now")
+                #expect(synced.status == .ok)
+                let summary = try #require(synced.object["summary"] as? [String: Any])
+                #expect(summary["pending"] as? Int == 0 && !(summary["lastSyncedAt"] is NSNull))
+                let read = try await client.send(.get, "/api/v1/notes/\(note.id)")
+                #expect((read.object["sync"] as? [String: Any])?["status"] as? String == "synced")
+                let loggedOut = try await client.send(.delete, "/api/v1/sync/account")
+                #expect(loggedOut.object["loggedIn"] as? Bool == false)
+                let notConfigured = try await client.send(.post, "/api/v1/sync/now")
+                #expect(notConfigured.status == .conflict && notConfigured.errorCode == "not_logged_in")
+            }
+            let other = try NoteStore.inMemory()
+            let token = try await HTTPSyncTransport(server: server, token: nil).login(username: "ada", password: "correct horse").token
+            try await SyncEngine(store: other, transport: try HTTPSyncTransport(server: server, token: token)).sync()
+            #expect(try other.notes().map(\.title) == ["From the web app"])
+        }
+    }
+
+    @Test func badAccountInputIsRefusedAndChangesNothing() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            try await app.test { client in
+                _ = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "ada", "password": "correct horse", "register": true,
+                ])
+                _ = try await client.send(.delete, "/api/v1/sync/account")
+                let cases: [([String: Any], HTTPResponse.Status)] = [
+                    (["server": server.absoluteString, "username": "ada", "password": "wrong password"], .badGateway),
+                    (["server": "not a server", "username": "ada", "password": "x"], .badRequest),
+                    (["server": "ftp://example.com", "username": "ada", "password": "x"], .badRequest),
+                    (["server": "http://notes.example.com", "username": "ada", "password": "x"], .badRequest),
+                    (["server": server.absoluteString, "username": "", "password": "x"], .badRequest),
+                    (["server": server.absoluteString, "username": "ada"], .badRequest),
+                    (["server": "http://127.0.0.1:9", "username": "ada", "password": "x"], .badGateway),
+                ]
+                for (body, status) in cases {
+                    let response = try await client.send(.post, "/api/v1/sync/account", json: body)
+                    #expect(response.status == status, "\(body)")
+                    #expect(!(response.object["message"] as? String ?? "").isEmpty)
+                }
+                let after = try await client.send(.get, "/api/v1/sync")
+                #expect(after.object["loggedIn"] as? Bool == false && after.object["server"] is NSNull)
+            }
+        }
+    }
+
+    @Test func preferences() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let bad = try await client.send(.put, "/api/v1/sync/settings", json: ["mergePolicy": "coin-toss", "autoSync": false])
+            #expect(bad.status == .badRequest)
+            #expect(try app.store.syncSettings().autoSync, "a refused request changes nothing")
+            let good = try await client.send(.put, "/api/v1/sync/settings", json: ["mergePolicy": "server-wins", "autoSync": false])
+            #expect(good.object["mergePolicy"] as? String == "server-wins" && good.object["autoSync"] as? Bool == false)
+            #expect(try await client.send(.post, "/api/v1/sync/retry").object["retried"] as? Int == 0)
+        }
+    }
+
+    @Test func aConflictIsShownAndResolved() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            let session = try await app.store.connectSyncAccount(
+                server: server, username: "ada", password: "correct horse", register: true, allowInsecure: false)
+            let web = try app.store.syncEngine(transport: try app.store.syncTransport())
+            let other = try NoteStore.inMemory()
+            let otherEngine = SyncEngine(store: other, transport: try HTTPSyncTransport(server: server, token: session.token))
+            let note = try app.store.createNote(NoteDraft(title: "Shopping", body: "milk\neggs"))
+            try await web.sync()
+            try await otherEngine.sync()
+            _ = try other.updateNote(id: note.id, body: "milk\nbrown eggs")
+            _ = try app.store.updateNote(id: note.id, body: "milk\nsix eggs")
+            try await otherEngine.sync()
+            try await web.sync()
+            try await app.test { client in
+                let conflicts = try await client.send(.get, "/api/v1/conflicts").array
+                #expect(conflicts.count == 1)
+                #expect(conflicts.first?["localBody"] as? String == "milk\nsix eggs")
+                #expect(conflicts.first?["serverBody"] as? String == "milk\nbrown eggs")
+                let read = try await client.send(.get, "/api/v1/notes/\(note.id)")
+                #expect((read.object["sync"] as? [String: Any])?["status"] as? String == "conflict")
+                let bogus = try await client.send(.post, "/api/v1/conflicts/\(note.id)/resolve", json: ["keep": "neither"])
+                #expect(bogus.status == .badRequest)
+                let resolved = try await client.send(.post, "/api/v1/conflicts/\(note.id)/resolve", json: ["keep": "server"])
+                #expect(resolved.status == .ok && resolved.object["body"] as? String == "milk\nbrown eggs")
+                #expect(try await client.send(.get, "/api/v1/conflicts").array.isEmpty)
+            }
+        }
+    }
+}
