@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-bench",
         abstract: "Measure NoteTaker's performance budgets beside plain SQL doing the same work.",
-        subcommands: [StoreSuite.self, SyncSuite.self])
+        subcommands: [StoreSuite.self, SyncSuite.self, WebSuite.self])
 }
 
 struct StoreSuite: ParsableCommand {
@@ -68,6 +68,39 @@ struct SyncSuite: AsyncParsableCommand {
             noteCount: notes, clients: clients, edits: edits, corpus: try Corpus(wordList: words, seed: seed),
             directory: folder, seed: seed, progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
         let report = try await benchmark.run()
+        if json { try report.printJSON() } else { report.printText() }
+    }
+}
+
+struct WebSuite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web",
+        abstract: "The web app: the list API's first page and the page loaded in headless Chromium.")
+
+    @Option(help: "How many notes the store holds.") var notes = 100_000
+    @Option(help: "How many list requests to time.") var requests = 200
+    @Option(help: "How many page loads to time.") var pageLoads = 20
+    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
+    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
+    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        if notes < 1_000 { throw ValidationError("--notes must be at least 1000.") }
+        if requests < 1 || pageLoads < 1 { throw ValidationError("--requests and --page-loads must be at least 1.") }
+    }
+
+    func run() async throws {
+        let folder = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
+        let store = StoreBenchmark(
+            noteCount: notes, corpus: try Corpus(wordList: words, seed: seed), directory: folder, repetitions: 1, seed: seed,
+            progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../scripts/bench-page.py").standardized
+        let report = try await WebBenchmark(store: store, requests: requests, pageLoads: pageLoads, pageScript: script).run()
         if json { try report.printJSON() } else { report.printText() }
     }
 }

@@ -20,19 +20,8 @@ struct StoreBenchmark {
         let storeURL = directory.appendingPathComponent("NoteTaker.sqlite")
         let store = try NoteStore.open(at: storeURL)
         let baseline = try Baseline(path: directory.appendingPathComponent("baseline.sqlite").path)
-        let folders = try makeFolders(store, baseline)
-
-        progress("Importing \(noteCount) notes into NoteTaker and into the baseline...")
         var generator = SeededGenerator(seed: seed)
-        var ours = 0.0
-        var theirs = 0.0
-        for start in stride(from: 0, to: noteCount, by: Self.batchSize) {
-            let drafts = (start..<min(start + Self.batchSize, noteCount)).map { makeDraft($0, folders: folders, &generator) }
-            ours += try Clock.milliseconds { _ = try store.importNotes(drafts) }
-            let rows = drafts.map(Self.baselineRow)
-            theirs += try Clock.milliseconds { try baseline.insert(rows) }
-            if start % 100_000 == 0, start > 0 { progress("  \(start) notes") }
-        }
+        let (folders, ours, theirs) = try importCorpus(into: store, baseline, &generator)
         report.figures.append(Figure(
             name: "import \(noteCount) notes, searchable", unit: "notes/s",
             noteTaker: Double(noteCount) / ours * 1_000, baseline: Double(noteCount) / theirs * 1_000,
@@ -57,6 +46,25 @@ struct StoreBenchmark {
     }
 
     // MARK: - Corpus
+
+    /// Imports the corpus into the store and the baseline, in batches; returns the folders
+    /// and the milliseconds each took.
+    func importCorpus(
+        into store: NoteStore, _ baseline: Baseline, _ generator: inout SeededGenerator
+    ) throws -> (folders: Folders, ours: Double, theirs: Double) {
+        let folders = try makeFolders(store, baseline)
+        progress("Importing \(noteCount) notes into NoteTaker and into the baseline...")
+        var ours = 0.0
+        var theirs = 0.0
+        for start in stride(from: 0, to: noteCount, by: Self.batchSize) {
+            let drafts = (start..<min(start + Self.batchSize, noteCount)).map { makeDraft($0, folders: folders, &generator) }
+            ours += try Clock.milliseconds { _ = try store.importNotes(drafts) }
+            let rows = drafts.map(Self.baselineRow)
+            theirs += try Clock.milliseconds { try baseline.insert(rows) }
+            if start % 100_000 == 0, start > 0 { progress("  \(start) notes") }
+        }
+        return (folders, ours, theirs)
+    }
 
     struct Folders {
         var ids: [UUID]

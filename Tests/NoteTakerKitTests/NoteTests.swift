@@ -149,3 +149,13 @@ struct StoredIdTests {
         }
     }
 }
+
+@Suite struct FirstLineTests {
+    @Test(arguments: [
+        ("", ""), ("one", "one"), ("\n\n  two  \nthree", "two"), ("\r\n\r\nwindows\r\nline", "windows"),
+        ("   \n\t\nCafé crème", "Café crème"), ("🙂 first\nsecond", "🙂 first"), ("e\u{301}\nx", "e\u{301}"),
+    ])
+    func theFirstLineWithText(_ body: String, _ expected: String) {
+        #expect(Note(title: "", body: body).firstLine == expected)
+    }
+}

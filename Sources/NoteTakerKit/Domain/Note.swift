@@ -59,10 +59,17 @@ public struct Note: Sendable, Hashable, Identifiable {
 
     /// The first non-empty line of the body, for list previews.
     public var firstLine: String {
-        body.split(whereSeparator: \.isNewline)
-            .lazy
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty } ?? ""
+        // Scans bytes up to the first line with text, not the whole body character by character:
+        // lists show this for every note on screen.
+        let bytes = body.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } ?? bytes.endIndex
+            let line = body[start..<end].trimmingCharacters(in: .whitespaces)
+            if !line.isEmpty { return line }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+        return ""
     }
 
     /// Whether the note is in the trash.

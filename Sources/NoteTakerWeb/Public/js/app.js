@@ -1,7 +1,7 @@
 // The app: strings, routes, live updates and the keyboard shortcuts that hold it together.
 import { debounce, toast } from './dom.js';
-import { currentNoteId, newNote, openNote, refreshOpenNote, setUpEditor } from './editor.js';
-import { refreshList, renderSearchFilters, setUpList } from './notelist.js';
+import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshOpenNote, setUpEditor } from './editor.js';
+import { refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
 import { openSettings, refreshSettingsSync } from './settings.js';
 import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
 import { currentRoute, navigate, onRouteChange } from './state.js';
@@ -124,7 +124,11 @@ async function start() {
     (document.getElementById('note-body') ?? document.getElementById('editor-region')).focus();
   });
   document.getElementById('new-folder').addEventListener('click', () => openFolderDialog());
-  document.addEventListener('sidebar-changed', renderSearchFilters);
+  document.addEventListener('sidebar-changed', () => {
+    renderSearchFilters();
+    renderListTitle();
+    refreshEditorMenus();
+  });
   document.addEventListener('sync-changed', refreshSettingsSync);
   document.addEventListener('note-reload', () => openNote(currentRoute().note));
   setUpFolderDialog();
@@ -134,8 +138,9 @@ async function start() {
   setUpShortcuts();
   setUpMenu();
   onRouteChange(show);
-  await Promise.all([refreshSidebar(), refreshSyncStatus()]);
-  await show(currentRoute());
+  // The sidebar, the sync state and the list load side by side; the sidebar redraws when it arrives.
+  await Promise.all([refreshSidebar(), refreshSyncStatus(), show(currentRoute())]);
+  performance.mark('notetaker-ready');
   listen();
 }
 

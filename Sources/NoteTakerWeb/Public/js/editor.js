@@ -71,6 +71,15 @@ export async function refreshOpenNote() {
   if (editor.previewOn) showHTML(note.html);
 }
 
+/** Redraws the folder menu and tag suggestions after the sidebar's folders and tags changed. */
+export function refreshEditorMenus() {
+  if (!editor.note || !editor.elements) return;
+  const focused = document.activeElement?.id;
+  renderActions(editor.note);
+  renderTags(editor.note);
+  if (focused) document.getElementById(focused)?.focus();
+}
+
 function render(note) {
   const main = document.getElementById('editor-region');
   const trashed = Boolean(note.trashedAt);

@@ -35,11 +35,16 @@ function titleFor(route) {
   }
 }
 
+/** Sets the list's heading (a folder's name is known once the sidebar has loaded). */
+export function renderListTitle() {
+  document.getElementById('list-title').textContent = titleFor(currentRoute());
+}
+
 /** Loads the list for the current route from the start; `keep` reloads as many notes as are shown (live updates). */
 export async function refreshList({ keep = false } = {}) {
   const route = currentRoute();
   const mine = ++generation;
-  document.getElementById('list-title').textContent = titleFor(route);
+  renderListTitle();
   document.getElementById('search-filters').hidden = route.view !== 'search';
   if (route.view === 'search') return refreshSearch(route, mine);
   const limit = keep ? Math.min(Math.max(loaded.length, pageSize), 500) : pageSize;

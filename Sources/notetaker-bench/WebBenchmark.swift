@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NoteTakerKit
+import NoteTakerWeb
+
+/// The `web` suite: the list API's first page (server time, from `Server-Timing`, and the
+/// whole request) beside plain SQL fetching the same page, and the page loaded and usable in
+/// headless Chromium (`scripts/bench-page.py`), on a store of `noteCount` notes.
+struct WebBenchmark {
+    let store: StoreBenchmark
+    let requests: Int
+    let pageLoads: Int
+    let pageScript: URL
+
+    func run() async throws -> Report {
+        var report = Report(suite: "web", notes: store.noteCount, machine: Report.machine())
+        let notes = try NoteStore.open(at: store.directory.appendingPathComponent("NoteTaker.sqlite"))
+        let baseline = try Baseline(path: store.directory.appendingPathComponent("baseline.sqlite").path)
+        var generator = SeededGenerator(seed: store.seed)
+        _ = try store.importCorpus(into: notes, baseline, &generator)
+
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = buildWebApplication(store: notes, configuration: WebConfiguration(port: 0)) { continuation.yield($0) }
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchFailure("the web app did not start") }
+        let address = "http://127.0.0.1:\(port)"
+
+        store.progress("Requesting the list's first page \(requests) times...")
+        var serverTimes: [Double] = []
+        var wholeTimes: [Double] = []
+        var sqlTimes: [Double] = []
+        for _ in 0..<requests {
+            let start = ContinuousClock.now
+            let timing = try await Self.serverTiming(of: "\(address)/api/v1/notes?limit=50")
+            wholeTimes.append(Clock.milliseconds(since: start))
+            serverTimes.append(timing)
+            sqlTimes.append(try Clock.milliseconds { _ = try baseline.firstPage() })
+        }
+        report.figures.append(Figure(
+            name: "list API first page (50), server time p50", unit: "ms",
+            noteTaker: Clock.percentile(serverTimes, 0.5), baseline: Clock.percentile(sqlTimes, 0.5),
+            budget: "<= 5 ms", meetsBudget: Clock.percentile(serverTimes, 0.5) <= 5,
+            note: "Server-Timing of GET /api/v1/notes?limit=50 (query, JSON, headers); baseline: the same page in plain SQL"))
+        report.figures.append(Figure(
+            name: "list API first page, whole request p50 / p95", unit: "ms",
+            noteTaker: Clock.percentile(wholeTimes, 0.5), baseline: nil, budget: "-", meetsBudget: nil,
+            note: String(format: "p95 %.2f ms, loopback HTTP from the same process", Clock.percentile(wholeTimes, 0.95))))
+
+        store.progress("Loading the page in headless Chromium \(pageLoads) times...")
+        if let loads = try PageLoad(script: pageScript).measure(url: address + "/", times: pageLoads) {
+            let median = Clock.percentile(loads, 0.5)
+            report.figures.append(Figure(
+                name: "page loaded and usable in Chromium, p50", unit: "ms", noteTaker: median, baseline: nil,
+                budget: "<= 300 ms", meetsBudget: median <= 300,
+                note: String(format: "navigation start to the first list and sidebar drawn; p95 %.0f ms over %d loads", Clock.percentile(loads, 0.95), loads.count)))
+        } else {
+            store.progress("  skipped: chromium, chromedriver or selenium missing (scripts/test installs them)")
+        }
+        return report
+    }
+
+    /// The `Server-Timing` duration of a GET, in milliseconds.
+    static func serverTiming(of address: String) async throws -> Double {
+        guard let url = URL(string: address) else { throw BenchFailure("bad address \(address)") }
+        let response: HTTPURLResponse = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: url) { _, response, error in
+                if let response = response as? HTTPURLResponse, response.statusCode == 200 {
+                    continuation.resume(returning: response)
+                } else {
+                    continuation.resume(throwing: error ?? BenchFailure("GET \(address) failed"))
+                }
+            }.resume()
+        }
+        guard let header = response.value(forHTTPHeaderField: "Server-Timing"),
+              let duration = header.split(separator: "=").last.flatMap({ Double($0) }) else {
+            throw BenchFailure("no Server-Timing header")
+        }
+        return duration
+    }
+}
+
+/// Page loads measured by `scripts/bench-page.py` in headless Chromium.
+struct PageLoad {
+    let script: URL
+
+    /// The milliseconds of each load, or `nil` when the browser or its driver is missing.
+    func measure(url: String, times: Int) throws -> [Double]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, url, String(times)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 3 { return nil }
+        guard process.terminationStatus == 0, let samples = try JSONSerialization.jsonObject(with: data) as? [Double] else {
+            throw BenchFailure("scripts/bench-page.py failed: \(String(decoding: data, as: UTF8.self))")
+        }
+        return samples
+    }
+}

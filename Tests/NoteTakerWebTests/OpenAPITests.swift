@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+/// The API's OpenAPI document stays true: exactly the served routes, and each schema names
+/// exactly the keys the app's JSON has.
+@Suite struct OpenAPITests {
+    private func document() async throws -> [String: Any] {
+        let response = try await WebTestApp().test { try await $0.send(.get, "/api/v1/openapi.json") }
+        #expect(response.status == .ok)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test func theDocumentedRoutesAreTheServedRoutes() async throws {
+        let paths = try #require(try await document()["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in
+            operations.keys.filter { $0 != "parameters" }.map { "\($0.uppercased()) \(path)" }
+        })
+        let router = buildWebRouter(store: try NoteStore.inMemory())
+        let served = Set(router.routes.map { route in
+            let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+            return "\(route.method) /" + path.joined(separator: "/")
+        })
+        #expect(documented == served)
+    }
+
+    @Test func eachSchemaListsTheKeysTheAPIWrites() async throws {
+        let components = try #require(try await document()["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: [String: Any]])
+        let store = try NoteStore.inMemory()
+        let folder = try store.createFolder(name: "F")
+        var note = try store.createNote(NoteDraft(title: "t", body: "b", folderId: folder.id, tags: ["x"]))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID()).txt")
+        try Data("hello".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let attachment = try store.attachFile(at: file, toNote: note.id)
+        note = try store.note(id: note.id)
+        let samples: [String: any Encodable] = [
+            "NoteSummary": NoteSummaryJSON(note),
+            "NotePage": NotePageJSON(notes: [], nextOffset: nil),
+            "Note": NoteJSON(note),
+            "Sync": SyncJSON(note.sync),
+            "Attachment": AttachmentJSON(attachment),
+            "Folder": FolderJSON(try #require(try store.folderTree().first)),
+            "Tag": TagJSON(name: "x", noteCount: 1),
+            "SearchHit": SearchHitJSON(note: NoteSummaryJSON(note), snippetHTML: ""),
+            "Statistics": try store.statistics(),
+            "SyncSummary": try store.syncSummary(),
+            "SyncReport": SyncReport(),
+            "SyncState": WebSync.State(),
+        ]
+        for (name, sample) in samples {
+            let schema = try #require(schemas[name], "\(name) is not documented")
+            let encoded = try #require(try JSONSerialization.jsonObject(with: JSON.encoder.encode(sample)) as? [String: Any])
+            let documented = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+            #expect(Set(encoded.keys) == documented, "\(name)")
+        }
+    }
+}
+
+@Suite struct APIDateTests {
+    @Test(arguments: [0, 1_795_327_492.538, 1_795_327_492.9996, 951_782_400.001, -86_400.5, 4_102_444_800])
+    func datesAreISO8601InUTCWithMilliseconds(_ seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(APIDate.string(date) == Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
+    }
+}
