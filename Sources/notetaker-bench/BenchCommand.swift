@@ -10,34 +10,27 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [StoreSuite.self, SyncSuite.self, WebSuite.self])
 }
 
-struct StoreSuite: ParsableCommand {
+struct StoreSuite: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "The local store: save, import, list, search, and whole `notetaker` processes.")
 
     @Option(help: "How many notes to generate.") var notes = 100_000
-    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
-    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
     @Option(help: "Repetitions of each search.") var repetitions = 10
-    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
-    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if notes < 1_000 { throw ValidationError("--notes must be at least 1000.") }
         if repetitions < 1 { throw ValidationError("--repetitions must be at least 1.") }
     }
 
-    func run() throws {
-        let folder = directory.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
-        let corpus = try Corpus(wordList: words, seed: seed)
-        let benchmark = StoreBenchmark(
-            noteCount: notes, corpus: corpus, directory: folder, repetitions: repetitions, seed: seed,
-            progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
-        let report = try benchmark.run()
-        if json { try report.printJSON() } else { report.printText() }
+    func run() async throws {
+        try await common.withFolder { folder in
+            let benchmark = StoreBenchmark(
+                noteCount: notes, corpus: try common.corpus(), directory: folder, repetitions: repetitions, seed: common.seed,
+                progress: CommonOptions.progress)
+            try common.print(try benchmark.run())
+        }
     }
 }
 
@@ -49,10 +42,7 @@ struct SyncSuite: AsyncParsableCommand {
     @Option(help: "How many notes the first sync carries.") var notes = 100_000
     @Option(help: "How many accounts sync at once for the throughput measure.") var clients = 50
     @Option(help: "How many edits travel for the push latency.") var edits = 20
-    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
-    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
-    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
-    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if notes < 100 { throw ValidationError("--notes must be at least 100.") }
@@ -60,15 +50,12 @@ struct SyncSuite: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = directory.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
-        let benchmark = SyncBenchmark(
-            noteCount: notes, clients: clients, edits: edits, corpus: try Corpus(wordList: words, seed: seed),
-            directory: folder, seed: seed, progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
-        let report = try await benchmark.run()
-        if json { try report.printJSON() } else { report.printText() }
+        try await common.withFolder { folder in
+            let benchmark = SyncBenchmark(
+                noteCount: notes, clients: clients, edits: edits, corpus: try common.corpus(),
+                directory: folder, seed: common.seed, progress: CommonOptions.progress)
+            try common.print(try await benchmark.run())
+        }
     }
 }
 
@@ -80,10 +67,7 @@ struct WebSuite: AsyncParsableCommand {
     @Option(help: "How many notes the store holds.") var notes = 100_000
     @Option(help: "How many list requests to time.") var requests = 200
     @Option(help: "How many page loads to time.") var pageLoads = 20
-    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
-    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
-    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
-    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if notes < 1_000 { throw ValidationError("--notes must be at least 1000.") }
@@ -91,16 +75,43 @@ struct WebSuite: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await common.withFolder { folder in
+            let store = StoreBenchmark(
+                noteCount: notes, corpus: try common.corpus(), directory: folder, repetitions: 1, seed: common.seed,
+                progress: CommonOptions.progress)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../scripts/bench-page.py").standardized
+            try common.print(try await WebBenchmark(store: store, requests: requests, pageLoads: pageLoads, pageScript: script).run())
+        }
+    }
+}
+
+/// Options every suite shares: the word list, the work folder, the seed, JSON output.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "The word list to draw text from.") var words = "/usr/share/dict/words"
+    @Option(help: "The folder for the stores (a temporary folder, removed after, by default).") var directory: String?
+    @Option(help: "The random seed of the corpus.") var seed: UInt64 = 2026
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    /// Runs `body` with the work folder, removing it after unless it was given.
+    func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
-        let store = StoreBenchmark(
-            noteCount: notes, corpus: try Corpus(wordList: words, seed: seed), directory: folder, repetitions: 1, seed: seed,
-            progress: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../scripts/bench-page.py").standardized
-        let report = try await WebBenchmark(store: store, requests: requests, pageLoads: pageLoads, pageScript: script).run()
+        return try await body(folder)
+    }
+
+    /// The corpus of this run.
+    func corpus() throws -> Corpus { try Corpus(wordList: words, seed: seed) }
+
+    /// Prints the report as asked.
+    func print(_ report: Report) throws {
         if json { try report.printJSON() } else { report.printText() }
+    }
+
+    /// Progress lines on standard error.
+    static func progress(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 }

@@ -9,9 +9,9 @@ struct NoteSummaryJSON: Encodable {
     var createdAt: Date
     var modifiedAt: Date
     var isPinned: Bool
-    var folderId: String?
+    @Nullable var folderId: String?
     var tags: [String]
-    var trashedAt: Date?
+    @Nullable var trashedAt: Date?
     var sync: SyncJSON
 
     init(_ note: Note) {
@@ -26,111 +26,50 @@ struct NoteSummaryJSON: Encodable {
         trashedAt = note.trashedAt
         sync = SyncJSON(note.sync)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(firstLine, forKey: .firstLine)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(modifiedAt, forKey: .modifiedAt)
-        try container.encode(isPinned, forKey: .isPinned)
-        try container.encode(folderId, forKey: .folderId)
-        try container.encode(tags, forKey: .tags)
-        try container.encode(trashedAt, forKey: .trashedAt)
-        try container.encode(sync, forKey: .sync)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, title, firstLine, createdAt, modifiedAt, isPinned, folderId, tags, trashedAt, sync
-    }
 }
 
 /// A page of the note list; `nextOffset` is `null` on the last page.
 struct NotePageJSON: Encodable {
     var notes: [NoteSummaryJSON]
-    var nextOffset: Int?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(nextOffset, forKey: .nextOffset)
-    }
-
-    private enum CodingKeys: String, CodingKey { case notes, nextOffset }
+    @Nullable var nextOffset: Int?
 }
 
-/// A whole note: the body, its rendered HTML, attachments and sync state.
+/// A whole note: the summary's fields, and the body, its rendered HTML and the attachments.
 struct NoteJSON: Encodable {
-    var id: String
-    var title: String
+    var summary: NoteSummaryJSON
     var body: String
     var html: String
-    var createdAt: Date
-    var modifiedAt: Date
-    var isPinned: Bool
-    var folderId: String?
-    var tags: [String]
     var attachments: [AttachmentJSON]
-    var trashedAt: Date?
-    var sync: SyncJSON
 
     init(_ note: Note) {
-        id = note.id.lowercased
-        title = note.title
+        summary = NoteSummaryJSON(note)
         body = note.body
         html = MarkdownRenderer.html(note.body)
-        createdAt = note.createdAt
-        modifiedAt = note.modifiedAt
-        isPinned = note.isPinned
-        folderId = note.folderId?.lowercased
-        tags = note.tags
         attachments = note.attachments.map(AttachmentJSON.init)
-        trashedAt = note.trashedAt
-        sync = SyncJSON(note.sync)
     }
 
     func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
         try container.encode(html, forKey: .html)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(modifiedAt, forKey: .modifiedAt)
-        try container.encode(isPinned, forKey: .isPinned)
-        try container.encode(folderId, forKey: .folderId)
-        try container.encode(tags, forKey: .tags)
         try container.encode(attachments, forKey: .attachments)
-        try container.encode(trashedAt, forKey: .trashedAt)
-        try container.encode(sync, forKey: .sync)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, title, body, html, createdAt, modifiedAt, isPinned, folderId, tags, attachments, trashedAt, sync
-    }
+    private enum CodingKeys: String, CodingKey { case body, html, attachments }
 }
 
 /// A row's sync state: `pending`, `syncing`, `synced`, `conflict` or `error` with its message.
 struct SyncJSON: Encodable {
     var status: SyncStatus
-    var errorMessage: String?
-    var lastSyncedAt: Date?
+    @Nullable var errorMessage: String?
+    @Nullable var lastSyncedAt: Date?
 
     init(_ sync: SyncMetadata) {
         status = sync.status
         errorMessage = sync.errorMessage
         lastSyncedAt = sync.lastSyncedAt
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status, forKey: .status)
-        try container.encode(errorMessage, forKey: .errorMessage)
-        try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
-    }
-
-    private enum CodingKeys: String, CodingKey { case status, errorMessage, lastSyncedAt }
 }
 
 /// An attachment, with the address of its file.
@@ -165,7 +104,7 @@ struct AttachmentJSON: Encodable {
 struct FolderJSON: Encodable {
     var id: String
     var name: String
-    var parentId: String?
+    @Nullable var parentId: String?
     var path: String
     var noteCount: Int
     var totalNoteCount: Int
@@ -180,19 +119,6 @@ struct FolderJSON: Encodable {
         totalNoteCount = node.totalNoteCount
         children = node.children.map(FolderJSON.init)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(parentId, forKey: .parentId)
-        try container.encode(path, forKey: .path)
-        try container.encode(noteCount, forKey: .noteCount)
-        try container.encode(totalNoteCount, forKey: .totalNoteCount)
-        try container.encode(children, forKey: .children)
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, name, parentId, path, noteCount, totalNoteCount, children }
 }
 
 /// A tag with the number of notes carrying it.

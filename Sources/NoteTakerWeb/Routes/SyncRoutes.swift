@@ -29,30 +29,14 @@ struct SyncRoutes {
 
     /// Everything Settings and the indicator show about sync.
     struct Status: Encodable {
-        var server: String?
-        var username: String?
+        @Nullable var server: String?
+        @Nullable var username: String?
         var loggedIn: Bool
         var autoSync: Bool
         var mergePolicy: String
         var mergePolicies: [String]
         var summary: SyncSummary
         var state: WebSync.State
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(server, forKey: .server)
-            try container.encode(username, forKey: .username)
-            try container.encode(loggedIn, forKey: .loggedIn)
-            try container.encode(autoSync, forKey: .autoSync)
-            try container.encode(mergePolicy, forKey: .mergePolicy)
-            try container.encode(mergePolicies, forKey: .mergePolicies)
-            try container.encode(summary, forKey: .summary)
-            try container.encode(state, forKey: .state)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case server, username, loggedIn, autoSync, mergePolicy, mergePolicies, summary, state
-        }
     }
 
     func register(on router: Router<BasicRequestContext>) {

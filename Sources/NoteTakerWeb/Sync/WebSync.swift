@@ -13,20 +13,9 @@ actor WebSync {
         /// The server's push channel is connected.
         var connected = false
         /// The last cycle's failure, in words, until a cycle succeeds.
-        var lastError: String?
+        @Nullable var lastError: String?
         /// What the last successful cycle did.
-        var lastReport: SyncReport?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(syncing, forKey: .syncing)
-            try container.encode(watching, forKey: .watching)
-            try container.encode(connected, forKey: .connected)
-            try container.encode(lastError, forKey: .lastError)
-            try container.encode(lastReport, forKey: .lastReport)
-        }
-
-        private enum CodingKeys: String, CodingKey { case syncing, watching, connected, lastError, lastReport }
+        @Nullable var lastReport: SyncReport?
     }
 
     let store: NoteStore

@@ -1,0 +1,33 @@
+import Foundation
+
+/// An optional property that JSON writes as `null` when absent, instead of leaving the key
+/// out (what synthesized `Encodable` does): readers of NoteTaker's JSON find every documented
+/// key on every object.
+///
+/// ```swift
+/// struct FolderJSON: Encodable {
+///     @Nullable var parentId: String?
+/// }
+/// ```
+@propertyWrapper
+public struct Nullable<Wrapped: Encodable & Sendable>: Encodable, Sendable {
+    /// The value, or `nil` for `null`.
+    public var wrappedValue: Wrapped?
+
+    /// Wraps a value.
+    public init(wrappedValue: Wrapped?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Writes the value, or `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue {
+            try container.encode(wrappedValue)
+        } else {
+            try container.encodeNil()
+        }
+    }
+}
+
+extension Nullable: Equatable where Wrapped: Equatable {}
