@@ -1,12 +1,12 @@
 // The app: strings, routes, live updates and the keyboard shortcuts that hold it together.
 import { debounce, toast } from './dom.js';
-import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshOpenNote, setUpEditor } from './editor.js';
+import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
 import { refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
 import { openSettings, refreshSettingsSync } from './settings.js';
 import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
 import { currentRoute, navigate, onRouteChange } from './state.js';
 import { applyStrings, loadStrings, t } from './strings.js';
-import { refreshSyncStatus } from './syncstatus.js';
+import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
 
 let shownList = null;
 
@@ -129,7 +129,15 @@ async function start() {
     renderListTitle();
     refreshEditorMenus();
   });
-  document.addEventListener('sync-changed', refreshSettingsSync);
+  let listShowsSync = false;
+  document.addEventListener('sync-changed', () => {
+    refreshSettingsSync();
+    refreshEditorMeta();
+    if (syncConfigured() !== listShowsSync) {
+      listShowsSync = syncConfigured();
+      if (currentRoute().view !== 'settings') refreshList({ keep: true }).catch(() => {});
+    }
+  });
   document.addEventListener('note-reload', () => openNote(currentRoute().note));
   setUpFolderDialog();
   setUpList();

@@ -71,6 +71,11 @@ export async function refreshOpenNote() {
   if (editor.previewOn) showHTML(note.html);
 }
 
+/** Redraws the note's dates and sync state (the sync state arrived or changed). */
+export function refreshEditorMeta() {
+  if (editor.note && editor.elements) renderMeta(editor.note);
+}
+
 /** Redraws the folder menu and tag suggestions after the sidebar's folders and tags changed. */
 export function refreshEditorMenus() {
   if (!editor.note || !editor.elements) return;

@@ -1,0 +1,85 @@
+"""Sync as the app shows it: the indicator, a note changed on two devices, and the guard on Host."""
+import http.client
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import BIN, App, by_css, click, open_app, wait
+
+
+@pytest.fixture
+def sync_server():
+    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
+    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", "0"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = None
+    deadline = time.monotonic() + 60
+    while url is None and time.monotonic() < deadline:
+        match = re.search(r"listening on (http://\S+)", process.stderr.readline())
+        url = match.group(1) if match else None
+    assert url, "notetaker-server did not start"
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
+    other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
+    app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    other.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    note = app.new_note("Shopping", "milk\neggs")
+    app.cli("sync")
+    other.cli("sync")
+    app.cli("edit", note, "--body", "milk\nbrown eggs")
+    other.cli("edit", note, "--body", "milk\nsix eggs")
+    other.cli("sync")
+    app.cli("sync")
+    app.cli("sync", "settings", "--auto", "off")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#sync-indicator").text == "1 in conflict")
+    versions = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".conflict-version pre"), message="no conflict view")
+    assert [version.text for version in versions] == ["milk\nbrown eggs", "milk\nsix eggs"]
+    assert by_css(browser, "#note-sync-status").text == "Conflict"
+    click(browser, ".conflict-buttons button:nth-child(2)")  # keep the other device's
+    wait(browser, lambda d: by_css(d, "#note-body").get_attribute("value") == "milk\nsix eggs")
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, ".conflict"))
+    assert app.cli_json("conflicts") == []
+    shutil.rmtree(other.directory, ignore_errors=True)
+
+
+def test_settings_log_in_and_sync_now(app, browser, sync_server):
+    app.new_note("Goes up", "")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#account-server").send_keys(sync_server)
+    by_css(browser, "#account-user").send_keys("grace")
+    by_css(browser, "#account-password").send_keys("a long password")
+    click(browser, "#register")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), message="not logged in")
+    click(browser, "#sync-now")
+    wait(browser, lambda d: by_css(d, "#sync-indicator").text.startswith("Synced"), message="never synced")
+    assert app.cli_json("sync", "status")["pending"] == 0
+    click(browser, "#log-out")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
+
+
+def test_another_host_name_is_refused(app):
+    app.new_note("Private", "")
+    app.start()
+    port = int(app.url.rsplit(":", 1)[1].strip("/"))
+    for host, expected in (("evil.example", 403), (f"evil.example:{port}", 403), (f"localhost:{port}", 200)):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/api/v1/notes", headers={"Host": host})
+        response = connection.getresponse()
+        body = response.read().decode()
+        assert response.status == expected, (host, body)
+        if expected == 403:
+            assert "Private" not in body
