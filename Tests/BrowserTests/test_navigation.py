@@ -47,7 +47,7 @@ def test_folder_and_tag_navigation(app, browser):
     wait(browser, lambda d: list_titles(d) == ["Roadmap"])
     open_sidebar_entry(browser, "#meetings")
     wait(browser, lambda d: list_titles(d) == ["Café meeting"])
-    assert by_css(browser, "#list-title").text == "#meetings"
+    wait(browser, lambda d: by_css(d, "#list-title").text == "#meetings")
     open_sidebar_entry(browser, "Pinned")
     wait(browser, lambda d: len(list_titles(d)) == 1 and list_titles(d)[0].endswith("Groceries"))
     open_sidebar_entry(browser, "All notes")

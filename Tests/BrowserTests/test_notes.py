@@ -42,7 +42,7 @@ def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
     by_css(browser, "#preview-toggle").click()
     preview = by_css(browser, "#note-preview")
     wait(browser, lambda d: preview.find_elements(By.CSS_SELECTOR, "strong") and preview.find_elements(By.CSS_SELECTOR, "h2"))
-    assert preview.find_element(By.CSS_SELECTOR, "strong").text == "strong"
+    wait(browser, lambda d: by_css(d, "#note-preview strong").text == "strong")
     assert preview.find_element(By.CSS_SELECTOR, "li.task input[type=checkbox]") is not None
     saved(browser)
     assert app.cli_json("show", note)["body"] == "make this **strong**\n\n- [ ] buy milk\n\n## Title here"

@@ -105,7 +105,7 @@ def test_settings_show_account_policy_and_statistics(app, browser):
     app.start()
     open_app(browser, app, "#view=settings")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
-    assert by_css(browser, "#sync-indicator").text == "Sync off"
+    wait(browser, lambda d: by_css(d, "#sync-indicator").text == "Sync off")
     policy = by_css(browser, "input[name='merge-policy'][value='server-wins']")
     policy.click()
     wait(browser, lambda d: app.cli_json("sync", "settings")["mergePolicy"] == "server-wins")

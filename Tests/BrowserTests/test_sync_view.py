@@ -45,9 +45,9 @@ def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
     app.start()
     open_app(browser, app, f"#note={note}")
     wait(browser, lambda d: by_css(d, "#sync-indicator").text == "1 in conflict")
-    versions = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".conflict-version pre"), message="no conflict view")
-    assert [version.text for version in versions] == ["milk\nbrown eggs", "milk\nsix eggs"]
-    assert by_css(browser, "#note-sync-status").text == "Conflict"
+    wait(browser, lambda d: [version.text for version in d.find_elements(By.CSS_SELECTOR, ".conflict-version pre")]
+         == ["milk\nbrown eggs", "milk\nsix eggs"], message="the conflict view does not show both versions")
+    wait(browser, lambda d: by_css(d, "#note-sync-status").text == "Conflict")
     click(browser, ".conflict-buttons button:nth-child(2)")  # keep the other device's
     wait(browser, lambda d: by_css(d, "#note-body").get_attribute("value") == "milk\nsix eggs")
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, ".conflict"))
