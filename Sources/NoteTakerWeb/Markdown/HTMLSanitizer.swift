@@ -21,8 +21,10 @@ enum HTMLSanitizer {
         return tags
     }()
 
-    /// URL schemes a link may use; images allow the first two only.
+    /// URL schemes a link may use.
     static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+    /// URL schemes an image may use.
+    static let imageSchemes: Set<String> = ["http", "https"]
 
     /// The sanitized form of `html`.
     static func sanitize(_ html: String) -> String {
@@ -51,11 +53,7 @@ enum HTMLSanitizer {
     static func rebuild(_ tag: HTMLTag) -> String? {
         guard let allowedAttributes = allowed[tag.name] else { return nil }
         if tag.isClosing { return "</\(tag.name)>" }
-        var attributes: [(String, String?)] = []
-        for (name, value) in tag.attributes where allowedAttributes.contains(name) {
-            guard let kept = keep(attribute: name, value: value, of: tag.name) else { continue }
-            attributes.append((name, kept))
-        }
+        var attributes = tag.attributes.filter { allowedAttributes.contains($0.0) }.compactMap { kept($0.0, $0.1) }
         switch tag.name {
         case "input":
             guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
@@ -70,17 +68,19 @@ enum HTMLSanitizer {
         return "<" + ([tag.name] + rendered).joined(separator: " ") + ">"
     }
 
-    /// An attribute's value as kept (`.some(nil)` for a bare attribute), or `nil` to drop it.
-    static func keep(attribute name: String, value: String?, of tag: String) -> String?? {
+    /// The attribute as kept (a `nil` value for a bare attribute), or `nil` to drop it.
+    static func kept(_ name: String, _ value: String?) -> (String, String?)? {
         switch name {
-        case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { .some($0) } ?? nil
-        case "src": return value.flatMap { safeURL($0, schemes: ["http", "https"]) }.map { .some($0) } ?? nil
-        case "class": return value == "task" ? .some(value) : nil
-        case "type": return value?.lowercased() == "checkbox" ? .some("checkbox") : nil
-        case "checked", "disabled": return .some(nil)
-        case "align": return ["left", "right", "center"].contains(value?.lowercased() ?? "") ? .some(value?.lowercased()) : nil
-        case "start": return value.flatMap { Int($0) }.map { .some(String($0)) } ?? nil
-        default: return .some(value ?? "")
+        case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { (name, $0) }
+        case "src": return value.flatMap { safeURL($0, schemes: imageSchemes) }.map { (name, $0) }
+        case "class": return value == "task" ? (name, "task") : nil
+        case "type": return value?.lowercased() == "checkbox" ? (name, "checkbox") : nil
+        case "checked", "disabled": return (name, nil)
+        case "align":
+            guard let alignment = value?.lowercased(), ["left", "right", "center"].contains(alignment) else { return nil }
+            return (name, alignment)
+        case "start": return value.flatMap { Int($0) }.map { (name, String($0)) }
+        default: return (name, value ?? "")
         }
     }
 

@@ -10,13 +10,15 @@ import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
 
 let shownList = null;
 
-async function show(route) {
+async function show(route, source = 'history') {
   document.body.dataset.view = route.view;
   document.body.classList.toggle('note-open', Boolean(route.note) || route.view === 'settings');
   renderSidebar();
+  // The search field follows the address only when the address changed by itself (back,
+  // forward, a link); the app's own navigation never overwrites what is being typed.
   const search = document.getElementById('search-input');
-  if (route.view === 'search' && document.activeElement !== search) search.value = route.q;
-  if (route.view !== 'search') search.value = '';
+  if (source === 'history') search.value = route.view === 'search' ? route.q : '';
+  else if (route.view !== 'search' && document.activeElement !== search) search.value = '';
   renderSearchFilters();
   const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned]);
   const work = [];

@@ -34,15 +34,16 @@ export function navigate(changes, { replace = false } = {}) {
   if (hash === (location.hash || '#')) return;
   if (replace) history.replaceState(null, '', hash);
   else history.pushState(null, '', hash);
-  notify();
+  notify('app');
 }
 
 export function onRouteChange(listener) {
   listeners.add(listener);
 }
 
-export function notify() {
-  for (const listener of listeners) listener(currentRoute());
+/** Tells the listeners; `source` is 'app' for the app's own navigation, 'history' for back, forward or a typed address. */
+export function notify(source = 'history') {
+  for (const listener of listeners) listener(currentRoute(), source);
 }
 
-window.addEventListener('popstate', notify);
+window.addEventListener('popstate', () => notify('history'));
