@@ -32,9 +32,17 @@ let package = Package(
             ]
         ),
         .target(
+            name: "NoteTakerInterchange",
+            dependencies: [
+                "NoteTakerKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "NoteTakerWeb",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerInterchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Ink", package: "Ink"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -47,6 +55,7 @@ let package = Package(
             name: "NoteTakerCLI",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerInterchange",
                 "NoteTakerWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -78,6 +87,7 @@ let package = Package(
             name: "notetaker-bench",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerInterchange",
                 "NoteTakerServer",
                 "NoteTakerWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -85,6 +95,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
+        .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
         .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server"]),
         .testTarget(
             name: "NoteTakerServerTests",

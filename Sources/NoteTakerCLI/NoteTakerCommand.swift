@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NoteTakerInterchange
 import NoteTakerKit
 
 /// `notetaker`: every NoteTaker operation from the command line.
@@ -21,6 +22,7 @@ public struct NoteTakerCommand: ParsableCommand {
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
             SearchCommand.self, StatsCommand.self,
             AccountCommand.self, SyncCommand.self, ConflictsCommand.self,
+            ExportCommand.self, ImportCommand.self,
             ServeCommand.self, TourCommand.self,
         ]
     )
@@ -43,6 +45,9 @@ public struct NoteTakerCommand: ParsableCommand {
             Terminal.printError(error.message)
             return 1
         } catch let error as SyncError {
+            Terminal.printError(error.message)
+            return 1
+        } catch let error as InterchangeError {
             Terminal.printError(error.message)
             return 1
         } catch let error as ExitCode {

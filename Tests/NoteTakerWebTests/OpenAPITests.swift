@@ -60,11 +60,3 @@ import Testing
         }
     }
 }
-
-@Suite struct APIDateTests {
-    @Test(arguments: [0, 1_795_327_492.538, 1_795_327_492.9996, 951_782_400.001, -86_400.5, 4_102_444_800])
-    func datesAreISO8601InUTCWithMilliseconds(_ seconds: Double) {
-        let date = Date(timeIntervalSince1970: seconds)
-        #expect(APIDate.string(date) == Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
-    }
-}

@@ -17,18 +17,33 @@ enum SyncSetup {
 /// One line of progress on standard error, redrawn in place (only on a terminal).
 final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
+    private var lastDrawn = Date.distantPast
 
+    /// Shows a sync phase.
     func show(_ phase: SyncEngine.Phase) {
-        let text: String
         switch phase {
-        case .pushing(let done, let total): text = "Sending changes \(done)/\(total)"
-        case .fetching(let received): text = "Receiving changes: \(received)"
-        case .applying(let done, let total): text = "Applying changes \(done)/\(total)"
-        case .transferringFiles(let done, let total): text = "Attachment files \(done)/\(total)"
+        case .pushing(let done, let total): show("Sending changes \(done)/\(total)")
+        case .fetching(let received): show("Receiving changes: \(received)")
+        case .applying(let done, let total): show("Applying changes \(done)/\(total)")
+        case .transferringFiles(let done, let total): show("Attachment files \(done)/\(total)")
         }
+    }
+
+    /// Shows `text`; with `throttled`, at most ten times a second.
+    func show(_ text: String, throttled: Bool = false) {
         lock.withLock {
+            let now = Date()
+            guard !throttled || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
+            lastDrawn = now
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
+    }
+
+    /// A bar for a fraction done: `[#########.........]  45 %`.
+    static func bar(_ fraction: Double, width: Int = 30) -> String {
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+            + String(format: "%3d %%", Int(fraction * 100))
     }
 
     /// Clears the line.

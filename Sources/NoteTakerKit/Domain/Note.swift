@@ -94,6 +94,8 @@ public struct NoteDraft: Sendable, Hashable {
     public var createdAt: Date?
     /// An explicit modification date (imports keep theirs); the creation date when `nil`.
     public var modifiedAt: Date?
+    /// When the note went to the trash (imports keep theirs); `nil` for a note in use.
+    public var trashedAt: Date?
 
     /// Creates a draft.
     public init(
@@ -104,7 +106,8 @@ public struct NoteDraft: Sendable, Hashable {
         tags: [String] = [],
         id: UUID? = nil,
         createdAt: Date? = nil,
-        modifiedAt: Date? = nil
+        modifiedAt: Date? = nil,
+        trashedAt: Date? = nil
     ) {
         self.title = title
         self.body = body
@@ -114,5 +117,6 @@ public struct NoteDraft: Sendable, Hashable {
         self.id = id
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
+        self.trashedAt = trashedAt
     }
 }

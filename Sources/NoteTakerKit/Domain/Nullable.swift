@@ -31,3 +31,18 @@ public struct Nullable<Wrapped: Encodable & Sendable>: Encodable, Sendable {
 }
 
 extension Nullable: Equatable where Wrapped: Equatable {}
+
+extension Nullable: Decodable where Wrapped: Decodable {
+    /// Reads the value, or `nil` for `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Wrapped.self)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Reads a ``Nullable`` property whose key may be missing (as `nil`).
+    public func decode<T: Decodable & Sendable>(_ type: Nullable<T>.Type, forKey key: Key) throws -> Nullable<T> {
+        Nullable(wrappedValue: try decodeIfPresent(T.self, forKey: key))
+    }
+}

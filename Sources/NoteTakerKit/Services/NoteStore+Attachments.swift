@@ -20,14 +20,7 @@ extension NoteStore {
         do {
             try write { db in
                 _ = try Self.fetchEditableNote(db, id: noteId.key)
-                try db.execute(
-                    sql: """
-                        INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [attachment.id.key, noteId.key, attachment.kind.rawValue, name, stored.size,
-                                stored.contentHash, attachment.createdAt.storageValue])
-                try Outbox.append(db, .attachment, attachment.id.key)
+                try Self.insertAttachment(db, attachment)
                 try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
                 try Outbox.record(db, .note, noteId.key)
             }

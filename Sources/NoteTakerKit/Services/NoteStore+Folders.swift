@@ -19,14 +19,7 @@ extension NoteStore {
                 db, sql: "SELECT IFNULL(MAX(sortOrder), -1) + 1 FROM folder WHERE parentId IS ?",
                 arguments: [parentId?.key]) ?? 0
             let folder = Folder(name: name, icon: icon, sortOrder: order, parentId: parentId)
-            try db.execute(
-                sql: """
-                    INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [folder.id.key, folder.name, folder.icon, folder.sortOrder,
-                            folder.createdAt.storageValue, folder.modifiedAt.storageValue, parentId?.key])
-            try Outbox.append(db, .folder, folder.id.key)
+            try Self.insertFolder(db, folder)
             return folder
         }
     }
@@ -140,6 +133,18 @@ extension NoteStore {
             SELECT ? UNION SELECT folder.id FROM folder JOIN subtree ON folder.parentId = subtree.id)
         SELECT id FROM subtree
         """
+
+    /// Inserts a folder row and its outbox entry (name and parent are checked by the caller).
+    static func insertFolder(_ db: Database, _ folder: Folder) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [folder.id.key, folder.name, folder.icon, folder.sortOrder,
+                        folder.createdAt.storageValue, folder.modifiedAt.storageValue, folder.parentId?.key])
+        try Outbox.append(db, .folder, folder.id.key)
+    }
 
     static func fetchFolder(_ db: Database, id: String) throws -> Folder {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.folder) FROM folder WHERE id = ?", arguments: [id]) else {

@@ -5,7 +5,7 @@ import GRDB
 public struct ImportOutcome: Sendable {
     /// A draft that was not imported, by its position in the input, with the reason.
     public struct Skipped: Sendable {
-        /// The draft's position in the batch given to ``NoteStore/importNotes(_:)``.
+        /// The draft's position in the batch given to ``NoteStore/importNotes(_:)-(NoteDraft)``.
         public var index: Int
         /// Why it was skipped.
         public var error: NoteTakerError
@@ -25,21 +25,101 @@ extension NoteStore {
     /// skipped and reported; it never leaves half a note behind, and the others go in.
     /// Callers feed large imports in batches of a few thousand drafts.
     public func importNotes(_ drafts: [NoteDraft]) throws(NoteTakerError) -> ImportOutcome {
-        try write { db in
-            var outcome = ImportOutcome()
-            let before = try SearchIndexSchema.lastSearchSeq(db)
-            var cache = InsertCache()
-            for (index, draft) in drafts.enumerated() {
-                do {
-                    let id = try Self.insertNote(db, draft, cache: &cache)
-                    outcome.imported.append(UUID(key: id) ?? UUID())
-                } catch let error as NoteTakerError {
-                    outcome.skipped.append(.init(index: index, error: error))
-                }
+        let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) })
+        var result = ImportOutcome()
+        for (index, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .imported:
+                result.imported.append(drafts[index].id ?? UUID())
+            case .alreadyPresent:
+                let id = drafts[index].id?.key ?? ""
+                result.skipped.append(.init(index: index, error: .invalidInput("A note with id \(id) already exists.")))
+            case .failed(let error):
+                result.skipped.append(.init(index: index, error: error))
             }
-            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
-            try Metrics.increment(db, .notesCreated, by: outcome.imported.count)
-            return outcome
         }
+        return result
+    }
+
+    /// Adds many notes with their attachments in one transaction, each note whole or not at
+    /// all, and returns what happened to each, in input order.
+    ///
+    /// The files are copied into the store first (streaming, deduplicated by content); a note
+    /// whose file cannot be read, or whose id is already taken by an attachment, is refused
+    /// and leaves nothing behind. A note whose id is already in the store is left as it is
+    /// (``NoteImport/Outcome/alreadyPresent``), so importing the same thing twice adds it once.
+    public func importNotes(_ items: [NoteImport]) throws(NoteTakerError) -> [NoteImport.Outcome] {
+        var items = items
+        for index in items.indices where items[index].draft.id == nil { items[index].draft.id = UUID() }
+        var outcomes = [NoteImport.Outcome](repeating: .imported, count: items.count)
+        var stored: [[AttachmentFiles.Stored]] = Array(repeating: [], count: items.count)
+        var copiedHashes = Set<String>()
+        for (index, item) in items.enumerated() {
+            do throws(NoteTakerError) {
+                for file in item.files {
+                    let copy = try attachmentFiles.store(from: file.source, fileName: Attachment.safeFileName(file.fileName))
+                    copiedHashes.insert(copy.contentHash)
+                    stored[index].append(copy)
+                    if let expected = file.expectedSHA256, expected != copy.contentHash {
+                        throw NoteTakerError.invalidInput(
+                            "The file of attachment '\(file.fileName)' is damaged: its content does not match its SHA-256.")
+                    }
+                }
+            } catch {
+                outcomes[index] = .failed(error)
+            }
+        }
+        do {
+            try write { db in
+                let before = try SearchIndexSchema.lastSearchSeq(db)
+                var cache = InsertCache()
+                var count = 0
+                for (index, item) in items.enumerated() where outcomes[index] == .imported {
+                    let id = item.draft.id?.key ?? ""
+                    if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
+                        outcomes[index] = .alreadyPresent
+                        continue
+                    }
+                    do {
+                        try db.inSavepoint {
+                            _ = try Self.insertNote(db, item.draft, cache: &cache)
+                            for (file, copy) in zip(item.files, stored[index]) {
+                                let name = Attachment.safeFileName(file.fileName)
+                                try Self.insertAttachment(db, Attachment(
+                                    id: file.id, noteId: item.draft.id ?? UUID(), kind: .detect(header: copy.header, fileName: name),
+                                    fileName: name, fileSize: copy.size, contentHash: copy.contentHash,
+                                    createdAt: file.createdAt ?? item.draft.createdAt ?? Date()))
+                            }
+                            return .commit
+                        }
+                        count += 1
+                    } catch let error as NoteTakerError {
+                        outcomes[index] = .failed(error)
+                    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                        outcomes[index] = .failed(.invalidInput("An attachment of this note has an id already in use: \(error.message ?? "")."))
+                    }
+                }
+                try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+                try Metrics.increment(db, .notesCreated, by: count)
+            }
+        } catch {
+            try removeUnreferencedFiles(copiedHashes)
+            throw error
+        }
+        let failedHashes = Set(stored.indices.filter { outcomes[$0] != .imported }.flatMap { stored[$0].map(\.contentHash) })
+        try removeUnreferencedFiles(failedHashes)
+        return outcomes
+    }
+
+    /// Inserts an attachment row and its outbox entry (the note is checked by the caller).
+    static func insertAttachment(_ db: Database, _ attachment: Attachment) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                attachment.id.key, attachment.noteId.key, attachment.kind.rawValue, attachment.fileName,
+                attachment.fileSize, attachment.contentHash, attachment.createdAt.storageValue,
+            ])
+        try Outbox.append(db, .attachment, attachment.id.key)
     }
 }

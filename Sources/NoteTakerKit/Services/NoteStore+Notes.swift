@@ -130,13 +130,13 @@ extension NoteStore {
             cache.tags[normalized] = tag
             if !tags.contains(where: { $0.id == tag.id }) { tags.append(tag) }
         }
-        let fields = SearchFields(isPinned: draft.isPinned, isTrashed: false, tags: tags, folderChain: chain)
+        let fields = SearchFields(isPinned: draft.isPinned, isTrashed: draft.trashedAt != nil, tags: tags, folderChain: chain)
         try db.cachedStatement(sql: """
-            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, searchSeq, tagNames, facets)
-            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), ?, ?)
+            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, searchSeq, tagNames, facets)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), ?, ?)
             """).execute(arguments: [
                 id, title, body, createdAt.storageValue, (draft.modifiedAt ?? createdAt).storageValue,
-                draft.isPinned, folderId, fields.tagNames, fields.facets,
+                draft.isPinned, folderId, draft.trashedAt?.storageValue, fields.tagNames, fields.facets,
             ])
         let link = try db.cachedStatement(sql: "INSERT INTO noteTag (noteId, tagId) VALUES (?, ?)")
         for tag in tags { try link.execute(arguments: [id, tag.id.key]) }

@@ -126,11 +126,16 @@ extension NoteStore {
         let name = try validatedTagName(name)
         if let existing = try findTag(db, named: name) { return existing }
         let tag = Tag(id: Tag.id(forName: name), name: name)
+        try insertTag(db, tag)
+        return tag
+    }
+
+    /// Inserts a tag row and its outbox entry (the name is checked by the caller).
+    static func insertTag(_ db: Database, _ tag: Tag) throws {
         try db.execute(
             sql: "INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)",
-            arguments: [tag.id.key, tag.name, Tag.normalizedName(name), tag.createdAt.storageValue])
+            arguments: [tag.id.key, tag.name, Tag.normalizedName(tag.name), tag.createdAt.storageValue])
         try Outbox.append(db, .tag, tag.id.key)
-        return tag
     }
 
     /// Links the named tags to a note (creating missing tags); returns whether any link is new.

@@ -3,8 +3,8 @@ import GRDB
 
 /// How domain values map to rows: ids as lowercase UUID text, dates as seconds since 1970.
 extension UUID {
-    /// The form ids take in the database: lowercase text.
-    var key: String {
+    /// The form ids take in the database and in NoteTaker's JSON: lowercase text.
+    public var key: String {
         withUnsafeBytes(of: uuid) { bytes in
             var text: [UInt8] = []
             text.reserveCapacity(36)

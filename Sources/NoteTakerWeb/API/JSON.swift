@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NoteTakerKit
 import NoteTakerSyncProtocol
 
 /// Reading and writing the API's JSON bodies, with limits and clear errors.
@@ -12,7 +13,7 @@ enum JSON {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(APIDate.string(date))
+            try container.encode(Timestamp.string(date))
         }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -41,24 +42,5 @@ enum JSON {
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// Dates as the API writes them: ISO 8601 in UTC with milliseconds (`2026-11-22T06:04:52.538Z`),
-/// formatted by hand — Foundation's formatters cost more than the rest of a list page.
-enum APIDate {
-    static func string(_ date: Date) -> String {
-        let milliseconds = ((date.timeIntervalSince1970 * 1_000_000).rounded() / 1000).rounded(.down)
-        var seconds = time_t((milliseconds / 1000).rounded(.down))
-        let fraction = Int(milliseconds - Double(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(fraction, width: 3))Z"
-    }
-
-    private static func pad(_ value: some BinaryInteger, width: Int = 2) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

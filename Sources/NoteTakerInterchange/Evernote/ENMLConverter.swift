@@ -1,0 +1,219 @@
+import Foundation
+
+/// Turns an ENML tree into Markdown: paragraphs, headings, bold, italic, strikethrough,
+/// code, links, lists (nested), checklists (old `<en-todo>` and new checklist lists),
+/// quotes, tables (GitHub style), rules, and `<en-media>` as links to the note's attachments.
+struct ENMLConverter {
+    /// An attachment an `<en-media hash="...">` can point at.
+    struct Media {
+        var id: UUID
+        var fileName: String
+        var isImage: Bool
+    }
+
+    /// Resources by the MD5 of their bytes (lowercase hex), as `<en-media>` names them.
+    let media: [String: Media]
+    /// Things that could not be carried over, for the report.
+    private(set) var warnings: [String] = []
+
+    private static let checkedMarker = "\u{E000}x"
+    private static let uncheckedMarker = "\u{E000} "
+    private static let blockNames: Set<String> = [
+        "div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "blockquote", "pre", "hr",
+        "en-note", "center", "section", "article", "header", "footer", "dl", "address", "tbody", "thead",
+    ]
+
+    init(media: [String: Media]) {
+        self.media = media
+    }
+
+    /// The Markdown for a whole note.
+    mutating func markdown(_ root: ENMLNode) -> String {
+        guard case .element(_, _, let children) = root else { return "" }
+        return blocks(children).joined(separator: "\n\n")
+    }
+
+    private mutating func blocks(_ nodes: [ENMLNode]) -> [String] {
+        var result: [String] = []
+        var inline: [ENMLNode] = []
+        func flush(_ converter: inout ENMLConverter) {
+            let paragraph = converter.paragraph(inline)
+            if !paragraph.isEmpty { result.append(paragraph) }
+            inline = []
+        }
+        for node in nodes {
+            guard case .element(let name, _, _) = node, Self.blockNames.contains(name) else {
+                inline.append(node)
+                continue
+            }
+            flush(&self)
+            result += block(node)
+        }
+        flush(&self)
+        return result
+    }
+
+    private mutating func block(_ node: ENMLNode) -> [String] {
+        guard case .element(let name, let attributes, let children) = node else { return [] }
+        let style = attributes["style"]?.lowercased() ?? ""
+        switch name {
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            let text = inlineText(children).replacingOccurrences(of: "  \n", with: " ")
+            return text.isEmpty ? [] : [String(repeating: "#", count: Int(String(name.last ?? "1")) ?? 1) + " " + text]
+        case "hr":
+            return ["---"]
+        case "pre":
+            return [fenced(node.plainText)]
+        case "div" where style.contains("-en-codeblock"):
+            return [fenced(node.plainText)]
+        case "ul", "ol":
+            return [list(children, ordered: name == "ol", checklist: style.contains("--en-todo:true"))]
+        case "blockquote":
+            return [blocks(children).joined(separator: "\n\n").split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? ">" : "> " + $0 }.joined(separator: "\n")]
+        case "table":
+            return [table(node)]
+        default:
+            return blocks(children)
+        }
+    }
+
+    private mutating func paragraph(_ nodes: [ENMLNode]) -> String {
+        let text = inlineText(nodes)
+        if text.hasPrefix(Self.checkedMarker) || text.hasPrefix(Self.uncheckedMarker) {
+            let done = text.hasPrefix(Self.checkedMarker)
+            let rest = text.dropFirst(Self.checkedMarker.count).trimmingCharacters(in: .whitespaces)
+            return "- [\(done ? "x" : " ")] " + Self.restoringMarkers(rest)
+        }
+        return Self.restoringMarkers(text)
+    }
+
+    private mutating func list(_ items: [ENMLNode], ordered: Bool, checklist: Bool) -> String {
+        var lines: [String] = []
+        var number = 1
+        for item in items {
+            guard case .element(let name, let attributes, let children) = item else { continue }
+            if name == "ul" || name == "ol" {
+                let nested = block(item).joined(separator: "\n")
+                lines += nested.split(separator: "\n", omittingEmptySubsequences: false).map { "   " + $0 }
+                continue
+            }
+            guard name == "li" else { continue }
+            var marker = ordered ? "\(number)." : "-"
+            number += 1
+            if checklist {
+                marker += (attributes["style"]?.lowercased().contains("--en-checked:true") ?? false) ? " [x]" : " [ ]"
+            }
+            let parts = blocks(children)
+            let indent = String(repeating: " ", count: ordered ? 3 : 2)
+            lines.append(marker + " " + (parts.first ?? ""))
+            for part in parts.dropFirst() {
+                lines += part.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private mutating func table(_ node: ENMLNode) -> String {
+        var rows: [[String]] = []
+        func collect(_ node: ENMLNode, _ converter: inout ENMLConverter) {
+            guard case .element(let name, _, let children) = node else { return }
+            if name == "tr" {
+                rows.append(children.compactMap { cell -> String? in
+                    guard case .element(let cellName, _, let content) = cell, cellName == "td" || cellName == "th" else { return nil }
+                    return converter.inlineText(content).replacingOccurrences(of: "  \n", with: " ")
+                        .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
+                        .trimmingCharacters(in: .whitespaces)
+                })
+            } else {
+                for child in children { collect(child, &converter) }
+            }
+        }
+        collect(node, &self)
+        let width = max(1, rows.map(\.count).max() ?? 1)
+        guard !rows.isEmpty else { return "" }
+        let padded = rows.map { $0 + Array(repeating: "", count: width - $0.count) }
+        var lines = ["| " + padded[0].joined(separator: " | ") + " |", "|" + Array(repeating: " --- |", count: width).joined()]
+        lines += padded.dropFirst().map { "| " + $0.joined(separator: " | ") + " |" }
+        return Self.restoringMarkers(lines.joined(separator: "\n"))
+    }
+
+    private mutating func inlineText(_ nodes: [ENMLNode]) -> String {
+        var result = ""
+        for node in nodes { result += inline(node) }
+        return result.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) == "" ? "" : String($0) }
+            .joined(separator: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private mutating func inline(_ node: ENMLNode) -> String {
+        switch node {
+        case .text(let text):
+            return Self.escaped(text.replacingOccurrences(of: "[\\t\\n\\r ]+", with: " ", options: .regularExpression))
+        case .element(let name, let attributes, let children):
+            let inner = children.map { inline($0) }.joined()
+            let style = attributes["style"]?.lowercased().replacingOccurrences(of: " ", with: "") ?? ""
+            switch name {
+            case "b", "strong": return Self.wrapped(inner, "**")
+            case "i", "em": return Self.wrapped(inner, "*")
+            case "s", "strike", "del": return Self.wrapped(inner, "~~")
+            case "code", "tt", "kbd": return Self.wrapped(node.plainText.replacingOccurrences(of: "`", with: "'"), "`")
+            case "br": return "  \n"
+            case "en-todo": return attributes["checked"]?.lowercased() == "true" ? Self.checkedMarker : Self.uncheckedMarker
+            case "a":
+                guard let href = attributes["href"], !href.isEmpty else { return inner }
+                let target = href.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: ")", with: "%29")
+                return "[\(inner.isEmpty ? Self.escaped(href) : inner)](\(target))"
+            case "img":
+                guard let source = attributes["src"] else { return "" }
+                return "![\(Self.escaped(attributes["alt"] ?? ""))](\(source.replacingOccurrences(of: " ", with: "%20")))"
+            case "en-media":
+                guard let hash = attributes["hash"]?.lowercased(), let file = media[hash] else {
+                    warnings.append("an embedded file is missing from the note's resources")
+                    return ""
+                }
+                return "\(file.isImage ? "!" : "")[\(Self.escaped(file.fileName))](attachment:\(file.id.key))"
+            case "en-crypt":
+                warnings.append("encrypted text cannot be read without Evernote and was left out")
+                return "[encrypted text]"
+            default:
+                if style.contains("font-weight:bold") { return Self.wrapped(inner, "**") }
+                if style.contains("font-style:italic") { return Self.wrapped(inner, "*") }
+                if style.contains("line-through") { return Self.wrapped(inner, "~~") }
+                if Self.blockNames.contains(name) { return inner + "  \n" }
+                return inner
+            }
+        }
+    }
+
+    /// `text` between `marker`s, with its outer spaces kept outside (Markdown needs that).
+    private static func wrapped(_ text: String, _ marker: String) -> String {
+        let core = text.trimmingCharacters(in: .whitespaces)
+        guard !core.isEmpty else { return text }
+        let leading = text.prefix { $0 == " " }
+        let trailing = String(text.reversed().prefix { $0 == " " })
+        return "\(leading)\(marker)\(core)\(marker)\(trailing)"
+    }
+
+    private func fenced(_ code: String) -> String {
+        var fence = "```"
+        while code.contains(fence) { fence += "`" }
+        let body = code.hasSuffix("\n") ? String(code.dropLast()) : code
+        return "\(fence)\n\(body)\n\(fence)"
+    }
+
+    /// Text with the characters Markdown would read as formatting escaped.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if "\\*_`[]<".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    private static func restoringMarkers(_ text: String) -> String {
+        text.replacingOccurrences(of: checkedMarker, with: "[x]").replacingOccurrences(of: uncheckedMarker, with: "[ ]")
+    }
+}

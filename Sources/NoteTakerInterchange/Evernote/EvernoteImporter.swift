@@ -1,0 +1,115 @@
+import Foundation
+import NoteTakerKit
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Imports an Evernote `.enex` file into a folder named after it: titles, tags, dates, the
+/// ENML body as Markdown, and the resources as attachments. The file is streamed, so its
+/// size does not matter; a cut-off or broken file keeps the notes before the break.
+struct EvernoteImporter {
+    let store: NoteStore
+    let file: URL
+
+    func run(_ batcher: ImportBatcher) throws(InterchangeError) {
+        guard let stream = InputStream(url: file) else { throw .unreadable(path: file.path, reason: "it cannot be opened") }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-enex-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(path: temporary.path, reason: error.localizedDescription)
+        }
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let notebook = file.deletingPathExtension().lastPathComponent
+        let folderId = try storeCall { () throws(NoteTakerError) in
+            try store.importFolder(Folder(id: UUID.derived(from: "enex-folder:\(notebook)"), name: SafeName.component(notebook, fallback: "Evernote")))
+        }
+        let parser = XMLParser(stream: stream)
+        var failure: InterchangeError?
+        let reader = ENEXReader(temporaryFolder: temporary) { note in
+            guard failure == nil else { return }
+            do throws(InterchangeError) {
+                try add(note, folderId: folderId, batcher)
+            } catch {
+                failure = error
+                parser.abortParsing()
+            }
+        }
+        parser.delegate = reader
+        parser.shouldResolveExternalEntities = false
+        let finished = parser.parse()
+        if let failure { throw failure }
+        guard finished else {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "it is not well-formed XML"
+            batcher.report.stoppedEarly = "the file is cut off or broken at line \(parser.lineNumber), column \(parser.columnNumber) "
+                + "(\(reason)); the notes before that point were imported"
+            if let unfinished = reader.unfinishedNote {
+                discard(unfinished)
+                batcher.skip(label(unfinished), reason: "the file breaks off inside this note")
+            }
+            return
+        }
+        if !reader.sawExportRoot {
+            batcher.report.stoppedEarly = "the file's root element is not <en-export>; it is not an Evernote export"
+        }
+    }
+
+    private func add(_ note: ENEXNote, folderId: UUID, _ batcher: ImportBatcher) throws(InterchangeError) {
+        let label = label(note)
+        if note.contentTooLong {
+            discard(note)
+            return batcher.skip(label, reason: "its text is over 32 MB, more than a note can hold")
+        }
+        if let broken = note.resources.first(where: { $0.file.problem != nil }) {
+            discard(note)
+            return batcher.skip(label, reason: "attachment '\(broken.fileName ?? broken.mime)': \(broken.file.problem ?? "")")
+        }
+        let noteId = UUID.derived(from: "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))")
+        var media: [String: ENMLConverter.Media] = [:]
+        var files: [NoteImport.File] = []
+        for (index, resource) in note.resources.enumerated() where media[resource.md5] == nil {
+            let name = resource.fileName.flatMap { $0.isEmpty ? nil : $0 } ?? "Attachment \(index + 1).\(Self.fileExtension(resource.mime))"
+            let file = NoteImport.File(id: UUID.derived(from: "\(noteId.key):\(resource.md5)"), fileName: name, source: resource.file.url)
+            media[resource.md5] = ENMLConverter.Media(id: file.id, fileName: name, isImage: resource.mime.hasPrefix("image/"))
+            files.append(file)
+        }
+        let body: String
+        var converter = ENMLConverter(media: media)
+        switch ENMLNode.parse(note.content) {
+        case .success(let root): body = converter.markdown(root)
+        case .failure(let error):
+            discard(note)
+            return batcher.skip(label, reason: "its content is not valid ENML (\(error.message))")
+        }
+        let draft = NoteDraft(
+            title: note.title, body: body, folderId: folderId, tags: note.tags.filter { !$0.isEmpty }, id: noteId,
+            createdAt: note.created, modifiedAt: note.updated ?? note.created)
+        try batcher.add(
+            NoteImport(draft: draft, files: files), label: label, warnings: Array(Set(converter.warnings)).sorted(),
+            temporaryFiles: note.resources.map(\.file.url), fileBytes: note.resources.reduce(0) { $0 + $1.file.size })
+    }
+
+    private func label(_ note: ENEXNote) -> String {
+        "note \(note.position)" + (note.title.isEmpty ? "" : " '\(note.title)'")
+    }
+
+    private func discard(_ note: ENEXNote) {
+        for resource in note.resources { try? FileManager.default.removeItem(at: resource.file.url) }
+    }
+
+    private static func fileExtension(_ mime: String) -> String {
+        switch mime.lowercased() {
+        case "image/png": return "png"
+        case "image/jpeg", "image/jpg": return "jpg"
+        case "image/gif": return "gif"
+        case "image/webp": return "webp"
+        case "image/svg+xml": return "svg"
+        case "application/pdf": return "pdf"
+        case "audio/mpeg": return "mp3"
+        case "audio/wav", "audio/x-wav": return "wav"
+        case "video/mp4": return "mp4"
+        case "text/plain": return "txt"
+        default: return "bin"
+        }
+    }
+}

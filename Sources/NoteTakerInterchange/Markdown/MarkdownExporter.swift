@@ -1,0 +1,98 @@
+import Foundation
+import NoteTakerKit
+
+/// Writes notes as Markdown files for other tools: a directory per folder, one `.md` per
+/// note with YAML front matter (id, title, tags, created, modified, pinned), and the
+/// attachments in `assets/`, linked by relative paths.
+struct MarkdownExporter {
+    static let assetsFolder = "assets"
+
+    let store: NoteStore
+
+    func export(_ selection: NoteSelection, into root: URL, progress: InterchangeProgressHandler?) throws(InterchangeError) -> ExportReport {
+        let scope = try ExportScope(store: store)
+        var names = NameAllocator()
+        _ = names.allocate(Self.assetsFolder, pathExtension: "", in: "")
+        var directories: [UUID: [String]] = [:]
+        var report = ExportReport(format: .markdown)
+        try eachNote(of: store, in: selection) { notes throws(InterchangeError) in
+            for note in notes {
+                let folder = note.folderId.map { directory(for: $0, scope: scope, names: &names, cache: &directories) } ?? []
+                let folderPath = folder.joined(separator: "/")
+                let fileName = names.allocate(
+                    SafeName.component(note.displayTitle, fallback: "Untitled"), pathExtension: "md", in: folderPath)
+                var links: [UUID: String] = [:]
+                for attachment in note.attachments {
+                    let stem = (attachment.fileName as NSString).deletingPathExtension
+                    let assetName = names.allocate(
+                        SafeName.component(stem, fallback: "file"),
+                        pathExtension: SafeName.component((attachment.fileName as NSString).pathExtension, fallback: ""),
+                        in: Self.assetsFolder)
+                    try copyFile(
+                        from: store.fileURL(for: attachment),
+                        to: root.appendingPathComponent(Self.assetsFolder).appendingPathComponent(assetName))
+                    links[attachment.id] = String(repeating: "../", count: folder.count)
+                        + Self.assetsFolder + "/" + Self.percentEncoded(assetName)
+                    report.attachments += 1
+                }
+                let noteFolder = folder.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
+                do {
+                    try FileManager.default.createDirectory(at: noteFolder, withIntermediateDirectories: true)
+                    try Data(Self.document(for: note, links: links).utf8).write(to: noteFolder.appendingPathComponent(fileName))
+                } catch {
+                    throw .writeFailed(path: noteFolder.appendingPathComponent(fileName).path, reason: error.localizedDescription)
+                }
+            }
+            report.notes += notes.count
+            progress?(InterchangeProgress(done: Int64(report.notes), total: nil, notes: report.notes))
+        }
+        report.folders = directories.count
+        return report
+    }
+
+    /// The directory path (safe names) for a folder, its parents made first.
+    private func directory(for id: UUID, scope: ExportScope, names: inout NameAllocator, cache: inout [UUID: [String]]) -> [String] {
+        if let known = cache[id] { return known }
+        guard let folder = scope.allFolders.first(where: { $0.id == id }) else { return [] }
+        let parent = folder.parentId.map { directory(for: $0, scope: scope, names: &names, cache: &cache) } ?? []
+        let name = names.allocate(SafeName.component(folder.name, fallback: "Folder"), pathExtension: "", in: parent.joined(separator: "/"))
+        cache[id] = parent + [name]
+        return parent + [name]
+    }
+
+    /// The file's text: front matter, then the body with `attachment:ID` links pointing at
+    /// the exported files, and links to attachments the body does not mention.
+    static func document(for note: Note, links: [UUID: String]) -> String {
+        var lines = ["---", "id: \(note.id.key)", "title: \(FrontMatter.quoted(note.title))"]
+        lines.append(note.tags.isEmpty ? "tags: []" : "tags:")
+        lines += note.tags.map { "  - \(FrontMatter.quoted($0))" }
+        lines += ["created: \(Timestamp.string(note.createdAt))", "modified: \(Timestamp.string(note.modifiedAt))",
+                  "pinned: \(note.isPinned)", "---", ""]
+        var body = note.body
+        var unmentioned: [String] = []
+        for attachment in note.attachments {
+            guard let path = links[attachment.id] else { continue }
+            let reference = "](attachment:\(attachment.id.key))"
+            if body.contains(reference) {
+                body = body.replacingOccurrences(of: reference, with: "](\(path))")
+            } else {
+                unmentioned.append("\(attachment.kind == .image ? "!" : "")[\(escapedLinkText(attachment.fileName))](\(path))")
+            }
+        }
+        if !unmentioned.isEmpty {
+            body += (body.isEmpty || body.hasSuffix("\n\n") ? "" : body.hasSuffix("\n") ? "\n" : "\n\n") + unmentioned.joined(separator: "\n\n") + "\n"
+        }
+        return lines.joined(separator: "\n") + body
+    }
+
+    private static func escapedLinkText(_ text: String) -> String {
+        text.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+    }
+
+    /// A relative link target other Markdown tools read: spaces and brackets percent-encoded.
+    static func percentEncoded(_ name: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "()[]<> ")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import NoteTakerKit
+
+/// Reads a folder of Markdown files as Obsidian, Joplin or NoteTaker write them (or one
+/// `.md` file): directories become folders, front matter gives the title, tags, dates and
+/// pin, `#tags` in the text become tags, and relative links to files inside the folder
+/// become attachments. Nothing outside the folder is read.
+struct MarkdownImporter {
+    /// The largest Markdown file read: the largest body and room for front matter.
+    static let maximumFileSize = NoteStore.maximumBodySize + 64 * 1024
+
+    let store: NoteStore
+    /// A folder, or one `.md` file.
+    let input: URL
+
+    func run(_ batcher: ImportBatcher) throws(InterchangeError) {
+        let root = input.resolvingSymlinksInPath().standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else {
+            throw .unreadable(path: input.path, reason: "no such file or folder")
+        }
+        let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
+        let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
+        var folders = FolderMaker(store: store)
+        for (index, relativePath) in files.markdown.enumerated() {
+            try importFile(relativePath, base: base, files: files, folders: &folders, batcher)
+            batcher.reportProgress(done: Int64(index + 1), total: Int64(files.markdown.count))
+        }
+    }
+
+    private func importFile(
+        _ relativePath: String, base: URL, files: FileList, folders: inout FolderMaker, _ batcher: ImportBatcher
+    ) throws(InterchangeError) {
+        let url = base.appendingPathComponent(relativePath)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        guard size <= Self.maximumFileSize else {
+            batcher.skip(relativePath, reason: "the file is \(size / 1_000_000) MB; a note holds at most 10 MB of text (split the file)")
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            batcher.skip(relativePath, reason: "the file cannot be read")
+            return
+        }
+        guard let text = Self.decodeText(data) else {
+            batcher.skip(relativePath, reason: "the file is not UTF-8 text (convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8)")
+            return
+        }
+        let (frontMatter, content) = FrontMatter.split(text)
+        let fields = frontMatter?.fields ?? [:]
+        let directory = (relativePath as NSString).deletingLastPathComponent
+        let stem = ((relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let noteId = fields["id"]?.text.flatMap(UUID.init(uuidString:))
+            ?? UUID.derived(from: "markdown:\(relativePath):\(sha256Hex(data))")
+        var warnings: [String] = []
+        var body = String(content)
+        var attachments: [NoteImport.File] = []
+        var replacements: [(Range<String.Index>, String)] = []
+        var attached: [String: NoteImport.File] = [:]
+        for link in MarkdownLink.links(in: body) {
+            switch resolve(link, from: directory, base: base, files: files) {
+            case .notAFile:
+                continue
+            case .problem(let reason):
+                warnings.append("link to \(link.target) left as it is: \(reason)")
+            case .file(let path):
+                let file = attached[path] ?? NoteImport.File(
+                    id: UUID.derived(from: "\(noteId.key):\(path)"), fileName: (path as NSString).lastPathComponent,
+                    source: base.appendingPathComponent(path))
+                if attached[path] == nil {
+                    attached[path] = file
+                    attachments.append(file)
+                }
+                let isImage = Attachment.Kind.detect(header: [], fileName: file.fileName) == .image
+                let text = link.text.isEmpty || link.isWikilink ? file.fileName : link.text
+                replacements.append((link.range, "\(link.isEmbed && isImage ? "!" : "")[\(text)](attachment:\(file.id.key))"))
+            }
+        }
+        body = MarkdownLink.replacing(replacements, in: body)
+        let modified = attributes?[.modificationDate] as? Date ?? Date()
+        let created = Self.date(fields, ["created", "date", "created_at", "creation date"]) ?? modified
+        var tags = (fields["tags"]?.items ?? []) + (fields["tag"]?.items ?? []) + InlineTags.tags(in: body)
+        tags = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
+        let folderId = directory.isEmpty ? nil : folders.folder(for: directory, warnings: &warnings)
+        let draft = NoteDraft(
+            title: fields["title"]?.text ?? stem, body: body,
+            isPinned: ["true", "yes"].contains(fields["pinned"]?.text?.lowercased() ?? ""),
+            folderId: folderId, tags: tags, id: noteId, createdAt: created,
+            modifiedAt: Self.date(fields, ["modified", "updated", "updated_at", "last modified"]) ?? modified)
+        try batcher.add(NoteImport(draft: draft, files: attachments), label: relativePath, warnings: warnings)
+    }
+
+    private enum Resolution {
+        case notAFile
+        case problem(String)
+        case file(String)
+    }
+
+    /// Where a link points: a file inside the imported folder (as a path relative to it),
+    /// a problem to report, or something that is not a local file (a web link, a note).
+    private func resolve(_ link: MarkdownLink, from directory: String, base: URL, files: FileList) -> Resolution {
+        let target = link.target.removingPercentEncoding ?? link.target
+        if target.isEmpty || target.hasPrefix("#") || target.contains(":") && !target.hasPrefix("./") { return .notAFile }
+        let lowercased = target.lowercased()
+        if lowercased.hasSuffix(".md") || (link.isWikilink && !target.contains(".")) { return .notAFile }
+        if link.isWikilink {
+            let name = (target as NSString).lastPathComponent.lowercased()
+            guard let path = files.others[name]?.first else { return .problem("no file of that name in the folder") }
+            return .file(path)
+        }
+        let candidate = base.appendingPathComponent(directory).appendingPathComponent(target)
+            .standardizedFileURL.resolvingSymlinksInPath()
+        let basePath = base.path.hasSuffix("/") ? base.path : base.path + "/"
+        guard candidate.path.hasPrefix(basePath) else { return .problem("it points outside the imported folder") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue else {
+            return .problem("no such file")
+        }
+        return .file(String(candidate.path.dropFirst(basePath.count)))
+    }
+
+    private static func date(_ fields: [String: FrontMatter.Value], _ keys: [String]) -> Date? {
+        for key in keys {
+            if let text = fields[key]?.text, let date = Timestamp.date(from: text.replacingOccurrences(of: " ", with: "T")) { return date }
+        }
+        return nil
+    }
+
+    /// UTF-8 (with or without a byte-order mark), or UTF-16 with one; `nil` for anything else.
+    static func decodeText(_ data: Data) -> String? {
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return String(data: data.dropFirst(3), encoding: .utf8) }
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return String(data: data, encoding: .utf16) }
+        return String(validating: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import NoteTakerKit
+
+/// Feeds imported notes to the store in batches (one transaction each, every note whole or
+/// not at all) and keeps the report. Memory holds one batch at most.
+final class ImportBatcher {
+    private struct Pending {
+        var item: NoteImport
+        var label: String
+        var warnings: [String]
+        var temporaryFiles: [URL]
+    }
+
+    private let store: NoteStore
+    private let progress: InterchangeProgressHandler?
+    private var pending: [Pending] = []
+    private var pendingBytes: Int64 = 0
+    var report: ImportReport
+
+    /// Notes per transaction, and staged file bytes that flush a batch early.
+    private let batchSize = 250
+    private let batchBytes: Int64 = 64 << 20
+
+    init(store: NoteStore, kind: ImportReport.Kind, progress: InterchangeProgressHandler?) {
+        self.store = store
+        self.progress = progress
+        report = ImportReport(kind: kind)
+    }
+
+    /// Queues a note; `temporaryFiles` are deleted once the batch is written.
+    func add(_ item: NoteImport, label: String, warnings: [String] = [], temporaryFiles: [URL] = [], fileBytes: Int64 = 0) throws(InterchangeError) {
+        report.found += 1
+        pending.append(Pending(item: item, label: label, warnings: warnings, temporaryFiles: temporaryFiles))
+        pendingBytes += fileBytes
+        if pending.count >= batchSize || pendingBytes >= batchBytes { try flush() }
+    }
+
+    /// Records a note that cannot be imported.
+    func skip(_ label: String, reason: String) {
+        report.found += 1
+        report.skipped.append(.init(item: label, reason: reason))
+    }
+
+    /// Reports how far the input has been read.
+    func reportProgress(done: Int64, total: Int64?) {
+        progress?(InterchangeProgress(done: done, total: total, notes: report.found))
+    }
+
+    /// Writes the queued notes.
+    func flush() throws(InterchangeError) {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = []
+        pendingBytes = 0
+        defer {
+            for file in batch.flatMap(\.temporaryFiles) { try? FileManager.default.removeItem(at: file) }
+        }
+        let outcomes = try storeCall { () throws(NoteTakerError) in try store.importNotes(batch.map(\.item)) }
+        for (entry, outcome) in zip(batch, outcomes) {
+            switch outcome {
+            case .imported:
+                report.imported += 1
+                report.warnings += entry.warnings.map { .init(item: entry.label, reason: $0) }
+            case .alreadyPresent:
+                report.alreadyPresent += 1
+            case .failed(let error):
+                report.skipped.append(.init(item: entry.label, reason: error.message))
+            }
+        }
+    }
+
+    /// Writes what is left and returns the report.
+    func finish() throws(InterchangeError) -> ImportReport {
+        try flush()
+        return report
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What an import found and did: counts, and every note skipped or changed with the reason.
+public struct ImportReport: Sendable, Hashable, Codable {
+    /// The kinds of input ``Importer`` reads.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A NoteTaker JSON export.
+        case notetakerJSON = "notetaker-json"
+        /// A folder of Markdown files (Obsidian, Joplin, NoteTaker) or one `.md` file.
+        case markdown
+        /// An Evernote `.enex` file.
+        case evernote
+    }
+
+    /// One note (or file) that was not imported, or imported with a caveat.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// Where it came from: a file path, or a note's title and position.
+        public var item: String
+        /// Why.
+        public var reason: String
+    }
+
+    /// What was read.
+    public var kind: Kind
+    /// Notes found in the input.
+    public var found = 0
+    /// Notes added to the store.
+    public var imported = 0
+    /// Notes already in the store from an earlier import of the same input; left as they are.
+    public var alreadyPresent = 0
+    /// Notes not imported, each with its reason (nothing of them was written).
+    public var skipped: [Entry] = []
+    /// Notes imported with something left as it was (a link to a missing file, ...).
+    public var warnings: [Entry] = []
+    /// A problem that ended reading the input early (the notes before it were imported).
+    public var stoppedEarly: String?
+
+    /// Creates an empty report.
+    public init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Several lines for a person: the counts, then each skipped note and warning.
+    public var summary: String {
+        var lines = ["Found \(found) note\(found == 1 ? "" : "s"): \(imported) imported, "
+            + "\(alreadyPresent) already here from an earlier import, \(skipped.count) skipped."]
+        if let stoppedEarly { lines.append("Stopped early: \(stoppedEarly)") }
+        lines += skipped.map { "skipped  \($0.item): \($0.reason)" }
+        lines += warnings.map { "note     \($0.item): \($0.reason)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// How far an import or export has got, for a progress bar.
+public struct InterchangeProgress: Sendable, Hashable {
+    /// Units done (notes, or bytes of input when ``total`` counts bytes).
+    public var done: Int64
+    /// Units in all, when known.
+    public var total: Int64?
+    /// Notes handled so far.
+    public var notes: Int
+
+    /// The fraction done, when the total is known.
+    public var fraction: Double? {
+        guard let total, total > 0 else { return nil }
+        return min(1, Double(done) / Double(total))
+    }
+}
+
+/// Receives progress; called on the importing or exporting thread.
+public typealias InterchangeProgressHandler = @Sendable (InterchangeProgress) -> Void

@@ -1,0 +1,54 @@
+import Foundation
+import NoteTakerKit
+
+/// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
+/// JSON export, a folder of Markdown files (or one `.md` file), or an Evernote `.enex` file.
+///
+/// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
+/// report, never ending the import. Importing the same input twice adds each note once.
+public struct Importer: Sendable {
+    /// The store written to.
+    public let store: NoteStore
+
+    /// Creates an importer for a store.
+    public init(store: NoteStore) {
+        self.store = store
+    }
+
+    /// Imports everything at `url` and reports what was found, imported and skipped.
+    public func importItems(at url: URL, progress: InterchangeProgressHandler? = nil) throws(InterchangeError) -> ImportReport {
+        let (kind, location) = try Self.detect(url)
+        let batcher = ImportBatcher(store: store, kind: kind, progress: progress)
+        switch kind {
+        case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
+        case .markdown: try MarkdownImporter(store: store, input: location).run(batcher)
+        case .evernote: try EvernoteImporter(store: store, file: location).run(batcher)
+        }
+        return try batcher.finish()
+    }
+
+    /// What kind of input is at `url`, and the file or folder to read.
+    public static func detect(_ url: URL) throws(InterchangeError) -> (ImportReport.Kind, URL) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw .unreadable(path: url.path, reason: "no such file or folder")
+        }
+        if isFolder.boolValue {
+            let manifest = url.appendingPathComponent(ExportManifest.fileName)
+            return FileManager.default.fileExists(atPath: manifest.path) ? (.notetakerJSON, url) : (.markdown, url)
+        }
+        if url.lastPathComponent == ExportManifest.fileName { return (.notetakerJSON, url.deletingLastPathComponent()) }
+        switch url.pathExtension.lowercased() {
+        case "enex": return (.evernote, url)
+        case "md", "markdown": return (.markdown, url)
+        default: break
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw .unreadable(path: url.path, reason: "permission denied")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        if String(decoding: head, as: UTF8.self).contains("<en-export") { return (.evernote, url) }
+        throw .unknownKind(path: url.path)
+    }
+}
