@@ -42,6 +42,8 @@ final class ENEXReader: NSObject, XMLParserDelegate {
     private var count = 0
     /// Whether the root element was `<en-export>`.
     private(set) var sawExportRoot = false
+    /// Whether the root element ended (a file cut short never gets there).
+    private(set) var sawEnd = false
     /// The title of a note cut off by a parse error, when there is one.
     var unfinishedNote: ENEXNote? { note }
 
@@ -84,6 +86,7 @@ final class ENEXReader: NSObject, XMLParserDelegate {
             path.removeLast()
             text = ""
         }
+        if path.count == 1 { sawEnd = true }
         guard note != nil else { return }
         let parent = path.dropLast().last
         switch (name, parent) {

@@ -19,6 +19,7 @@ struct EvernoteImporter {
         } catch {
             throw .writeFailed(path: temporary.path, reason: error.localizedDescription)
         }
+        // The temporary files must outlive the last batch: it is flushed before this returns.
         defer { try? FileManager.default.removeItem(at: temporary) }
         let notebook = file.deletingPathExtension().lastPathComponent
         let folderId = try storeCall { () throws(NoteTakerError) in
@@ -39,19 +40,18 @@ struct EvernoteImporter {
         parser.shouldResolveExternalEntities = false
         let finished = parser.parse()
         if let failure { throw failure }
-        guard finished else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "it is not well-formed XML"
+        if !finished || !reader.sawEnd {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "it ends before </en-export>"
             batcher.report.stoppedEarly = "the file is cut off or broken at line \(parser.lineNumber), column \(parser.columnNumber) "
                 + "(\(reason)); the notes before that point were imported"
             if let unfinished = reader.unfinishedNote {
                 discard(unfinished)
                 batcher.skip(label(unfinished), reason: "the file breaks off inside this note")
             }
-            return
-        }
-        if !reader.sawExportRoot {
+        } else if !reader.sawExportRoot {
             batcher.report.stoppedEarly = "the file's root element is not <en-export>; it is not an Evernote export"
         }
+        try batcher.flush()
     }
 
     private func add(_ note: ENEXNote, folderId: UUID, _ batcher: ImportBatcher) throws(InterchangeError) {

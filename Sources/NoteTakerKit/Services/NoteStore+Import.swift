@@ -25,6 +25,8 @@ extension NoteStore {
     /// skipped and reported; it never leaves half a note behind, and the others go in.
     /// Callers feed large imports in batches of a few thousand drafts.
     public func importNotes(_ drafts: [NoteDraft]) throws(NoteTakerError) -> ImportOutcome {
+        var drafts = drafts
+        for index in drafts.indices where drafts[index].id == nil { drafts[index].id = UUID() }
         let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) })
         var result = ImportOutcome()
         for (index, outcome) in outcomes.enumerated() {

@@ -1,0 +1,157 @@
+import Foundation
+import NoteTakerKit
+import Testing
+@testable import NoteTakerInterchange
+
+@Suite struct MarkdownExportTests {
+    @Test func foldersBecomeDirectoriesWithFrontMatterAndAssets() throws {
+        let directory = TemporaryDirectory()
+        let store = try JSONRoundTripTests.sampleStore(in: directory)
+        let out = directory.file("md")
+        let report = try Exporter(store: store).export(.markdown, to: out)
+        #expect(report.notes == 2, "the trash is not exported as Markdown")
+        let files = try contents(of: out)
+        #expect(files.keys.sorted() == ["Unfiled.md", "Work/Projects/Café plans.md", "assets/notes.txt", "assets/red square.png"])
+        let text = String(decoding: try #require(files["Work/Projects/Café plans.md"]), as: UTF8.self)
+        #expect(text.hasPrefix("---\nid: "))
+        #expect(text.contains("title: \"Café plans\"\ntags:\n  - \"Errands\"\n  - \"Food & Drink\"\n"))
+        #expect(text.contains("\npinned: true\n---\n# Menu"))
+        #expect(text.contains("![red](../../assets/red%20square.png)"), "the body's link points at the exported file")
+        #expect(text.contains("[notes.txt](../../assets/notes.txt)"), "an attachment the body does not mention is linked at the end")
+        #expect(files["assets/red square.png"] == pngData())
+    }
+
+    @Test func namesAreSafeEverywhereAndClashesResolved() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.store()
+        for title in ["Plans", "plans", "a/b: c?", "CON", "..hidden", "", "   ", String(repeating: "é", count: 300)] {
+            try store.make(title)
+        }
+        let out = directory.file("md")
+        _ = try Exporter(store: store).export(.markdown, to: out)
+        let names = try contents(of: out).keys.sorted()
+        #expect(names.contains("Plans.md") && names.contains("plans (2).md"))
+        #expect(names.contains("a-b- c-.md"))
+        #expect(names.contains("_CON.md"))
+        #expect(names.contains("hidden.md"))
+        #expect(names.contains("Untitled.md") && names.contains("Untitled (2).md"))
+        #expect(names.allSatisfy { $0.utf8.count <= 130 && !$0.hasPrefix(".") })
+        #expect(names.count == 8)
+    }
+
+    @Test func markdownExportReadsBackWithTheSameNotes() throws {
+        let directory = TemporaryDirectory()
+        let source = try JSONRoundTripTests.sampleStore(in: directory)
+        _ = try Exporter(store: source).export(.markdown, to: directory.file("md"))
+        let copy = try directory.store("copy")
+        let report = try Importer(store: copy).importItems(at: directory.file("md"))
+        #expect(report.kind == .markdown && report.imported == 2 && report.skipped.isEmpty && report.warnings.isEmpty)
+        let original = try #require(try source.allNotes()["Café plans"])
+        let note = try #require(try copy.allNotes()["Café plans"])
+        #expect(note.id == original.id && note.isPinned && note.tags.sorted() == original.tags.sorted())
+        #expect(Timestamp.string(note.createdAt) == Timestamp.string(original.createdAt))
+        #expect(note.attachments.map(\.fileName).sorted() == ["notes.txt", "red square.png"])
+        let image = try #require(note.attachments.first { $0.kind == .image })
+        #expect(note.body.contains("![red](attachment:\(image.id.key))"))
+        #expect(try copy.folderPath(id: #require(note.folderId)) == "Work/Projects")
+    }
+}
+
+@Suite struct MarkdownImportTests {
+    @Test func anObsidianVault() throws {
+        let directory = TemporaryDirectory()
+        let vault = "vault"
+        try directory.write("{}", to: "\(vault)/.obsidian/app.json")
+        try directory.write("# Ignored\n", to: "\(vault)/.trash/old.md")
+        try directory.write(pngData(), to: "\(vault)/Attachments/diagram one.png")
+        try directory.write("%PDF-1.4 fake", to: "\(vault)/Projects/files/spec.pdf")
+        try directory.write("""
+            ---
+            tags: [project, "big plans"]
+            created: 2021-03-04
+            aliases:
+              - Roadmap
+            ---
+            # Roadmap
+
+            See ![[diagram one.png]] and [the spec](files/spec.pdf), a [[Other note]] and [[Other note|alias]].
+            Also #status/active and #2024 (not a tag) and `#notatag`, [site](https://example.com#frag).
+
+            ```
+            #not-a-tag-in-code ![[diagram one.png]]
+            ```
+            Outside: [secret](../../../../etc/passwd) and [gone](missing.png).
+            """, to: "\(vault)/Projects/Roadmap.md")
+        try directory.write("Just text with #Inbox", to: "\(vault)/Other note.md")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: directory.file(vault))
+        #expect(report.found == 2 && report.imported == 2 && report.skipped.isEmpty)
+        let notes = try store.allNotes()
+        let roadmap = try #require(notes["Roadmap"])
+        #expect(roadmap.tags.sorted() == ["big plans", "project", "status/active"])
+        #expect(roadmap.createdAt == Timestamp.date(from: "2021-03-04"))
+        #expect(try store.folderPath(id: #require(roadmap.folderId)) == "Projects")
+        #expect(roadmap.attachments.map(\.fileName).sorted() == ["diagram one.png", "spec.pdf"])
+        let diagram = try #require(roadmap.attachments.first { $0.fileName == "diagram one.png" })
+        let spec = try #require(roadmap.attachments.first { $0.fileName == "spec.pdf" })
+        #expect(roadmap.body.contains("See ![diagram one.png](attachment:\(diagram.id.key)) and [the spec](attachment:\(spec.id.key))"))
+        #expect(roadmap.body.contains("[[Other note]]"), "links between notes stay as they are")
+        #expect(roadmap.body.contains("#not-a-tag-in-code ![[diagram one.png]]"), "code is left alone")
+        #expect(roadmap.body.contains("[secret](../../../../etc/passwd)"))
+        let warnings = report.warnings.map(\.reason)
+        #expect(warnings.contains { $0.contains("outside the imported folder") })
+        #expect(warnings.contains { $0.contains("missing.png") && $0.contains("no such file") })
+        #expect(notes["Other note"]?.tags == ["Inbox"] && notes["Other note"]?.folderId == nil)
+        #expect(notes["Ignored"] == nil, "hidden folders such as .trash are not imported")
+
+        let again = try Importer(store: store).importItems(at: directory.file(vault))
+        #expect(again.imported == 0 && again.alreadyPresent == 2)
+        #expect(try store.noteCount() == 2)
+    }
+
+    @Test func aJoplinExport() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(pngData(), to: "joplin/_resources/9f2c1b.png")
+        try directory.write("""
+            ---
+            title: Shopping: list
+            updated: 2021-06-15 08:27:01Z
+            created: 2021-06-14 07:00:00Z
+            tags:
+              - home
+              - errands
+            ---
+
+            ![screenshot.png](../_resources/9f2c1b.png)
+
+            - [ ] milk
+            """, to: "joplin/Personal/Shopping- list.md")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: directory.file("joplin"))
+        #expect(report.imported == 1 && report.warnings.isEmpty)
+        let note = try #require(try store.allNotes()["Shopping: list"])
+        #expect(note.tags.sorted() == ["errands", "home"])
+        #expect(note.modifiedAt == Timestamp.date(from: "2021-06-15T08:27:01Z"))
+        #expect(note.createdAt == Timestamp.date(from: "2021-06-14T07:00:00Z"))
+        #expect(note.attachments.first?.kind == .image)
+        #expect(note.body.contains("![screenshot.png](attachment:"))
+        #expect(try store.folderPath(id: #require(note.folderId)) == "Personal")
+    }
+
+    @Test func badFilesAreSkippedWithTheirReason() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(Data("Caf\u{E9} in Latin-1".unicodeScalars.map { UInt8($0.value) }), to: "in/latin1.md")
+        try directory.write(String(repeating: "a long line ", count: 1_000_000), to: "in/huge.md")
+        try directory.write(Data([0xFF, 0xFE] + Array("UTF-16 text".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), to: "in/utf16.md")
+        try directory.write("---\ntitle: [broken\n", to: "in/open front matter.md")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: directory.file("in"))
+        #expect(report.found == 4 && report.imported == 2)
+        let reasons = Dictionary(report.skipped.map { ($0.item, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        #expect(reasons["latin1.md"]?.contains("not UTF-8") == true)
+        #expect(reasons["huge.md"]?.contains("10 MB") == true)
+        let notes = try store.allNotes()
+        #expect(notes["utf16"]?.body == "UTF-16 text")
+        #expect(notes["open front matter"]?.body.hasPrefix("---\ntitle: [broken") == true, "an unclosed front matter is text")
+    }
+}
