@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-bench",
         abstract: "Measure NoteTaker's performance budgets beside plain SQL doing the same work.",
-        subcommands: [StoreSuite.self, SyncSuite.self, WebSuite.self])
+        subcommands: [StoreSuite.self, SyncSuite.self, WebSuite.self, InterchangeSuite.self])
 }
 
 struct StoreSuite: AsyncParsableCommand {
@@ -82,6 +82,29 @@ struct WebSuite: AsyncParsableCommand {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../scripts/bench-page.py").standardized
             try common.print(try await WebBenchmark(store: store, requests: requests, pageLoads: pageLoads, pageScript: script).run())
+        }
+    }
+}
+
+struct InterchangeSuite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interchange",
+        abstract: "Import and export: JSON, Markdown, Evernote and PDF, as whole notetaker processes (rate, peak memory).")
+
+    @Option(help: "How many notes the store holds.") var notes = 100_000
+    @Option(help: "How many notes go into the PDF.") var pdfNotes = 1_000
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if notes < 100 || pdfNotes < 1 { throw ValidationError("--notes must be at least 100 and --pdf-notes at least 1.") }
+    }
+
+    func run() async throws {
+        try await common.withFolder { folder in
+            let store = StoreBenchmark(
+                noteCount: notes, corpus: try common.corpus(), directory: folder, repetitions: 1, seed: common.seed,
+                progress: CommonOptions.progress)
+            try common.print(try InterchangeBenchmark(store: store, pdfNotes: min(pdfNotes, notes)).run())
         }
     }
 }

@@ -38,6 +38,17 @@ enum ProcessTiming {
         return Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 }
     }
 
+    /// The wall time and (where GNU time is installed) peak memory of one run.
+    static func measure(_ executable: URL, _ arguments: [String]) throws -> (milliseconds: Double, peakMB: Double?) {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        guard FileManager.default.isExecutableFile(atPath: time.path) else { return (try run(executable, arguments), nil) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let milliseconds = try run(time, ["-f", "%M", "-o", output.path, executable.path] + arguments)
+        let text = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (milliseconds, Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 })
+    }
+
     /// The `notetaker` executable built beside this benchmark, built now in release mode if
     /// it is not there yet.
     static func notetakerExecutable() throws -> URL {
