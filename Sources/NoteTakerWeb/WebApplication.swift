@@ -36,6 +36,7 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
     FolderRoutes(store: store).register(on: router)
     SearchRoutes(store: store).register(on: router)
     AttachmentRoutes(store: store).register(on: router)
+    ExportRoutes(store: store).register(on: router)
     SyncRoutes(store: store, sync: sync).register(on: router)
     EventRoutes(store: store, sync: sync).register(on: router)
     router.get("/api/v1/openapi.json") { _, _ in

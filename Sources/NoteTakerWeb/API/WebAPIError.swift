@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NoteTakerInterchange
 import NoteTakerKit
 
 /// An error the web API answers with: an HTTP status, a stable code and a message a
@@ -55,6 +56,17 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "mass_deletion", error.message)
         case .resyncRequired, .server:
             self.init(.badGateway, "server_refused", error.message)
+        }
+    }
+}
+
+extension WebAPIError {
+    /// The answer for an error of import or export.
+    init(_ error: InterchangeError) {
+        switch error {
+        case .store(let storeError): self.init(storeError)
+        case .pdfUnavailable: self.init(.serviceUnavailable, "pdf_unavailable", error.message)
+        default: self.init(.internalServerError, "export_failed", error.message)
         }
     }
 }

@@ -1,9 +1,10 @@
 // Settings: the sync account (server, log in or register, log out, status, sync now,
-// failed changes), the merge policy, automatic sync, local statistics and keyboard shortcuts.
+// failed changes), the merge policy, automatic sync, export, local statistics and keyboard shortcuts.
 import { api } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { longDate, fileSize, t } from './strings.js';
+import { flatFolders, sidebarData } from './sidebar.js';
 import { refreshSyncStatus, syncData } from './syncstatus.js';
 
 export async function openSettings() {
@@ -13,6 +14,7 @@ export async function openSettings() {
     h('h2', {}, t('settings')),
     accountSection(syncData.status),
     preferencesSection(syncData.status),
+    exportSection(),
     statisticsSection(stats),
     shortcutsSection()));
 }
@@ -95,6 +97,27 @@ function preferencesSection(status) {
     ' ', t('autoSync'));
   return h('section', { 'aria-labelledby': 'preferences-heading' }, h('h3', { id: 'preferences-heading' }, t('syncPreferences')),
     auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')));
+}
+
+/** Export: a format and which notes, downloaded from /api/v1/export (a PDF, or a zip of the folder export). */
+function exportSection() {
+  const format = h('select', { id: 'export-format' },
+    ['json', 'markdown', 'pdf'].map((value) => h('option', { value }, t(`exportFormat_${value}`))));
+  const scope = h('select', { id: 'export-scope' },
+    h('option', { value: '' }, t('exportEverything')),
+    flatFolders().map(({ folder, depth }) => h('option', { value: `folder=${encodeURIComponent(folder.id)}` }, `${'\u2003'.repeat(depth)}${folder.name}`)),
+    sidebarData.tags.map((tag) => h('option', { value: `tag=${encodeURIComponent(tag.name)}` }, `#${tag.name}`)));
+  const link = h('a', { id: 'export-download', className: 'button-link', download: '' }, t('exportDownload'));
+  const update = () => { link.href = `/api/v1/export?format=${format.value}${scope.value ? `&${scope.value}` : ''}`; };
+  format.addEventListener('change', update);
+  scope.addEventListener('change', update);
+  update();
+  return h('section', { 'aria-labelledby': 'export-heading' }, h('h3', { id: 'export-heading' }, t('exportTitle')),
+    h('div', { className: 'button-row' },
+      h('label', {}, t('exportFormat'), ' ', format),
+      h('label', {}, t('exportWhich'), ' ', scope),
+      link),
+    h('p', { className: 'hint' }, t('exportHint')));
 }
 
 function statisticsSection(stats) {

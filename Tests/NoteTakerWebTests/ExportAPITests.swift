@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+@Suite struct ExportAPITests {
+    /// The names of the files in a zip, read by Python's zipfile (which also checks every CRC).
+    static func zipNames(_ data: Data) throws -> [String] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).zip")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print('\\n'.join(z.namelist()))", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "python3 could not read the zip")
+        return text.split(separator: "\n").map(String.init).sorted()
+    }
+
+    @Test func markdownAndJSONComeAsZipsAndPDFAsAFile() async throws {
+        let app = try WebTestApp()
+        let work = try app.store.createFolder(name: "Work")
+        _ = try app.store.createNote(NoteDraft(title: "Plan", body: "**Ελληνικά**", folderId: work.id, tags: ["Q1"]))
+        _ = try app.store.createNote(NoteDraft(title: "Other", body: "x"))
+        try await app.test { client in
+            let markdown = try await client.send(.get, "/api/v1/export?format=markdown")
+            #expect(markdown.status == .ok)
+            #expect(markdown.headers[.contentType] == "application/zip")
+            #expect(markdown.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            #expect(try Self.zipNames(Data(buffer: markdown.body)) == ["Other.md", "Work/Plan.md"])
+            let json = try await client.send(.get, "/api/v1/export?format=json&folder=\(work.id)")
+            #expect(try Self.zipNames(Data(buffer: json.body)) == ["notes.jsonl", "notetaker-export.json"])
+            let pdf = try await client.send(.get, "/api/v1/export?format=pdf&tag=q1")
+            #expect(pdf.headers[.contentType] == "application/pdf")
+            #expect(Data(buffer: pdf.body).starts(with: Data("%PDF-".utf8)))
+        }
+    }
+
+    @Test func badRequestsAreClearAndWriteNothing() async throws {
+        let app = try WebTestApp()
+        let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("notetaker-export-") }
+        try await app.test { client in
+            #expect(try await client.send(.get, "/api/v1/export").status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/export?format=docx").status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/export?format=json&folder=nope").status == .badRequest)
+            let missing = try await client.send(.get, "/api/v1/export?format=json&folder=\(UUID())")
+            #expect(missing.status == .notFound)
+            #expect(try await client.send(.get, "/api/v1/export?format=pdf&tag=unknown").status == .notFound)
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("notetaker-export-") }
+        #expect(Set(after) == Set(before), "a refused export leaves no temporary files")
+    }
+}
