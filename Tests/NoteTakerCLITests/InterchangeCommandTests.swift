@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite struct InterchangeCommandTests {
+    @Test func exportThenImportIntoAnotherStore() throws {
+        let source = CLIRunner()
+        try source.ok(["folder", "new", "Work"])
+        try source.ok(["new", "Plan", "--body", "Ελληνικά **bold**", "--folder", "Work", "--tag", "Q1", "--pin"])
+        try source.ok(["new", "Other", "--body", "x"])
+        let out = source.directory.appendingPathComponent("export").path
+        let exported = try source.ok(["export", "--format", "json", "--out", out])
+        #expect(exported == "Exported 2 notes, 0 attachment files and 1 folder as json.")
+
+        let target = CLIRunner()
+        let imported = try target.run(["import", out])
+        #expect(imported.status == 0)
+        #expect(imported.stdout.hasPrefix("Found 2 notes: 2 imported, 0 already here from an earlier import, 0 skipped."))
+        #expect(!imported.stderr.contains("\r"), "no progress bar when not on a terminal")
+        let again = try target.run(["import", out, "--json"])
+        let report = try #require(try again.json() as? [String: Any])
+        #expect(report["imported"] as? Int == 0 && report["alreadyPresent"] as? Int == 2 && report["kind"] as? String == "notetaker-json")
+        let list = try target.ok(["list", "--folder", "Work"])
+        #expect(list.contains("Plan"))
+    }
+
+    @Test func skippedNotesAreListedAndTheStatusSaysSo() throws {
+        let runner = CLIRunner()
+        let folder = runner.directory.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("# Fine\n#tagged".utf8).write(to: folder.appendingPathComponent("Fine.md"))
+        try Data([0x43, 0x61, 0x66, 0xE9]).write(to: folder.appendingPathComponent("Latin.md"))
+        let result = try runner.run(["import", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Found 2 notes: 1 imported, 0 already here from an earlier import, 1 skipped."))
+        #expect(result.stdout.contains("skipped  Latin.md: the file is not UTF-8 text"))
+        #expect(try runner.ok(["list"]).contains("Fine"))
+    }
+
+    @Test func badArgumentsAreClearAndChangeNothing() throws {
+        let runner = CLIRunner()
+        try runner.ok(["new", "Keep", "--body", "x"])
+        let taken = runner.directory.appendingPathComponent("taken")
+        try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: taken.appendingPathComponent("file.txt"))
+        let exists = try runner.run(["export", "--format", "markdown", "--out", taken.path])
+        #expect(exists.status == 1 && exists.stderr.contains("already exists"))
+        #expect(try String(contentsOf: taken.appendingPathComponent("file.txt"), encoding: .utf8) == "mine")
+        #expect(try runner.run(["export", "--format", "docx", "--out", "x"]).status == 2)
+        let unknownTag = try runner.run(["export", "--format", "json", "--out", runner.directory.appendingPathComponent("t").path, "--tag", "nope"])
+        #expect(unknownTag.status == 1 && unknownTag.stderr.contains("nope"))
+        let nothing = try runner.run(["import", runner.directory.appendingPathComponent("missing").path])
+        #expect(nothing.status == 1 && nothing.stderr.contains("no such file or folder"))
+        #expect(try runner.ok(["list"]).split(separator: "\n").count == 1)
+    }
+}
