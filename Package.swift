@@ -110,6 +110,7 @@ let package = Package(
             name: "NoteTakerWebTests",
             dependencies: [
                 "NoteTakerWeb",
+                "NoteTakerInterchange",
                 "NoteTakerServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -37,6 +37,7 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
     SearchRoutes(store: store).register(on: router)
     AttachmentRoutes(store: store).register(on: router)
     ExportRoutes(store: store).register(on: router)
+    ImportRoutes(store: store).register(on: router)
     SyncRoutes(store: store, sync: sync).register(on: router)
     EventRoutes(store: store, sync: sync).register(on: router)
     router.get("/api/v1/openapi.json") { _, _ in

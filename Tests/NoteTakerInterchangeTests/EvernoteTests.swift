@@ -68,7 +68,7 @@ import Testing
         let body = note.body
         for expected in [
             "# Trip", "Plain, **bold**, *italic*, under, ~~gone~~, **styled** and [a link](https://example.com/a%20b)\u{A0}— 5 \\* 3 \\[x\\].",
-            "- [x] Pack bags\n\n- [ ] Buy tickets", "- [x] Passport\n- [ ] Visa", "1. First\n2. Second\n   - Nested",
+            "- [x] Pack bags\n- [ ] Buy tickets", "- [x] Passport\n- [ ] Visa", "1. First\n2. Second\n   - Nested",
             "| City | Nights |\n| --- | --- |\n| Paris \\| FR | 3 |\n| Αθήνα |  |", "> A quote", "```\nlet x = 1\nprint(x)\n```", "---",
             "Picture: ![map.png](attachment:\(map.id.key))",
         ] {

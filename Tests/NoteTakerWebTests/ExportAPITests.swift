@@ -5,7 +5,7 @@ import NoteTakerKit
 @testable import NoteTakerWeb
 import Testing
 
-@Suite struct ExportAPITests {
+@Suite(.serialized) struct ExportAPITests {
     /// The names of the files in a zip, read by Python's zipfile (which also checks every CRC).
     static func zipNames(_ data: Data) throws -> [String] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).zip")
@@ -57,5 +57,54 @@ import Testing
         let after = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             .filter { $0.hasPrefix("notetaker-export-") }
         #expect(Set(after) == Set(before), "a refused export leaves no temporary files")
+    }
+}
+
+@Suite struct ImportAPITests {
+    static let enex = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <en-export><note><title>From Evernote</title><content><![CDATA[<en-note><div><b>Bold</b> move</div>\
+        <div><en-todo checked="true"/>Done</div></en-note>]]></content><created>20231015T083000Z</created><tag>imported</tag></note>
+        <note><title>Broken</title><content><![CDATA[<en-note><div>unclosed</en-note>]]></content></note></en-export>
+        """
+
+    @Test func anEvernoteFileIsImportedAndReported() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let response = try await client.execute(
+                uri: "/api/v1/import?name=Travel%20notes.enex", method: .post, headers: [:], body: ByteBuffer(string: Self.enex))
+            #expect(response.status == .ok)
+            let report = response.object
+            #expect(report["kind"] as? String == "evernote")
+            #expect(report["found"] as? Int == 2 && report["imported"] as? Int == 1)
+            let skipped = try #require(report["skipped"] as? [[String: Any]])
+            #expect(skipped.first?["item"] as? String == "note 2 'Broken'")
+            #expect(report.keys.contains("stoppedEarly"))
+            let again = try await client.execute(
+                uri: "/api/v1/import?name=Travel%20notes.enex", method: .post, headers: [:], body: ByteBuffer(string: Self.enex))
+            #expect(again.object["alreadyPresent"] as? Int == 1 && again.object["imported"] as? Int == 0)
+        }
+        let notes = try app.store.notes()
+        #expect(notes.map(\.title) == ["From Evernote"])
+        #expect(notes.first?.body == "**Bold** move\n\n- [x] Done")
+        #expect(try app.store.folderPath(id: #require(notes.first?.folderId)) == "Travel notes")
+    }
+
+    @Test func badUploadsAreRefusedAndImportNothing() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let noName = try await client.execute(uri: "/api/v1/import", method: .post, headers: [:], body: ByteBuffer(string: Self.enex))
+            #expect(noName.status == .badRequest)
+            let wrongKind = try await client.execute(
+                uri: "/api/v1/import?name=backup.zip", method: .post, headers: [:], body: ByteBuffer(string: "PK"))
+            #expect(wrongKind.status == .badRequest)
+            #expect((wrongKind.object["message"] as? String)?.contains("notetaker import") == true)
+            let traversal = try await client.execute(
+                uri: "/api/v1/import?name=..%2F..%2Fescape.md", method: .post, headers: [:], body: ByteBuffer(string: "# Hi"))
+            #expect(traversal.status == .ok, "the name is only a label: the upload stays in its temporary folder")
+        }
+        #expect(try app.store.notes().map(\.title) == ["escape"])
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        #expect(!temporary.contains("escape.md"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NoteTakerInterchange
 import NoteTakerKit
 @testable import NoteTakerWeb
 import Testing
@@ -51,6 +52,7 @@ import Testing
             "SyncSummary": try store.syncSummary(),
             "SyncReport": SyncReport(),
             "SyncState": WebSync.State(),
+            "ImportReport": ImportReport(kind: .evernote),
         ]
         for (name, sample) in samples {
             let schema = try #require(schemas[name], "\(name) is not documented")

@@ -27,10 +27,21 @@ struct ENMLConverter {
         self.media = media
     }
 
-    /// The Markdown for a whole note.
+    /// The Markdown for a whole note. Blocks are separated by a blank line, except checklist
+    /// items in a row (Evernote writes each as its own `<div>`), which stay one list.
     mutating func markdown(_ root: ENMLNode) -> String {
         guard case .element(_, _, let children) = root else { return "" }
-        return blocks(children).joined(separator: "\n\n")
+        let parts = blocks(children)
+        var result = ""
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result += Self.isTask(parts[index - 1]) && Self.isTask(part) ? "\n" : "\n\n" }
+            result += part
+        }
+        return result
+    }
+
+    private static func isTask(_ block: String) -> Bool {
+        (block.hasPrefix("- [ ] ") || block.hasPrefix("- [x] ")) && !block.contains("\n")
     }
 
     private mutating func blocks(_ nodes: [ENMLNode]) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 
 /// What an import found and did: counts, and every note skipped or changed with the reason.
 public struct ImportReport: Sendable, Hashable, Codable {
@@ -33,7 +34,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Notes imported with something left as it was (a link to a missing file, ...).
     public var warnings: [Entry] = []
     /// A problem that ended reading the input early (the notes before it were imported).
-    public var stoppedEarly: String?
+    @Nullable public var stoppedEarly: String?
 
     /// Creates an empty report.
     public init(kind: Kind) {

@@ -32,6 +32,8 @@ public struct Nullable<Wrapped: Encodable & Sendable>: Encodable, Sendable {
 
 extension Nullable: Equatable where Wrapped: Equatable {}
 
+extension Nullable: Hashable where Wrapped: Hashable {}
+
 extension Nullable: Decodable where Wrapped: Decodable {
     /// Reads the value, or `nil` for `null`.
     public init(from decoder: any Decoder) throws {

@@ -24,7 +24,10 @@ struct AttachmentRoutes {
             }
             let note = try storeCall { () throws(NoteTakerError) in try store.note(id: noteId) }
             if note.isTrashed { throw WebAPIError(.noteInTrash(noteId.uuidString.lowercased())) }
-            let temporary = try await receive(request.body, name: name)
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-upload-\(UUID().uuidString)")
+            try await request.body.save(to: temporary, limit: Attachment.maximumSize) { size in
+                WebAPIError(.attachmentTooLarge(fileName: name, size: size))
+            }
             defer { try? FileManager.default.removeItem(at: temporary) }
             let attachment = try storeCall { () throws(NoteTakerError) in
                 try store.attachFile(at: temporary, toNote: noteId, fileName: name)
@@ -63,29 +66,5 @@ struct AttachmentRoutes {
 
     private func find(_ id: UUID) throws(WebAPIError) -> Attachment {
         try storeCall { () throws(NoteTakerError) in try store.attachment(matching: id.uuidString.lowercased()) }
-    }
-
-    /// Writes the request body to a temporary file, refusing it past the attachment limit.
-    private func receive(_ body: RequestBody, name: String) async throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw WebAPIError(.fileWriteFailed(path: url.path, reason: "the temporary file could not be created"))
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: url)
-            defer { try? handle.close() }
-            var size: Int64 = 0
-            for try await buffer in body {
-                size += Int64(buffer.readableBytes)
-                if size > Attachment.maximumSize {
-                    throw WebAPIError(.attachmentTooLarge(fileName: name, size: size))
-                }
-                try handle.write(contentsOf: Data(buffer: buffer))
-            }
-            return url
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
-        }
     }
 }

@@ -56,6 +56,7 @@ export const api = {
   render: (markdown) => call('POST', '/render', { markdown }),
   attach: (noteId, file) => call('POST', `/notes/${noteId}/attachments${query({ name: file.name })}`, file),
   detach: (id) => call('DELETE', `/attachments/${id}`),
+  importFile: (file) => call('POST', `/import${query({ name: file.name })}`, file),
   stats: () => call('GET', '/stats'),
   syncStatus: () => call('GET', '/sync'),
   connect: (account) => call('POST', '/sync/account', account),

@@ -1,5 +1,6 @@
 // Settings: the sync account (server, log in or register, log out, status, sync now,
-// failed changes), the merge policy, automatic sync, export, local statistics and keyboard shortcuts.
+// failed changes), the merge policy, automatic sync, export and import, local statistics and
+// keyboard shortcuts.
 import { api } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -15,6 +16,7 @@ export async function openSettings() {
     accountSection(syncData.status),
     preferencesSection(syncData.status),
     exportSection(),
+    importSection(),
     statisticsSection(stats),
     shortcutsSection()));
 }
@@ -118,6 +120,43 @@ function exportSection() {
       h('label', {}, t('exportWhich'), ' ', scope),
       link),
     h('p', { className: 'hint' }, t('exportHint')));
+}
+
+/** Import: Evernote .enex and Markdown files uploaded one by one; each answers a report shown here. */
+function importSection() {
+  const input = h('input', { type: 'file', id: 'import-file', multiple: true, accept: '.enex,.md,.markdown' });
+  const result = h('div', { id: 'import-result', 'aria-live': 'polite' });
+  const start = h('button', { type: 'button', id: 'import-start' }, t('importStart'));
+  start.addEventListener('click', async () => {
+    const files = [...input.files];
+    if (files.length === 0) return toast(t('importChooseFile'));
+    start.disabled = true;
+    replaceChildren(result, h('p', {}, t('importRunning')));
+    const reports = [];
+    try {
+      for (const file of files) reports.push(importReport(file.name, await api.importFile(file)));
+      replaceChildren(result, reports);
+    } catch (error) {
+      replaceChildren(result, reports, h('p', { className: 'error' }, error.message ?? t('offline')));
+    } finally {
+      start.disabled = false;
+    }
+  });
+  return h('section', { 'aria-labelledby': 'import-heading' }, h('h3', { id: 'import-heading' }, t('importTitle')),
+    h('div', { className: 'button-row' }, h('label', {}, t('importFiles'), ' ', input), start),
+    result,
+    h('p', { className: 'hint' }, t('importHint')));
+}
+
+function importReport(name, report) {
+  const lines = [
+    ...(report.stoppedEarly ? [t('importStoppedEarly', { reason: report.stoppedEarly })] : []),
+    ...report.skipped.map((entry) => t('importSkipped', entry)),
+    ...report.warnings.map((entry) => t('importWarning', entry)),
+  ];
+  return h('div', { className: 'import-report' },
+    h('p', {}, t('importSummary', { name, found: report.found, imported: report.imported, already: report.alreadyPresent, skipped: report.skipped.length })),
+    lines.length ? h('ul', {}, lines.map((line) => h('li', {}, line))) : null);
 }
 
 function statisticsSection(stats) {

@@ -1,4 +1,4 @@
-"""Export from Settings: choose a format and which notes, and the browser downloads the export."""
+"""Import and export from Settings: the browser downloads an export, and uploads Evernote and Markdown files."""
 import tempfile
 import zipfile
 from pathlib import Path
@@ -37,3 +37,30 @@ def test_export_a_folder_as_markdown_and_everything_as_pdf(app, browser):
     click(browser, "#export-download")
     pdf = wait(browser, lambda d: downloaded(folder, ".pdf"), timeout=20, message="no PDF downloaded")
     assert pdf.read_bytes().startswith(b"%PDF-")
+
+
+ENEX = """<?xml version="1.0" encoding="UTF-8"?>
+<en-export><note><title>Recipe</title><content><![CDATA[<en-note><div><b>Soup</b> of the day</div>
+<div><en-todo checked="true"/>Buy leeks</div></en-note>]]></content><created>20231015T083000Z</created><tag>cooking</tag></note>
+<note><title>Cut off</title><content><![CDATA[<en-note><div>never closed</en-note>]]></content></note></en-export>
+"""
+
+
+def test_import_evernote_and_markdown_files(app, browser):
+    app.start()
+    folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
+    (folder / "Kitchen.enex").write_text(ENEX)
+    (folder / "Ideas.md").write_text("---\ntags: [later]\n---\nA thought with #inbox\n")
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#import-file").send_keys(f"{folder / 'Kitchen.enex'}\n{folder / 'Ideas.md'}")
+    click(browser, "#import-start")
+    wait(browser, lambda d: len(d.find_elements("css selector", ".import-report")) == 2, timeout=20, message="no reports")
+    reports = [element.text for element in browser.find_elements("css selector", ".import-report")]
+    assert reports[0].startswith("Kitchen.enex: found 2 notes, imported 1, 0 already here, 1 skipped.")
+    assert "Skipped note 2 'Cut off': its content is not valid ENML" in reports[0]
+    assert reports[1].startswith("Ideas.md: found 1 notes, imported 1")
+    notes = {note["title"]: note for note in app.cli_json("list")}
+    assert set(notes) == {"Recipe", "Ideas"}
+    assert sorted(notes["Ideas"]["tags"]) == ["inbox", "later"]
+    shown = app.cli_json("show", notes["Recipe"]["id"])
+    assert shown["body"] == "**Soup** of the day\n\n- [x] Buy leeks"
