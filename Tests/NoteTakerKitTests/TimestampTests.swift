@@ -15,5 +15,8 @@ import Testing
         #expect(Timestamp.date(from: "2024-03-01T10:20:30Z") == Date(timeIntervalSince1970: 1_709_288_430))
         #expect(Timestamp.date(from: "2024-03-01") == Date(timeIntervalSince1970: 1_709_251_200))
         #expect(Timestamp.date(from: "yesterday") == nil)
+        #expect(Timestamp.date(from: "2024-02-30T10:20:30.000Z") == nil, "no 30th of February")
+        #expect(Timestamp.date(from: "2024-13-01T10:20:30.000Z") == nil)
+        #expect(Timestamp.date(from: "2024-03-01T10:20:30.250Z") == Date(timeIntervalSince1970: 1_709_288_430.25))
     }
 }

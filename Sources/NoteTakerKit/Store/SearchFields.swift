@@ -35,10 +35,15 @@ struct SearchFields: Equatable {
     static let trashedFacet = facetMark + "trashed"
 
     /// The facet token that selects notes carrying a tag.
-    static func tagFacet(_ tagId: String) -> String { facetMark + "t" + tagId.replacingOccurrences(of: "-", with: "") }
+    static func tagFacet(_ tagId: String) -> String { facetMark + "t" + withoutDashes(tagId) }
 
     /// The facet token that selects notes in a folder or any of its subfolders.
-    static func folderFacet(_ folderId: String) -> String { facetMark + "f" + folderId.replacingOccurrences(of: "-", with: "") }
+    static func folderFacet(_ folderId: String) -> String { facetMark + "f" + withoutDashes(folderId) }
+
+    /// An id's hex digits (Foundation's `replacingOccurrences` costs more than a note insert's SQL).
+    private static func withoutDashes(_ id: String) -> String {
+        String(decoding: id.utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self)
+    }
 
     /// A folder and its ancestors, nearest first. `UNION` ends even on a cycle that sync
     /// might have created.
