@@ -152,6 +152,7 @@ struct ENMLConverter {
     private mutating func inlineText(_ nodes: [ENMLNode]) -> String {
         var result = ""
         for node in nodes { result += inline(node) }
+        guard result.contains("\n") else { return result.trimmingCharacters(in: .whitespaces) }
         return result.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) == "" ? "" : String($0) }
             .joined(separator: "\n")
@@ -161,7 +162,7 @@ struct ENMLConverter {
     private mutating func inline(_ node: ENMLNode) -> String {
         switch node {
         case .text(let text):
-            return Self.escaped(text.replacingOccurrences(of: "[\\t\\n\\r ]+", with: " ", options: .regularExpression))
+            return Self.escaped(Self.collapsingWhitespace(text))
         case .element(let name, let attributes, let children):
             let inner = children.map { inline($0) }.joined()
             let style = attributes["style"]?.lowercased().replacingOccurrences(of: " ", with: "") ?? ""
@@ -214,17 +215,36 @@ struct ENMLConverter {
         return "\(fence)\n\(body)\n\(fence)"
     }
 
+    /// Runs of spaces, tabs and line breaks as one space, as HTML shows text.
+    static func collapsingWhitespace(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var inSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                if !inSpace { result.unicodeScalars.append(" ") }
+                inSpace = true
+            } else {
+                result.unicodeScalars.append(scalar)
+                inSpace = false
+            }
+        }
+        return result
+    }
+
     /// Text with the characters Markdown would read as formatting escaped.
     static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { "\\*_`[]<".utf8.contains($0) }) else { return text }
         var result = ""
-        for character in text {
-            if "\\*_`[]<".contains(character) { result.append("\\") }
-            result.append(character)
+        for scalar in text.unicodeScalars {
+            if "\\*_`[]<".unicodeScalars.contains(scalar) { result.unicodeScalars.append("\\") }
+            result.unicodeScalars.append(scalar)
         }
         return result
     }
 
     private static func restoringMarkers(_ text: String) -> String {
-        text.replacingOccurrences(of: checkedMarker, with: "[x]").replacingOccurrences(of: uncheckedMarker, with: "[ ]")
+        guard text.unicodeScalars.contains("\u{E000}") else { return text }
+        return text.replacingOccurrences(of: checkedMarker, with: "[x]").replacingOccurrences(of: uncheckedMarker, with: "[ ]")
     }
 }

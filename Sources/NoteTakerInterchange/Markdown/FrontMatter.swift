@@ -14,7 +14,7 @@ struct FrontMatter {
             switch self {
             case .list(let items): return items
             case .text(let text):
-                return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                return text.split(separator: ",").map { $0.trimmedSpaces }.filter { !$0.isEmpty }
             }
         }
 
@@ -52,10 +52,10 @@ struct FrontMatter {
         var matter = FrontMatter()
         var listKey: String?
         for line in lines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmedSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if let key = listKey, trimmed.hasPrefix("- ") || trimmed == "-" {
-                let item = unquote(String(trimmed.dropFirst(1)).trimmingCharacters(in: .whitespaces))
+                let item = unquote(String(trimmed.dropFirst(1)).trimmedSpaces)
                 if case .list(var items) = matter.fields[key] ?? .list([]) {
                     if !item.isEmpty { items.append(item) }
                     matter.fields[key] = .list(items)
@@ -63,8 +63,8 @@ struct FrontMatter {
                 continue
             }
             guard let colon = line.firstIndex(of: ":"), !line.hasPrefix(" ") else { continue }
-            let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let raw = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<colon].trimmedSpaces.lowercased()
+            let raw = line[line.index(after: colon)...].trimmedSpaces
             if raw.isEmpty {
                 listKey = key
                 matter.fields[key] = .list([])
@@ -98,7 +98,7 @@ struct FrontMatter {
             }
         }
         items.append(current)
-        return items.map { unquote($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
+        return items.map { unquote($0.trimmedSpaces) }.filter { !$0.isEmpty }
     }
 
     /// A scalar without its quotes, escapes read (`"..."` as YAML double-quoted, `'...'` single).
@@ -107,7 +107,7 @@ struct FrontMatter {
             return String(raw.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
         }
         guard raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") else {
-            if let comment = raw.range(of: " #") { return String(raw[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces) }
+            if let comment = raw.firstRange(of: " #") { return String(raw[..<comment.lowerBound]).trimmedSpaces }
             return raw
         }
         var result = ""
@@ -153,5 +153,15 @@ struct FrontMatter {
 extension Substring {
     func trimmingSuffix(_ suffix: String) -> Substring {
         hasSuffix(suffix) ? dropLast(suffix.count) : self
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (Foundation's trimming bridges to
+    /// NSString, which costs more than the rest of reading front matter).
+    var trimmedSpaces: String {
+        let isSpace = { (character: Character) in character == " " || character == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }
