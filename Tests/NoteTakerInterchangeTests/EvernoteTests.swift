@@ -122,7 +122,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 1)
-        #expect(report.stoppedEarly != nil)
+        #expect(report.stoppedEarly?.contains("not valid in the file's declared encoding") == true, "\(report.summary)")
         #expect(Set(try store.allNotes().keys) == ["Fine"])
     }
 
@@ -139,5 +139,41 @@ import Testing
         let attachment = try #require(try store.allNotes()["Big"]?.attachments.first)
         #expect(attachment.fileSize == 12_000_000)
         #expect(try Data(contentsOf: store.fileURL(for: attachment)) == big)
+    }
+
+    @Test func aDeclaredLatin1FileReadsCorrectly() throws {
+        let directory = TemporaryDirectory()
+        let text = Self.enex([Self.note("Café", content: "<div>naïve crème</div>")])
+            .replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE en-export", with: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<!DOCTYPE en-export")
+        let bytes = Data(text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+        let file = try directory.write(bytes, to: "latin.enex")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: file)
+        #expect(report.imported == 1, "\(report.summary)")
+        #expect(try store.allNotes()["Café"]?.body == "naïve crème")
+    }
+
+    @Test func resourceNamesAreOnlyLabels() throws {
+        let directory = TemporaryDirectory()
+        let file = try directory.write(Self.enex([
+            Self.note("Tricky", content: "<div>x</div>", resources: Self.resource(Data("#!/bin/sh".utf8), mime: "text/plain", name: "../../../tmp/evil.sh")),
+        ]), to: "tricky.enex")
+        let store = try directory.store()
+        _ = try Importer(store: store).importItems(at: file)
+        let attachment = try #require(try store.allNotes()["Tricky"]?.attachments.first)
+        #expect(!attachment.fileName.contains("/"))
+        #expect(store.fileURL(for: attachment).path.hasPrefix(store.attachmentsDirectory.path))
+    }
+
+    @Test func aNoteTooLargeForTheParserStopsTheImportThereClearly() throws {
+        let directory = TemporaryDirectory()
+        let huge = "<div>" + String(repeating: "word ", count: 2_200_000) + "</div>"
+        let file = try directory.write(Self.enex([Self.note("Small", content: "<div>ok</div>"), Self.note("Huge", content: huge)]), to: "huge.enex")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: file)
+        #expect(report.imported == 1)
+        #expect(report.stoppedEarly?.contains("more than 10 MB of text") == true, "\(report.summary)")
+        #expect(report.skipped.map(\.item) == ["note 2 'Huge'"])
+        #expect(Set(try store.allNotes().keys) == ["Small"])
     }
 }

@@ -64,6 +64,7 @@ import Testing
         try directory.write("{}", to: "\(vault)/.obsidian/app.json")
         try directory.write("# Ignored\n", to: "\(vault)/.trash/old.md")
         try directory.write(pngData(), to: "\(vault)/Attachments/diagram one.png")
+        try directory.write(pngData(side: 4), to: "\(vault)/Attachments/meeting 10:30.png")
         try directory.write("%PDF-1.4 fake", to: "\(vault)/Projects/files/spec.pdf")
         try directory.write("""
             ---
@@ -80,7 +81,8 @@ import Testing
             ```
             #not-a-tag-in-code ![[diagram one.png]]
             ```
-            Outside: [secret](../../../../etc/passwd) and [gone](missing.png).
+            Outside: [secret](../../../../etc/passwd) and [gone](missing.png), [mail](mailto:a@b.c).
+            ![[meeting 10:30.png]]
             """, to: "\(vault)/Projects/Roadmap.md")
         try directory.write("Just text with #Inbox", to: "\(vault)/Other note.md")
         let store = try directory.store()
@@ -91,7 +93,8 @@ import Testing
         #expect(roadmap.tags.sorted() == ["big plans", "project", "status/active"])
         #expect(roadmap.createdAt == Timestamp.date(from: "2021-03-04"))
         #expect(try store.folderPath(id: #require(roadmap.folderId)) == "Projects")
-        #expect(roadmap.attachments.map(\.fileName).sorted() == ["diagram one.png", "spec.pdf"])
+        #expect(roadmap.attachments.map(\.fileName).sorted() == ["diagram one.png", "meeting 10:30.png", "spec.pdf"])
+        #expect(roadmap.body.contains("[mail](mailto:a@b.c)"))
         let diagram = try #require(roadmap.attachments.first { $0.fileName == "diagram one.png" })
         let spec = try #require(roadmap.attachments.first { $0.fileName == "spec.pdf" })
         #expect(roadmap.body.contains("See ![diagram one.png](attachment:\(diagram.id.key)) and [the spec](attachment:\(spec.id.key))"))

@@ -100,7 +100,7 @@ struct MarkdownImporter {
     /// a problem to report, or something that is not a local file (a web link, a note).
     private func resolve(_ link: MarkdownLink, from directory: String, base: URL, files: FileList) -> Resolution {
         let target = link.target.removingPercentEncoding ?? link.target
-        if target.isEmpty || target.hasPrefix("#") || target.contains(":") && !target.hasPrefix("./") { return .notAFile }
+        if target.isEmpty || target.hasPrefix("#") || Self.hasScheme(target) { return .notAFile }
         let lowercased = target.lowercased()
         if lowercased.hasSuffix(".md") || (link.isWikilink && !target.contains(".")) { return .notAFile }
         if link.isWikilink {
@@ -117,6 +117,15 @@ struct MarkdownImporter {
             return .problem("no such file")
         }
         return .file(String(candidate.path.dropFirst(basePath.count)))
+    }
+
+    /// Whether a link target starts with a URL scheme (`https:`, `mailto:`, `obsidian:`...);
+    /// a file name may contain a colon, and `C:` is a drive.
+    private static func hasScheme(_ target: String) -> Bool {
+        guard let colon = target.firstIndex(of: ":") else { return false }
+        let scheme = target[..<colon]
+        guard scheme.count >= 2, let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
     }
 
     private static func date(_ fields: [String: FrontMatter.Value], _ keys: [String]) -> Date? {

@@ -55,9 +55,9 @@ public struct Exporter: Sendable {
         progress: InterchangeProgressHandler? = nil
     ) throws(InterchangeError) -> ExportReport {
         var selection = selection
-        if format == .json, selection.folderId == nil, selection.tag == nil, selection.noteId == nil {
-            selection.includeTrashed = true
-        }
+        let everything = selection.folderId == nil && selection.tag == nil && selection.noteId == nil
+        // A whole JSON export is a backup, trash included; a note asked for by id is exported wherever it is.
+        if (format == .json && everything) || selection.noteId != nil { selection.includeTrashed = true }
         let location = try OutputLocation(destination: output, isDirectory: format != .pdf)
         do {
             let report: ExportReport
