@@ -36,11 +36,14 @@ struct CLIRunner {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0].appendingPathComponent("notetaker")
     }()
 
-    /// Runs `notetaker ARGUMENTS --store <this runner's store>` unless `store` is false.
+    /// Runs `notetaker ARGUMENTS --store <this runner's store>` unless `store` is false
+    /// (or another `executable` with these arguments).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], store: Bool = true) throws -> Result {
+    func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], store: Bool = true, executable: URL? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable ?? Self.executable
         process.arguments = arguments + (store ? ["--store", storePath] : [])
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTETAKER_STORE")

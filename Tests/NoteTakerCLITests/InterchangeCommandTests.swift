@@ -52,4 +52,17 @@ import Testing
         #expect(nothing.status == 1 && nothing.stderr.contains("no such file or folder"))
         #expect(try runner.ok(["list"]).split(separator: "\n").count == 1)
     }
+
+    @Test func aTerminalGetsAProgressBar() throws {
+        let runner = CLIRunner()
+        let folder = runner.directory.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for index in 0..<30 { try Data("Note \(index)".utf8).write(to: folder.appendingPathComponent("\(index).md")) }
+        let command = [CLIRunner.executable.path, "import", folder.path, "--store", runner.storePath]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let terminal = try runner.run(["-q", "-e", "-c", command, "/dev/null"], store: false, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("Importing ["), "util-linux's script gives the command a terminal")
+        #expect(terminal.stdout.contains("Found 30 notes: 30 imported"))
+    }
 }

@@ -6,28 +6,26 @@ import Testing
 @Suite struct PDFTests {
     /// The text of a PDF, extracted by poppler's `pdftotext` (installed by scripts/test).
     static func text(of pdf: URL) throws -> String {
+        let text = try output("pdftotext", "-enc", "UTF-8", pdf.path, "-")
+        #expect(!text.isEmpty, "pdftotext is needed (apt install poppler-utils)")
+        return text
+    }
+
+    /// Standard output of a command found on the PATH.
+    static func output(_ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pdftotext", "-enc", "UTF-8", pdf.path, "-"]
-        let output = Pipe()
-        process.standardOutput = output
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "pdftotext is needed (apt install poppler-utils)")
         return String(decoding: data, as: UTF8.self)
     }
 
     static func fontCoversCJK() throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["fc-list", ":lang=ja"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return !data.isEmpty
+        !(try output("fc-list", ":lang=ja")).isEmpty
     }
 
     @Test func textInEveryScriptComesBackOut() throws {
@@ -65,6 +63,7 @@ import Testing
             #expect(text.contains(expected), "missing '\(expected)' in:\n\(text)")
         }
         #expect(!text.contains("**") && !text.contains("Old idea"))
+        #expect(try Self.output("pdfimages", "-list", pdf.path).contains("image"), "the red square is drawn as a picture")
         #expect(report.warnings.contains { $0.contains("CJK") } == !(try Self.fontCoversCJK()),
                 "the sample's 日本語 needs a CJK font; without one the report says how to get it")
     }
