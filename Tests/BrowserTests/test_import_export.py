@@ -5,7 +5,7 @@ from pathlib import Path
 
 from selenium.webdriver.support.ui import Select
 
-from conftest import by_css, click, open_app, wait
+from conftest import by_css, click, open_app, screenshot, wait
 
 
 def downloaded(directory, suffix):
@@ -22,6 +22,8 @@ def test_export_a_folder_as_markdown_and_everything_as_pdf(app, browser):
     browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
     open_app(browser, app, "#view=settings")
     wait(browser, lambda d: d.find_elements("css selector", "#export-scope option[value^='folder=']"), message="no folders to choose")
+    app.cli("folder", "new", "Archive")
+    wait(browser, lambda d: "Archive" in by_css(d, "#export-scope").text, message="a folder made while Settings is open is not offered")
     Select(by_css(browser, "#export-format")).select_by_value("markdown")
     Select(by_css(browser, "#export-scope")).select_by_visible_text("Work")
     click(browser, "#export-download")
@@ -56,9 +58,12 @@ def test_import_evernote_and_markdown_files(app, browser):
     click(browser, "#import-start")
     wait(browser, lambda d: len(d.find_elements("css selector", ".import-report")) == 2, timeout=20, message="no reports")
     reports = [element.text for element in browser.find_elements("css selector", ".import-report")]
-    assert reports[0].startswith("Kitchen.enex: found 2 notes, imported 1, 0 already here, 1 skipped.")
+    browser.execute_script("document.getElementById('export-heading').scrollIntoView()")
+    screenshot(browser, "import-export")
+    assert reports[0].startswith("Kitchen.enex: 2 found, 1 imported, 0 already here, 1 skipped.")
     assert "Skipped note 2 'Cut off': its content is not valid ENML" in reports[0]
-    assert reports[1].startswith("Ideas.md: found 1 notes, imported 1")
+    assert reports[1].startswith("Ideas.md: 1 found, 1 imported")
+    wait(browser, lambda d: "2" in by_css(d, "#stats-section dd").text, message="the statistics do not count the imported notes")
     notes = {note["title"]: note for note in app.cli_json("list")}
     assert set(notes) == {"Recipe", "Ideas"}
     assert sorted(notes["Ideas"]["tags"]) == ["inbox", "later"]

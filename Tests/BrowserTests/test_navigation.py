@@ -39,8 +39,8 @@ def test_folder_and_tag_navigation(app, browser):
     seed(app)
     app.start()
     open_app(browser, app)
-    assert list_titles(browser)[0].endswith("Groceries"), "pinned notes come first"
-    assert sidebar_count(browser, "Work") == "2"
+    wait(browser, lambda d: (list_titles(d) or [""])[0].endswith("Groceries"), message="pinned notes come first")
+    wait(browser, lambda d: sidebar_count(d, "Work") == "2")
     open_sidebar_entry(browser, "Work")
     wait(browser, lambda d: sorted(list_titles(d)) == ["Café meeting", "Roadmap"], message="the folder shows its notes and its subfolders'")
     open_sidebar_entry(browser, "Projects")

@@ -8,7 +8,7 @@ from pathlib import Path
 import axe_selenium_python
 from selenium.webdriver.common.by import By
 
-from conftest import by_css, make_browser, open_app, page_errors, screenshot, wait
+from conftest import by_css, click, make_browser, open_app, page_errors, screenshot, wait
 
 AXE = Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -32,7 +32,7 @@ def test_attach_an_image_and_see_it_inline(app, browser):
     by_css(browser, "#file-input").send_keys(str(image))
     attachment = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".attachment img"), message="the image was not attached")[0]
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", attachment) == 40)
-    assert "chart.png" in by_css(browser, ".attachment a").text
+    wait(browser, lambda d: "chart.png" in by_css(d, ".attachment a").text, message="the attachment is not listed")
     assert "attachment:" in by_css(browser, "#note-body").get_attribute("value"), "the image is placed in the text"
     by_css(browser, "#preview-toggle").click()
     inline = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview img"))[0]
@@ -131,7 +131,7 @@ def test_usable_at_phone_width(app):
         by_css(phone, "#menu-toggle").click()
         assert by_css(phone, "#sidebar").is_displayed()
         by_css(phone, "#menu-toggle").click()
-        phone.find_element(By.CSS_SELECTOR, "#note-list .note-link").click()
+        click(phone, "#note-list .note-link")
         wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
         assert not by_css(phone, "#list-pane").is_displayed()
         width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")

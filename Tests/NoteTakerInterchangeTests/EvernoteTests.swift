@@ -122,7 +122,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 1)
-        #expect(report.stoppedEarly?.contains("not valid in the file's declared encoding") == true, "\(report.summary)")
+        #expect(report.stoppedEarly?.contains("not valid in the declared encoding") == true, "\(report.summary)")
         #expect(Set(try store.allNotes().keys) == ["Fine"])
     }
 

@@ -15,7 +15,7 @@ indirect enum ENMLNode {
         parser.delegate = builder
         parser.shouldResolveExternalEntities = false
         guard parser.parse(), let root = builder.root else {
-            let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "it is not well-formed XML"
+            let error = parser.parserError.map(XMLErrorText.describe) ?? "it is not well-formed XML"
             return .failure(ENMLError(message: "line \(parser.lineNumber): \(error)"))
         }
         return .success(root)

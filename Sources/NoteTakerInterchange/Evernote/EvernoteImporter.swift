@@ -41,7 +41,7 @@ struct EvernoteImporter {
         let finished = parser.parse()
         if let failure { throw failure }
         if !finished || !reader.sawEnd {
-            let reason = parser.parserError.map { Self.describe($0 as NSError) } ?? "it ends before </en-export>"
+            let reason = parser.parserError.map(XMLErrorText.describe) ?? "it ends before </en-export>"
             batcher.report.stoppedEarly = "the file is cut off or broken at line \(parser.lineNumber), column \(parser.columnNumber) "
                 + "(\(reason)); the notes before that point were imported"
             if let unfinished = reader.unfinishedNote {
@@ -95,18 +95,6 @@ struct EvernoteImporter {
 
     private func discard(_ note: ENEXNote) {
         for resource in note.resources { try? FileManager.default.removeItem(at: resource.file.url) }
-    }
-
-    /// What the XML parser's error means: its text on Linux is only "error N", N being
-    /// libxml2's error number.
-    static func describe(_ error: NSError) -> String {
-        switch error.code {
-        case 1: return "the XML parser gave up, which it does on a note with more than 10 MB of text"
-        case 4, 5, 77: return "the file ends in the middle of an element"
-        case 9, 31, 32, 81: return "a character is not valid in the file's declared encoding"
-        case 76: return "an element is closed by the wrong end tag"
-        default: return "XML error \(error.code)"
-        }
     }
 
     private static func fileExtension(_ mime: String) -> String {

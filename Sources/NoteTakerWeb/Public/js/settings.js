@@ -105,15 +105,23 @@ function preferencesSection(status) {
 function exportSection() {
   const format = h('select', { id: 'export-format' },
     ['json', 'markdown', 'pdf'].map((value) => h('option', { value }, t(`exportFormat_${value}`))));
-  const scope = h('select', { id: 'export-scope' },
-    h('option', { value: '' }, t('exportEverything')),
-    flatFolders().map(({ folder, depth }) => h('option', { value: `folder=${encodeURIComponent(folder.id)}` }, `${'\u2003'.repeat(depth)}${folder.name}`)),
-    sidebarData.tags.map((tag) => h('option', { value: `tag=${encodeURIComponent(tag.name)}` }, `#${tag.name}`)));
+  const scope = h('select', { id: 'export-scope' });
   const link = h('a', { id: 'export-download', className: 'button-link', download: '' }, t('exportDownload'));
   const update = () => { link.href = `/api/v1/export?format=${format.value}${scope.value ? `&${scope.value}` : ''}`; };
+  // The folders and tags may arrive after Settings opens, and change while it is open.
+  const fillScope = () => {
+    if (!scope.isConnected && scope.options.length > 0) return document.removeEventListener('sidebar-changed', fillScope);
+    const chosen = scope.value;
+    replaceChildren(scope, h('option', { value: '' }, t('exportEverything')),
+      flatFolders().map(({ folder, depth }) => h('option', { value: `folder=${encodeURIComponent(folder.id)}` }, `${'\u2003'.repeat(depth)}${folder.name}`)),
+      sidebarData.tags.map((tag) => h('option', { value: `tag=${encodeURIComponent(tag.name)}` }, `#${tag.name}`)));
+    scope.value = [...scope.options].some((option) => option.value === chosen) ? chosen : '';
+    update();
+  };
+  document.addEventListener('sidebar-changed', fillScope);
   format.addEventListener('change', update);
   scope.addEventListener('change', update);
-  update();
+  fillScope();
   return h('section', { 'aria-labelledby': 'export-heading' }, h('h3', { id: 'export-heading' }, t('exportTitle')),
     h('div', { className: 'button-row' },
       h('label', {}, t('exportFormat'), ' ', format),
@@ -136,6 +144,7 @@ function importSection() {
     try {
       for (const file of files) reports.push(importReport(file.name, await api.importFile(file)));
       replaceChildren(result, reports);
+      document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
     } catch (error) {
       replaceChildren(result, reports, h('p', { className: 'error' }, error.message ?? t('offline')));
     } finally {
@@ -166,7 +175,7 @@ function statisticsSection(stats) {
     ['statAttachmentBytes', fileSize(stats.attachmentBytes)], ['statCreated', stats.notesCreated], ['statLaunches', stats.launches],
     ['statPending', stats.pendingChanges], ['statSyncEvents', stats.syncEvents],
   ];
-  return h('section', { 'aria-labelledby': 'stats-heading' }, h('h3', { id: 'stats-heading' }, t('statistics')),
+  return h('section', { id: 'stats-section', 'aria-labelledby': 'stats-heading' }, h('h3', { id: 'stats-heading' }, t('statistics')),
     h('dl', { className: 'facts' }, rows.flatMap(([key, value]) => [h('dt', {}, t(key)), h('dd', {}, typeof value === 'number' ? value.toLocaleString() : value)])));
 }
 
