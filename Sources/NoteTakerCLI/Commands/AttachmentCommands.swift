@@ -13,7 +13,7 @@ struct AttachCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let attachment = try store.attachFile(at: URL(fileURLWithPath: file), toNote: try note.resolve(in: store))
-        print(attachment.id.uuidString.lowercased())
+        print(attachment.id.key)
     }
 }
 

@@ -19,8 +19,8 @@ struct ConflictsListCommand: ParsableCommand {
         if output.json { return try JSONOutput.print(conflicts) }
         if conflicts.isEmpty { return print("No conflicts.") }
         for conflict in conflicts {
-            let copy = conflict.copyId.map { " — other version in note \($0.uuidString.lowercased().prefix(8))" } ?? ""
-            print("\(conflict.noteId.uuidString.lowercased().prefix(8))  \(conflict.title)\(copy)")
+            let copy = conflict.copyId.map { " — other version in note \($0.key.prefix(8))" } ?? ""
+            print("\(conflict.noteId.key.prefix(8))  \(conflict.title)\(copy)")
         }
         print("Resolve with `notetaker conflicts resolve ID --keep local|server|both`.")
     }

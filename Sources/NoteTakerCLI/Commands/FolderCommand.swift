@@ -20,7 +20,7 @@ struct FolderCommand: ParsableCommand {
         func run() throws {
             let store = try storeOptions.open()
             let folder = try store.createFolder(name: name, parentId: try store.folderId(parent), icon: icon)
-            print(folder.id.uuidString.lowercased())
+            print(folder.id.key)
         }
     }
 

@@ -24,7 +24,7 @@ struct NewCommand: ParsableCommand {
         let text = stdin ? StandardInput.readAll() : (body ?? "")
         let note = try store.createNote(NoteDraft(
             title: title, body: text, isPinned: pin, folderId: try store.folderId(folder), tags: tags))
-        if output.json { try JSONOutput.print(NoteJSON(note: note)) } else { print(note.id.uuidString.lowercased()) }
+        if output.json { try JSONOutput.print(NoteJSON(note: note)) } else { print(note.id.key) }
     }
 }
 
@@ -63,7 +63,7 @@ struct ShowCommand: ParsableCommand {
         let note = try store.note(id: try self.note.resolve(in: store))
         if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
         print("# \(note.displayTitle)")
-        print("id:        \(note.id.uuidString.lowercased())")
+        print("id:        \(note.id.key)")
         print("created:   \(TextOutput.dateTime(note.createdAt))")
         print("modified:  \(TextOutput.dateTime(note.modifiedAt))")
         if let folderId = note.folderId {

@@ -95,7 +95,7 @@ struct SyncStatusCommand: ParsableCommand {
         print("in conflict     \(summary.conflicts)")
         print("failed          \(summary.failures.count)")
         for failure in summary.failures {
-            print("  \(failure.recordType) \(failure.recordId.uuidString.lowercased().prefix(8)) \(failure.label ?? ""): \(failure.message)")
+            print("  \(failure.recordType) \(failure.recordId.key.prefix(8)) \(failure.label ?? ""): \(failure.message)")
         }
         if !summary.failures.isEmpty { print("Retry them with `notetaker sync retry`.") }
     }

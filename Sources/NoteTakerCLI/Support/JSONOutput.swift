@@ -35,13 +35,13 @@ struct NoteJSON: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(note.id.uuidString.lowercased(), forKey: .id)
+        try container.encode(note.id.key, forKey: .id)
         try container.encode(note.title, forKey: .title)
         try container.encode(note.body, forKey: .body)
         try container.encode(note.createdAt, forKey: .createdAt)
         try container.encode(note.modifiedAt, forKey: .modifiedAt)
         try container.encode(note.isPinned, forKey: .isPinned)
-        try container.encode(note.folderId?.uuidString.lowercased(), forKey: .folderId)
+        try container.encode(note.folderId?.key, forKey: .folderId)
         try container.encode(note.tags, forKey: .tags)
         try container.encode(note.attachments.map(AttachmentJSON.init), forKey: .attachments)
         try container.encode(note.sync.status.rawValue, forKey: .syncStatus)
@@ -75,8 +75,8 @@ struct AttachmentJSON: Encodable {
     let createdAt: Date
 
     init(_ attachment: Attachment) {
-        id = attachment.id.uuidString.lowercased()
-        noteId = attachment.noteId.uuidString.lowercased()
+        id = attachment.id.key
+        noteId = attachment.noteId.key
         kind = attachment.kind.rawValue
         fileName = attachment.fileName
         fileSize = attachment.fileSize
@@ -103,11 +103,11 @@ struct FolderJSON: Encodable {
     }
 
     init(_ node: FolderNode) {
-        id = node.folder.id.uuidString.lowercased()
+        id = node.folder.id.key
         name = node.folder.name
         icon = node.folder.icon
         sortOrder = node.folder.sortOrder
-        parentId = node.folder.parentId?.uuidString.lowercased()
+        parentId = node.folder.parentId?.key
         path = node.path
         noteCount = node.noteCount
         totalNoteCount = node.totalNoteCount
@@ -142,7 +142,7 @@ struct TagJSON: Encodable {
     let noteCount: Int
 
     init(_ summary: TagSummary) {
-        id = summary.tag.id.uuidString.lowercased()
+        id = summary.tag.id.key
         name = summary.tag.name
         noteCount = summary.noteCount
     }

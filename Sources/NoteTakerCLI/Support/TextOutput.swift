@@ -4,7 +4,7 @@ import NoteTakerKit
 /// How notes, folders and files read in plain output.
 enum TextOutput {
     /// The first 8 characters of an id: enough to type back as a prefix.
-    static func shortId(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
+    static func shortId(_ id: UUID) -> String { String(id.key.prefix(8)) }
 
     /// A date in the local time zone, to the minute: `2026-11-22 14:03`.
     static func dateTime(_ date: Date) -> String {

@@ -15,13 +15,13 @@ struct NoteSummaryJSON: Encodable {
     var sync: SyncJSON
 
     init(_ note: Note) {
-        id = note.id.lowercased
+        id = note.id.key
         title = note.title
         firstLine = note.firstLine
         createdAt = note.createdAt
         modifiedAt = note.modifiedAt
         isPinned = note.isPinned
-        folderId = note.folderId?.lowercased
+        folderId = note.folderId?.key
         tags = note.tags
         trashedAt = note.trashedAt
         sync = SyncJSON(note.sync)
@@ -84,8 +84,8 @@ struct AttachmentJSON: Encodable {
     var url: String
 
     init(_ attachment: Attachment) {
-        id = attachment.id.lowercased
-        noteId = attachment.noteId.lowercased
+        id = attachment.id.key
+        noteId = attachment.noteId.key
         kind = attachment.kind.rawValue
         fileName = attachment.fileName
         fileSize = attachment.fileSize
@@ -96,7 +96,7 @@ struct AttachmentJSON: Encodable {
 
     /// Where the API serves an attachment's file.
     static func contentPath(_ id: UUID) -> String {
-        "/api/v1/attachments/\(id.lowercased)/content"
+        "/api/v1/attachments/\(id.key)/content"
     }
 }
 
@@ -111,9 +111,9 @@ struct FolderJSON: Encodable {
     var children: [FolderJSON]
 
     init(_ node: FolderNode) {
-        id = node.folder.id.lowercased
+        id = node.folder.id.key
         name = node.folder.name
-        parentId = node.folder.parentId?.lowercased
+        parentId = node.folder.parentId?.key
         path = node.path
         noteCount = node.noteCount
         totalNoteCount = node.totalNoteCount
@@ -131,9 +131,4 @@ struct TagJSON: Encodable {
 struct SearchHitJSON: Encodable {
     var note: NoteSummaryJSON
     var snippetHTML: String
-}
-
-extension UUID {
-    /// The id as the API writes it: lowercase, like the command line.
-    var lowercased: String { uuidString.lowercased() }
 }

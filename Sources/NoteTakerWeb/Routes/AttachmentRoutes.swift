@@ -23,7 +23,7 @@ struct AttachmentRoutes {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was attached.")
             }
             let note = try storeCall { () throws(NoteTakerError) in try store.note(id: noteId) }
-            if note.isTrashed { throw WebAPIError(.noteInTrash(noteId.uuidString.lowercased())) }
+            if note.isTrashed { throw WebAPIError(.noteInTrash(noteId.key)) }
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-upload-\(UUID().uuidString)")
             try await request.body.save(to: temporary, limit: Attachment.maximumSize) { size in
                 WebAPIError(.attachmentTooLarge(fileName: name, size: size))
@@ -65,6 +65,6 @@ struct AttachmentRoutes {
     }
 
     private func find(_ id: UUID) throws(WebAPIError) -> Attachment {
-        try storeCall { () throws(NoteTakerError) in try store.attachment(matching: id.uuidString.lowercased()) }
+        try storeCall { () throws(NoteTakerError) in try store.attachment(matching: id.key) }
     }
 }

@@ -58,7 +58,7 @@ struct NoteRoutes {
             let permanent = try request.flag("permanent")
             try storeCall { () throws(NoteTakerError) in
                 if permanent {
-                    guard try store.note(id: id).isTrashed else { throw .noteNotInTrash(id.uuidString.lowercased()) }
+                    guard try store.note(id: id).isTrashed else { throw .noteNotInTrash(id.key) }
                     _ = try store.purgeNotes(ids: [id])
                 } else {
                     _ = try store.note(id: id)
