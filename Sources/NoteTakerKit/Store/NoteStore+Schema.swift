@@ -117,6 +117,9 @@ extension NoteStore {
         migrator.registerMigration("v6-sync") { db in
             try SyncSchema.create(db)
         }
+        migrator.registerMigration("v7-unresolved-references") { db in
+            try UnresolvedReferences.create(db)
+        }
         return migrator
     }()
 }

@@ -52,6 +52,12 @@ struct SyncApply {
         let newNote = type == .note && !exists && pendingChange == nil && !record.deleted
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if !newNote { try flushIndex(db) }
+        if record.deleted {
+            // Records that waited for it go up without it, as those that held it do.
+            for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
+                try Outbox.record(db, holderType, holder)
+            }
+        }
         switch pendingChange {
         case nil:
             if record.deleted {
@@ -169,17 +175,14 @@ struct SyncApply {
 
     // MARK: Row bookkeeping
 
-    /// Writes fields into the row; a reference the device cannot resolve is dropped and the
-    /// corrected record queued to go up. A record this device cannot store (malformed, or
-    /// its note is missing) is counted as an error and left out; returns whether it was written.
+    /// Writes fields into the row. A record this device cannot store (malformed, or its note
+    /// is missing) is counted as an error and left out; returns whether it was written.
     ///
     /// Every check runs before the first write, so a refused record leaves nothing behind
     /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
     private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
         do {
-            if try SyncRecords.write(db, type, key, fields, deferIndex: deferIndex) {
-                try Outbox.append(db, type, key)
-            }
+            try SyncRecords.write(db, type, key, fields, deferIndex: deferIndex)
             return true
         } catch is SyncRecordError {
             report.errors += 1

@@ -73,14 +73,21 @@ public actor SyncEngine {
         options.allowMassDeletion = allow
     }
 
+    /// How long a cycle waits for another process's cycle on the same store.
+    static let leaseTimeout: Duration = .seconds(300)
+
     /// Runs one sync cycle: push, pull, push what merging changed, then fetch missing files.
     ///
     /// Cycles never overlap: a call made while one runs (automatic sync and "Sync now", say)
-    /// waits for it to end, then runs its own.
+    /// waits for it to end, then runs its own; so does a cycle of another engine or another
+    /// process on the same store file (see ``SyncLease``).
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
         await enterCycle()
         defer { leaveCycle() }
+        guard let databaseURL = store.databaseURL else { return try await cycle() }
+        let lease = try await SyncLease.acquire(databaseURL: databaseURL, timeout: Self.leaseTimeout)
+        defer { lease.release() }
         return try await cycle()
     }
 

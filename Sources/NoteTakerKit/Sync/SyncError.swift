@@ -17,6 +17,8 @@ public enum SyncError: Error, Sendable, Equatable {
     case massDeletion(count: Int)
     /// A plain `http://` address that is not on this machine, without `--insecure`.
     case insecureServer(String)
+    /// Another process kept syncing this store for longer than this one would wait.
+    case busy
     /// The local store failed.
     case store(NoteTakerError)
 
@@ -37,6 +39,8 @@ public enum SyncError: Error, Sendable, Equatable {
             "This sync would delete \(count) notes on this device, so it stopped. If that is what you want, run `notetaker sync --yes`."
         case .insecureServer(let url):
             "\(url) is plain HTTP to another machine: notes and passwords would cross the network unencrypted. Use https://, or pass --insecure if you really mean it."
+        case .busy:
+            "Another NoteTaker process is syncing this store; its sync did not end in time. Try again when it has finished."
         case .store(let error):
             error.message
         }

@@ -15,10 +15,16 @@ enum SyncRecords {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt FROM note WHERE id = ?
                 """), arguments: [id]) else { return nil }
-            let tagIds = try String.fetchAll(db.cachedStatement(sql: "SELECT tagId FROM noteTag WHERE noteId = ? ORDER BY tagId"), arguments: [id])
+            // References to tags and folders not received yet are part of the record.
+            let tagIds = try String.fetchAll(db.cachedStatement(sql: """
+                SELECT tagId FROM noteTag WHERE noteId = ?1
+                UNION SELECT targetId FROM sync_reference WHERE recordType = 'note' AND recordId = ?1 AND property = 'tagIds'
+                ORDER BY 1
+                """), arguments: [id])
+            let folderId = try row[5] as String? ?? UnresolvedReferences.targets(db, .folder, of: id).first
             return [
                 "title": .string(row[0]), "body": .string(row[1]), "createdAt": .number(row[2]),
-                "modifiedAt": .number(row[3]), "isPinned": .bool(row[4]), "folderId": optional(row[5] as String?),
+                "modifiedAt": .number(row[3]), "isPinned": .bool(row[4]), "folderId": optional(folderId),
                 "trashedAt": (row[6] as Double?).map(FieldValue.number) ?? .null,
                 "tagIds": .array(tagIds.map(FieldValue.string)),
             ]
@@ -28,7 +34,8 @@ enum SyncRecords {
                 """), arguments: [id]) else { return nil }
             return [
                 "name": .string(row[0]), "icon": optional(row[1] as String?), "sortOrder": .number(row[2]),
-                "createdAt": .number(row[3]), "modifiedAt": .number(row[4]), "parentId": optional(row[5] as String?),
+                "createdAt": .number(row[3]), "modifiedAt": .number(row[4]),
+                "parentId": optional(try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first),
             ]
         case .tag:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt FROM tag WHERE id = ?"), arguments: [id])
@@ -50,15 +57,17 @@ enum SyncRecords {
     }
 
     /// Writes a record from the server into its local row (inserting or updating).
-    /// References to folders, tags or notes this device does not hold are dropped; returns
-    /// whether any was, so the engine can send the corrected record back. With
-    /// `deferIndex`, a new note is left for the caller to add to the search index.
-    @discardableResult
-    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
+    /// References to folders and tags this device does not hold yet are kept as
+    /// ``UnresolvedReferences``, never dropped; a folder or tag that arrives resolves the
+    /// references waiting for it. With `deferIndex`, a new note is left for the caller to
+    /// add to the search index.
+    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields, deferIndex: Bool = false) throws {
         let reader = FieldReader(type: type, id: id, fields: fields)
         switch type {
-        case .note: return try writeNote(db, id, reader, deferIndex: deferIndex)
-        case .folder: return try writeFolder(db, id, reader)
+        case .note: try writeNote(db, id, reader, deferIndex: deferIndex)
+        case .folder:
+            try writeFolder(db, id, reader)
+            try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
         case .tag:
             let name = try NoteStore.validatedTagName(try reader.string("name"))
             var normalized = Tag.normalizedName(name)
@@ -70,8 +79,8 @@ enum SyncRecords {
                 INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
                 """, arguments: [id, name, normalized, reader.number("createdAt")])
+            _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
             try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
-            return false
         case .attachment:
             let noteId = try reader.string("noteId")
             let hash = try reader.string("contentHash")
@@ -85,26 +94,23 @@ enum SyncRecords {
                 ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
                     fileSize = excluded.fileSize, contentHash = excluded.contentHash
                 """, arguments: [id, noteId, kind.rawValue, Attachment.safeFileName(try reader.string("fileName")),
-                                 Int64(try reader.number("fileSize")), hash, try reader.number("createdAt")])
-            return false
+                                 try reader.integer("fileSize"), hash, try reader.number("createdAt")])
         }
     }
 
-    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader, deferIndex: Bool) throws -> Bool {
+    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader, deferIndex: Bool) throws {
         let title = try NoteStore.validatedTitle(try reader.string("title"))
         let body = try NoteStore.validatedBody(try reader.string("body"))
         let isPinned = try reader.bool("isPinned")
         let trashedAt = try reader.optionalNumber("trashedAt")
-        var dropped = false
-        var folderId = try reader.optionalString("folderId")
+        let wantedFolder = try reader.optionalString("folderId")
+        var folderId = wantedFolder
         if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
             folderId = nil
-            dropped = true
         }
         let wanted = try reader.strings("tagIds")
         let tags = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE id IN (SELECT value FROM json_each(?))"),
                                     arguments: [NoteStore.jsonArray(wanted)]).map(Tag.init(row:))
-        dropped = dropped || tags.count < Set(wanted).count
         // The search fields are computed first, so the note is indexed once.
         let fields = SearchFields(isPinned: isPinned, isTrashed: trashedAt != nil, tags: tags, folderChain: try SearchFields.folderChain(db, folderId))
         let arguments: StatementArguments = [
@@ -130,24 +136,28 @@ enum SyncRecords {
         }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
             .execute(arguments: [id, tagKeys])
-        return dropped
+        // What this device does not hold yet is kept: the record stays whole (after the
+        // update, whose trigger clears an earlier pending folder).
+        try db.cachedStatement(sql: "DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = ? AND property = 'tagIds'")
+            .execute(arguments: [id])
+        try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
+        if folderId == nil, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
     }
 
-    private static func writeFolder(_ db: Database, _ id: String, _ reader: FieldReader) throws -> Bool {
+    private static func writeFolder(_ db: Database, _ id: String, _ reader: FieldReader) throws {
         let name = try NoteStore.validatedFolderName(try reader.string("name"))
-        var parentId = try reader.optionalString("parentId")
-        var dropped = false
+        let wantedParent = try reader.optionalString("parentId")
+        var parentId = wantedParent
         if let parent = parentId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [parent]) != true {
             parentId = nil
-            dropped = true
         }
         try db.execute(sql: """
             INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
                 modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
-            """, arguments: [id, name, try reader.optionalString("icon"), Int(try reader.number("sortOrder")),
+            """, arguments: [id, name, try reader.optionalString("icon"), try reader.integer("sortOrder"),
                              try reader.number("createdAt"), try reader.number("modifiedAt"), parentId])
-        return dropped
+        if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
 
     /// Deletes a local row because the server holds a tombstone for it. Returns the
@@ -205,6 +215,11 @@ struct FieldReader {
     func invalid(_ name: String) -> SyncRecordError { .invalidField(name, record: "\(type.rawValue) \(id)") }
     func string(_ name: String) throws -> String { try fields[name]?.string ?? { throw invalid(name) }() }
     func number(_ name: String) throws -> Double { try fields[name]?.number ?? { throw invalid(name) }() }
+    /// A whole number that fits an `Int` (never a trapping conversion of outside data).
+    func integer(_ name: String) throws -> Int {
+        guard let value = Int(exactly: try number(name).rounded(.towardZero)) else { throw invalid(name) }
+        return value
+    }
     func bool(_ name: String) throws -> Bool { fields[name]?.bool ?? false }
     func strings(_ name: String) throws -> [String] { fields[name]?.strings ?? [] }
     func optionalString(_ name: String) throws -> String? {

@@ -54,6 +54,8 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.badRequest, "insecure_server", error.message)
         case .massDeletion:
             self.init(.conflict, "mass_deletion", error.message)
+        case .busy:
+            self.init(.conflict, "sync_busy", error.message)
         case .resyncRequired, .server:
             self.init(.badGateway, "server_refused", error.message)
         }
