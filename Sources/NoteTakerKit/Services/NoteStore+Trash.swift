@@ -92,8 +92,10 @@ extension NoteStore {
             sql: "SELECT id, contentHash FROM attachment WHERE noteId IN (SELECT value FROM json_each(?))",
             arguments: [idList])
         try db.execute(sql: "DELETE FROM note WHERE id IN (SELECT value FROM json_each(?))", arguments: [idList])
-        for row in attachments { try Outbox.record(db, .attachment, row["id"], .delete) }
+        // The notes' deletions go first, so no device sees an attachment's deletion before
+        // its note's: a device whose edit wins over the purge still holds the attachments.
         for id in ids { try Outbox.record(db, .note, id, .delete) }
+        for row in attachments { try Outbox.record(db, .attachment, row["id"], .delete) }
         return (ids.count, Set(attachments.map { $0["contentHash"] as String }))
     }
 

@@ -117,8 +117,10 @@ extension NoteStore {
         migrator.registerMigration("v6-sync") { db in
             try SyncSchema.create(db)
         }
-        migrator.registerMigration("v7-unresolved-references") { db in
+        migrator.registerMigration("v7-references-and-derived-changes") { db in
             try UnresolvedReferences.create(db)
+            // Changes made only because a deletion arrived from elsewhere (see Outbox).
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN derived INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }()

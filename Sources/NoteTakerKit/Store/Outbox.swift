@@ -49,20 +49,28 @@ public struct PendingChange: Sendable, Hashable {
 }
 
 /// Appends local changes to the outbox, always inside the transaction that makes them.
+///
+/// A change is *derived* when this device made it only because a deletion arrived from
+/// elsewhere (a note losing a deleted tag, a subfolder moving up): it goes up like any
+/// other, but it does not win over a concurrent deletion of the record itself, as an edit
+/// does. A later edit of the record makes its entry an edit.
 enum Outbox {
     /// Records that a row was saved (and marks it `pending`), or deleted.
-    static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
-        try append(db, type, id, operation)
+    static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
+                       derived: Bool = false) throws {
+        try append(db, type, id, operation, derived: derived)
         if operation == .save {
             try db.cachedStatement(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ?").execute(arguments: [id])
         }
     }
 
     /// Appends the change to the outbox only: for a row just inserted, which starts `pending`.
-    static func append(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save) throws {
+    static func append(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
+                       derived: Bool = false) throws {
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt) VALUES (?, ?, ?, ?)
-            """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue])
+            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt, derived)
+            VALUES (?1, ?2, ?3, ?4, ?5 AND IFNULL((SELECT derived FROM outbox WHERE recordType = ?1 AND recordId = ?2), 1))
+            """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue, derived])
     }
 
     /// Records a save of every row of `type` whose id the SQL `selection` returns.

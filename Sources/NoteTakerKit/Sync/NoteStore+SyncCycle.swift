@@ -229,7 +229,7 @@ enum FolderCycles {
                 SELECT note.id FROM note JOIN below ON note.folderId = below.id
                 """, arguments: [id])
             try db.execute(sql: "UPDATE folder SET parentId = NULL WHERE id = ?", arguments: [id])
-            try Outbox.record(db, .folder, id)
+            try Outbox.record(db, .folder, id, derived: true)
             try SearchFields.refresh(db, noteIds: notes)
         }
     }

@@ -22,11 +22,17 @@ struct SyncApply {
         self.now = now
     }
 
-    /// The outbox entry of a record, if it has one.
-    private func pending(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, operation: PendingChange.Operation)? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation FROM outbox WHERE recordType = ? AND recordId = ?"),
-                         arguments: [type.rawValue, key])
-            .flatMap { row in PendingChange.Operation(rawValue: row["operation"]).map { (row["seq"], $0) } }
+    /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
+    /// count against a deletion from the server.
+    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false) throws -> (seq: Int64, operation: PendingChange.Operation)? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
+                                   arguments: [type.rawValue, key])
+        guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
+        if deleted, operation == .save, row["derived"] == true {
+            try clearOutbox(db, type, key)
+            return nil
+        }
+        return (row["seq"], operation)
     }
 
     /// Adds the notes written since the last flush to the search index, in one statement.
@@ -48,14 +54,14 @@ struct SyncApply {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
         let exists = row != nil
         let localTag: String? = row.flatMap { $0[0] as String? }
-        let pendingChange = try pending(db, type, key)
+        let pendingChange = try pending(db, type, key, deleted: record.deleted)
         let newNote = type == .note && !exists && pendingChange == nil && !record.deleted
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if !newNote { try flushIndex(db) }
         if record.deleted {
             // Records that waited for it go up without it, as those that held it do.
             for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
-                try Outbox.record(db, holderType, holder)
+                try Outbox.record(db, holderType, holder, derived: true)
             }
         }
         switch pendingChange {
@@ -86,9 +92,13 @@ struct SyncApply {
         case let (seq, _)?:
             if record.deleted {
                 // Deleted elsewhere while edited here: the edit wins and goes up again,
-                // against the tombstone's tag.
+                // against the tombstone's tag. A note comes back whole: its attachments go
+                // up again too (their deletions, sent after the note's, then lose to them).
                 try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
                 if !exists { try clearOutbox(db, type, key) }
+                if exists, type == .note {
+                    try Outbox.recordSaves(db, .attachment, selection: "SELECT id FROM attachment WHERE noteId = ?", arguments: [key])
+                }
                 report.merged += 1
             } else if exists, localTag != record.changeTag, let local = try SyncRecords.fields(db, type, key) {
                 try merge(db, type, key, local: local, server: record, seq: seq)
@@ -151,7 +161,10 @@ struct SyncApply {
                     try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
                 }
             } else {
-                try db.execute(sql: "UPDATE sync_deleted SET changeTag = ? WHERE recordType = ? AND recordId = ?", arguments: [tag, type.rawValue, key])
+                // Deleted here while the save was in flight (perhaps before its answer was
+                // first lost): the deletion goes up against the version the save made.
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES (?, ?, ?)",
+                               arguments: [type.rawValue, key, tag])
             }
         case .serverRecordChanged:
             if let record = result.serverRecord { try apply(db, record) }

@@ -176,14 +176,14 @@ enum SyncRecords {
             let subfolders = try String.fetchAll(db, sql: "SELECT id FROM folder WHERE parentId = ?", arguments: [id])
             try db.execute(sql: "UPDATE folder SET parentId = (SELECT parentId FROM folder WHERE id = ?) WHERE parentId = ?", arguments: [id, id])
             try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
-            for folder in subfolders { try Outbox.record(db, .folder, folder) }
+            for folder in subfolders { try Outbox.record(db, .folder, folder, derived: true) }
             try SearchFields.refresh(db, noteIds: notes)
-            for note in notes { try Outbox.record(db, .note, note) }
+            for note in notes { try Outbox.record(db, .note, note, derived: true) }
         case .tag:
             let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
             try SearchFields.refresh(db, noteIds: notes)
-            for note in notes { try Outbox.record(db, .note, note) }
+            for note in notes { try Outbox.record(db, .note, note, derived: true) }
         case .attachment:
             let hash = try String.fetchOne(db, sql: "SELECT contentHash FROM attachment WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])

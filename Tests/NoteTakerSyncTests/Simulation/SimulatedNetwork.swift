@@ -25,6 +25,10 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// twice, and requests held back and delivered later, after others. The server can restart.
 actor SimulatedNetwork {
     private let directory: URL
+    /// Where devices make the files they attach.
+    nonisolated let filesDirectory: URL
+    /// Attachment files, by content hash: the simulation judges records, not file transfer.
+    private var assets: [String: Data] = [:]
     private var service: SyncService
     private var random: SeededGenerator
     private var delayed: [(account: StoredAccount, request: ModifyRequest)] = []
@@ -36,6 +40,27 @@ actor SimulatedNetwork {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sim-\(seed)-\(UUID().uuidString)")
         service = try Self.makeService(directory)
         random = SeededGenerator(seed: seed ^ 0x5EED)
+        filesDirectory = directory.appendingPathComponent("device files")
+        try FileManager.default.createDirectory(at: filesDirectory, withIntermediateDirectories: true)
+    }
+
+    func assetExists(hash: String) -> Bool { assets[hash] != nil }
+
+    func uploadAsset(hash: String, from file: URL) throws(SyncError) {
+        do {
+            assets[hash] = try Data(contentsOf: file)
+        } catch {
+            throw .unreachable("upload failed: \(error)")
+        }
+    }
+
+    func downloadAsset(hash: String, to file: URL) throws(SyncError) {
+        guard let data = assets[hash] else { throw .server(code: "notFound", message: "No file \(hash).") }
+        do {
+            try data.write(to: file)
+        } catch {
+            throw .unreachable("download failed: \(error)")
+        }
     }
 
     private static func makeService(_ directory: URL) throws -> SyncService {
@@ -160,9 +185,7 @@ struct SimulatedTransport: SyncTransport {
     func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
         try await network.modify(token: token, request: request)
     }
-    func assetExists(hash: String) async throws(SyncError) -> Bool { true }
-    func uploadAsset(hash: String, from file: URL) async throws(SyncError) {}
-    func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
-        throw .server(code: "notFound", message: "The simulation carries no files.")
-    }
+    func assetExists(hash: String) async throws(SyncError) -> Bool { await network.assetExists(hash: hash) }
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await network.uploadAsset(hash: hash, from: file) }
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await network.downloadAsset(hash: hash, to: file) }
 }

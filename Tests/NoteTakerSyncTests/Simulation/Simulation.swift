@@ -3,9 +3,13 @@ import GRDB
 @testable import NoteTakerKit
 
 /// A seeded run: devices doing random operations offline and syncing over a faulty
-/// network, then healing and syncing to quiescence. Every edit to a body adds a line with a
-/// unique token; afterwards each token must be in some note (merged, or in a conflict
-/// copy), unless the device that deleted its note had seen it.
+/// network, then healing and syncing to quiescence. Two oracles judge the end:
+///
+/// - every edit to a body adds a line with a unique token; afterwards each token must be in
+///   some note (merged, or in a conflict copy), unless the device that deleted its note had
+///   seen it;
+/// - every other property is judged by the ``IntentLog``: what each device changed on
+///   purpose, and what it had seen when it did.
 struct Simulation {
     let seed: UInt64
     let deviceCount: Int
@@ -23,22 +27,25 @@ struct Simulation {
         var faults: Int
         var conflicts: Int
         var edits: Int
+        var intents: Int
     }
+
+    typealias Devices = [(store: NoteStore, engine: SyncEngine)]
 
     func run() async throws -> Outcome {
         var random = SeededGenerator(seed: seed)
         let network = try SimulatedNetwork(seed: seed)
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
-        var devices: [(store: NoteStore, engine: SyncEngine)] = []
+        var devices: Devices = []
         for _ in 0..<deviceCount {
             let store = try NoteStore.inMemory()
             let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token),
                                     options: .init(policy: .localWins, allowMassDeletion: true, batchSize: 5))
             devices.append((store, engine))
         }
-        var tokens = 0
-        var forgiven: Set<String> = []
+        var operations = Operations(files: network.filesDirectory)
+        var log = IntentLog(devices: deviceCount)
         var conflicts = 0
 
         var trace: [String] = []
@@ -46,29 +53,32 @@ struct Simulation {
             let index = Int.random(in: 0..<deviceCount, using: &random)
             let device = devices[index]
             let roll = Int.random(in: 0..<100, using: &random)
-            do {
-                switch roll {
-                case 0..<25:
-                    do {
-                        let report = try await device.engine.sync()
-                        conflicts += report.conflicts
-                        trace.append("\(step) d\(index + 1) sync \(report)")
-                    } catch {
-                        trace.append("\(step) d\(index + 1) sync failed: \(error)")
-                    }
-                case 25..<27:
-                    try await network.restart()
-                    trace.append("\(step) server restart")
-                default:
-                    let done = try Operations.random(on: device.store, roll: roll, random: &random, tokens: &tokens, forgiven: &forgiven)
-                    trace.append("\(step) d\(index + 1) \(done)")
+            switch roll {
+            case 0..<25:
+                do {
+                    let report = try await device.engine.sync()
+                    conflicts += report.conflicts
+                    try noteSync(report, of: index, devices, &log)
+                    trace.append("\(step) d\(index + 1) sync \(report)")
+                } catch {
+                    trace.append("\(step) d\(index + 1) sync failed: \(error)")
                 }
-            } catch is NoteTakerError {
-                trace.append("\(step) d\(index + 1) refused")
+            case 25..<27:
+                try await network.restart()
+                trace.append("\(step) server restart")
+            default:
+                let before = try DeviceState.read(device.store)
+                do {
+                    let done = try operations.random(on: device.store, roll: roll, random: &random)
+                    trace.append("\(step) d\(index + 1) \(done)")
+                } catch is NoteTakerError {
+                    trace.append("\(step) d\(index + 1) refused")
+                }
+                log.record(device: index, step: step, before: before, after: try DeviceState.read(device.store))
             }
         }
         do {
-            try await finish(devices, network: network, tokens: tokens, forgiven: forgiven, conflicts: &conflicts)
+            try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts)
         } catch let failure as Failure {
             var failure = failure
             if ProcessInfo.processInfo.environment["NOTETAKER_SIM_TRACE"] != nil {
@@ -76,30 +86,40 @@ struct Simulation {
             }
             throw failure
         }
-        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: tokens)
+        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count)
     }
 
-    private func finish(_ devices: [(store: NoteStore, engine: SyncEngine)], network: SimulatedNetwork,
-                        tokens: Int, forgiven: Set<String>, conflicts: inout Int) async throws {
+    /// Tells the oracle what a completed sync carried.
+    private func noteSync(_ report: SyncReport, of index: Int, _ devices: Devices, _ log: inout IntentLog) throws {
+        guard report.errors == 0 else { return }
+        log.synced(device: index, pushedEverything: try devices[index].store.pendingChanges().isEmpty)
+    }
 
+    private func finish(_ devices: Devices, network: SimulatedNetwork, operations: Operations,
+                        log: inout IntentLog, conflicts: inout Int) async throws {
         await network.heal()
-        try await settle(devices)
+        try await settle(devices, log: &log)
         let states = try devices.map { try Snapshot.take($0.store) }
         for (index, state) in states.enumerated().dropFirst() where state != states[0] {
             throw Failure(seed: seed, problem: "device \(index + 1) differs from device 1:\n\(states[0].difference(from: state))")
         }
-        try checkTokens(states[0], issued: tokens, forgiven: forgiven)
+        try checkTokens(states[0], issued: operations.tokens, forgiven: operations.forgiven)
+        let problems = log.problems(in: try DeviceState.read(devices[0].store))
+        if !problems.isEmpty {
+            throw Failure(seed: seed, problem: "\(problems.count) changes not honoured:\n" + problems.joined(separator: "\n"))
+        }
         for (store, _) in devices {
             conflicts += try store.conflicts().count
         }
     }
 
     /// Syncs every device in turn until none has anything left to send or receive.
-    private func settle(_ devices: [(store: NoteStore, engine: SyncEngine)]) async throws {
+    private func settle(_ devices: Devices, log: inout IntentLog) async throws {
         for round in 0..<12 {
             var moved = false
-            for device in devices {
+            for (index, device) in devices.enumerated() {
                 let report = try await device.engine.sync()
+                try noteSync(report, of: index, devices, &log)
                 moved = moved || report.pushed > 0 || report.pulled > 0 || report.merged > 0
             }
             let pending = try devices.reduce(0) { $0 + (try $1.store.syncSummary().pending) }
@@ -129,65 +149,110 @@ struct Simulation {
     }
 }
 
-/// The random operations a device performs.
-enum Operations {
+/// The random operations a device performs: everything the command line offers.
+struct Operations {
+    /// Where attached files are made.
+    let files: URL
+    /// Body tokens issued so far (`edit-N`).
+    private(set) var tokens = 0
+    /// Tokens in notes purged by a device that had seen them.
+    private(set) var forgiven: Set<String> = []
+    private var counter = 0
+
+    init(files: URL) {
+        self.files = files
+    }
+
     /// Performs one operation and says what it did.
-    static func random(on store: NoteStore, roll: Int, random: inout SeededGenerator, tokens: inout Int, forgiven: inout Set<String>) throws -> String {
+    mutating func random(on store: NoteStore, roll: Int, random: inout SeededGenerator) throws -> String {
         let notes = try store.notes(NoteQuery(limit: 1000)) + store.trashedNotes(limit: 1000)
-        let folders = try store.folderTree().map(\.folder)
+        let folders = try store.folderTree().flatMap(\.flattened).map(\.folder)
+        let tags = try store.tags().map(\.tag.name)
         let note = notes.randomElement(using: &random)
         let folder = folders.randomElement(using: &random)
+        counter += 1
         // A token counts as issued only once the operation carrying it succeeded.
         let token = "edit-\(tokens)"
         switch roll {
-        case 27..<40:
-            let created = try store.createNote(NoteDraft(title: "note \(tokens)", body: "first\n\(token)\nlast", folderId: folder?.id))
+        case 27..<36:
+            let created = try store.createNote(NoteDraft(
+                title: "note \(tokens)", body: "first\n\(token)\nlast", folderId: folder?.id,
+                tags: Bool.random(using: &random) ? [newOrExistingTag(tags, &random)] : []))
             tokens += 1
             return "create \(created.id.short) \(token)"
-        case 40..<62:
+        case 36..<52:
             guard let note else { return "nothing" }
             var lines = note.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             lines.insert(token, at: Int.random(in: 0...lines.count, using: &random))
             _ = try store.updateNote(id: note.id, body: lines.joined(separator: "\n"))
             tokens += 1
             return "insert \(token) into \(note.id.short)"
-        case 62..<66:
+        case 52..<56:
             guard let note else { return "nothing" }
-            _ = try store.updateNote(id: note.id, title: "title \(Int.random(in: 0..<1000, using: &random))")
+            _ = try store.updateNote(id: note.id, title: "title \(counter)")
             return "retitle \(note.id.short)"
-        case 66..<70:
+        case 56..<59:
             guard let note else { return "nothing" }
             _ = try store.setPinned(!note.isPinned, noteId: note.id)
             return "pin \(note.id.short)"
-        case 70..<74:
+        case 59..<63:
             guard let note else { return "nothing" }
-            _ = try store.moveNote(id: note.id, toFolder: Bool.random(using: &random) ? folder?.id : nil)
-            return "move \(note.id.short)"
-        case 74..<78:
+            let target = Bool.random(using: &random) ? folder?.id : nil
+            _ = try store.moveNote(id: note.id, toFolder: target)
+            return "move \(note.id.short) to \(target?.short ?? "-")"
+        case 63..<68:
             guard let note else { return "nothing" }
-            let tag = ["Red", "Green", "Blue", "Work"].randomElement(using: &random) ?? "Red"
-            _ = Bool.random(using: &random) ? try store.addTags([tag], toNote: note.id) : try store.removeTags([tag], fromNote: note.id)
-            return "tag \(note.id.short)"
-        case 78..<82:
+            let tag = newOrExistingTag(tags, &random)
+            _ = try store.addTags([tag], toNote: note.id)
+            return "tag \(note.id.short) +\(tag)"
+        case 68..<71:
+            guard let note, let tag = note.tags.randomElement(using: &random) else { return "nothing" }
+            _ = try store.removeTags([tag], fromNote: note.id)
+            return "tag \(note.id.short) -\(tag)"
+        case 71..<73:
+            guard let tag = tags.randomElement(using: &random) else { return "nothing" }
+            let name = Bool.random(using: &random) ? "tag \(counter)" : tag.uppercased()
+            _ = try store.renameTag(tag, to: name)
+            return "rename tag \(tag) to \(name)"
+        case 73..<74:
+            guard let source = tags.randomElement(using: &random), let target = tags.randomElement(using: &random) else { return "nothing" }
+            _ = try store.mergeTag(source, into: target)
+            return "merge tag \(source) into \(target)"
+        case 74..<76:
+            guard let tag = tags.randomElement(using: &random) else { return "nothing" }
+            try store.deleteTag(tag)
+            return "delete tag \(tag)"
+        case 76..<80:
             guard let note else { return "nothing" }
             if note.isTrashed { _ = try store.restoreNote(id: note.id) } else { _ = try store.trashNotes(ids: [note.id]) }
             return "trash/restore \(note.id.short)"
-        case 82..<85:
+        case 80..<82:
             guard let note else { return "nothing" }
             forgiven.formUnion(note.body.split(separator: "\n").map(String.init).filter { $0.hasPrefix("edit-") })
             if !note.isTrashed { _ = try store.trashNotes(ids: [note.id]) }
             _ = try store.purgeNotes(ids: [note.id])
             return "purge \(note.id.short)"
-        case 85..<91:
-            let created = try store.createFolder(name: "folder \(Int.random(in: 0..<1000, using: &random))", parentId: Bool.random(using: &random) ? folder?.id : nil)
+        case 82..<85:
+            guard let note else { return "nothing" }
+            let file = files.appendingPathComponent("file \(counter).txt")
+            try? Data("attachment \(counter)".utf8).write(to: file)
+            let attachment = try store.attachFile(at: file, toNote: note.id)
+            return "attach \(attachment.id.short) to \(note.id.short)"
+        case 85..<86:
+            guard let note, let attachment = try store.attachments(noteId: note.id).randomElement(using: &random) else { return "nothing" }
+            try store.detach(attachmentId: attachment.id)
+            return "detach \(attachment.id.short) from \(note.id.short)"
+        case 86..<91:
+            let created = try store.createFolder(name: "folder \(counter)", parentId: Bool.random(using: &random) ? folder?.id : nil)
             return "create folder \(created.id.short)"
         case 91..<95:
             guard let folder else { return "nothing" }
-            _ = try store.moveFolder(id: folder.id, toParent: folders.randomElement(using: &random)?.id)
-            return "move folder \(folder.id.short)"
+            let parent = Bool.random(using: &random) ? folders.randomElement(using: &random)?.id : nil
+            _ = try store.moveFolder(id: folder.id, toParent: parent)
+            return "move folder \(folder.id.short) to \(parent?.short ?? "-")"
         case 95..<97:
             guard let folder else { return "nothing" }
-            _ = try store.renameFolder(id: folder.id, to: "renamed \(Int.random(in: 0..<1000, using: &random))")
+            _ = try store.renameFolder(id: folder.id, to: "renamed \(counter)")
             return "rename folder \(folder.id.short)"
         default:
             guard let folder else { return "nothing" }
@@ -195,6 +260,17 @@ enum Operations {
             return "delete folder \(folder.id.short)"
         }
     }
+
+    /// A tag this device already has, or a new one no device has seen yet.
+    private mutating func newOrExistingTag(_ tags: [String], _ random: inout SeededGenerator) -> String {
+        if Bool.random(using: &random), let tag = tags.randomElement(using: &random) { return tag }
+        return Bool.random(using: &random) ? ["Red", "Green", "Blue", "Work"].randomElement(using: &random) ?? "Red" : "tag \(counter)"
+    }
+}
+
+extension FolderNode {
+    /// This folder and every folder below it.
+    var flattened: [FolderNode] { [self] + children.flatMap(\.flattened) }
 }
 
 extension UUID {
