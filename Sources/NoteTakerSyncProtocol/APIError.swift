@@ -6,11 +6,17 @@ public struct APIErrorBody: Sendable, Hashable, Codable {
     public var error: APIErrorCode
     /// What went wrong and what to do, in words a user can act on.
     public var message: String
+    /// For ``APIErrorCode/quotaExceeded``: the bytes the account uses.
+    public var usedBytes: Int64?
+    /// For ``APIErrorCode/quotaExceeded``: the bytes the account may use.
+    public var quotaBytes: Int64?
 
     /// Creates an error body.
-    public init(error: APIErrorCode, message: String) {
+    public init(error: APIErrorCode, message: String, usedBytes: Int64? = nil, quotaBytes: Int64? = nil) {
         self.error = error
         self.message = message
+        self.usedBytes = usedBytes
+        self.quotaBytes = quotaBytes
     }
 }
 

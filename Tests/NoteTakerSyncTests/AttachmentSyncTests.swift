@@ -31,4 +31,39 @@ struct AttachmentSyncTests {
             #expect(try devices[0].store.note(id: second.id).attachments.count == 1)
         }
     }
+
+    @Test("a file the server has no room for holds back only its attachment, named in the sync status")
+    func refusedFileDoesNotStopTheRest() async throws {
+        let server = try await LiveServer.start(quotaBytes: 3 * 1_048_576)
+        defer { Task { await server.stop() } }
+        let token = try await server.register()
+        let (a, b) = (try Device("a", server: server, token: token), try Device("b", server: server, token: token))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refused-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let small = folder.appendingPathComponent("receipt.txt")
+        let large = folder.appendingPathComponent("photo.jpg")
+        try Data(repeating: 7, count: 2000).write(to: small)
+        try Data((0..<(5 * 1_048_576)).map { UInt8(truncatingIfNeeded: $0) }).write(to: large)
+        let trip = try a.store.createNote(NoteDraft(title: "Trip", body: "pictures"))
+        let photo = try a.store.attachFile(at: large, toNote: trip.id)
+        _ = try a.store.attachFile(at: small, toNote: trip.id)
+        let later = try a.store.createNote(NoteDraft(title: "Later note", body: "made after the photo"))
+
+        let report = try await a.sync()
+        #expect(report.errors == 1)
+        #expect(report.uploadedFiles == 1)
+        let failure = try #require(try a.store.syncSummary().failures.first)
+        #expect(failure.recordId == photo.id)
+        #expect(failure.message.hasPrefix("photo.jpg (5 MB) does not fit: the account uses "))
+        #expect(failure.message.hasSuffix(" MB of 3 MB"))
+        #expect(try a.store.pendingChanges().map(\.recordId) == [photo.id])
+
+        try await b.sync()
+        #expect(try b.store.note(id: later.id).body == "made after the photo")
+        #expect(try b.store.note(id: trip.id).attachments.map(\.fileName) == ["receipt.txt"])
+        // Nothing is tried again until asked: a second sync sends nothing.
+        #expect(try await a.sync().uploadedFiles == 0)
+        let account = try #require(try await server.service.storage.account(named: "ada"))
+        #expect(try await server.service.storage.usage(account: account.id).bytes < 1_048_576)
+    }
 }

@@ -155,6 +155,8 @@ public struct HTTPSyncTransport: SyncTransport {
         case (_, .resyncRequired?), (410, _): throw .resyncRequired
         case (_, .sessionEnded?), (401, nil): throw .notLoggedIn
         case (502...504, _): throw .unreachable("the server answered \(response.statusCode)")
+        case (_, .quotaExceeded?) where body?.usedBytes != nil && body?.quotaBytes != nil:
+            throw .storageFull(usedBytes: body?.usedBytes ?? 0, quotaBytes: body?.quotaBytes ?? 0)
         default:
             throw .server(code: body?.error.rawValue ?? String(response.statusCode),
                           message: body?.message ?? "HTTP \(response.statusCode)")

@@ -28,6 +28,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
         try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
+        try db.execute(sql: "DELETE FROM sync_waiting")
         for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId] { try SyncState.set(db, key, nil) }
     }
 
@@ -50,6 +51,36 @@ extension NoteStore {
             var refused = 0
             let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused)
             return (batch, refused)
+        }
+    }
+
+    /// Takes out of `batch` the attachments whose files the server refused, marking each
+    /// `error` with a message that names the file (they wait for a retry by hand, once there
+    /// is room); returns how many.
+    func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
+        try write { db in
+            var kept = PushBatch(request: ModifyRequest(changes: []), sequences: [], assetHashes: [])
+            var heldBack = 0
+            for (change, sequence) in zip(batch.request.changes, batch.sequences) {
+                if let hash = change.fields?["contentHash"]?.string, let refusal = refusedFiles[hash] {
+                    let name = change.fields?["fileName"]?.string ?? "An attachment"
+                    let size = change.fields?["fileSize"]?.number.flatMap { Int64(exactly: $0.rounded()) }.map { " (\(SyncError.megabytes($0)))" } ?? ""
+                    let reason = switch refusal {
+                    case .storageFull(let used, let quota):
+                        "the account uses \(SyncError.megabytes(used)) of \(SyncError.megabytes(quota))"
+                    default:
+                        refusal.message
+                    }
+                    try SyncApply.recordFailure(db, .attachment, change.recordId.key, message: "\(name)\(size) does not fit: \(reason)", final: true)
+                    heldBack += 1
+                } else {
+                    kept.request.changes.append(change)
+                    kept.sequences.append(sequence)
+                    if let hash = change.fields?["contentHash"]?.string { kept.assetHashes.append(hash) }
+                }
+            }
+            batch = kept
+            return heldBack
         }
     }
 

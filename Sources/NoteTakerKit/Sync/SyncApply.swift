@@ -48,6 +48,13 @@ struct SyncApply {
     /// Applies one record from the server (fetched, or returned as "server record changed").
     /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil) throws {
+        try applyRecord(db, record, fieldsText: fieldsText)
+        if record.recordType == RecordType.note.rawValue, !record.deleted {
+            try applyWaiting(db, noteId: record.recordId.key)
+        }
+    }
+
+    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
@@ -63,6 +70,9 @@ struct SyncApply {
             for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
                 try Outbox.record(db, holderType, holder, derived: true)
             }
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE noteId = ?1 OR recordId = ?1", arguments: [key])
+        } else if type == .attachment, pendingChange == nil, try waitsForItsNote(db, record) {
+            return
         }
         switch pendingChange {
         case nil:
@@ -108,6 +118,30 @@ struct SyncApply {
                     try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
                 }
             }
+        }
+    }
+
+    /// Keeps an attachment whose note has not arrived yet, to apply when the note does.
+    private func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
+        guard let noteId = record.fields["noteId"]?.string,
+              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [noteId]) != true
+        else { return false }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
+                       arguments: [record.recordId.key, noteId, record.changeTag,
+                                   String(decoding: try JSONEncoder.sortedKeys.encode(record.fields), as: UTF8.self)])
+        return true
+    }
+
+    /// Applies the attachments that waited for a note that is now here.
+    private mutating func applyWaiting(_ db: Database, noteId: String) throws {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT recordId, changeTag, fields FROM sync_waiting WHERE noteId = ?"),
+                                    arguments: [noteId])
+        guard !rows.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM sync_waiting WHERE noteId = ?", arguments: [noteId])
+        for row in rows {
+            guard let id = UUID(key: row[0]), let fields = try? JSONDecoder().decode(RecordFields.self, from: Data((row[2] as String).utf8))
+            else { continue }
+            try apply(db, SyncRecord(recordType: RecordType.attachment.rawValue, recordId: id, changeTag: row[1], deleted: false, fields: fields))
         }
     }
 
@@ -174,16 +208,18 @@ struct SyncApply {
         }
     }
 
-    /// Counts a failed attempt of a record; after ``SyncEngine/maximumAttempts`` it is
-    /// marked `error` with the message and waits to be retried by hand.
-    static func recordFailure(_ db: Database, _ type: RecordType, _ key: String, message: String) throws {
-        try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, lastError = ? WHERE recordType = ? AND recordId = ?",
-                       arguments: [message, type.rawValue, key])
+    /// Counts a failed attempt of a record; after ``SyncEngine/maximumAttempts`` (at once
+    /// when `final`: trying again cannot help) it is marked `error` with the message and
+    /// waits to be retried by hand.
+    static func recordFailure(_ db: Database, _ type: RecordType, _ key: String, message: String, final: Bool = false) throws {
+        let attempts = final ? SyncEngine.maximumAttempts : 1
+        try db.execute(sql: "UPDATE outbox SET attempts = MAX(attempts + 1, ?), lastError = ? WHERE recordType = ? AND recordId = ?",
+                       arguments: [attempts, message, type.rawValue, key])
         try db.execute(sql: """
-            UPDATE \(type.table) SET syncRetryCount = syncRetryCount + 1, syncErrorMessage = ?,
-                syncStatus = CASE WHEN syncRetryCount + 1 >= ? THEN 'error' ELSE 'pending' END
+            UPDATE \(type.table) SET syncRetryCount = MAX(syncRetryCount + 1, ?), syncErrorMessage = ?,
+                syncStatus = CASE WHEN MAX(syncRetryCount + 1, ?) >= ? THEN 'error' ELSE 'pending' END
             WHERE id = ?
-            """, arguments: [message, SyncEngine.maximumAttempts, key])
+            """, arguments: [attempts, message, attempts, SyncEngine.maximumAttempts, key])
     }
 
     // MARK: Row bookkeeping

@@ -17,9 +17,15 @@ extension SyncEngine {
         while true {
             let (next, refused) = try local { try $0.nextPushBatch(after: cursor, limit: options.batchSize) }
             report.errors += refused
-            guard let batch = next else { break }
+            guard var batch = next else { break }
             cursor = batch.sequences.max() ?? cursor
-            try await uploadAssets(batch.assetHashes, into: &report)
+            let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
+            if !refusedFiles.isEmpty {
+                // A file the server does not take holds back its attachment alone.
+                let heldBack = try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
+                report.errors += heldBack
+                if batch.request.changes.isEmpty { continue }
+            }
             try local { try $0.beginPush(batch) }
             try await send(batch, into: &report)
             done += batch.request.changes.count
@@ -31,13 +37,21 @@ extension SyncEngine {
     /// counts a failed attempt, so one bad record cannot stop sync for ever.
     static let refusals: Set<String> = ["tooLarge", "badRequest", "quotaExceeded"]
 
+    static func isRefusal(_ error: SyncError) -> Bool {
+        switch error {
+        case .server(let code, _): refusals.contains(code)
+        case .storageFull: true
+        default: false
+        }
+    }
+
     /// Sends one batch and applies the answer; on failure the batch stays in flight.
     private func send(_ batch: PushBatch, into report: inout SyncReport) async throws(SyncError) {
         let response: ModifyResponse
         do throws(SyncError) {
             response = try await transport.modify(batch.request)
-        } catch .server(let code, let message) where Self.refusals.contains(code) {
-            try local { try $0.batchRefused(batch, message: message) }
+        } catch let error where Self.isRefusal(error) {
+            try local { try $0.batchRefused(batch, message: error.message) }
             report.errors += batch.request.changes.count
             return
         } catch {
@@ -48,15 +62,22 @@ extension SyncEngine {
         report.add(applied.report)
     }
 
-    /// Uploads the attachment files a batch needs, once per hash.
-    private func uploadAssets(_ hashes: [String], into report: inout SyncReport) async throws(SyncError) {
-        for hash in Set(hashes) {
+    /// Uploads the attachment files a batch needs, once per hash. Returns the files the
+    /// server refused (storage full, too large), with why; any other failure stops the push.
+    private func uploadAssets(_ hashes: [String], into report: inout SyncReport) async throws(SyncError) -> [String: SyncError] {
+        var refused: [String: SyncError] = [:]
+        for hash in Set(hashes).sorted() {
             let file = store.attachmentFiles.url(forHash: hash)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
             if try await transport.assetExists(hash: hash) { continue }
-            try await transport.uploadAsset(hash: hash, from: file)
-            report.uploadedFiles += 1
+            do throws(SyncError) {
+                try await transport.uploadAsset(hash: hash, from: file)
+                report.uploadedFiles += 1
+            } catch let error where Self.isRefusal(error) {
+                refused[hash] = error
+            }
         }
+        return refused
     }
 }
 

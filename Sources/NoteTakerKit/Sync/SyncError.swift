@@ -17,6 +17,8 @@ public enum SyncError: Error, Sendable, Equatable {
     case massDeletion(count: Int)
     /// A plain `http://` address that is not on this machine, without `--insecure`.
     case insecureServer(String)
+    /// The account's storage on the server is full: the bytes it uses and may use.
+    case storageFull(usedBytes: Int64, quotaBytes: Int64)
     /// Another process kept syncing this store for longer than this one would wait.
     case busy
     /// The local store failed.
@@ -39,6 +41,8 @@ public enum SyncError: Error, Sendable, Equatable {
             "This sync would delete \(count) notes on this device, so it stopped. If that is what you want, run `notetaker sync --yes`."
         case .insecureServer(let url):
             "\(url) is plain HTTP to another machine: notes and passwords would cross the network unencrypted. Use https://, or pass --insecure if you really mean it."
+        case .storageFull(let used, let quota):
+            "The sync server's storage for this account is full: it uses \(Self.megabytes(used)) of \(Self.megabytes(quota)). Delete notes or attachments, then sync again."
         case .busy:
             "Another NoteTaker process is syncing this store; its sync did not end in time. Try again when it has finished."
         case .store(let error):
@@ -50,4 +54,12 @@ public enum SyncError: Error, Sendable, Equatable {
 extension SyncError: CustomStringConvertible {
     /// The message.
     public var description: String { message }
+}
+
+extension SyncError {
+    /// A size in whole megabytes, as people read storage (`940 MB`, `1,024 MB`).
+    static func megabytes(_ bytes: Int64) -> String {
+        let megabytes = (bytes + 524_288) / 1_048_576
+        return (megabytes == 0 && bytes > 0 ? "<1" : megabytes.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) + " MB"
+    }
 }

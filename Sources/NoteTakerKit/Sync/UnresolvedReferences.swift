@@ -39,6 +39,16 @@ enum UnresolvedReferences {
             ) WITHOUT ROWID;
             CREATE INDEX sync_reference_target ON sync_reference(targetId);
 
+            -- Attachments that arrived before their note: applied when it arrives, dropped
+            -- when its deletion does.
+            CREATE TABLE sync_waiting (
+                recordId TEXT PRIMARY KEY NOT NULL,
+                noteId TEXT NOT NULL,
+                changeTag TEXT NOT NULL,
+                fields TEXT NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX sync_waiting_note ON sync_waiting(noteId);
+
             CREATE TRIGGER note_folder_reference AFTER UPDATE OF folderId ON note BEGIN
                 DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = new.id AND property = 'folderId';
             END;

@@ -21,7 +21,8 @@ extension SyncServerError: HTTPResponseError {
 
     /// A JSON ``APIErrorBody``, with `Retry-After` for throttled logins.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSONBody.response(APIErrorBody(error: code, message: message), status: status)
+        let body = APIErrorBody(error: code, message: message, usedBytes: usage?.used, quotaBytes: usage?.quota)
+        var response = try JSONBody.response(body, status: status)
         if let retryAfter {
             response.headers[.retryAfter] = String(retryAfter)
         }

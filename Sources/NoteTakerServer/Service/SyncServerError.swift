@@ -9,12 +9,19 @@ public struct SyncServerError: Error, Sendable, Equatable {
     public var message: String
     /// Seconds to wait before trying again, for ``APIErrorCode/tooManyRequests``.
     public var retryAfter: Int?
+    /// The bytes the account uses and may use, for ``APIErrorCode/quotaExceeded``.
+    public var usage: (used: Int64, quota: Int64)?
 
     /// Creates an error.
     public init(_ code: APIErrorCode, _ message: String, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
+    }
+
+    public static func == (a: SyncServerError, b: SyncServerError) -> Bool {
+        a.code == b.code && a.message == b.message && a.retryAfter == b.retryAfter
+            && a.usage?.used == b.usage?.used && a.usage?.quota == b.usage?.quota
     }
 
     /// A malformed request.
@@ -28,7 +35,9 @@ public struct SyncServerError: Error, Sendable, Equatable {
 
     /// The account's storage is full.
     static func quotaExceeded(used: Int64, quota: Int64) -> SyncServerError {
-        .init(.quotaExceeded, "Storage full: this account uses \(used) of its \(quota) bytes. Delete notes or attachments, then sync again.")
+        var error = SyncServerError(.quotaExceeded, "Storage full: this account uses \(used) of its \(quota) bytes. Delete notes or attachments, then sync again.")
+        error.usage = (used, quota)
+        return error
     }
 
     /// A storage failure, reported without internals.

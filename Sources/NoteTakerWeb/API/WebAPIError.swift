@@ -56,7 +56,7 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "mass_deletion", error.message)
         case .busy:
             self.init(.conflict, "sync_busy", error.message)
-        case .resyncRequired, .server:
+        case .resyncRequired, .server, .storageFull:
             self.init(.badGateway, "server_refused", error.message)
         }
     }
