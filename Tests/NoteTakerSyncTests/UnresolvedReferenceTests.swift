@@ -11,9 +11,7 @@ struct UnresolvedReferenceTests {
     func newTagSurvivesConcurrentEdit() async throws {
         try await withDevices(2) { devices, _ in
             let (a, b) = (devices[0], devices[1])
-            let note = try a.store.createNote(NoteDraft(title: "Shared", body: "a0"))
-            try await a.sync()
-            try await b.sync()
+            let note = try await sharedNote(a, b)
 
             _ = try a.store.addTags(["alpha"], toNote: note.id)
             try await a.sync()
@@ -37,9 +35,7 @@ struct UnresolvedReferenceTests {
     func newFolderSurvivesConcurrentEdit() async throws {
         try await withDevices(2) { devices, _ in
             let (a, b) = (devices[0], devices[1])
-            let note = try a.store.createNote(NoteDraft(title: "Shared", body: "a0"))
-            try await a.sync()
-            try await b.sync()
+            let note = try await sharedNote(a, b)
 
             let parent = try a.store.createFolder(name: "Projects")
             let folder = try a.store.createFolder(name: "Garden", parentId: parent.id)
@@ -81,9 +77,7 @@ struct UnresolvedReferenceTests {
     func referenceToDeletedTagIsDropped() async throws {
         try await withDevices(3) { devices, _ in
             let (a, b, c) = (devices[0], devices[1], devices[2])
-            let note = try a.store.createNote(NoteDraft(title: "Shared", body: "a0"))
-            try await a.sync()
-            try await b.sync()
+            let note = try await sharedNote(a, b)
 
             _ = try a.store.addTags(["short-lived"], toNote: note.id)
             try await a.sync()
@@ -99,5 +93,13 @@ struct UnresolvedReferenceTests {
                 #expect(try device.store.pendingChanges().isEmpty)
             }
         }
+    }
+
+    /// A note made on `a` that `b` has received.
+    private func sharedNote(_ a: Device, _ b: Device) async throws -> Note {
+        let note = try a.store.createNote(NoteDraft(title: "Shared", body: "a0"))
+        try await a.sync()
+        try await b.sync()
+        return note
     }
 }

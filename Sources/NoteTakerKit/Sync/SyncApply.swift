@@ -24,7 +24,8 @@ struct SyncApply {
 
     /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
     /// count against a deletion from the server.
-    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false) throws -> (seq: Int64, operation: PendingChange.Operation)? {
+    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false)
+        throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
                                    arguments: [type.rawValue, key])
         guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
@@ -32,7 +33,7 @@ struct SyncApply {
             try clearOutbox(db, type, key)
             return nil
         }
-        return (row["seq"], operation)
+        return (row["seq"], operation, row["derived"])
     }
 
     /// Adds the notes written since the last flush to the search index, in one statement.
@@ -84,7 +85,7 @@ struct SyncApply {
                 if newNote { unindexed.append(key) }
                 try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
             }
-        case let (_, operation)? where operation == .delete:
+        case let (_, operation, _)? where operation == .delete:
             let deletedTag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?",
                                                  arguments: [type.rawValue, key])
             if record.deleted {
@@ -99,7 +100,7 @@ struct SyncApply {
                 }
                 report.merged += 1
             }
-        case let (seq, _)?:
+        case let (seq, _, derived)?:
             if record.deleted {
                 // Deleted elsewhere while edited here: the edit wins and goes up again,
                 // against the tombstone's tag. A note comes back whole: its attachments go
@@ -111,7 +112,8 @@ struct SyncApply {
                 }
                 report.merged += 1
             } else if exists, localTag != record.changeTag, let local = try SyncRecords.fields(db, type, key) {
-                try merge(db, type, key, local: local, server: record, seq: seq)
+                // A derived change yields to a real one on every property both changed.
+                try merge(db, type, key, local: local, server: record, seq: seq, policy: derived ? .serverWins : policy)
             } else if !exists {
                 try clearOutbox(db, type, key)
                 if try write(db, type, key, record.fields) {
@@ -155,7 +157,8 @@ struct SyncApply {
                                  arguments: [recordType, recordId]) != true
     }
 
-    private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64) throws {
+    private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64,
+                                policy: MergePolicy) throws {
         let base = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ?", arguments: [key])
             .flatMap { try? JSONDecoder().decode(RecordFields.self, from: Data($0.utf8)) }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
