@@ -42,6 +42,40 @@ struct CLIRunner {
     func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], store: Bool = true, executable: URL? = nil
     ) throws -> Result {
+        try start(arguments, stdin: stdin, environment: environment, store: store, executable: executable).finish()
+    }
+
+    /// A `notetaker` started and not yet waited for; what it prints goes to files, so it
+    /// never waits on a full pipe.
+    struct Running {
+        let process: Process
+        let output: URL
+        let errors: URL
+
+        /// Waits for the process to end (failing the test if it takes longer than `timeout`
+        /// seconds, and stopping it) and returns what it printed.
+        func finish(timeout: TimeInterval = 600) throws -> Result {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(2_000) }
+            if process.isRunning {
+                Issue.record("notetaker \(process.arguments ?? []) did not finish within \(Int(timeout)) s; stopped it")
+                process.terminate()
+            }
+            process.waitUntilExit()
+            defer {
+                try? FileManager.default.removeItem(at: output)
+                try? FileManager.default.removeItem(at: errors)
+            }
+            return Result(status: process.terminationStatus, stdout: try String(contentsOf: output, encoding: .utf8),
+                          stderr: try String(contentsOf: errors, encoding: .utf8))
+        }
+    }
+
+    /// Starts `notetaker` as ``run(_:stdin:environment:store:executable:)`` does, without
+    /// waiting for it.
+    func start(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], store: Bool = true, executable: URL? = nil
+    ) throws -> Running {
         let process = Process()
         process.executableURL = executable ?? Self.executable
         process.arguments = arguments + (store ? ["--store", storePath] : [])
@@ -50,20 +84,22 @@ struct CLIRunner {
         env["XDG_DATA_HOME"] = directory.appendingPathComponent("xdg").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let output = Pipe()
-        let errors = Pipe()
+        let output = directory.appendingPathComponent("out-\(UUID()).txt")
+        let errors = directory.appendingPathComponent("err-\(UUID()).txt")
+        try Data().write(to: output)
+        try Data().write(to: errors)
         let input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let outputHandle = try FileHandle(forWritingTo: output)
+        let errorsHandle = try FileHandle(forWritingTo: errors)
+        process.standardOutput = outputHandle
+        process.standardError = errorsHandle
         process.standardInput = input
         try process.run()
+        try outputHandle.close()
+        try errorsHandle.close()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+        return Running(process: process, output: output, errors: errors)
     }
 
     /// Runs a command that must succeed, and returns its trimmed standard output.

@@ -7,11 +7,12 @@ final class ServerProcess {
     let dataDirectory: URL
     private(set) var url: URL
 
-    /// Starts the server and waits for its "listening on" line.
-    init(arguments: [String] = [], scheme: String = "http") throws {
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+    /// Starts the server (on a new data folder and a free port unless given) and waits for
+    /// its "listening on" line.
+    init(arguments: [String] = [], scheme: String = "http", dataDirectory: URL? = nil, port: Int = 0) throws {
+        self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
         process.executableURL = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
-        process.arguments = ["--data", dataDirectory.path, "--port", "0"] + arguments
+        process.arguments = ["--data", self.dataDirectory.path, "--port", String(port)] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -27,7 +28,7 @@ final class ServerProcess {
     }
 
     deinit {
-        process.terminate()
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 }

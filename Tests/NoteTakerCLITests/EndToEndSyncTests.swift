@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// The simulation's promise checked end to end: three devices, each a real `notetaker` on its
+/// own store, doing random edits through a real `notetaker-server` that is killed (at times
+/// in the middle of a sync) and restarted on the same data. Each device owns some properties
+/// (its line of every note's body, its own tags; title, pin, folder and trash state of the
+/// notes it created), so whatever order the changes meet in, the value every device must end
+/// with is known: the owner's last one.
+///
+/// `NOTETAKER_E2E_SEEDS` sets how many seeds run (3 by default).
+@Suite("End to end: three devices and a server that dies")
+struct EndToEndSyncTests {
+    static let seeds: [UInt64] = (1...UInt64(ProcessInfo.processInfo.environment["NOTETAKER_E2E_SEEDS"].flatMap(Int.init) ?? 3)).map { $0 }
+
+    @Test("every device ends with every owner's last value", arguments: seeds)
+    func everyPropertySurvives(seed: UInt64) throws {
+        var world = try EndToEndWorld(seed: seed)
+        for _ in 0..<70 { try world.step() }
+        try world.settle()
+        try world.check()
+    }
+}
+
+/// The devices, the server, and what each device last wrote.
+private struct EndToEndWorld {
+    struct Intent: Equatable {
+        var title: String
+        var lines: [String]
+        var tags: Set<String> = []
+        var folderId: String?
+        var pinned = false
+        var trashed = false
+    }
+
+    static let letters = ["a", "b", "c"]
+    let seed: UInt64
+    var random: XorShiftGenerator
+    let dataDirectory: URL
+    var server: ServerProcess?
+    let port: Int
+    let devices = (0..<3).map { _ in CLIRunner() }
+    var notes: [String: (owner: Int, intent: Intent)] = [:]
+    var noteOrder: [String] = []
+    var folders: [[String]] = [[], [], []]
+    var counter = 0
+    var log: [String] = []
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        random = XorShiftGenerator(seed: seed)
+        let first = try ServerProcess()
+        dataDirectory = first.dataDirectory
+        port = first.url.port ?? 0
+        server = first
+        let address = first.url.absoluteString
+        try devices[0].ok(["account", "register", "--server", address, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        for device in devices.dropFirst() {
+            try device.ok(["account", "login", "--server", address, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        }
+    }
+
+    /// One random thing a person or the server does.
+    mutating func step() throws {
+        counter += 1
+        let device = Int.random(in: 0..<3, using: &random)
+        let letter = Self.letters[device]
+        let roll = Int.random(in: 0..<100, using: &random)
+        let known = noteOrder.filter { notes[$0] != nil }
+        let own = known.filter { notes[$0]?.owner == device }
+        switch roll {
+        case 0..<10:
+            let title = "\(letter)-note-\(counter)"
+            let id = try run(device, ["new", title, "--body", Self.body(Self.letters.map { "\($0): -" })])
+            notes[id] = (device, Intent(title: title, lines: Self.letters.map { "\($0): -" }))
+            noteOrder.append(id)
+        case 10..<30 where !known.isEmpty:
+            let id = known.randomElement(using: &random)!
+            try editLine(device: device, note: id)
+        case 30..<40 where !known.isEmpty:
+            let id = known.randomElement(using: &random)!
+            let tag = "\(letter)-t\(Int.random(in: 0..<4, using: &random))"
+            let add = Bool.random(using: &random)
+            if try attempt(device, ["tag", add ? "add" : "rm", id, tag]) {
+                if add { notes[id]?.intent.tags.insert(tag) } else { notes[id]?.intent.tags.remove(tag) }
+            }
+        case 40..<45 where !own.isEmpty:
+            let id = own.randomElement(using: &random)!
+            let title = "\(letter)-retitled-\(counter)"
+            if try attempt(device, ["edit", id, "--title", title]) { notes[id]?.intent.title = title }
+        case 45..<48:
+            folders[device].append(try run(device, ["folder", "new", "\(letter)-folder-\(counter)"]))
+        case 48..<54 where !own.isEmpty && !folders[device].isEmpty:
+            let id = own.randomElement(using: &random)!
+            let folder = Bool.random(using: &random) ? folders[device].randomElement(using: &random) : nil
+            if try attempt(device, ["mv", id] + (folder.map { ["--folder", $0] } ?? ["--no-folder"])) { notes[id]?.intent.folderId = folder }
+        case 54..<57 where !own.isEmpty:
+            let id = own.randomElement(using: &random)!
+            let pin = Bool.random(using: &random)
+            if try attempt(device, [pin ? "pin" : "unpin", id]) { notes[id]?.intent.pinned = pin }
+        case 57..<60 where !own.isEmpty:
+            let id = own.randomElement(using: &random)!
+            let trash = !(notes[id]?.intent.trashed ?? false)
+            if try attempt(device, [trash ? "rm" : "restore", id]) { notes[id]?.intent.trashed = trash }
+        case 60..<88:
+            try sync(device)
+        case 88..<94:
+            try killServer(duringSyncOf: device)
+        case 94..<100 where server == nil:
+            try startServer()
+        default:
+            try sync(device)
+        }
+    }
+
+    /// Sets this device's line of a note's body, as read from its own copy.
+    mutating func editLine(device: Int, note id: String) throws {
+        let shown = try devices[device].run(["show", id, "--json"])
+        guard shown.status == 0, let body = (try shown.json() as? [String: Any])?["body"] as? String else { return }
+        let letter = Self.letters[device]
+        let line = "\(letter): v\(counter)"
+        let lines = body.components(separatedBy: "\n\n").map { $0.hasPrefix("\(letter):") ? line : $0 }
+        if try attempt(device, ["edit", id, "--body", Self.body(lines)]) { notes[id]?.intent.lines[device] = line }
+    }
+
+    static func body(_ lines: [String]) -> String {
+        lines.joined(separator: "\n\n")
+    }
+
+    /// A sync: it fails when the server is down (the changes wait), and must succeed when up.
+    mutating func sync(_ device: Int) throws {
+        let result = try devices[device].run(["sync"])
+        log.append("\(counter): device \(device) sync -> \(result.status)")
+        if server != nil {
+            #expect(result.status == 0, "seed \(seed), step \(counter): sync failed with the server up: \(result.stderr)")
+        } else {
+            #expect(result.status == 1 && result.stderr.contains("reached"), "seed \(seed): \(result.stderr)")
+        }
+    }
+
+    /// Kills the server with SIGKILL, a few milliseconds into a device's sync.
+    mutating func killServer(duringSyncOf device: Int) throws {
+        guard let running = server else { return try startServer() }
+        let sync = try devices[device].start(["sync"])
+        usleep(UInt32.random(in: 0..<80_000, using: &random))
+        kill(running.process.processIdentifier, SIGKILL)
+        running.process.waitUntilExit()
+        server = nil
+        let result = try sync.finish(timeout: 60)
+        log.append("\(counter): killed the server during device \(device)'s sync -> \(result.status)")
+    }
+
+    mutating func startServer() throws {
+        server = try ServerProcess(dataDirectory: dataDirectory, port: port)
+        log.append("\(counter): server restarted")
+    }
+
+    /// Runs a command that must succeed; returns its output.
+    mutating func run(_ device: Int, _ arguments: [String]) throws -> String {
+        log.append("\(counter): device \(device) \(arguments.joined(separator: " "))")
+        return try devices[device].ok(arguments)
+    }
+
+    /// Runs a command that fails only when the device does not have the note yet.
+    mutating func attempt(_ device: Int, _ arguments: [String]) throws -> Bool {
+        let result = try devices[device].run(arguments)
+        log.append("\(counter): device \(device) \(arguments.joined(separator: " ")) -> \(result.status)")
+        if result.status != 0 {
+            #expect(["No note matches", "is in the trash", "No tag is named"].contains { result.stderr.contains($0) }, "seed \(seed): \(arguments): \(result.stderr)")
+        }
+        return result.status == 0
+    }
+
+    /// Brings the server back and lets every device sync until all hold everything.
+    mutating func settle() throws {
+        if server == nil { try startServer() }
+        for _ in 0..<2 {
+            for device in 0..<3 { try sync(device) }
+        }
+    }
+
+    /// Every device holds every note with each owner's last value, and nothing else.
+    func check() throws {
+        let context = "seed \(seed) (NOTETAKER_E2E_SEEDS replays it); steps:\n" + log.suffix(60).joined(separator: "\n")
+        for (index, device) in devices.enumerated() {
+            let status = try device.run(["sync", "status", "--json"]).json() as? [String: Any]
+            #expect(status?["pending"] as? Int == 0, "device \(index) still has changes to send; \(context)")
+            let listed = (try device.run(["list", "--json", "--limit", "1000"]).json() as? [Any])?.count ?? -1
+            #expect(listed == notes.values.filter { !$0.intent.trashed }.count, "device \(index) lists \(listed) notes; \(context)")
+            for id in noteOrder {
+                guard let expected = notes[id]?.intent else { continue }
+                let shown = try device.run(["show", id, "--json"])
+                let note = try #require(try shown.json() as? [String: Any], "device \(index) lacks note \(id); \(context)")
+                let seen = Intent(
+                    title: note["title"] as? String ?? "",
+                    lines: (note["body"] as? String ?? "").components(separatedBy: "\n\n"),
+                    tags: Set(note["tags"] as? [String] ?? []),
+                    folderId: note["folderId"] as? String,
+                    pinned: note["isPinned"] as? Bool ?? false,
+                    trashed: note["trashedAt"].map { !($0 is NSNull) } ?? false)
+                #expect(seen == expected, "device \(index), note \(id); \(context)")
+            }
+        }
+    }
+}
+
+/// A seedable generator (xorshift64*), so that a failing seed replays.
+struct XorShiftGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+}
