@@ -105,7 +105,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "NoteTakerSyncTests", dependencies: ["NoteTakerKit", "NoteTakerServer"]),
+        .testTarget(
+            name: "NoteTakerSyncTests",
+            dependencies: ["NoteTakerKit", "NoteTakerServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         .testTarget(
             name: "NoteTakerWebTests",
             dependencies: [
@@ -113,6 +116,7 @@ let package = Package(
                 "NoteTakerInterchange",
                 "NoteTakerServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

@@ -6,11 +6,15 @@ public struct ModifyRequest: Sendable, Hashable, Codable {
     public var requestId: UUID
     /// The changes, at most ``SyncLimits/maxBatchSize``.
     public var changes: [RecordChange]
+    /// The device sending, if it names itself: its saves are not sent back to it (see
+    /// ``ChangesQuery``).
+    public var deviceId: UUID?
 
     /// Creates a batch.
-    public init(requestId: UUID = UUID(), changes: [RecordChange]) {
+    public init(requestId: UUID = UUID(), changes: [RecordChange], deviceId: UUID? = nil) {
         self.requestId = requestId
         self.changes = changes
+        self.deviceId = deviceId
     }
 }
 
@@ -89,9 +93,13 @@ public struct RecordResult: Sendable, Hashable, Codable {
 public struct ModifyResponse: Sendable, Hashable, Codable {
     /// A result per change, in the order of the request.
     public var results: [RecordResult]
+    /// Covers the changes this batch saved, when it saved any: a fetch that sends it back
+    /// (``ChangesQuery/authoredToken``) with the same device id skips them.
+    public var authoredToken: String?
 
     /// Creates a response.
-    public init(results: [RecordResult]) {
+    public init(results: [RecordResult], authoredToken: String? = nil) {
         self.results = results
+        self.authoredToken = authoredToken
     }
 }

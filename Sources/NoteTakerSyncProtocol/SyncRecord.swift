@@ -35,6 +35,28 @@ public struct SyncRecord: Sendable, Hashable, Codable {
     }
 }
 
+/// A request for the changes since a token.
+///
+/// A device that names itself (`deviceId`) and the ``ModifyResponse/authoredToken`` of its
+/// last answered batch is not sent back the changes it made itself up to that point: it holds
+/// them already. A device restored from a backup sends the older token it had then, so the
+/// changes it made after the backup come back to it.
+public struct ChangesQuery: Sendable, Hashable {
+    /// The token of the last page; `nil` for everything.
+    public var since: String?
+    /// The device asking: the id it sends with its batches.
+    public var deviceId: UUID?
+    /// Covers the device's own changes it holds (from its last answered batch).
+    public var authoredToken: String?
+
+    /// Creates a query.
+    public init(since: String?, deviceId: UUID? = nil, authoredToken: String? = nil) {
+        self.since = since
+        self.deviceId = deviceId
+        self.authoredToken = authoredToken
+    }
+}
+
 /// The answer to "what changed since this token".
 public struct ChangesResponse: Sendable, Hashable, Codable {
     /// Records changed since the token, oldest change first; each record appears once.

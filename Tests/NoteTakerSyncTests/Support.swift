@@ -3,6 +3,7 @@ import Hummingbird
 import NoteTakerKit
 import NoteTakerServer
 import NoteTakerSyncProtocol
+import ServiceLifecycle
 import Testing
 
 /// A real sync server on a loopback port, over a fresh data folder.
@@ -10,12 +11,14 @@ final class LiveServer: Sendable {
     let url: URL
     let service: SyncService
     let directory: URL
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, service: SyncService, directory: URL, task: Task<Void, any Error>) {
+    private init(url: URL, service: SyncService, directory: URL, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.service = service
         self.directory = directory
+        self.group = group
         self.task = task
     }
 
@@ -25,15 +28,24 @@ final class LiveServer: Sendable {
         let service = try configuration.makeService()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try buildApplication(configuration, service: service) { port in continuation.yield(port) }
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        return LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, service: service, directory: directory, task: task)
+        return LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, service: service, directory: directory, group: group, task: task)
     }
 
+    /// Shuts the server down gracefully (open connections are closed, not dropped mid-way)
+    /// and waits for it; cancels it if that takes over ten seconds.
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(10))
+            task.cancel()
+        }
         _ = try? await task.value
+        watchdog.cancel()
     }
 
     /// Registers an account and returns its token.
@@ -46,12 +58,14 @@ final class LiveServer: Sendable {
 struct Device {
     let name: String
     let store: NoteStore
+    let transport: HTTPSyncTransport
     let engine: SyncEngine
 
     init(_ name: String, server: LiveServer, token: String, policy: MergePolicy = .localWins) throws {
         self.name = name
         store = try NoteStore.inMemory()
-        engine = SyncEngine(store: store, transport: try HTTPSyncTransport(server: server.url, token: token), options: .init(policy: policy))
+        transport = try HTTPSyncTransport(server: server.url, token: token)
+        engine = SyncEngine(store: store, transport: transport, options: .init(policy: policy))
     }
 
     @discardableResult
@@ -77,21 +91,27 @@ struct Device {
     }
 }
 
-/// Several devices on one account of a fresh live server.
-func withDevices(
-    _ count: Int, policy: MergePolicy = .localWins,
-    _ body: ([Device], LiveServer) async throws -> Void
-) async throws {
-    let server = try await LiveServer.start()
-    let token = try await server.register()
-    let devices = try (0..<count).map { try Device("device \($0 + 1)", server: server, token: token, policy: policy) }
+/// A fresh live server with one account (its token given), stopped when `body` ends.
+func withLiveServer(quotaBytes: Int64 = ServerConfiguration.defaultQuota, _ body: (LiveServer, String) async throws -> Void) async throws {
+    let server = try await LiveServer.start(quotaBytes: quotaBytes)
     do {
-        try await body(devices, server)
+        try await body(server, try await server.register())
     } catch {
         await server.stop()
         throw error
     }
     await server.stop()
+}
+
+/// Several devices on one account of a fresh live server.
+func withDevices(
+    _ count: Int, policy: MergePolicy = .localWins,
+    _ body: ([Device], LiveServer) async throws -> Void
+) async throws {
+    try await withLiveServer { server, token in
+        let devices = try (0..<count).map { try Device("device \($0 + 1)", server: server, token: token, policy: policy) }
+        try await body(devices, server)
+    }
 }
 
 /// The first value of a live query that satisfies `condition`, or `nil` if none comes

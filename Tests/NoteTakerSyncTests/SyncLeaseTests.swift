@@ -8,41 +8,40 @@ import Testing
 struct SyncLeaseTests {
     @Test("two engines on one store file never run a cycle at once, and nothing stays pending")
     func enginesOnOneFileTakeTurns() async throws {
-        let server = try await LiveServer.start()
-        defer { Task { await server.stop() } }
-        let token = try await server.register()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lease-\(UUID())")
-        let url = directory.appendingPathComponent("NoteTaker.sqlite")
-        // Two stores on one file, as the command line's `sync` beside `serve` has.
-        let first = try NoteStore.open(at: url)
-        let second = try NoteStore.open(at: url)
-        let gauge = Gauge()
-        let engines = try [first, second].map { store in
-            SyncEngine(store: store, transport: GaugedTransport(inner: try HTTPSyncTransport(server: server.url, token: token), gauge: gauge))
-        }
-        let other = try Device("other", server: server, token: token)
-        for index in 0..<20 {
-            let note = try first.createNote(NoteDraft(title: "note \(index)", body: "body"))
-            _ = try second.addTags(["tag \(index)"], toNote: note.id)
-            _ = try other.store.createNote(NoteDraft(title: "elsewhere \(index)"))
-        }
-        try await other.sync()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for engine in engines {
-                group.addTask { for _ in 0..<3 { try await engine.sync() } }
+        try await withLiveServer { server, token in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lease-\(UUID())")
+            let url = directory.appendingPathComponent("NoteTaker.sqlite")
+            // Two stores on one file, as the command line's `sync` beside `serve` has.
+            let first = try NoteStore.open(at: url)
+            let second = try NoteStore.open(at: url)
+            let gauge = Gauge()
+            let engines = try [first, second].map { store in
+                SyncEngine(store: store, transport: GaugedTransport(inner: try HTTPSyncTransport(server: server.url, token: token), gauge: gauge))
             }
-            try await group.waitForAll()
+            let other = try Device("other", server: server, token: token)
+            for index in 0..<20 {
+                let note = try first.createNote(NoteDraft(title: "note \(index)", body: "body"))
+                _ = try second.addTags(["tag \(index)"], toNote: note.id)
+                _ = try other.store.createNote(NoteDraft(title: "elsewhere \(index)"))
+            }
+            try await other.sync()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for engine in engines {
+                    group.addTask { for _ in 0..<3 { try await engine.sync() } }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await gauge.most == 1, "the two engines' requests overlapped")
+            try await other.sync()
+            #expect(try first.pendingChanges().isEmpty)
+            #expect(try first.syncSummary().pending == 0)
+            #expect(try first.notes(NoteQuery(limit: 100)).count == 40)
+            let tagged = try other.allNotes().filter { $0.title.hasPrefix("note ") }
+            #expect(tagged.count == 20)
+            #expect(tagged.allSatisfy { $0.tags == ["tag " + $0.title.dropFirst(5)] })
+            let mode = try FileManager.default.attributesOfItem(atPath: url.path + "-sync.lock")[.posixPermissions] as? Int
+            #expect(mode == 0o600)
         }
-        #expect(await gauge.most == 1, "the two engines' requests overlapped")
-        try await other.sync()
-        #expect(try first.pendingChanges().isEmpty)
-        #expect(try first.syncSummary().pending == 0)
-        #expect(try first.notes(NoteQuery(limit: 100)).count == 40)
-        let tagged = try other.allNotes().filter { $0.title.hasPrefix("note ") }
-        #expect(tagged.count == 20)
-        #expect(tagged.allSatisfy { $0.tags == ["tag " + $0.title.dropFirst(5)] })
-        let mode = try FileManager.default.attributesOfItem(atPath: url.path + "-sync.lock")[.posixPermissions] as? Int
-        #expect(mode == 0o600)
     }
 }
 
@@ -79,8 +78,8 @@ struct GaugedTransport: SyncTransport {
     }
 
     func serverId() async throws(SyncError) -> String { try await measured { () async throws(SyncError) in try await inner.serverId() } }
-    func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
-        try await measured { () async throws(SyncError) in try await inner.fetchChanges(since: token) }
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        try await measured { () async throws(SyncError) in try await inner.fetchChanges(query) }
     }
     func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
         try await measured { () async throws(SyncError) in try await inner.modify(request) }

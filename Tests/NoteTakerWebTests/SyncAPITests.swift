@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NoteTakerKit
 import NoteTakerServer
+import ServiceLifecycle
 @testable import NoteTakerWeb
 import Testing
 
@@ -14,11 +15,19 @@ import Testing
         let configuration = ServerConfiguration(dataDirectory: directory, port: 0, passwordHasher: .fastForTests)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = try buildApplication(configuration) { port in continuation.yield(port) }
-        let task = Task { try await server.runService(gracefulShutdownSignals: []) }
-        defer { task.cancel() }
+        // Stopped gracefully: cancelling a server with connections open can trap in NIO.
+        let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: server.logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        do {
+            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await task.value
     }
 
     @Test func logInSyncAndLogOut() async throws {

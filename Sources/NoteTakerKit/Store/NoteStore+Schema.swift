@@ -122,6 +122,10 @@ extension NoteStore {
             // Changes made only because a deletion arrived from elsewhere (see Outbox).
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN derived INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v8-staged-by-record") { db in
+            // A push answer drops what an unfinished pull staged for its record.
+            try db.execute(sql: "CREATE INDEX sync_inbox_record ON sync_inbox(recordType, recordId)")
+        }
         return migrator
     }()
 }

@@ -46,11 +46,13 @@ public struct HTTPSyncTransport: SyncTransport {
         try await json(HealthResponse.self, SyncAPI.health).serverId
     }
 
-    /// A page of changes (up to the API's largest page) since `token`.
-    public func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
-        var query = [URLQueryItem(name: "limit", value: String(SyncLimits.maxPageSize))]
-        if let token { query.append(URLQueryItem(name: "since", value: token)) }
-        return try await json(ChangesResponse.self, SyncAPI.changes, query: query)
+    /// A page of changes (up to the API's largest page) since the query's token.
+    public func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        var items = [URLQueryItem(name: "limit", value: String(SyncLimits.maxPageSize))]
+        if let since = query.since { items.append(URLQueryItem(name: "since", value: since)) }
+        if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.uuidString.lowercased())) }
+        if let authored = query.authoredToken { items.append(URLQueryItem(name: "authored", value: authored)) }
+        return try await json(ChangesResponse.self, SyncAPI.changes, query: items)
     }
 
     /// Sends a batch of saves and deletes.

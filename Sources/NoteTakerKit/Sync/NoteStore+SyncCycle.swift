@@ -6,8 +6,11 @@ import NoteTakerSyncProtocol
 extension NoteStore {
     /// Remembers the server's id. A different server than last time gets everything here
     /// queued again, against no change tags, and a fresh change token: nothing is deleted.
+    /// Also gives the store its device id (see ``SyncDevice``).
     func adoptServer(_ serverId: String) throws(NoteTakerError) {
+        let home = SyncDevice.home(of: databaseURL)
         try write { db in
+            try SyncDevice.claim(db, home: home)
             let known = try SyncState.get(db, .serverId)
             guard known != serverId else { return }
             if known != nil { try Self.requeueEverything(db) }
@@ -29,7 +32,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
-        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId] { try SyncState.set(db, key, nil) }
+        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
     }
 
     /// Whether the outbox holds changes that may be sent (not failed too often).
@@ -59,7 +62,7 @@ extension NoteStore {
     /// is room); returns how many.
     func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
         try write { db in
-            var kept = PushBatch(request: ModifyRequest(changes: []), sequences: [], assetHashes: [])
+            var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
             var heldBack = 0
             for (change, sequence) in zip(batch.request.changes, batch.sequences) {
                 if let hash = change.fields?["contentHash"]?.string, let refusal = refusedFiles[hash] {
@@ -121,15 +124,18 @@ extension NoteStore {
             try apply.flushIndex(db)
             try PushBatch.clear(db)
             try batch.markPending(db)
+            try SyncDevice.recordAnswer(db, response)
             return (apply, apply.releasedHashes)
         }
         try removeUnreferencedFiles(released)
         return apply
     }
 
-    /// The change token to fetch from: a partly staged pull continues where it stopped.
-    func fetchToken() throws(NoteTakerError) -> String? {
-        try read { db in try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken) }
+    /// What to fetch: a partly staged pull continues where it stopped.
+    func changesQuery() throws(NoteTakerError) -> ChangesQuery {
+        try read { db in
+            try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+        }
     }
 
     /// Stages a page of fetched changes, and the token after it.
@@ -156,6 +162,8 @@ extension NoteStore {
             try db.execute(sql: "DELETE FROM sync_inbox")
             try SyncState.set(db, .inboxToken, nil)
             try SyncState.set(db, .changeToken, nil)
+            // The server was reset or restored: take back everything, own changes too.
+            try SyncState.set(db, .authoredToken, nil)
         }
     }
 

@@ -65,7 +65,7 @@ struct PushBatch: Codable, Sendable {
             sequences.append(seq)
         }
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
-        return PushBatch(request: ModifyRequest(changes: changes), sequences: sequences, assetHashes: hashes)
+        return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes)
     }
 
     /// A quick upper bound of a record's JSON size, so that only large records are encoded

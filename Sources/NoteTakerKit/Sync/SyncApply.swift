@@ -183,6 +183,12 @@ struct SyncApply {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
         let current = try pending(db, type, key)
+        if result.outcome != .error {
+            // A version staged by an earlier, unfinished pull is older than this answer's;
+            // applied later it would undo it (and the server does not send a device's own
+            // version back to correct that).
+            try db.execute(sql: "DELETE FROM sync_inbox WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+        }
         switch result.outcome {
         case .saved:
             report.pushed += 1

@@ -9,21 +9,21 @@ extension SyncEngine {
     /// would make, then applies it. A token the server no longer honours starts over from
     /// nothing, keeping every pending local change.
     func pull(into report: inout SyncReport) async throws(SyncError) {
-        var token = try local { try $0.fetchToken() }
+        var query = try local { try $0.changesQuery() }
         var received = 0
         var restarted = false
         while true {
             let page: ChangesResponse
             do throws(SyncError) {
-                page = try await transport.fetchChanges(since: token)
+                page = try await transport.fetchChanges(query)
             } catch .resyncRequired where !restarted {
                 restarted = true
                 try local { try $0.resetChangeToken() }
-                token = nil
+                query = try local { try $0.changesQuery() }
                 continue
             }
             try local { try $0.stage(page) }
-            token = page.token
+            query.since = page.token
             received += page.records.count
             progress?(.fetching(received: received))
             if !page.moreComing { break }

@@ -6,8 +6,9 @@ import NoteTakerSyncProtocol
 public protocol SyncTransport: Sendable {
     /// The server's database id: a different one means a different (or reset) server.
     func serverId() async throws(SyncError) -> String
-    /// A page of changes since `token` (`nil` for everything).
-    func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse
+    /// A page of changes since the query's token (`nil` for everything), without the
+    /// device's own changes it holds.
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse
     /// Sends a batch of saves and deletes.
     func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse
     /// Whether the server holds the attachment file with this SHA-256.

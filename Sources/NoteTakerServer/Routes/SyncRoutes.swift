@@ -39,13 +39,19 @@ struct SyncRoutes {
         }
         router.get("/v1/changes") { request, _ in
             let (account, _) = try await service.account(of: request)
-            let since = request.uri.queryParameters.get("since")
+            let parameters = request.uri.queryParameters
             var limit: Int?
-            if let text = request.uri.queryParameters.get("limit") {
+            if let text = parameters.get("limit") {
                 guard let value = Int(text) else { throw SyncServerError.badRequest("limit must be a whole number.") }
                 limit = value
             }
-            return try JSONBody.response(try await service.changes(for: account, since: since, limit: limit))
+            var device: UUID?
+            if let text = parameters.get("device") {
+                guard let value = UUID(uuidString: text) else { throw SyncServerError.badRequest("device must be a UUID.") }
+                device = value
+            }
+            let query = ChangesQuery(since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"))
+            return try JSONBody.response(try await service.changes(for: account, query, limit: limit))
         }
         router.post("/v1/records/modify") { request, _ in
             let (account, _) = try await service.account(of: request)

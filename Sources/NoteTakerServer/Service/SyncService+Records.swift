@@ -5,18 +5,26 @@ extension SyncService {
     /// The page size when the client does not ask for one.
     static let defaultPageSize = 500
 
-    /// Records changed since `token` (`nil` for everything), a page at a time.
-    public func changes(for account: StoredAccount, since token: String?, limit: Int?) async throws(SyncServerError) -> ChangesResponse {
+    /// Records changed since the query's token (`nil` for everything), a page at a time,
+    /// leaving out the changes the asking device made and holds (see ``ChangesQuery``).
+    public func changes(for account: StoredAccount, _ query: ChangesQuery, limit: Int?) async throws(SyncServerError) -> ChangesResponse {
         let limit = limit ?? Self.defaultPageSize
         guard (1...SyncLimits.maxPageSize).contains(limit) else {
             throw .badRequest("limit must be between 1 and \(SyncLimits.maxPageSize).")
         }
         let latest = try await storing { try await storage.latestSequence(account: account.id) }
-        let after = try sequence(of: token, latest: latest)
-        let page = try await storing { try await storage.changes(account: account.id, after: after, limit: limit + 1) }
+        let after = try sequence(of: query.since, latest: latest)
+        let own = query.deviceId.flatMap { device in
+            authoredSequence(query.authoredToken).map { AuthoredChanges(device: device, through: $0) }
+        }
+        let page = try await storing { try await storage.changes(account: account.id, after: after, skipping: own, limit: limit + 1) }
         let records = Array(page.prefix(limit))
-        let last = records.last.flatMap { Int64($0.changeTag) } ?? (page.isEmpty ? latest : after)
-        return ChangesResponse(records: records, token: changeToken(last), moreComing: page.count > limit)
+        let moreComing = page.count > limit
+        // A full page covers up to its last record; the last page covers everything up to
+        // the newest change, the device's own left-out ones included.
+        let lastSequence = records.last.flatMap { Int64($0.changeTag) } ?? after
+        return ChangesResponse(
+            records: records, token: changeToken(moreComing ? lastSequence : max(lastSequence, latest)), moreComing: moreComing)
     }
 
     /// Applies a batch: validated first (nothing is applied if any change is malformed),
@@ -28,7 +36,9 @@ extension SyncService {
         for change in request.changes {
             try RecordVersioning.validate(change)
         }
-        let response = try await storing { try await storage.modify(account: account.id, request: request, quota: quotaBytes) }
+        var response = try await storing { try await storage.modify(account: account.id, request: request, quota: quotaBytes) }
+        let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
+        response.authoredToken = saved.max().map(changeToken)
         if response.results.contains(where: { $0.outcome == .saved }) {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
             await notifier.notify(account: account.id, token: changeToken(latest))
@@ -49,6 +59,15 @@ extension SyncService {
     /// A token for "everything up to sequence `sequence`" on this server.
     func changeToken(_ sequence: Int64) -> String {
         "\(storage.serverId):\(sequence)"
+    }
+
+    /// The sequence an authored token stands for; one from another server, or malformed,
+    /// stands for nothing (the device then gets its own changes back, which is safe).
+    func authoredSequence(_ token: String?) -> Int64? {
+        guard let token else { return nil }
+        let parts = token.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == Substring(storage.serverId), let sequence = Int64(parts[1]) else { return nil }
+        return sequence
     }
 
     /// The sequence a token stands for; a token from another server, a malformed one or one

@@ -13,13 +13,14 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Records changed after `after`, oldest change first.
-    public func changes(account: Int64, after: Int64, limit: Int) async throws -> [SyncRecord] {
+    /// Records changed after `after`, oldest change first, but those `skipping` made.
+    public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int) async throws -> [SyncRecord] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT recordType, recordId, seq, deleted, fields FROM record
-                WHERE accountId = ? AND seq > ? ORDER BY seq LIMIT ?
-                """, arguments: [account, after, limit]).map(Self.record)
+                WHERE accountId = ? AND seq > ? AND NOT (author IS ? AND seq <= ?)
+                ORDER BY seq LIMIT ?
+                """, arguments: [account, after, own?.device.uuidString.lowercased(), own?.through ?? 0, limit]).map(Self.record)
         }
     }
 
@@ -53,9 +54,12 @@ extension SQLiteSyncStorage {
                     let size = Int64(fields.count)
                     addedBytes += size - (currentRow?["size"] ?? 0)
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [account, key, change.recordType, sequence, change.operation == .delete, String(decoding: fields, as: UTF8.self), size])
+                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [
+                            account, key, change.recordType, sequence, change.operation == .delete,
+                            String(decoding: fields, as: UTF8.self), size, request.deviceId?.uuidString.lowercased(),
+                        ])
                     results.append(RecordResult(
                         recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(sequence)))
                 }

@@ -76,6 +76,10 @@ public struct SQLiteSyncStorage: SyncStorage {
                 sql: "INSERT INTO server_info (key, value) VALUES ('serverId', ?)",
                 arguments: [UUID().uuidString.lowercased()])
         }
+        migrator.registerMigration("v2-record-author") { db in
+            // The device whose change made each record's current version (NULL: unknown).
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN author TEXT")
+        }
         return migrator
     }()
 

@@ -11,6 +11,20 @@ public struct StoredAccount: Sendable, Hashable {
     public var passwordHash: String
 }
 
+/// The changes one device made itself, up to a sequence: a fetch leaves them out.
+public struct AuthoredChanges: Sendable, Hashable {
+    /// The device's id, as it sends it with its batches.
+    public var device: UUID
+    /// The newest of its own changes the device holds.
+    public var through: Int64
+
+    /// Creates the description.
+    public init(device: UUID, through: Int64) {
+        self.device = device
+        self.through = through
+    }
+}
+
 /// Where the server keeps accounts, sessions, records and asset ownership.
 ///
 /// Every record and asset operation takes the authenticated account's id, never an id from
@@ -38,8 +52,9 @@ public protocol SyncStorage: Sendable {
 
     /// The account's newest change sequence number (0 when it holds nothing).
     func latestSequence(account: Int64) async throws -> Int64
-    /// Records changed after sequence `after`, oldest first, at most `limit`.
-    func changes(account: Int64, after: Int64, limit: Int) async throws -> [SyncRecord]
+    /// Records changed after sequence `after`, oldest first, at most `limit`, leaving out
+    /// those whose current version a device made and already holds (`skipping`).
+    func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int) async throws -> [SyncRecord]
     /// Applies a batch atomically (or answers it again when its request id was seen).
     func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse
     /// How many records the account holds and the bytes it uses (records and assets).

@@ -131,13 +131,13 @@ actor SimulatedNetwork {
         return service.storage.serverId
     }
 
-    func changes(token: String, since: String?) async throws(SyncError) -> ChangesResponse {
+    func changes(token: String, query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         if Bool.random(using: &random), !delayed.isEmpty { await deliverDelayed() }
         let fault = nextFault(allowDelay: false)
         if fault == .dropRequest { throw .unreachable("request lost") }
         let account = try await account(token)
         do {
-            let page = try await service.changes(for: account, since: since, limit: 7)
+            let page = try await service.changes(for: account, query, limit: 7)
             if fault == .dropResponse { throw SyncError.unreachable("answer lost") }
             return page
         } catch let error as SyncServerError {
@@ -179,8 +179,8 @@ struct SimulatedTransport: SyncTransport {
     let token: String
 
     func serverId() async throws(SyncError) -> String { try await network.serverId(token: token) }
-    func fetchChanges(since token: String?) async throws(SyncError) -> ChangesResponse {
-        try await network.changes(token: self.token, since: token)
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        try await network.changes(token: token, query: query)
     }
     func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
         try await network.modify(token: token, request: request)
