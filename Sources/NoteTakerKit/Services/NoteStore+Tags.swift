@@ -49,7 +49,8 @@ extension NoteStore {
             if Tag.normalizedName(name) == Tag.normalizedName(tag.name) {
                 try db.execute(sql: "UPDATE tag SET name = ? WHERE id = ?", arguments: [name, tag.id.key])
                 try Outbox.record(db, .tag, tag.id.key)
-                try Self.refreshNotes(db, taggedWith: tag.id.key)
+                // The notes keep the same tag id: only their search fields change.
+                try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tag.id.key]))
                 return try Self.fetchTag(db, named: name)
             }
             // The id derives from the name, so a new name is a new tag that takes the notes.
@@ -162,15 +163,13 @@ extension NoteStore {
         try refreshNotes(db, ids: noteIds)
     }
 
-    static func refreshNotes(_ db: Database, taggedWith tagId: String) throws {
-        try refreshNotes(db, ids: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tagId]))
-    }
-
     /// After a change to their tags made from the tag side: reindexes the notes and queues
-    /// them for sync (their tag sets changed), without moving their `modifiedAt`.
+    /// them for sync (their tag sets changed), without moving their `modifiedAt`. The change
+    /// is derived (see ``Outbox``): a tag renamed or deleted here does not bring back a note
+    /// another device deleted meanwhile.
     static func refreshNotes(_ db: Database, ids: [String]) throws {
         guard !ids.isEmpty else { return }
         try SearchFields.refresh(db, noteIds: ids)
-        for id in ids { try Outbox.record(db, .note, id) }
+        for id in ids { try Outbox.record(db, .note, id, derived: true) }
     }
 }
