@@ -164,12 +164,10 @@ extension NoteStore {
     }
 
     /// After a change to their tags made from the tag side: reindexes the notes and queues
-    /// them for sync (their tag sets changed), without moving their `modifiedAt`. The change
-    /// is derived (see ``Outbox``): a tag renamed or deleted here does not bring back a note
-    /// another device deleted meanwhile.
+    /// them for sync (their tag sets changed), without moving their `modifiedAt`.
     static func refreshNotes(_ db: Database, ids: [String]) throws {
         guard !ids.isEmpty else { return }
         try SearchFields.refresh(db, noteIds: ids)
-        for id in ids { try Outbox.record(db, .note, id, derived: true) }
+        for id in ids { try Outbox.record(db, .note, id) }
     }
 }

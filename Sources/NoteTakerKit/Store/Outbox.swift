@@ -51,10 +51,9 @@ public struct PendingChange: Sendable, Hashable {
 /// Appends local changes to the outbox, always inside the transaction that makes them.
 ///
 /// A change is *derived* when this device made it only because a deletion arrived from
-/// elsewhere (a note losing a deleted tag, a subfolder moving up), or as a side effect of
-/// a tag's rename, merge or deletion here (the notes' tag sets): it goes up like any other,
-/// but it does not win over a concurrent deletion of the record itself, as an edit does.
-/// A later edit of the record makes its entry an edit.
+/// elsewhere (a note losing a deleted tag, a subfolder moving up): it goes up like any
+/// other, but it does not win over a concurrent deletion of the record itself, as an edit
+/// does. A later edit of the record makes its entry an edit.
 enum Outbox {
     /// Records that a row was saved (and marks it `pending`), or deleted.
     static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
