@@ -124,3 +124,56 @@ struct SyncCommandTests {
         #expect(!plainBody.contains("\"status\":\"ok\""))
     }
 }
+
+/// The report that opened issue 12, as a user meets it: another client writes records with
+/// numbers out of range; every device still syncs, and says what it could not apply.
+@Suite("Sync with bad records on the server")
+struct BadRecordCommandTests {
+    @Test("records with out-of-range numbers are held, listed, and never crash a sync")
+    func outOfRangeNumbers() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        let phone = CLIRunner()
+        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        let folder = try laptop.ok(["folder", "new", "Projects"])
+        let note = try laptop.ok(["new", "Plans", "--body", "kept", "--folder", folder])
+        try laptop.ok(["sync"])
+        let before = try laptop.ok(["show", note, "--json"])
+
+        let token = try String(contentsOf: laptop.directory.appendingPathComponent("NoteTaker.sync-token"), encoding: .utf8)
+        let date = 1_795_000_000
+        let batch = """
+            {"requestId": "\(UUID().uuidString)", "changes": [
+              {"recordType": "folder", "recordId": "\(UUID().uuidString)", "operation": "save", "fields":
+                {"name": "Evil", "icon": null, "sortOrder": 1e19, "createdAt": \(date), "modifiedAt": \(date), "parentId": null}},
+              {"recordType": "note", "recordId": "\(UUID().uuidString)", "operation": "save", "fields":
+                {"title": "Far future", "body": "", "createdAt": \(date), "modifiedAt": 1e300, "isPinned": false, "folderId": null, "tagIds": [], "trashedAt": null}},
+              {"recordType": "attachment", "recordId": "\(UUID().uuidString)", "operation": "save", "fields":
+                {"noteId": "\(note)", "kind": "file", "fileName": "big.bin", "fileSize": 1e19, "contentHash": "\(String(repeating: "ab", count: 32))", "createdAt": \(date)}}
+            ]}
+            """
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--fail", "-o", "/dev/null", "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+                          "--data", batch, server.url.appendingPathComponent("v1/records/modify").absoluteString]
+        try curl.run()
+        curl.waitUntilExit()
+        #expect(curl.terminationStatus == 0)
+
+        for device in [laptop, phone] {
+            let sync = try device.run(["sync"])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.contains("3 changes from the server could not be applied"))
+            let status = try device.run(["sync", "status", "--json"]).json() as? [String: Any]
+            #expect((status?["held"] as? [[String: Any]])?.count == 3)
+            #expect(try device.ok(["sync", "status"]).contains("nothing here was changed by them"))
+        }
+        #expect(try laptop.ok(["show", note, "--json"]) == before)
+        // An ordinary note still goes both ways.
+        let later = try phone.ok(["new", "Afterwards"])
+        try phone.ok(["sync"])
+        try laptop.ok(["sync"])
+        #expect(try laptop.ok(["show", later, "--json"]).contains("Afterwards"))
+    }
+}

@@ -33,6 +33,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         let summary = try store.syncSummary()
         if summary.conflicts > 0 { print("\(notesPhrase(summary.conflicts)) in conflict: see `notetaker conflicts`.") }
         if !summary.failures.isEmpty { print("\(summary.failures.count) changes failed to sync: see `notetaker sync status`.") }
+        if !summary.held.isEmpty { print("\(SyncStatusCommand.heldPhrase(summary.held.count)): see `notetaker sync status`.") }
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {
@@ -98,6 +99,15 @@ struct SyncStatusCommand: ParsableCommand {
             print("  \(failure.recordType) \(failure.recordId.key.prefix(8)) \(failure.label ?? ""): \(failure.message)")
         }
         if !summary.failures.isEmpty { print("Retry them with `notetaker sync retry`.") }
+        if !summary.held.isEmpty {
+            print("\(heldPhrase(summary.held.count)); nothing here was changed by them:")
+            for record in summary.held { print("  \(record.recordType) \(record.recordId.prefix(8)): \(record.reason)") }
+        }
+    }
+
+    /// "1 change from the server could not be applied", or the plural.
+    static func heldPhrase(_ count: Int) -> String {
+        count == 1 ? "1 change from the server could not be applied" : "\(count) changes from the server could not be applied"
     }
 }
 

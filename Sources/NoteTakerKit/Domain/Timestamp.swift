@@ -4,11 +4,19 @@ import Foundation
 /// (`2026-11-22T06:04:52.538Z`), formatted by hand — Foundation's formatters cost more than
 /// the rest of a page of notes.
 public enum Timestamp {
-    /// The date as ISO 8601 text in UTC, to the millisecond.
+    /// The seconds since 1970 that have a four-digit year: 0001-01-01 to 9999-12-31. Dates
+    /// from outside (sync, imports) must fall in it.
+    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
+    /// The date as ISO 8601 text in UTC, to the millisecond; a date outside
+    /// ``representable`` is written as the nearest end of it.
     public static func string(_ date: Date) -> String {
-        let milliseconds = ((date.timeIntervalSince1970 * 1_000_000).rounded() / 1000).rounded(.down)
-        var seconds = time_t((milliseconds / 1000).rounded(.down))
-        let fraction = Int(milliseconds - Double(seconds) * 1000)
+        let raw = date.timeIntervalSince1970.isNaN ? 0 : date.timeIntervalSince1970
+        let clamped = min(max(raw, representable.lowerBound), representable.upperBound)
+        let milliseconds = ((clamped * 1_000_000).rounded() / 1000).rounded(.down)
+        let whole = (milliseconds / 1000).rounded(.down)
+        var seconds = time_t(whole)
+        let fraction = Int(milliseconds - whole * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"

@@ -126,6 +126,9 @@ extension NoteStore {
             // A push answer drops what an unfinished pull staged for its record.
             try db.execute(sql: "CREATE INDEX sync_inbox_record ON sync_inbox(recordType, recordId)")
         }
+        migrator.registerMigration("v9-quarantine") { db in
+            try SyncQuarantine.create(db)
+        }
         return migrator
     }()
 }

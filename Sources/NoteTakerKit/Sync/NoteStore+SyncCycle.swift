@@ -11,6 +11,7 @@ extension NoteStore {
         let home = SyncDevice.home(of: databaseURL)
         try write { db in
             try SyncDevice.claim(db, home: home)
+            try SyncQuarantine.restage(db)
             let known = try SyncState.get(db, .serverId)
             guard known != serverId else { return }
             if known != nil { try Self.requeueEverything(db) }
@@ -32,6 +33,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
+        try db.execute(sql: "DELETE FROM sync_quarantine")
         for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
     }
 
@@ -206,8 +208,16 @@ extension NoteStore {
                 if try SyncApply.isEcho(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted) {
                     continue
                 }
-                guard let id = UUID(key: recordId), let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8)) else {
+                let id = UUID(key: recordId)
+                let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8))
+                let unreadable = id == nil ? "its id '\(recordId.prefix(80))' is not a UUID"
+                    : fields == nil ? "its fields are not a JSON object"
+                    : RecordType(rawValue: recordType) == nil ? "this app does not know the record type '\(recordType.prefix(40))'"
+                    : nil
+                guard let id, let fields, unreadable == nil else {
                     apply.report.errors += 1
+                    try SyncQuarantine.hold(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted,
+                                            fields: fieldsText, reason: "The server's record could not be read: \(unreadable ?? "").")
                     continue
                 }
                 let record = SyncRecord(recordType: recordType, recordId: id, changeTag: changeTag, deleted: deleted, fields: fields)

@@ -9,6 +9,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var conflicts: Int
     /// Changes the server refused three times, with its reasons.
     public var failures: [SyncFailure]
+    /// Changes from the server this device could not apply, held as they came.
+    public var held: [HeldRecord]
     /// When the last sync completed.
     public var lastSyncedAt: Date?
 
@@ -18,6 +20,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         try container.encode(pending, forKey: .pending)
         try container.encode(conflicts, forKey: .conflicts)
         try container.encode(failures, forKey: .failures)
+        try container.encode(held, forKey: .held)
         try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
     }
 }
@@ -92,6 +95,6 @@ extension NoteStore {
                                message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])
         }
         let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, lastSyncedAt: last)
+        return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last)
     }
 }

@@ -16,6 +16,8 @@ struct SyncApply {
     /// ``flushIndex(_:)``, because every statement writing to FTS5 inside a transaction
     /// makes it flush its pending terms.
     private var unindexed: [String] = []
+    /// The server's record being applied: the one held if it cannot be.
+    private var incoming: SyncRecord?
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -49,6 +51,10 @@ struct SyncApply {
     /// Applies one record from the server (fetched, or returned as "server record changed").
     /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil) throws {
+        let outer = incoming
+        incoming = record
+        defer { incoming = outer }
+        try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         try applyRecord(db, record, fieldsText: fieldsText)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
@@ -125,7 +131,7 @@ struct SyncApply {
 
     /// Keeps an attachment whose note has not arrived yet, to apply when the note does.
     private func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
-        guard let noteId = record.fields["noteId"]?.string,
+        guard let noteId = record.fields["noteId"]?.string.flatMap({ UUID(key: $0) })?.key,
               try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [noteId]) != true
         else { return false }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
@@ -163,7 +169,12 @@ struct SyncApply {
             .flatMap { try? JSONDecoder().decode(RecordFields.self, from: Data($0.utf8)) }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
-        guard try write(db, type, key, outcome.fields) else { return }
+        guard try write(db, type, key, outcome.fields) else {
+            // The server's version cannot be read (it is held): this device's version goes
+            // up against it, untouched, and replaces it.
+            try db.execute(sql: "UPDATE \(type.table) SET changeTag = ? WHERE id = ?", arguments: [server.changeTag, key])
+            return
+        }
         let stored = try SyncRecords.fields(db, type, key) ?? outcome.fields
         try markSynced(db, type, key, tag: server.changeTag, base: server.fields)
         if stored == server.fields {
@@ -234,25 +245,32 @@ struct SyncApply {
     // MARK: Row bookkeeping
 
     /// Writes fields into the row. A record this device cannot store (malformed, or its note
-    /// is missing) is counted as an error and left out; returns whether it was written.
+    /// is missing) is counted as an error and held in ``SyncQuarantine``; returns whether it
+    /// was written.
     ///
     /// Every check runs before the first write, so a refused record leaves nothing behind
     /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
     private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
+        let reason: String
         do {
             try SyncRecords.write(db, type, key, fields, deferIndex: deferIndex)
             return true
-        } catch is SyncRecordError {
-            report.errors += 1
-            return false
+        } catch let error as SyncRecordError {
+            reason = error.description
         } catch let error as NoteTakerError {
-            guard case .invalidInput = error else { throw error }
-            report.errors += 1
-            return false
+            guard case .invalidInput(let message) = error else { throw error }
+            reason = "The server's \(type.rawValue) \(key) was refused: \(message)"
         }
+        report.errors += 1
+        // Held as it came, to be tried again by an app that can read it.
+        try SyncQuarantine.hold(db, recordType: type.rawValue, recordId: key, changeTag: incoming?.changeTag ?? "", deleted: false,
+                                fields: String(decoding: try JSONEncoder.sortedKeys.encode(incoming?.fields ?? fields), as: UTF8.self),
+                                reason: reason)
+        return false
     }
 
     private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil) throws {
+        try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key)
         let baseText = try baseText ?? String(decoding: JSONEncoder.sortedKeys.encode(base), as: UTF8.self)
         let conflicted = try type == .note && Bool.fetchOne(db, sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?", arguments: [key]) == true
         try db.cachedStatement(sql: """

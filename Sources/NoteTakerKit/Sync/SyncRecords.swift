@@ -78,11 +78,11 @@ enum SyncRecords {
             try db.execute(sql: """
                 INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
-                """, arguments: [id, name, normalized, reader.number("createdAt")])
+                """, arguments: [id, name, normalized, reader.date("createdAt")])
             _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
             try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
         case .attachment:
-            let noteId = try reader.string("noteId")
+            let noteId = try reader.id("noteId")
             let hash = try reader.string("contentHash")
             guard AttachmentFiles.isValidHash(hash) else { throw reader.invalid("contentHash") }
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [noteId]) == true else {
@@ -94,7 +94,7 @@ enum SyncRecords {
                 ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
                     fileSize = excluded.fileSize, contentHash = excluded.contentHash
                 """, arguments: [id, noteId, kind.rawValue, Attachment.safeFileName(try reader.string("fileName")),
-                                 try reader.integer("fileSize"), hash, try reader.number("createdAt")])
+                                 try reader.count("fileSize"), hash, try reader.date("createdAt")])
         }
     }
 
@@ -102,19 +102,19 @@ enum SyncRecords {
         let title = try NoteStore.validatedTitle(try reader.string("title"))
         let body = try NoteStore.validatedBody(try reader.string("body"))
         let isPinned = try reader.bool("isPinned")
-        let trashedAt = try reader.optionalNumber("trashedAt")
-        let wantedFolder = try reader.optionalString("folderId")
+        let trashedAt = try reader.optionalDate("trashedAt")
+        let wantedFolder = try reader.optionalId("folderId")
         var folderId = wantedFolder
         if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
             folderId = nil
         }
-        let wanted = try reader.strings("tagIds")
+        let wanted = try reader.ids("tagIds")
         let tags = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE id IN (SELECT value FROM json_each(?))"),
                                     arguments: [NoteStore.jsonArray(wanted)]).map(Tag.init(row:))
         // The search fields are computed first, so the note is indexed once.
         let fields = SearchFields(isPinned: isPinned, isTrashed: trashedAt != nil, tags: tags, folderChain: try SearchFields.folderChain(db, folderId))
         let arguments: StatementArguments = [
-            title, body, try reader.number("createdAt"), try reader.number("modifiedAt"), isPinned,
+            title, body, try reader.date("createdAt"), try reader.date("modifiedAt"), isPinned,
             folderId, trashedAt, fields.tagNames, fields.facets, id,
         ]
         let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
@@ -146,7 +146,7 @@ enum SyncRecords {
 
     private static func writeFolder(_ db: Database, _ id: String, _ reader: FieldReader) throws {
         let name = try NoteStore.validatedFolderName(try reader.string("name"))
-        let wantedParent = try reader.optionalString("parentId")
+        let wantedParent = try reader.optionalId("parentId")
         var parentId = wantedParent
         if let parent = parentId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [parent]) != true {
             parentId = nil
@@ -155,8 +155,8 @@ enum SyncRecords {
             INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
                 modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
-            """, arguments: [id, name, try reader.optionalString("icon"), try reader.integer("sortOrder"),
-                             try reader.number("createdAt"), try reader.number("modifiedAt"), parentId])
+            """, arguments: [id, name, try reader.optionalString("icon", maxLength: 200), try reader.integer("sortOrder"),
+                             try reader.date("createdAt"), try reader.date("modifiedAt"), parentId])
         if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
 
@@ -220,11 +220,56 @@ struct FieldReader {
         guard let value = Int(exactly: try number(name).rounded(.towardZero)) else { throw invalid(name) }
         return value
     }
-    func bool(_ name: String) throws -> Bool { fields[name]?.bool ?? false }
-    func strings(_ name: String) throws -> [String] { fields[name]?.strings ?? [] }
-    func optionalString(_ name: String) throws -> String? {
+    /// A whole number that fits an `Int` and is not negative.
+    func count(_ name: String) throws -> Int {
+        let value = try integer(name)
+        guard value >= 0 else { throw invalid(name) }
+        return value
+    }
+    /// A date, as seconds since 1970, within the years 1 to 9999 (what dates can be shown as).
+    func date(_ name: String) throws -> Double {
+        let value = try number(name)
+        guard Timestamp.representable.contains(value) else { throw invalid(name) }
+        return value
+    }
+    func optionalDate(_ name: String) throws -> Double? {
+        guard let value = try optionalNumber(name) else { return nil }
+        guard Timestamp.representable.contains(value) else { throw invalid(name) }
+        return value
+    }
+    func bool(_ name: String) throws -> Bool {
         switch fields[name] {
-        case .string(let value)?: value
+        case .bool(let value)?: value
+        case .null?, nil: false
+        default: throw invalid(name)
+        }
+    }
+    /// A record id: a UUID, in the lowercase form ids are stored in.
+    func id(_ name: String) throws -> String {
+        let text = try string(name)
+        guard let id = UUID(key: text) else { throw invalid(name) }
+        return id.key
+    }
+    func optionalId(_ name: String) throws -> String? {
+        guard let text = try optionalString(name) else { return nil }
+        guard let id = UUID(key: text) else { throw invalid(name) }
+        return id.key
+    }
+    /// A list of record ids (missing: none), at most 10,000.
+    func ids(_ name: String) throws -> [String] {
+        switch fields[name] {
+        case .array(let values)? where values.count <= 10_000:
+            return try values.map { value in
+                guard let text = value.string, let id = UUID(key: text) else { throw invalid(name) }
+                return id.key
+            }
+        case .null?, nil: return []
+        default: throw invalid(name)
+        }
+    }
+    func optionalString(_ name: String, maxLength: Int = .max) throws -> String? {
+        switch fields[name] {
+        case .string(let value)? where value.utf8.count <= maxLength: value
         case .null?, nil: nil
         default: throw invalid(name)
         }

@@ -48,6 +48,9 @@ function accountSection(status) {
       h('h4', {}, t('failedChanges')),
       h('ul', { className: 'failures' }, summary.failures.map((failure) => h('li', {}, `${failure.label ?? failure.recordType}: ${failure.message}`))),
       h('button', { type: 'button', className: 'quiet', onclick: () => act(api.retrySync(), t('retryQueued')) }, t('retry'))) : null,
+    summary.held.length ? h('div', {},
+      h('h4', {}, t('heldChanges')),
+      h('ul', { className: 'failures held' }, summary.held.map((record) => h('li', {}, `${record.recordType} ${record.recordId.slice(0, 8)}: ${record.reason}`)))) : null,
     h('div', { className: 'button-row' },
       h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))));

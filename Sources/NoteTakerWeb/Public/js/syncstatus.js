@@ -35,7 +35,7 @@ function renderIndicator() {
   else if (!status.loggedIn) text = t('indicatorLoggedOut');
   else if (status.state.syncing) text = t('indicatorSyncing');
   else if (status.summary.conflicts > 0) text = t('indicatorConflicts', { count: status.summary.conflicts });
-  else if (status.summary.failures.length > 0 || status.state.lastError) text = t('indicatorError');
+  else if (status.summary.failures.length > 0 || status.summary.held.length > 0 || status.state.lastError) text = t('indicatorError');
   else if (status.summary.pending > 0) text = t('indicatorPending', { count: status.summary.pending });
   else if (status.summary.lastSyncedAt) text = t('indicatorSynced', { time: shortDate(status.summary.lastSyncedAt) });
   else text = t('indicatorNeverSynced');

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// Records from the server this device could not apply, kept exactly as they came, with
+/// why: a record another device (or a damaged server) wrote wrong never stops a sync, never
+/// touches a local row, and is never silently dropped.
+///
+/// A newer version of the record (or its deletion) replaces a held one. Held records are
+/// tried again when this app reads records by newer rules than when they were held (see
+/// ``readerVersion``), so an update that learns to read them gets them back.
+enum SyncQuarantine {
+    /// The version of the rules for reading records from the server. Raise it whenever a
+    /// release accepts records an earlier one refused: held records are then tried again.
+    static let readerVersion = 1
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_quarantine (
+                recordType TEXT NOT NULL,
+                recordId TEXT NOT NULL,
+                changeTag TEXT NOT NULL,
+                deleted INTEGER NOT NULL,
+                fields TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                readerVersion INTEGER NOT NULL,
+                heldAt REAL NOT NULL,
+                PRIMARY KEY (recordType, recordId)
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// Holds a record this device could not apply, replacing an older held version.
+    static func hold(_ db: Database, recordType: String, recordId: String, changeTag: String, deleted: Bool, fields: String, reason: String) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO sync_quarantine (recordType, recordId, changeTag, deleted, fields, reason, readerVersion, heldAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [recordType, recordId, changeTag, deleted, fields, reason, readerVersion, Date().storageValue])
+    }
+
+    /// Forgets a held version: a newer one arrived, or this device's own went up.
+    static func release(_ db: Database, recordType: String, recordId: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_quarantine WHERE recordType = ? AND recordId = ?")
+            .execute(arguments: [recordType, recordId])
+    }
+
+    /// Stages again the records held under older reading rules; returns how many.
+    @discardableResult
+    static func restage(_ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT recordType, recordId, changeTag, deleted, fields FROM sync_quarantine WHERE readerVersion < ?
+            """, arguments: [readerVersion])
+        for row in rows {
+            let type: String = row["recordType"]
+            try db.execute(sql: """
+                INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [RecordType(rawValue: type)?.applyOrder ?? 9, type, row["recordId"], row["changeTag"], row["deleted"], row["fields"]])
+        }
+        try db.execute(sql: "DELETE FROM sync_quarantine WHERE readerVersion < ?", arguments: [readerVersion])
+        return rows.count
+    }
+
+    /// Every held record, oldest first.
+    static func fetchAll(_ db: Database) throws -> [HeldRecord] {
+        try Row.fetchAll(db, sql: "SELECT recordType, recordId, reason, heldAt FROM sync_quarantine ORDER BY heldAt").map { row in
+            HeldRecord(recordType: row["recordType"], recordId: row["recordId"], reason: row["reason"],
+                       heldAt: Date(timeIntervalSince1970: row["heldAt"]))
+        }
+    }
+}
+
+/// A change from the server this device could not apply, held as it came (see
+/// `sync status`): the local data it would have changed is untouched.
+public struct HeldRecord: Sendable, Equatable, Codable {
+    /// The record's type, as the server sent it.
+    public var recordType: String
+    /// The record's id, as the server sent it (not necessarily a valid UUID).
+    public var recordId: String
+    /// Why it could not be applied.
+    public var reason: String
+    /// When it was held.
+    public var heldAt: Date
+}
