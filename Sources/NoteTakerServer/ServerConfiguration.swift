@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var quotaBytes: Int64
     /// How passwords are hashed.
     public var passwordHasher: PasswordHasher
+    /// Whether anyone who reaches the server may create an account (`--registration`).
+    public var registrationOpen: Bool
 
     /// The default port.
     public static let defaultPort = 8471
@@ -26,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = defaultPort,
         tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
-        quotaBytes: Int64 = defaultQuota, passwordHasher: PasswordHasher = .standard
+        quotaBytes: Int64 = defaultQuota, passwordHasher: PasswordHasher = .standard, registrationOpen: Bool = true
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -35,6 +37,7 @@ public struct ServerConfiguration: Sendable {
         self.tlsKeyPath = tlsKeyPath
         self.quotaBytes = quotaBytes
         self.passwordHasher = passwordHasher
+        self.registrationOpen = registrationOpen
     }
 
     /// The default data folder: `$XDG_DATA_HOME/notetaker-server` (or `~/.local/share/notetaker-server`).
@@ -49,6 +52,6 @@ public struct ServerConfiguration: Sendable {
         let storage = try SQLiteSyncStorage(url: dataDirectory.appendingPathComponent("NoteTakerServer.sqlite"))
         return SyncService(
             storage: storage, assetsDirectory: dataDirectory.appendingPathComponent("assets", isDirectory: true),
-            quotaBytes: quotaBytes, hasher: passwordHasher)
+            quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
     }
 }

@@ -34,6 +34,8 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case notFound
     /// The user name is taken.
     case accountExists
+    /// The server does not take new accounts; its administrator creates them.
+    case registrationClosed
     /// A batch, record or asset is over its limit.
     case tooLarge
     /// The account's storage is full.

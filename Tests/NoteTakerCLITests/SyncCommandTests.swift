@@ -86,6 +86,29 @@ struct SyncCommandTests {
         #expect(!server.process.isRunning)
     }
 
+    @Test("a server with registration closed takes only accounts added on its machine")
+    func closedRegistration() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-closed-\(UUID().uuidString)")
+        let admin = CLIRunner()
+        let serverTool = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        let added = try admin.run(["account", "add", "ada", "--password-stdin", "--data", data.path], stdin: "correct horse battery\n",
+                                  store: false, executable: serverTool)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Created account ada"))
+        let again = try admin.run(["account", "add", "ada", "--password-stdin", "--data", data.path], stdin: "another password\n",
+                                  store: false, executable: serverTool)
+        #expect(again.status == 1)
+        #expect(!again.stderr.isEmpty)
+
+        let server = try ServerProcess(arguments: ["--registration", "closed"], dataDirectory: data)
+        let device = CLIRunner()
+        let register = try device.run(["account", "register", "--server", server.url.absoluteString, "--user", "eve", "--password-stdin"],
+                                      stdin: "correct horse battery")
+        #expect(register.status == 1)
+        #expect(register.stderr.contains("does not take new accounts"))
+        try device.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+    }
+
     @Test("notetaker-server serves HTTPS with --tls-cert and --tls-key")
     func tls() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-tls-\(UUID())")

@@ -115,4 +115,18 @@ struct AccountTests {
             }
         }
     }
+
+    @Test("with registration closed, nobody can register; an account added on the server's machine logs in")
+    func closedRegistration() async throws {
+        let server = try TestServer(registrationOpen: false)
+        try await server.test { client in
+            let refused = try await client.send(.post, "/v1/accounts", json: Credentials(username: "eve", password: "correct horse"))
+            #expect(refused.status == .forbidden)
+            #expect(refused.errorCode == .registrationClosed)
+            #expect(try await server.service.storage.account(named: "eve") == nil)
+            _ = try await server.service.addAccount(Credentials(username: "ada", password: "correct horse"))
+            let login = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse"))
+            #expect(login.status == .created)
+        }
+    }
 }

@@ -57,14 +57,24 @@ struct AssetTests {
         #expect(stored.isEmpty)
     }
 
-    @Test("an asset over the quota is refused")
+    @Test("assets over the quota are refused and leave no file behind")
     func quota() async throws {
-        try await TestServer(quotaBytes: 10).test { client in
+        let server = try TestServer(quotaBytes: 1_000)
+        try await server.test { client in
             let token = try await client.register("ada")
-            let content = Data(String(repeating: "z", count: 100).utf8)
-            let upload = try await client.execute(uri: "/v1/assets/\(sha256Hex(content))", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: content))
-            #expect(upload.status.code == 507)
-            #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(content))", token: token).status == .notFound)
+            // Six uploads, each over what is left: none is kept, on disk or in the usage.
+            for index in 0..<6 {
+                let content = Data(String(repeating: "z\(index)", count: 600).utf8)
+                let upload = try await client.execute(uri: "/v1/assets/\(sha256Hex(content))", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: content))
+                #expect(upload.status.code == 507)
+                #expect(try upload.decode(APIErrorBody.self).message.contains("Storage full"))
+                #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(content))", token: token).status == .notFound)
+            }
+            let status = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self)
+            #expect(status.usedBytes == 0)
         }
+        let files = FileManager.default.enumerator(atPath: server.directory.appendingPathComponent("assets").path)?
+            .compactMap { $0 as? String }.filter { !$0.hasSuffix("incoming") && $0.count > 2 } ?? []
+        #expect(files.isEmpty, "left on disk: \(files)")
     }
 }

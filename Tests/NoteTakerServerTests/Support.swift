@@ -11,9 +11,10 @@ struct TestServer {
     let directory: URL
     let service: SyncService
 
-    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota) throws {
+    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
-        let configuration = ServerConfiguration(dataDirectory: directory, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        let configuration = ServerConfiguration(
+            dataDirectory: directory, quotaBytes: quotaBytes, passwordHasher: .fastForTests, registrationOpen: registrationOpen)
         service = try configuration.makeService()
     }
 

@@ -11,6 +11,7 @@ extension SyncServerError: HTTPResponseError {
         case .resyncRequired: .gone
         case .notFound: .notFound
         case .accountExists: .conflict
+        case .registrationClosed: .forbidden
         case .tooLarge: .contentTooLarge
         case .quotaExceeded: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .tooManyRequests: .tooManyRequests

@@ -14,9 +14,14 @@ extension SyncService {
     ) async throws(SyncServerError) where Chunks.Element == [UInt8] {
         try Self.validate(hash: hash)
         if try await assetExists(hash: hash, for: account) { return }
+        let used = try await storing { try await storage.usage(account: account.id).bytes }
         try await storing {
-            let size = try await assets.store(chunks, expectedHash: hash)
-            try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quotaBytes)
+            // Over the quota, the upload stops as soon as it is; nothing stays on disk.
+            _ = try await assets.store(
+                chunks, expectedHash: hash, room: quotaBytes - used, tooMuch: SyncServerError.quotaExceeded(used: used, quota: quotaBytes)
+            ) { size in
+                try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quotaBytes)
+            }
         }
     }
 

@@ -11,29 +11,42 @@ public struct SyncService: Sendable {
     public let notifier: ChangeNotifier
     /// The most bytes (records and assets) one account may use.
     public let quotaBytes: Int64
+    /// Whether anyone may create an account (otherwise only ``addAccount(_:)`` on the
+    /// server's machine does).
+    public let registrationOpen: Bool
     let assets: AssetFiles
     let hasher: PasswordHasher
     let throttle = LoginThrottle()
 
     /// Creates the service over a storage and an asset folder.
-    public init(storage: any SyncStorage, assetsDirectory: URL, quotaBytes: Int64, hasher: PasswordHasher = .standard) {
+    public init(
+        storage: any SyncStorage, assetsDirectory: URL, quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true
+    ) {
         self.storage = storage
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes
+        self.registrationOpen = registrationOpen
         self.assets = AssetFiles(directory: assetsDirectory)
         self.hasher = hasher
     }
 
     // MARK: Accounts
 
-    /// Creates an account and logs it in.
+    /// Creates an account and logs it in, when registration is open.
     public func register(_ credentials: Credentials) async throws(SyncServerError) -> SessionResponse {
+        guard registrationOpen else {
+            throw SyncServerError(.registrationClosed, "This server does not take new accounts. Ask its administrator to create one for you.")
+        }
+        let account = try await addAccount(credentials)
+        return try await storing { try await startSession(for: account) }
+    }
+
+    /// Creates an account, open registration or not (`notetaker-server account add`).
+    public func addAccount(_ credentials: Credentials) async throws(SyncServerError) -> StoredAccount {
         try Self.validate(username: credentials.username)
         try Self.validate(password: credentials.password)
         return try await storing {
-            let account = try await storage.createAccount(
-                username: credentials.username, passwordHash: try hasher.hash(credentials.password))
-            return try await startSession(for: account)
+            try await storage.createAccount(username: credentials.username, passwordHash: try hasher.hash(credentials.password))
         }
     }
 

@@ -17,9 +17,14 @@ struct AssetFiles: Sendable {
         directory.appendingPathComponent(String(hash.prefix(2)), isDirectory: true).appendingPathComponent(hash)
     }
 
-    /// Streams `chunks` to a temporary file, checking size and hash, then moves it in place.
-    /// Returns the size. A wrong hash or an oversized upload leaves nothing behind.
-    func store<Chunks: AsyncSequence>(_ chunks: Chunks, expectedHash: String) async throws -> Int64 where Chunks.Element == [UInt8] {
+    /// Streams `chunks` to a temporary file, checking size and hash, lets `admit` record the
+    /// file (the account's quota is checked there), then moves it in place. Returns the size.
+    /// A wrong hash, an upload over `room` bytes (``tooMuch`` is thrown as soon as it is) or
+    /// one `admit` refuses leaves nothing behind.
+    func store<Chunks: AsyncSequence>(
+        _ chunks: Chunks, expectedHash: String, room: Int64, tooMuch: @autoclosure () -> any Error,
+        admit: (Int64) async throws -> Void
+    ) async throws -> Int64 where Chunks.Element == [UInt8] {
         let incoming = directory.appendingPathComponent("incoming", isDirectory: true)
         try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         let temporary = incoming.appendingPathComponent(UUID().uuidString)
@@ -36,6 +41,7 @@ struct AssetFiles: Sendable {
                 if size > SyncLimits.maxAssetBytes {
                     throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
                 }
+                if size > room { throw tooMuch() }
                 hasher.update(data: chunk)
                 try handle.write(contentsOf: chunk)
             }
@@ -49,6 +55,7 @@ struct AssetFiles: Sendable {
         guard actual == expectedHash else {
             throw SyncServerError(.hashMismatch, "The uploaded file's SHA-256 is \(actual), not \(expectedHash) as its address says. Nothing was stored.")
         }
+        try await admit(size)
         let destination = url(for: expectedHash)
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: destination.path) {
