@@ -5,8 +5,8 @@ import HummingbirdTLS
 import NIOSSL
 
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
-public func buildRouter(service: SyncService) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(service: SyncService) -> Router<SyncRequestContext> {
+    let router = Router(context: SyncRequestContext.self)
     SyncRoutes(service: service).register(on: router)
     return router
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import NoteTakerServer
+@testable import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
 
@@ -74,6 +74,47 @@ struct AccountTests {
             #expect(blocked.headers[.retryAfter] != nil)
             #expect(blocked.errorCode == .tooManyRequests)
         }
+    }
+
+    @Test("20 wrong passwords sent at once: only 5 are checked, and the owner elsewhere still logs in")
+    func parallelGuesses() async throws {
+        let server = try TestServer()
+        let service = server.service
+        _ = try await service.addAccount(Credentials(username: "ada", password: "correct horse"))
+        let outcomes = await withTaskGroup(of: SyncServerError?.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await service.login(Credentials(username: "ada", password: "guess \(index)"), from: "203.0.113.9")
+                        return nil
+                    } catch {
+                        return error as? SyncServerError
+                    }
+                }
+            }
+            return await group.reduce(into: [SyncServerError?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0?.code == .unauthorized }.count == 5)
+        #expect(outcomes.filter { $0?.code == .tooManyRequests }.count == 15)
+        // The attacker's address is slowed down; the owner, from another, is not.
+        await #expect(throws: SyncServerError.self) {
+            try await service.login(Credentials(username: "ada", password: "correct horse"), from: "203.0.113.9")
+        }
+        _ = try await service.login(Credentials(username: "ada", password: "correct horse"), from: "198.51.100.4")
+    }
+
+    @Test("one address guessing across many names is slowed down too; memory stays bounded")
+    func manyNames() async throws {
+        let throttle = LoginThrottle(capacity: 100)
+        let now = Date()
+        for index in 0..<20 {
+            #expect(await throttle.begin(username: "user\(index)", address: "203.0.113.9", now: now) == nil)
+        }
+        #expect(await throttle.begin(username: "someone else", address: "203.0.113.9", now: now) != nil)
+        for index in 0..<1_000 {
+            _ = await throttle.begin(username: "name\(index)", address: "198.51.100.\(index % 250)", now: now.addingTimeInterval(Double(index)))
+        }
+        #expect(await throttle.remembered <= 2 * 101)
     }
 
     @Test("changing the password ends other sessions; the old password stops working")

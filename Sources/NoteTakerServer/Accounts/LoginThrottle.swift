@@ -1,38 +1,91 @@
 import Foundation
 
-/// Slows down repeated failed logins for a user name: after a few failures, each further
-/// attempt must wait, twice as long each time, up to a quarter of an hour.
+/// Slows down password guessing, by user name *and* source address.
+///
+/// The rule, and why it is safe:
+/// - Each (user name, address) pair may fail 5 times; then each further try must wait,
+///   twice as long each time, up to a quarter of an hour. Someone guessing a user's
+///   password from one machine is slowed down; the user, logging in from another address,
+///   is not: an attacker cannot lock the owner out.
+/// - Each address may fail 20 times, whatever names it tries; then the same waits. One
+///   machine cannot guess across many user names.
+/// - An attempt counts as failed from the moment it starts, and is taken back if it
+///   succeeds: guesses sent in parallel cannot all slip through before the first failure is
+///   known.
+/// - It remembers at most ``capacity`` pairs and addresses, forgetting those whose wait is
+///   over first: memory stays bounded whatever names are tried.
+///
+/// Many addresses guessing one name each get 5 tries apiece; the slow password hash (and
+/// ``WorkLimiter``) bounds how fast that can go.
 actor LoginThrottle {
     private struct Failures {
         var count: Int
         var last: Date
     }
 
-    /// Failures allowed before waiting is required.
-    let freeAttempts: Int
-    private var failures: [String: Failures] = [:]
-
-    init(freeAttempts: Int = 5) {
-        self.freeAttempts = freeAttempts
+    private struct Pair: Hashable {
+        var name: String
+        var address: String
     }
 
-    /// Seconds to wait before `username` may try again, or `nil` when it may try now.
-    func waitTime(for username: String, now: Date = Date()) -> Int? {
-        guard let entry = failures[username.lowercased()], entry.count >= freeAttempts else { return nil }
-        let delay = min(900, 1 << min(entry.count - freeAttempts, 10))
-        let remaining = entry.last.addingTimeInterval(TimeInterval(delay)).timeIntervalSince(now)
+    /// Failures allowed per user name and address before waiting is required.
+    let freePerName: Int
+    /// Failures allowed per address, whatever the names.
+    let freePerAddress: Int
+    /// The most entries of each kind remembered.
+    let capacity: Int
+    private var pairs: [Pair: Failures] = [:]
+    private var addresses: [String: Failures] = [:]
+
+    init(freePerName: Int = 5, freePerAddress: Int = 20, capacity: Int = 10_000) {
+        self.freePerName = freePerName
+        self.freePerAddress = freePerAddress
+        self.capacity = capacity
+    }
+
+    /// Starts an attempt: the seconds to wait when it may not be made now, or `nil` when it
+    /// may (it then counts as failed until ``succeeded(username:address:)``).
+    func begin(username: String, address: String, now: Date = Date()) -> Int? {
+        let pair = Pair(name: username.lowercased(), address: address)
+        let wait = max(Self.wait(pairs[pair], free: freePerName, now: now) ?? 0, Self.wait(addresses[address], free: freePerAddress, now: now) ?? 0)
+        if wait > 0 { return wait }
+        pairs[pair, default: Failures(count: 0, last: now)].count += 1
+        pairs[pair]?.last = now
+        addresses[address, default: Failures(count: 0, last: now)].count += 1
+        addresses[address]?.last = now
+        prune(now: now)
+        return nil
+    }
+
+    /// Takes back an attempt that succeeded: the pair starts afresh.
+    func succeeded(username: String, address: String) {
+        pairs[Pair(name: username.lowercased(), address: address)] = nil
+        if let count = addresses[address]?.count { addresses[address]?.count = max(0, count - 1) }
+    }
+
+    /// How many pairs and addresses are remembered.
+    var remembered: Int { pairs.count + addresses.count }
+
+    private static func wait(_ failures: Failures?, free: Int, now: Date) -> Int? {
+        guard let failures, failures.count >= free else { return nil }
+        let delay = min(900, 1 << min(failures.count - free, 10))
+        let remaining = failures.last.addingTimeInterval(TimeInterval(delay)).timeIntervalSince(now)
         return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }
 
-    /// Counts a failed attempt.
-    func recordFailure(for username: String, now: Date = Date()) {
-        let key = username.lowercased()
-        let count = (failures[key]?.count ?? 0) + 1
-        failures[key] = Failures(count: count, last: now)
-    }
-
-    /// Forgets failures after a successful login.
-    func recordSuccess(for username: String) {
-        failures[username.lowercased()] = nil
+    /// Forgets entries whose waits are over, then the oldest, when over capacity.
+    private func prune(now: Date) {
+        if pairs.count > capacity {
+            pairs = pairs.filter { now.timeIntervalSince($0.value.last) < 900 }
+            if pairs.count > capacity {
+                pairs = Dictionary(uniqueKeysWithValues: pairs.sorted { $0.value.last > $1.value.last }.prefix(capacity / 2).map { ($0.key, $0.value) })
+            }
+        }
+        if addresses.count > capacity {
+            addresses = addresses.filter { now.timeIntervalSince($0.value.last) < 900 }
+            if addresses.count > capacity {
+                addresses = Dictionary(uniqueKeysWithValues: addresses.sorted { $0.value.last > $1.value.last }.prefix(capacity / 2).map { ($0.key, $0.value) })
+            }
+        }
     }
 }

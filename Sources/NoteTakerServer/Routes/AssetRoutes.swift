@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 struct AssetRoutes {
     let service: SyncService
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SyncRequestContext>) {
         router.put("/v1/assets/:hash") { request, context in
             let (account, _) = try await service.account(of: request)
             let hash = context.parameters.get("hash") ?? ""

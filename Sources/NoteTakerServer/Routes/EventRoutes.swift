@@ -18,7 +18,7 @@ struct EventRoutes {
         case heartbeat
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/events") { request, _ in
             let (account, _) = try await service.account(of: request)
             let tokens = await service.events(for: account)

@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 struct SyncRoutes {
     let service: SyncService
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/health") { _, _ in
             try JSONBody.response(HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: service.storage.serverId))
         }
@@ -28,9 +28,9 @@ struct SyncRoutes {
             try await service.changePassword(change, account: account, token: token)
             return Response(status: .noContent)
         }
-        router.post("/v1/sessions") { request, _ in
+        router.post("/v1/sessions") { request, context in
             let credentials = try await JSONBody.decode(Credentials.self, from: request)
-            return try JSONBody.response(try await service.login(credentials), status: .created)
+            return try JSONBody.response(try await service.login(credentials, from: context.sourceAddress), status: .created)
         }
         router.delete("/v1/sessions/current") { request, _ in
             let (_, token) = try await service.account(of: request)

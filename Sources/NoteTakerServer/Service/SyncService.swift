@@ -17,6 +17,8 @@ public struct SyncService: Sendable {
     let assets: AssetFiles
     let hasher: PasswordHasher
     let throttle = LoginThrottle()
+    /// Password hashing, one or two at a time.
+    let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
 
     /// Creates the service over a storage and an asset folder.
     public init(
@@ -46,22 +48,26 @@ public struct SyncService: Sendable {
         try Self.validate(username: credentials.username)
         try Self.validate(password: credentials.password)
         return try await storing {
-            try await storage.createAccount(username: credentials.username, passwordHash: try hasher.hash(credentials.password))
+            let hash = try await hashing.run { try hasher.hash(credentials.password) }
+            return try await storage.createAccount(username: credentials.username, passwordHash: hash)
         }
     }
 
-    /// Logs in; repeated failures for a name must wait longer and longer.
-    public func login(_ credentials: Credentials) async throws(SyncServerError) -> SessionResponse {
-        if let wait = await throttle.waitTime(for: credentials.username) {
+    /// Logs in; repeated failures for a name from an address, or from an address for any
+    /// names, must wait longer and longer (see ``LoginThrottle`` for the rule).
+    public func login(_ credentials: Credentials, from address: String = "local") async throws(SyncServerError) -> SessionResponse {
+        if let wait = await throttle.begin(username: credentials.username, address: address) {
             throw SyncServerError(.tooManyRequests, "Too many failed logins for '\(credentials.username)'. Try again in \(wait) seconds.", retryAfter: wait)
         }
         let account = try await storing { try await storage.account(named: credentials.username) }
-        guard let account, hasher.verify(credentials.password, against: account.passwordHash) else {
-            await throttle.recordFailure(for: credentials.username)
-            throw .wrongCredentials
-        }
-        await throttle.recordSuccess(for: credentials.username)
+        guard let account, try await verify(credentials.password, against: account.passwordHash) else { throw .wrongCredentials }
+        await throttle.succeeded(username: credentials.username, address: address)
         return try await storing { try await startSession(for: account) }
+    }
+
+    /// Checks a password against its hash, waiting for a turn to hash.
+    func verify(_ password: String, against hash: String) async throws(SyncServerError) -> Bool {
+        try await storing { try await hashing.run { hasher.verify(password, against: hash) } }
     }
 
     /// The account a bearer token belongs to.
@@ -78,12 +84,12 @@ public struct SyncService: Sendable {
 
     /// Changes the password; every other session of the account ends.
     public func changePassword(_ change: PasswordChange, account: StoredAccount, token: String) async throws(SyncServerError) {
-        guard hasher.verify(change.currentPassword, against: account.passwordHash) else {
+        guard try await verify(change.currentPassword, against: account.passwordHash) else {
             throw SyncServerError(.unauthorized, "The current password is wrong; the password was not changed.")
         }
         try Self.validate(password: change.newPassword)
         try await storing {
-            try await storage.setPasswordHash(try hasher.hash(change.newPassword), account: account.id)
+            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, account: account.id)
             try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))
         }
     }

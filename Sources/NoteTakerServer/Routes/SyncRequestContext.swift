@@ -1,0 +1,22 @@
+import Hummingbird
+import NIOCore
+
+/// The context of a sync API request: Hummingbird's, and the address it came from (login
+/// throttling is per address as well as per name).
+public struct SyncRequestContext: RequestContext, RemoteAddressRequestContext {
+    /// Hummingbird's request state.
+    public var coreContext: CoreRequestContextStorage
+    /// The peer's address, when the connection has one.
+    public let remoteAddress: SocketAddress?
+
+    /// Creates the context for a request on a channel.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The peer's IP address as text ("unknown" without one).
+    var sourceAddress: String {
+        remoteAddress?.ipAddress ?? "unknown"
+    }
+}
