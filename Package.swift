@@ -35,6 +35,7 @@ let package = Package(
             name: "NoteTakerInterchange",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -55,6 +56,7 @@ let package = Package(
             name: "NoteTakerCLI",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSyncProtocol",
                 "NoteTakerInterchange",
                 "NoteTakerWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import NIOCore
 import NIOSSL
 
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
@@ -29,16 +30,18 @@ public func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) })
 }
 
-/// Plain HTTP/1.1, or HTTPS when a certificate and key are configured.
+/// Plain HTTP/1.1, or HTTPS (TLS 1.2 at least) when a certificate and key are configured.
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+    let http = HTTP1Channel.Configuration(idleTimeout: .seconds(configuration.idleTimeoutSeconds))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
-        return .http1()
+        return .http1(configuration: http)
     case let (certificate?, key?):
         let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
         let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-        let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
-        return try .tls(.http1(), tlsConfiguration: tls)
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+        tls.minimumTLSVersion = .tlsv12
+        return try .tls(.http1(configuration: http), tlsConfiguration: tls)
     default:
         throw SyncServerError(.badRequest, "HTTPS needs both --tls-cert and --tls-key.")
     }

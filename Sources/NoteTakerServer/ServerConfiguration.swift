@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var passwordHasher: PasswordHasher
     /// Whether anyone who reaches the server may create an account (`--registration`).
     public var registrationOpen: Bool
+    /// How long a connection may sit idle, or with a request's headers half sent, before the
+    /// server closes it (idle connections must not pile up to the file limit).
+    public var idleTimeoutSeconds: Int64 = 60
 
     /// The default port.
     public static let defaultPort = 8471

@@ -77,4 +77,22 @@ struct AssetTests {
             .compactMap { $0 as? String }.filter { !$0.hasSuffix("incoming") && $0.count > 2 } ?? []
         #expect(files.isEmpty, "left on disk: \(files)")
     }
+
+    @Test("the server's data folder, database and asset files are readable by their owner only")
+    func ownerOnly() async throws {
+        let server = try TestServer()
+        let content = Data("private file".utf8)
+        try await server.test { client in
+            let token = try await client.register("ada")
+            let upload = try await client.execute(uri: "/v1/assets/\(sha256Hex(content))", method: .put, headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: content))
+            #expect(upload.status.code < 300)
+        }
+        func mode(_ path: String) throws -> Int? { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int }
+        let hash = sha256Hex(content)
+        #expect(try mode(server.directory.path) == 0o700)
+        #expect(try mode(server.directory.appendingPathComponent("NoteTakerServer.sqlite").path) == 0o600)
+        let asset = server.directory.appendingPathComponent("assets/\(hash.prefix(2))/\(hash)")
+        #expect(try mode(asset.deletingLastPathComponent().path) == 0o700)
+        #expect(try mode(asset.path) == 0o600)
+    }
 }

@@ -22,9 +22,12 @@ final class LiveServer: Sendable {
         self.task = task
     }
 
-    static func start(directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota) async throws -> LiveServer {
+    static func start(
+        directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60
+    ) async throws -> LiveServer {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
-        let configuration = ServerConfiguration(dataDirectory: directory, port: 0, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        var configuration = ServerConfiguration(dataDirectory: directory, port: 0, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        configuration.idleTimeoutSeconds = idleTimeoutSeconds
         let service = try configuration.makeService()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try buildApplication(configuration, service: service) { port in continuation.yield(port) }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import NoteTakerKit
 
 /// Edits a note in the user's editor ($VISUAL, else $EDITOR, else vi).
@@ -11,7 +12,9 @@ enum Editor {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-\(UUID().uuidString).md")
         let original = compose(title: title, body: body)
         do {
-            try original.write(to: file, atomically: true, encoding: .utf8)
+            // The note is readable by its owner only while it is in the temporary folder.
+            guard OwnerOnly.createFile(at: file) else { throw CocoaError(.fileWriteNoPermission) }
+            try original.write(to: file, atomically: false, encoding: .utf8)
         } catch {
             throw NoteTakerError.fileWriteFailed(path: file.path, reason: error.localizedDescription)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 
 /// Where an export is written: into a hidden folder beside the destination, moved into place
 /// when complete, so the destination never holds half an export.
@@ -27,7 +28,7 @@ struct OutputLocation {
         staging = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
         if isDirectory {
             do {
-                try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+                try manager.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: OwnerOnly.folderMode])
             } catch {
                 throw .writeFailed(path: staging.path, reason: error.localizedDescription)
             }
@@ -59,7 +60,7 @@ final class BufferedFile {
 
     init(creating url: URL) throws(InterchangeError) {
         path = url.path
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+        guard OwnerOnly.createFile(at: url),
               let handle = FileHandle(forWritingAtPath: url.path)
         else { throw .writeFailed(path: url.path, reason: "cannot create the file") }
         self.handle = handle

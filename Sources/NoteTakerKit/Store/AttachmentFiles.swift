@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteTakerSyncProtocol
 
 /// The attachment files beside the database, each named by the SHA-256 of its content, so
 /// the same bytes are stored once. Paths are built from hashes only, never from user names.
@@ -43,16 +44,15 @@ struct AttachmentFiles {
         }
         let incoming = directory.appendingPathComponent(".incoming-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: incoming.path, contents: nil) else {
+            try OwnerOnly.createDirectory(at: directory)
+            guard OwnerOnly.createFile(at: incoming) else {
                 throw NoteTakerError.fileWriteFailed(path: incoming.path, reason: "cannot create a file there")
             }
             defer { try? FileManager.default.removeItem(at: incoming) }
             let stored = try copyHashing(from: source, to: incoming, fileName: fileName)
             let destination = url(forHash: stored.contentHash)
             if !FileManager.default.fileExists(atPath: destination.path) {
-                try FileManager.default.createDirectory(
-                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
                 try FileManager.default.moveItem(at: incoming, to: destination)
             }
             return stored

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import GRDB
 
 /// The local store of notes, folders, tags and attachments: one SQLite file (WAL mode)
@@ -45,10 +46,14 @@ public struct NoteStore: Sendable {
             try StoreInspection.check(path: path, migrator: migrator)
         } else {
             do {
-                try fileManager.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Only the owner may read the notes: the folder 0700, the database (and so
+                // its WAL and SHM) 0600.
+                try OwnerOnly.createDirectory(at: url.deletingLastPathComponent())
             } catch {
                 throw .fileWriteFailed(path: url.deletingLastPathComponent().path, reason: error.localizedDescription)
+            }
+            guard OwnerOnly.createFile(at: url) else {
+                throw .fileWriteFailed(path: path, reason: "cannot create the store file there")
             }
         }
         let pool: DatabasePool

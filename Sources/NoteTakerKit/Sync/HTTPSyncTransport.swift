@@ -83,6 +83,7 @@ public struct HTTPSyncTransport: SyncTransport {
         }
         do {
             try data.write(to: file, options: .atomic)
+            try OwnerOnly.restrict(file)
         } catch {
             throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
         }

@@ -56,7 +56,7 @@ extension SyncEngine {
         for (index, hash) in missing.enumerated() {
             let destination = store.attachmentFiles.url(forHash: hash)
             do {
-                try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
             } catch {
                 throw .store(.fileWriteFailed(path: destination.deletingLastPathComponent().path, reason: error.localizedDescription))
             }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The rule, and why it is safe:
 /// - Each (user name, address) pair may fail 5 times; then each further try must wait,
-///   twice as long each time, up to a quarter of an hour. Someone guessing a user's
+///   30 seconds, then twice as long each time, up to a quarter of an hour. Someone guessing a user's
 ///   password from one machine is slowed down; the user, logging in from another address,
 ///   is not: an attacker cannot lock the owner out.
 /// - Each address may fail 20 times, whatever names it tries; then the same waits. One
@@ -68,7 +68,7 @@ actor LoginThrottle {
 
     private static func wait(_ failures: Failures?, free: Int, now: Date) -> Int? {
         guard let failures, failures.count >= free else { return nil }
-        let delay = min(900, 1 << min(failures.count - free, 10))
+        let delay = min(900, 30 << min(failures.count - free, 5))
         let remaining = failures.last.addingTimeInterval(TimeInterval(delay)).timeIntervalSince(now)
         return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }

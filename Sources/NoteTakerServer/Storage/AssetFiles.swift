@@ -26,9 +26,9 @@ struct AssetFiles: Sendable {
         admit: (Int64) async throws -> Void
     ) async throws -> Int64 where Chunks.Element == [UInt8] {
         let incoming = directory.appendingPathComponent("incoming", isDirectory: true)
-        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        try OwnerOnly.createDirectory(at: incoming)
         let temporary = incoming.appendingPathComponent(UUID().uuidString)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+        guard OwnerOnly.createFile(at: temporary) else {
             throw SyncServerError(.internalError, "The server could not create a file in its asset folder; nothing was stored.")
         }
         defer { try? FileManager.default.removeItem(at: temporary) }
@@ -57,7 +57,7 @@ struct AssetFiles: Sendable {
         }
         try await admit(size)
         let destination = url(for: expectedHash)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
         if !FileManager.default.fileExists(atPath: destination.path) {
             try FileManager.default.moveItem(at: temporary, to: destination)
         }

@@ -13,7 +13,10 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     /// Opens (or creates) the storage file at `url`.
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try OwnerOnly.createDirectory(at: url.deletingLastPathComponent())
+        if !FileManager.default.fileExists(atPath: url.path), !OwnerOnly.createFile(at: url) {
+            throw SyncServerError(.internalError, "The server could not create its database at \(url.path).")
+        }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)

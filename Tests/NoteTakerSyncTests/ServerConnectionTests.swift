@@ -1,0 +1,55 @@
+import Foundation
+import NoteTakerKit
+import Testing
+
+/// The server does not keep connections nobody uses: idle ones, or ones whose request
+/// headers never finish (a client that dawdles to use up the server's files).
+@Suite("Server connections")
+struct ServerConnectionTests {
+    @Test("a connection with half-sent headers is closed by the server")
+    func halfSentHeadersAreClosed() async throws {
+        let server = try await LiveServer.start(idleTimeoutSeconds: 1)
+        let socket = try LoopbackSocket(port: try #require(server.url.port))
+        socket.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        // The server closes it: reading ends (0 bytes) instead of waiting the full 20 s.
+        #expect(socket.readUntilClosed(timeoutSeconds: 20) == .closed)
+        // The server still answers.
+        #expect(try await HTTPSyncTransport(server: server.url, token: nil).serverId().isEmpty == false)
+        await server.stop()
+    }
+}
+
+/// A plain TCP connection to a loopback port.
+struct LoopbackSocket {
+    enum Outcome: Equatable { case closed, timedOut, failed }
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "cannot connect to port \(port)")
+    }
+
+    func send(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, 0) }
+    }
+
+    /// Reads until the peer closes the connection, or `timeoutSeconds` pass.
+    func readUntilClosed(timeoutSeconds: Int) -> Outcome {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { return .closed }
+            if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .failed }
+        }
+    }
+}
