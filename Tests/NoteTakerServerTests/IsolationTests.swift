@@ -57,10 +57,10 @@ struct IsolationTests {
         // Push: a change of ada's tells none of eve's devices.
         let ada = try await server.service.login(Credentials(username: "ada", password: "correct horse"))
         let adaAccount = try await server.service.authenticate(token: ada.token)
-        let eveAccount = try await server.service.authenticate(
-            token: try await server.service.login(Credentials(username: "eve", password: "new password")).token)
-        let eveEvents = await server.service.events(for: eveAccount)
-        let adaEvents = await server.service.events(for: adaAccount)
+        let eve = try await server.service.login(Credentials(username: "eve", password: "new password"))
+        let eveAccount = try await server.service.authenticate(token: eve.token)
+        let eveEvents = try await server.service.events(for: eveAccount, token: eve.token)
+        let adaEvents = try await server.service.events(for: adaAccount, token: ada.token)
         _ = try await server.service.modify(ModifyRequest(changes: [noteSave(title: "ping")]), for: adaAccount)
         var adaIterator = adaEvents.makeAsyncIterator()
         #expect(await adaIterator.next() != nil)
@@ -69,5 +69,39 @@ struct IsolationTests {
         let first = await eveIterator.next()
         let eveLatest = try await server.service.latestToken(for: eveAccount)
         #expect(first == eveLatest)
+    }
+
+    @Test("push streams are capped per account, and end with their session")
+    func pushStreamLimits() async throws {
+        let server = try TestServer()
+        let service = server.service
+        let first = try await service.register(Credentials(username: "ada", password: "correct horse"))
+        let account = try await service.authenticate(token: first.token)
+        var streams: [AsyncStream<String>] = []
+        for _ in 0..<service.notifier.perAccount {
+            streams.append(try await service.events(for: account, token: first.token))
+        }
+        await #expect(throws: SyncServerError.self) { _ = try await service.events(for: account, token: first.token) }
+        // Another account is not affected.
+        let other = try await service.register(Credentials(username: "eve", password: "correct horse"))
+        _ = try await service.events(for: try await service.authenticate(token: other.token), token: other.token)
+
+        // Logging out ends that session's streams (the iteration finishes, it does not hang).
+        try await service.logout(token: first.token)
+        let stream = streams[0]
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in stream {}
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(20))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(ended, "the push stream did not end within 20 s of logging out")
     }
 }

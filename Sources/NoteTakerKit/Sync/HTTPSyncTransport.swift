@@ -74,18 +74,57 @@ public struct HTTPSyncTransport: SyncTransport {
                            accepting: [200, 204])
     }
 
-    /// Downloads a file, checks its SHA-256, and writes it to `file`.
+    /// Downloads a file to disk (never whole into memory), checks its size and SHA-256, and
+    /// moves it to `file`; a file over the attachment limit or with another hash is refused.
     public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
-        let (data, _) = try await send(makeRequest(SyncAPI.downloadAsset, hash: hash), accepting: [200])
-        let actual = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        guard actual == hash else {
-            throw .server(code: "hashMismatch", message: "The downloaded attachment file does not match its SHA-256; it was not saved.")
+        let staging = file.deletingLastPathComponent().appendingPathComponent(".download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let request = makeRequest(SyncAPI.downloadAsset, hash: hash)
+        let (_, response) = try await perform { completion in
+            session.downloadTask(with: request) { location, response, error in
+                // The downloaded file is removed when this returns: keep it first.
+                var kept: (any Error)?
+                if let location {
+                    do { try FileManager.default.moveItem(at: location, to: staging) } catch { kept = error }
+                }
+                completion(nil, response, error ?? kept)
+            }
         }
+        if (response as? HTTPURLResponse)?.statusCode != 200 {
+            let body = (try? FileHandle(forReadingFrom: staging)).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 65_536)
+            }
+            _ = try Self.check((body ?? Data(), response), accepting: [200])
+        }
+        try Self.verify(staging, hash: hash)
         do {
-            try data.write(to: file, options: .atomic)
-            try OwnerOnly.restrict(file)
+            try OwnerOnly.restrict(staging)
+            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            try FileManager.default.moveItem(at: staging, to: file)
         } catch {
             throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
+        }
+    }
+
+    /// Checks a downloaded file's size against the attachment limit and its SHA-256, reading
+    /// it a megabyte at a time.
+    static func verify(_ file: URL, hash: String) throws(SyncError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size <= SyncLimits.maxAssetBytes else {
+            throw .server(code: "tooLarge", message: "The server sent a file of \(SyncError.megabytes(size)), larger than any attachment may be; it was not saved.")
+        }
+        var hasher = SHA256()
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        } catch {
+            throw .store(.fileUnreadable(path: file.path, reason: error.localizedDescription))
+        }
+        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard actual == hash else {
+            throw .server(code: "hashMismatch", message: "The downloaded attachment file does not match its SHA-256; it was not saved.")
         }
     }
 

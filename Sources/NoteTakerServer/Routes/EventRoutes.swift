@@ -20,8 +20,8 @@ struct EventRoutes {
 
     func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/events") { request, _ in
-            let (account, _) = try await service.account(of: request)
-            let tokens = await service.events(for: account)
+            let (account, token) = try await service.account(of: request)
+            let tokens = try await service.events(for: account, token: token)
             let latest = try await service.latestToken(for: account)
             return Response(
                 status: .ok,

@@ -1,17 +1,42 @@
 import Foundation
 
 /// Tells an account's connected devices that its records changed: the push channel's source.
+///
+/// Listeners are capped, per account and in total, so that push streams cannot use up the
+/// server's connections; each belongs to a session and ends when that session does (log out,
+/// password change).
 public actor ChangeNotifier {
-    private var listeners: [Int64: [UUID: AsyncStream<String>.Continuation]] = [:]
+    private struct Listener {
+        var session: String
+        var continuation: AsyncStream<String>.Continuation
+    }
+
+    /// The most push streams one account may hold open.
+    public nonisolated let perAccount: Int
+    /// The most push streams open at once.
+    public nonisolated let total: Int
+    private var listeners: [Int64: [UUID: Listener]] = [:]
+    private var count = 0
 
     /// Creates a notifier with no listeners.
-    public init() {}
+    public init(perAccount: Int = 20, total: Int = 500) {
+        self.perAccount = perAccount
+        self.total = total
+    }
 
-    /// A stream that yields the account's newest change token after every accepted change.
-    func subscribe(account: Int64) -> AsyncStream<String> {
+    /// A stream that yields the account's newest change token after every accepted change,
+    /// for the session with this token hash; refused (429) over the caps.
+    func subscribe(account: Int64, session: String) throws(SyncServerError) -> AsyncStream<String> {
+        guard (listeners[account]?.count ?? 0) < perAccount else {
+            throw SyncServerError(.tooManyRequests, "This account already has \(perAccount) devices listening for changes; close one, or sync without --watch.", retryAfter: 60)
+        }
+        guard count < total else {
+            throw SyncServerError(.tooManyRequests, "The server is listening for changes on as many connections as it takes; try again later.", retryAfter: 60)
+        }
         let id = UUID()
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        listeners[account, default: [:]][id] = continuation
+        listeners[account, default: [:]][id] = Listener(session: session, continuation: continuation)
+        count += 1
         continuation.onTermination = { _ in
             Task { await self.unsubscribe(account: account, id: id) }
         }
@@ -20,8 +45,22 @@ public actor ChangeNotifier {
 
     /// Tells every listener of the account that changes exist up to `token`.
     func notify(account: Int64, token: String) {
-        for continuation in listeners[account, default: [:]].values {
-            continuation.yield(token)
+        for listener in listeners[account, default: [:]].values {
+            listener.continuation.yield(token)
+        }
+    }
+
+    /// Ends the streams of the account's sessions, all but `keeping`.
+    func endSessions(account: Int64, keeping: String? = nil) {
+        for listener in (listeners[account] ?? [:]).values where listener.session != keeping {
+            listener.continuation.finish()
+        }
+    }
+
+    /// Ends the streams of one session.
+    func endSession(_ session: String) {
+        for listener in listeners.values.flatMap(\.values) where listener.session == session {
+            listener.continuation.finish()
         }
     }
 
@@ -31,6 +70,7 @@ public actor ChangeNotifier {
     }
 
     private func unsubscribe(account: Int64, id: UUID) {
-        listeners[account]?[id] = nil
+        if listeners[account]?.removeValue(forKey: id) != nil { count -= 1 }
+        if listeners[account]?.isEmpty == true { listeners[account] = nil }
     }
 }

@@ -47,8 +47,10 @@ extension SyncService {
     }
 
     /// A stream that yields a change token whenever the account's records change.
-    public func events(for account: StoredAccount) async -> AsyncStream<String> {
-        await notifier.subscribe(account: account.id)
+    /// It ends when the session of `token` ends; over the caps it is refused (see
+    /// ``ChangeNotifier``).
+    public func events(for account: StoredAccount, token: String) async throws(SyncServerError) -> AsyncStream<String> {
+        try await notifier.subscribe(account: account.id, session: SessionToken.hash(token))
     }
 
     /// The token that covers every change the account holds now.

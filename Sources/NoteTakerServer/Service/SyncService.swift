@@ -80,6 +80,7 @@ public struct SyncService: Sendable {
     /// Ends the session of `token`.
     public func logout(token: String) async throws(SyncServerError) {
         try await storing { try await storage.removeSession(tokenHash: SessionToken.hash(token)) }
+        await notifier.endSession(SessionToken.hash(token))
     }
 
     /// Changes the password; every other session of the account ends.
@@ -92,6 +93,7 @@ public struct SyncService: Sendable {
             try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, account: account.id)
             try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))
         }
+        await notifier.endSessions(account: account.id, keeping: SessionToken.hash(token))
     }
 
     /// The account's usage and quota.
