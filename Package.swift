@@ -110,7 +110,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NoteTakerSyncTests",
-            dependencies: ["NoteTakerKit", "NoteTakerServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "NoteTakerKit", "NoteTakerServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "NoteTakerWebTests",

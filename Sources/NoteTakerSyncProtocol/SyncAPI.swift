@@ -59,6 +59,9 @@ public enum SyncLimits {
     public static let maxAssetBytes: Int64 = 250 * 1024 * 1024
     /// The most records in one page of changes.
     public static let maxPageSize = 1000
+    /// About the most bytes of record fields in one page of changes (a page holds at least
+    /// one record, however large).
+    public static let maxPageBytes = 8_000_000
     /// The shortest password accepted.
     public static let minimumPasswordLength = 8
 }

@@ -48,6 +48,54 @@ struct RecordTests {
         }
     }
 
+    @Test("kept answers stay small and few: a conflict's server copy is read afresh, and only the newest 1,000 are kept")
+    func keptAnswers() async throws {
+        let server = try TestServer()
+        let service = server.service
+        let session = try await service.register(Credentials(username: "ada", password: "correct horse"))
+        let account = try await service.authenticate(token: session.token)
+        let id = UUID()
+        let tag = try #require(try await service.modify(ModifyRequest(changes: [noteSave(id, title: "one")]), for: account).results[0].changeTag)
+        _ = try await service.modify(ModifyRequest(changes: [noteSave(id, title: "two", base: tag)]), for: account)
+        let conflicting = ModifyRequest(changes: [noteSave(id, title: "stale", base: tag)])
+        let first = try await service.modify(conflicting, for: account)
+        let replayed = try await service.modify(conflicting, for: account)
+        #expect(replayed.results[0].outcome == .serverRecordChanged)
+        #expect(replayed.results[0].serverRecord?.fields["title"] == .string("two"))
+        #expect(replayed == first)
+
+        let oldest = ModifyRequest(changes: [noteSave(title: "the oldest answer")])
+        _ = try await service.modify(oldest, for: account)
+        for index in 0..<1_000 {
+            _ = try await service.modify(ModifyRequest(changes: [noteSave(title: "batch \(index)")]), for: account)
+        }
+        // Forgotten: repeated now, it is decided afresh (the record exists, so it conflicts).
+        #expect(try await service.modify(oldest, for: account).results[0].outcome == .serverRecordChanged)
+    }
+
+    @Test("a page of changes is bounded in bytes as well as in records")
+    func pageBytes() async throws {
+        let server = try TestServer()
+        let service = server.service
+        let session = try await service.register(Credentials(username: "ada", password: "correct horse"))
+        let account = try await service.authenticate(token: session.token)
+        let big = String(repeating: "x", count: 900_000)
+        for index in 0..<12 {
+            _ = try await service.modify(ModifyRequest(changes: [noteSave(title: "\(index) \(big)")]), for: account)
+        }
+        var since: String?
+        var pages: [Int] = []
+        repeat {
+            let page = try await service.changes(for: account, ChangesQuery(since: since), limit: 1000)
+            pages.append(page.records.count)
+            since = page.token
+            if !page.moreComing { break }
+        } while pages.count < 20
+        #expect(pages.reduce(0, +) == 12)
+        #expect(pages.count > 1)
+        #expect(pages.allSatisfy { $0 * 900_000 <= SyncLimits.maxPageBytes + 900_000 })
+    }
+
     @Test("deletes leave tombstones; deleting a deleted record succeeds")
     func tombstones() async throws {
         try await TestServer().test { client in

@@ -50,15 +50,24 @@ final class EventReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.allow)
     }
 
+    /// The longest event the push channel sends is a few hundred bytes: a server that sends
+    /// more without ending an event is cut off instead of filling memory.
+    static let maximumEventBytes = 64 * 1024
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let events: [String] = lock.withLock {
+        let events: [String]? = lock.withLock {
             buffer.append(data)
             var events: [String] = []
             while let range = buffer.range(of: Data("\n\n".utf8)) {
                 events.append(String(decoding: buffer[buffer.startIndex..<range.lowerBound], as: UTF8.self))
                 buffer.removeSubrange(buffer.startIndex..<range.upperBound)
             }
-            return events
+            return buffer.count > Self.maximumEventBytes ? nil : events
+        }
+        guard let events else {
+            dataTask.cancel()
+            continuation.finish(throwing: SyncError.unreachable("the server's push channel sent an event over \(Self.maximumEventBytes / 1024) kB"))
+            return
         }
         for event in events {
             if let token = Self.changesToken(in: event) { continuation.yield(token) }

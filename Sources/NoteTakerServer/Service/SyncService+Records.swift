@@ -17,9 +17,11 @@ extension SyncService {
         let own = query.deviceId.flatMap { device in
             authoredSequence(query.authoredToken).map { AuthoredChanges(device: device, through: $0) }
         }
-        let page = try await storing { try await storage.changes(account: account.id, after: after, skipping: own, limit: limit + 1) }
-        let records = Array(page.prefix(limit))
-        let moreComing = page.count > limit
+        let page = try await storing {
+            try await storage.changes(account: account.id, after: after, skipping: own, limit: limit, maxBytes: SyncLimits.maxPageBytes)
+        }
+        let records = page.records
+        let moreComing = page.moreComing
         // A full page covers up to its last record; the last page covers everything up to
         // the newest change, the device's own left-out ones included.
         let lastSequence = records.last.flatMap { Int64($0.changeTag) } ?? after

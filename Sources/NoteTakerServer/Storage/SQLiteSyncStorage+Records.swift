@@ -13,14 +13,27 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Records changed after `after`, oldest change first, but those `skipping` made.
-    public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int) async throws -> [SyncRecord] {
+    /// Records changed after `after`, oldest change first, but those `skipping` made; at
+    /// most `limit` of them and about `maxBytes` of fields (at least one record).
+    public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT recordType, recordId, seq, deleted, fields FROM record
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT recordType, recordId, seq, deleted, fields, size FROM record
                 WHERE accountId = ? AND seq > ? AND NOT (author IS ? AND seq <= ?)
-                ORDER BY seq LIMIT ?
-                """, arguments: [account, after, own?.device.uuidString.lowercased(), own?.through ?? 0, limit]).map(Self.record)
+                ORDER BY seq
+                """, arguments: [account, after, own?.device.uuidString.lowercased(), own?.through ?? 0])
+            var page = ChangesPage(records: [], moreComing: false)
+            var bytes = 0
+            while let row = try rows.next() {
+                let size: Int = row["size"]
+                if page.records.count == limit || (!page.records.isEmpty && bytes + size > maxBytes) {
+                    page.moreComing = true
+                    break
+                }
+                bytes += size
+                page.records.append(try Self.record(row))
+            }
+            return page
         }
     }
 
@@ -29,7 +42,7 @@ extension SQLiteSyncStorage {
         let requestKey = request.requestId.uuidString.lowercased()
         return try await writer.write { db in
             if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
-                return try JSONDecoder().decode(ModifyResponse.self, from: stored)
+                return try Self.replay(db, account: account, stored)
             }
             var sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
             var addedBytes: Int64 = 0
@@ -72,18 +85,40 @@ extension SQLiteSyncStorage {
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
                 arguments: [sequence, addedBytes, account])
             let response = ModifyResponse(results: results)
+            // The answer is kept without the server's copies of conflicting records (a
+            // replay reads them afresh), so each stays small: a couple of hundred bytes a change.
+            let compact = ModifyResponse(results: results.map { result in
+                var result = result
+                result.serverRecord = nil
+                return result
+            })
             let now = Date().timeIntervalSince1970
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
-                arguments: [account, requestKey, try JSONEncoder().encode(response), now])
-            if sequence / 1000 != (sequence - Int64(request.changes.count)) / 1000 {
-                // Now and then, forget answers older than the retention: a batch repeated
-                // after that is decided against change tags again, which merging absorbs.
-                try db.execute(sql: "DELETE FROM request WHERE accountId = ? AND createdAt < ?",
-                               arguments: [account, now - Self.requestRetention])
-            }
+                arguments: [account, requestKey, try JSONEncoder().encode(compact), now])
+            // Kept for 30 days, and the newest 1,000 only: a batch repeated after that is
+            // decided against change tags again, which merging absorbs.
+            try db.execute(sql: """
+                DELETE FROM request WHERE accountId = ?1 AND (createdAt < ?2 OR createdAt < (
+                    SELECT createdAt FROM request WHERE accountId = ?1 ORDER BY createdAt DESC LIMIT 1 OFFSET ?3))
+                """, arguments: [account, now - Self.requestRetention, Self.storedAnswers - 1])
             return response
         }
+    }
+
+    /// The most answers kept per account for repeated batches.
+    static let storedAnswers = 1_000
+
+    /// A kept answer, with the server's current copy of each record that conflicted.
+    static func replay(_ db: Database, account: Int64, _ stored: Data) throws -> ModifyResponse {
+        var response = try JSONDecoder().decode(ModifyResponse.self, from: stored)
+        for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
+            let result = response.results[index]
+            response.results[index].serverRecord = try Row.fetchOne(db, sql: """
+                SELECT recordType, recordId, seq, deleted, fields FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
+                """, arguments: [account, result.recordId.uuidString.lowercased(), result.recordType]).map(Self.record)
+        }
+        return response
     }
 
     /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).

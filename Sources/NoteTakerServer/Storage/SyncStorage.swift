@@ -25,6 +25,20 @@ public struct AuthoredChanges: Sendable, Hashable {
     }
 }
 
+/// A page of records from the storage, and whether more follow.
+public struct ChangesPage: Sendable {
+    /// The records, oldest change first.
+    public var records: [SyncRecord]
+    /// Whether records after these were left for the next page.
+    public var moreComing: Bool
+
+    /// Creates a page.
+    public init(records: [SyncRecord], moreComing: Bool) {
+        self.records = records
+        self.moreComing = moreComing
+    }
+}
+
 /// Where the server keeps accounts, sessions, records and asset ownership.
 ///
 /// Every record and asset operation takes the authenticated account's id, never an id from
@@ -52,9 +66,10 @@ public protocol SyncStorage: Sendable {
 
     /// The account's newest change sequence number (0 when it holds nothing).
     func latestSequence(account: Int64) async throws -> Int64
-    /// Records changed after sequence `after`, oldest first, at most `limit`, leaving out
-    /// those whose current version a device made and already holds (`skipping`).
-    func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int) async throws -> [SyncRecord]
+    /// Records changed after sequence `after`, oldest first, at most `limit` and about
+    /// `maxBytes` of fields (at least one), leaving out those whose current version a device
+    /// made and already holds (`skipping`).
+    func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage
     /// Applies a batch atomically (or answers it again when its request id was seen).
     func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse
     /// How many records the account holds and the bytes it uses (records and assets).

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+import NIOCore
+import ServiceLifecycle
+import Testing
+
+/// A server that sends more than the sync API promises gets a clear error from the device,
+/// not a device that fills its memory.
+@Suite("A misbehaving server")
+struct MisbehavingServerTests {
+    @Test("a push channel that never ends its event is cut off with a clear error")
+    func endlessEvent() async throws {
+        let router = Router()
+        router.get("/v1/events") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                // 1 MB of one event that never ends, then it hangs on.
+                for _ in 0..<64 { try await writer.write(ByteBuffer(string: "data: " + String(repeating: "x", count: 16 * 1024))) }
+                try await Task.sleep(for: .seconds(60))
+                try await writer.finish(nil)
+            })
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
+        let server = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let transport = try HTTPSyncTransport(server: try #require(URL(string: "http://127.0.0.1:\(port)")), token: "t")
+        let outcome = try await firstValue(of: Self.outcomes(of: SyncEventStream.connect(transport)), limit: .seconds(30)) { _ in true }
+        #expect(outcome?.contains("over 64 kB") == true, "\(outcome ?? "no answer within 30 s")")
+        await group.triggerGracefulShutdown()
+        server.cancel()
+    }
+
+    /// The stream's end as text: its error's message, or "ended".
+    static func outcomes(of stream: AsyncThrowingStream<String, any Error>) -> AsyncThrowingStream<String, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await _ in stream {}
+                    continuation.yield("ended")
+                } catch {
+                    continuation.yield((error as? SyncError)?.message ?? "\(error)")
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
