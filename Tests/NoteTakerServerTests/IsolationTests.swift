@@ -75,19 +75,18 @@ struct IsolationTests {
     func pushStreamLimits() async throws {
         let server = try TestServer()
         let service = server.service
-        let first = try await service.register(Credentials(username: "ada", password: "correct horse"))
-        let account = try await service.authenticate(token: first.token)
+        let (account, token) = try await server.account()
         var streams: [AsyncStream<String>] = []
         for _ in 0..<service.notifier.perAccount {
-            streams.append(try await service.events(for: account, token: first.token))
+            streams.append(try await service.events(for: account, token: token))
         }
-        await #expect(throws: SyncServerError.self) { _ = try await service.events(for: account, token: first.token) }
+        await #expect(throws: SyncServerError.self) { _ = try await service.events(for: account, token: token) }
         // Another account is not affected.
-        let other = try await service.register(Credentials(username: "eve", password: "correct horse"))
-        _ = try await service.events(for: try await service.authenticate(token: other.token), token: other.token)
+        let (other, otherToken) = try await server.account("eve")
+        _ = try await service.events(for: other, token: otherToken)
 
         // Logging out ends that session's streams (the iteration finishes, it does not hang).
-        try await service.logout(token: first.token)
+        try await service.logout(token: token)
         let stream = streams[0]
         let ended = await withTaskGroup(of: Bool.self) { group in
             group.addTask {

@@ -52,8 +52,7 @@ struct RecordTests {
     func keptAnswers() async throws {
         let server = try TestServer()
         let service = server.service
-        let session = try await service.register(Credentials(username: "ada", password: "correct horse"))
-        let account = try await service.authenticate(token: session.token)
+        let (account, _) = try await server.account()
         let id = UUID()
         let tag = try #require(try await service.modify(ModifyRequest(changes: [noteSave(id, title: "one")]), for: account).results[0].changeTag)
         _ = try await service.modify(ModifyRequest(changes: [noteSave(id, title: "two", base: tag)]), for: account)
@@ -77,8 +76,7 @@ struct RecordTests {
     func pageBytes() async throws {
         let server = try TestServer()
         let service = server.service
-        let session = try await service.register(Credentials(username: "ada", password: "correct horse"))
-        let account = try await service.authenticate(token: session.token)
+        let (account, _) = try await server.account()
         let big = String(repeating: "x", count: 900_000)
         for index in 0..<12 {
             _ = try await service.modify(ModifyRequest(changes: [noteSave(title: "\(index) \(big)")]), for: account)

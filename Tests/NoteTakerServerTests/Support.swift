@@ -25,6 +25,14 @@ struct TestServer {
     }
 }
 
+extension TestServer {
+    /// Registers an account through the service itself; returns it and its session token.
+    func account(_ username: String = "ada") async throws -> (StoredAccount, String) {
+        let session = try await service.register(Credentials(username: username, password: "correct horse"))
+        return (try await service.authenticate(token: session.token), session.token)
+    }
+}
+
 extension TestClientProtocol {
     /// Sends a request with an optional bearer token and JSON body.
     func send(
