@@ -1,5 +1,5 @@
 import Foundation
-import NoteTakerKit
+@testable import NoteTakerKit
 import NoteTakerSyncProtocol
 import Testing
 
@@ -105,5 +105,25 @@ struct HostileRecordTests {
             #expect(try device.store.syncSummary().held.count == cases.count, "the replaced version is still held")
             #expect(try device.store.pendingChanges().isEmpty)
         }
+    }
+
+    @Test("a record that fails in a way no check foresaw is held; the rest of its page is applied")
+    func unforeseenFailureIsHeld() async throws {
+        let store = try NoteStore.inMemory()
+        // Stands for any failure of one record that the checks do not catch.
+        try store.write { db in
+            try db.execute(sql: "CREATE TRIGGER poison BEFORE INSERT ON note WHEN NEW.title = 'poison' BEGIN SELECT RAISE(ABORT, 'unforeseen'); END")
+        }
+        let records = ["first", "poison", "last"].enumerated().map { index, title in
+            var fields = Self.note
+            fields["title"] = .string(title)
+            return SyncRecord(recordType: "note", recordId: UUID(), changeTag: String(index + 1), deleted: false, fields: fields)
+        }
+        let report = try await SyncEngine(store: store, transport: FixedRecordsTransport(records: records)).sync()
+        #expect(report.errors == 1)
+        #expect(Set(try store.notes().map(\.title)) == ["first", "last"])
+        let held = try store.syncSummary().held
+        #expect(held.map(\.recordId) == [records[1].recordId.key])
+        #expect(held.first?.reason.contains("unforeseen") == true)
     }
 }

@@ -16,7 +16,7 @@ struct RecordFuzzTests {
         var random = SeededGenerator(seed: seed)
         let records = Self.records(&random)
         let store = try NoteStore.inMemory()
-        let engine = SyncEngine(store: store, transport: FuzzTransport(records: records), options: .init(allowMassDeletion: true))
+        let engine = SyncEngine(store: store, transport: FixedRecordsTransport(records: records), options: .init(allowMassDeletion: true))
         let report = try await engine.sync()
         let summary = try store.syncSummary()
         #expect(report.errors == summary.held.count, "seed \(seed)")
@@ -76,7 +76,7 @@ struct RecordFuzzTests {
 }
 
 /// A server that holds the given records and accepts whatever is sent up.
-private actor FuzzTransport: SyncTransport {
+actor FixedRecordsTransport: SyncTransport {
     let records: [SyncRecord]
     private var sequence = 1000
 

@@ -188,8 +188,49 @@ extension NoteStore {
 
     /// Applies up to `limit` staged changes — folders first, then tags, notes, attachments —
     /// and removes them from the stage; returns how many were applied (0 when done).
+    ///
+    /// A record that fails in a way no check foresaw (a database error of its own, not of the
+    /// disk or the file) is held in ``SyncQuarantine`` and the batch is applied again
+    /// without it: one record never stops a pull for good.
     func applyStaged(limit: Int, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
-        let (apply, released) = try write { db in
+        var held = 0
+        while true {
+            do {
+                var apply = try applyStagedBatch(limit: limit, policy: policy)
+                apply.report.errors += held
+                apply.report.pulled += held
+                return apply
+            } catch let failure as StagedRecordFailure {
+                try write { db in
+                    let row = try Row.fetchOne(db, sql: "SELECT recordType, recordId, changeTag, deleted, fields FROM sync_inbox WHERE seq = ?",
+                                               arguments: [failure.seq])
+                    if let row {
+                        try SyncQuarantine.hold(db, recordType: row["recordType"], recordId: row["recordId"], changeTag: row["changeTag"],
+                                                deleted: row["deleted"], fields: row["fields"], reason: "This device could not store it: \(failure.reason)")
+                    }
+                    try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [failure.seq])
+                }
+                held += 1
+            } catch {
+                throw NoteTakerError(databaseError: error)
+            }
+        }
+    }
+
+    /// One staged record that failed on its own; its batch was rolled back.
+    private struct StagedRecordFailure: Error {
+        let seq: Int64
+        let reason: String
+    }
+
+    /// Database failures of the disk or the file, not of one record: these stop the pull.
+    private static let environmentFailures: [ResultCode] = [
+        .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CORRUPT, .SQLITE_NOMEM,
+        .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOTADB, .SQLITE_INTERRUPT, .SQLITE_PERM,
+    ]
+
+    private func applyStagedBatch(limit: Int, policy: MergePolicy) throws -> SyncApply {
+        let (apply, released) = try writer.write { db in
             var apply = SyncApply(policy: policy)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
@@ -221,7 +262,11 @@ extension NoteStore {
                     continue
                 }
                 let record = SyncRecord(recordType: recordType, recordId: id, changeTag: changeTag, deleted: deleted, fields: fields)
-                try apply.apply(db, record, fieldsText: fieldsText)
+                do {
+                    try apply.apply(db, record, fieldsText: fieldsText)
+                } catch let error as DatabaseError where !Self.environmentFailures.contains(error.resultCode.primaryResultCode) {
+                    throw StagedRecordFailure(seq: seq, reason: error.message ?? error.description)
+                }
             }
             try apply.flushIndex(db)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
