@@ -48,7 +48,7 @@ public struct AccountStatus: Sendable, Hashable, Codable {
     public var username: String
     /// Records held, tombstones included.
     public var recordCount: Int
-    /// Bytes used by records and assets.
+    /// Bytes used by records, assets and the answers kept for repeated batches.
     public var usedBytes: Int64
     /// The most the account may use.
     public var quotaBytes: Int64

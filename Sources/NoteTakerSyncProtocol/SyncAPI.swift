@@ -62,6 +62,9 @@ public enum SyncLimits {
     /// About the most bytes of record fields in one page of changes (a page holds at least
     /// one record, however large).
     public static let maxPageBytes = 8_000_000
+    /// The most bytes of any answer other than an asset: a full page and its largest record,
+    /// with room for the JSON around them. A device stops reading an answer that runs over.
+    public static let maxResponseBytes = 16_000_000
     /// The shortest password accepted.
     public static let minimumPasswordLength = 8
 }

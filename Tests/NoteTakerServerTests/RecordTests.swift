@@ -72,6 +72,29 @@ struct RecordTests {
         #expect(try await service.modify(oldest, for: account).results[0].outcome == .serverRecordChanged)
     }
 
+    @Test("kept answers count in the account's usage, and stop counting when they are forgotten")
+    func keptAnswersInUsage() async throws {
+        let server = try TestServer()
+        let service = server.service
+        let (account, _) = try await server.account()
+        let id = UUID()
+        // Deleting one record again and again changes no record after the first time: what
+        // grows is the answers kept, each the same size.
+        func deleteAgain() async throws -> Int64 {
+            let change = RecordChange(recordType: "note", recordId: id, operation: .delete, baseChangeTag: nil, fields: [:])
+            _ = try await service.modify(ModifyRequest(changes: [change]), for: account)
+            return try await service.status(of: account).usedBytes
+        }
+        let first = try await deleteAgain()
+        let second = try await deleteAgain()
+        let answer = second - first
+        #expect(answer > 0)
+        var usage = second
+        for _ in 2..<1_000 { usage = try await deleteAgain() }
+        #expect(usage == first + 999 * answer)
+        for _ in 0..<10 { #expect(try await deleteAgain() == usage, "the oldest answer goes as a new one comes") }
+    }
+
     @Test("a page of changes is bounded in bytes as well as in records")
     func pageBytes() async throws {
         let server = try TestServer()

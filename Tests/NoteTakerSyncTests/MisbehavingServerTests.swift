@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NoteTakerKit
 import NIOCore
+import NoteTakerSyncProtocol
 import ServiceLifecycle
 import Testing
 
@@ -20,18 +21,52 @@ struct MisbehavingServerTests {
                 try await writer.finish(nil)
             })
         }
+        try await Self.withServer(router) { server in
+            let transport = try HTTPSyncTransport(server: server, token: "t")
+            let outcome = try await firstValue(of: Self.outcomes(of: SyncEventStream.connect(transport)), limit: .seconds(30)) { _ in true }
+            #expect(outcome?.contains("over 64 kB") == true, "\(outcome ?? "no answer within 30 s")")
+        }
+    }
+
+    @Test("a page of changes larger than the API allows is refused, streamed or declared", arguments: [false, true])
+    func endlessPage(declared: Bool) async throws {
+        let router = Router()
+        let chunk = ByteBuffer(string: String(repeating: "x", count: 1 << 20))
+        let start = ByteBuffer(string: #"{"changes":[{"recordName":""#)
+        let chunks = SyncLimits.maxResponseBytes / chunk.readableBytes + 1
+        router.get(RouterPath(SyncAPI.changes.path)) { _, _ in
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if declared { headers[.contentLength] = String(start.readableBytes + chunks * chunk.readableBytes) }
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                try await writer.write(start)
+                for _ in 0..<chunks { try await writer.write(chunk) }
+                try await writer.finish(nil)
+            })
+        }
+        try await Self.withServer(router) { server in
+            let transport = try HTTPSyncTransport(server: server, token: "t")
+            let error = await #expect(throws: SyncError.self) { try await transport.fetchChanges(ChangesQuery(since: nil)) }
+            #expect(error?.message.contains("more than the sync API allows") == true, "\(error?.message ?? "no error")")
+        }
+    }
+
+    /// Runs `body` with a server of `router` on a loopback port, and stops the server after.
+    static func withServer(_ router: Router<BasicRequestContext>, _ body: (URL) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
         let server = Task { try await group.run() }
+        defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        let transport = try HTTPSyncTransport(server: try #require(URL(string: "http://127.0.0.1:\(port)")), token: "t")
-        let outcome = try await firstValue(of: Self.outcomes(of: SyncEventStream.connect(transport)), limit: .seconds(30)) { _ in true }
-        #expect(outcome?.contains("over 64 kB") == true, "\(outcome ?? "no answer within 30 s")")
+        do {
+            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
         await group.triggerGracefulShutdown()
-        server.cancel()
     }
 
     /// The stream's end as text: its error's message, or "ended".

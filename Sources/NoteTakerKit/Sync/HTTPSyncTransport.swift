@@ -12,6 +12,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// The session's bearer token, once logged in.
     public let token: String?
     let session: URLSession
+    let responses: BoundedResponses
 
     /// Creates a transport. A plain `http://` address that is not on this machine is
     /// refused unless `allowInsecure` is set: sync carries notes and passwords.
@@ -22,7 +23,8 @@ public struct HTTPSyncTransport: SyncTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 4
-        self.session = URLSession(configuration: configuration)
+        self.responses = BoundedResponses()
+        self.session = URLSession(configuration: configuration, delegate: responses, delegateQueue: nil)
     }
 
     /// Refuses addresses that would send notes unencrypted over a network.
@@ -161,12 +163,24 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    /// Sends a request; any status outside `accepting` becomes a ``SyncError``.
+    /// Sends a request and reads its answer, up to ``SyncLimits/maxResponseBytes``; any status
+    /// outside `accepting` becomes a ``SyncError``.
     func send(_ request: URLRequest, accepting: Set<Int>) async throws(SyncError) -> (Data, HTTPURLResponse) {
-        try Self.check(try await perform { completion in session.dataTask(with: request, completionHandler: completion) }, accepting: accepting)
+        let result: (Data, URLResponse)
+        do {
+            result = try await withCheckedThrowingContinuation { continuation in
+                responses.start(session.dataTask(with: request)) { continuation.resume(with: $0) }
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .unreachable(error.localizedDescription)
+        }
+        return try Self.check(result, accepting: accepting)
     }
 
-    /// Runs a URLSession task to completion. The completion-handler form is used on purpose:
+    /// Runs a URLSession upload or download task to completion. The completion-handler form
+    /// (like ``BoundedResponses`` for data tasks) is used on purpose:
     /// cancelling a task suspended in the `async` URLSession methods deadlocks the
     /// concurrency runtime in swift-corelibs-foundation (their cancellation handler resumes
     /// the continuation while the task's status is locked). A cancelled sync waits for the

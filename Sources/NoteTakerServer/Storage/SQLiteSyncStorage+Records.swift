@@ -78,7 +78,7 @@ extension SQLiteSyncStorage {
                 }
             }
             if addedBytes > 0 {
-                let used = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+                let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
                 if used + addedBytes > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
             }
             try db.execute(
@@ -93,15 +93,22 @@ extension SQLiteSyncStorage {
                 return result
             })
             let now = Date().timeIntervalSince1970
+            let kept = try JSONEncoder().encode(compact)
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
-                arguments: [account, requestKey, try JSONEncoder().encode(compact), now])
+                arguments: [account, requestKey, kept, now])
             // Kept for 30 days, and the newest 1,000 only: a batch repeated after that is
-            // decided against change tags again, which merging absorbs.
-            try db.execute(sql: """
-                DELETE FROM request WHERE accountId = ?1 AND (createdAt < ?2 OR createdAt < (
+            // decided against change tags again, which merging absorbs. Their bytes count in
+            // the account's usage.
+            let expired = """
+                accountId = ?1 AND (createdAt < ?2 OR createdAt < (
                     SELECT createdAt FROM request WHERE accountId = ?1 ORDER BY createdAt DESC LIMIT 1 OFFSET ?3))
-                """, arguments: [account, now - Self.requestRetention, Self.storedAnswers - 1])
+                """
+            let arguments: StatementArguments = [account, now - Self.requestRetention, Self.storedAnswers - 1]
+            let freed = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE " + expired, arguments: arguments) ?? 0
+            try db.execute(sql: "DELETE FROM request WHERE " + expired, arguments: arguments)
+            try db.execute(sql: "UPDATE account SET answerBytes = answerBytes + ? - ? WHERE id = ?",
+                           arguments: [Int64(kept.count), freed, account])
             return response
         }
     }

@@ -83,6 +83,14 @@ public struct SQLiteSyncStorage: SyncStorage {
             // The device whose change made each record's current version (NULL: unknown).
             try db.execute(sql: "ALTER TABLE record ADD COLUMN author TEXT")
         }
+        migrator.registerMigration("v3-answer-bytes") { db in
+            // The answers kept for repeated batches count in the account's usage.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN answerBytes INTEGER NOT NULL DEFAULT 0;
+                UPDATE account SET answerBytes = (SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE accountId = account.id);
+                CREATE INDEX request_age ON request(accountId, createdAt);
+                """)
+        }
         return migrator
     }()
 
@@ -156,11 +164,15 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Usage and assets
 
+    /// The SQL for the bytes an account uses: its records, its files and the answers kept
+    /// for its repeated batches.
+    static let usedBytesSQL = "SELECT recordBytes + assetBytes + answerBytes FROM account WHERE id = ?"
+
     /// Records held and bytes used by an account.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
         try await writer.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE accountId = ?", arguments: [account]) ?? 0
-            let bytes = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+            let bytes = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
             return (count, bytes)
         }
     }
@@ -178,7 +190,7 @@ public struct SQLiteSyncStorage: SyncStorage {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE accountId = ? AND hash = ?", arguments: [account, hash]) == true {
                 return
             }
-            let used = try Int64.fetchOne(db, sql: "SELECT recordBytes + assetBytes FROM account WHERE id = ?", arguments: [account]) ?? 0
+            let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
             if used + size > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
             try db.execute(sql: "INSERT INTO asset (accountId, hash, size) VALUES (?, ?, ?)", arguments: [account, hash, size])
             try db.execute(sql: "UPDATE account SET assetBytes = assetBytes + ? WHERE id = ?", arguments: [size, account])
