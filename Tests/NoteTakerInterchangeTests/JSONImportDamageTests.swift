@@ -97,6 +97,32 @@ import Testing
         }
     }
 
+    @Test func valuesOutOfRangeAreRefusedOrLeftOutWithTheReason() throws {
+        let directory = TemporaryDirectory()
+        let folder = try export(directory)
+        var lines = try lines(folder)
+        let created = try #require(lines[0].range(of: #""createdAt":"[^"]+""#, options: .regularExpression))
+        lines[0].replaceSubrange(created, with: #""createdAt":"0000-01-01T00:00:00.000Z""#)
+        try setLines(lines, in: folder)
+        let manifestURL = folder.appendingPathComponent("notetaker-export.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var folders = try #require(manifest["folders"] as? [[String: Any]])
+        folders[0]["icon"] = String(repeating: "★", count: 1_000)
+        manifest["folders"] = folders
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+
+        let store = try directory.store("copy")
+        let report = try Importer(store: store).importItems(at: folder)
+        #expect(report.found == 3 && report.imported == 2)
+        #expect(report.skipped.map(\.item) == ["notes.jsonl line 1"])
+        #expect(report.warnings.contains { $0.reason.contains("3000 bytes, more than the 200 a folder icon may have") })
+        let folderId = try #require((folders[0]["id"] as? String).flatMap(UUID.init(uuidString:)))
+        let iconless = try store.folder(id: folderId)
+        #expect(iconless.icon == nil, "the folder comes in without its icon")
+        #expect(Timestamp.date(from: "0000-12-31T00:00:00Z") == nil && Timestamp.date(from: "0002-01-01") != nil)
+        #expect(throws: NoteTakerError.self) { try store.createFolder(name: "Big icon", icon: String(repeating: "x", count: 201)) }
+    }
+
     @Test func veryLongLinesAreSkippedWithoutReadingThemWhole() throws {
         let directory = TemporaryDirectory()
         let file = try directory.write("short\n" + String(repeating: "x", count: 5_000) + "\nafter", to: "long.txt")

@@ -79,8 +79,13 @@ struct JSONImporter {
                     batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "its id '\(folder.id)' is not a UUID; its notes are imported without a folder."))
                     continue
                 }
+                var icon = folder.icon
+                if let long = icon, long.utf8.count > NoteStore.maximumIconBytes {
+                    batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "its icon has \(long.utf8.count) bytes, more than the \(NoteStore.maximumIconBytes) a folder icon may have; the folder is imported without it."))
+                    icon = nil
+                }
                 let candidate = Folder(
-                    id: id, name: folder.name, icon: folder.icon, sortOrder: folder.sortOrder,
+                    id: id, name: folder.name, icon: icon, sortOrder: folder.sortOrder,
                     createdAt: folder.createdAt, modifiedAt: folder.modifiedAt, parentId: folder.parentId.flatMap { ids[$0] })
                 do {
                     ids[folder.id] = try store.importFolder(candidate)

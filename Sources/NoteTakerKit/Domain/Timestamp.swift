@@ -24,8 +24,13 @@ public enum Timestamp {
     }
 
     /// Reads ISO 8601 text, with or without fractional seconds, or a plain `YYYY-MM-DD` day
-    /// (midnight UTC); `nil` when it is neither.
+    /// (midnight UTC); `nil` when it is neither, or a date outside ``representable`` (year 0).
     public static func date(from text: String) -> Date? {
+        let date = anyDate(from: text)
+        return date.map { representable.contains($0.timeIntervalSince1970) } == true ? date : nil
+    }
+
+    private static func anyDate(from text: String) -> Date? {
         let exact = exactForm(text)
         if exact.matched { return exact.date }
         let trimmed = text.trimmingCharacters(in: .whitespaces)

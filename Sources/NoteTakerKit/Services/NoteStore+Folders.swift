@@ -8,11 +8,15 @@ import GRDB
 extension NoteStore {
     /// The longest folder name accepted, in characters.
     public static let maximumFolderNameLength = 200
+    /// The most bytes of a folder's icon (an emoji or a short symbol name), wherever it comes
+    /// from: this device, an import, or another device through sync.
+    public static let maximumIconBytes = 200
 
     /// Creates a folder; without a sort order it goes after its siblings.
     public func createFolder(name: String, parentId: UUID? = nil, icon: String? = nil, sortOrder: Int? = nil) throws(NoteTakerError) -> Folder {
         try write { db in
             let name = try Self.validatedFolderName(name)
+            try Self.validateIcon(icon)
             if let parentId { _ = try Self.fetchFolder(db, id: parentId.key) }
             try Self.requireUniqueName(db, name, parentId: parentId?.key, excluding: nil)
             let order = try sortOrder ?? Int.fetchOne(
@@ -168,6 +172,12 @@ extension NoteStore {
             throw NoteTakerError.invalidInput("A folder name can be at most \(maximumFolderNameLength) characters long.")
         }
         return trimmed
+    }
+
+    /// Refuses an icon over ``maximumIconBytes``.
+    static func validateIcon(_ icon: String?) throws {
+        guard let icon, icon.utf8.count > maximumIconBytes else { return }
+        throw NoteTakerError.invalidInput("A folder icon can be at most \(maximumIconBytes) bytes long (this one has \(icon.utf8.count)).")
     }
 
     static func requireUniqueName(_ db: Database, _ name: String, parentId: String?, excluding id: String?) throws {

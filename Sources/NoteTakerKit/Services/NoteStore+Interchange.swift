@@ -33,6 +33,7 @@ extension NoteStore {
                 return folder.id
             }
             let name = try Self.validatedFolderName(folder.name)
+            try Self.validateIcon(folder.icon)
             if let parentId = folder.parentId { _ = try Self.fetchFolder(db, id: parentId.key) }
             let siblings = try Row.fetchAll(
                 db, sql: "SELECT id, name FROM folder WHERE parentId IS ?", arguments: [folder.parentId?.key])

@@ -155,7 +155,7 @@ enum SyncRecords {
             INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
                 modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
-            """, arguments: [id, name, try reader.optionalString("icon", maxLength: 200), try reader.integer("sortOrder"),
+            """, arguments: [id, name, try reader.optionalString("icon", maxLength: NoteStore.maximumIconBytes), try reader.integer("sortOrder"),
                              try reader.date("createdAt"), try reader.date("modifiedAt"), parentId])
         if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
