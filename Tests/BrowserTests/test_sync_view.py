@@ -1,10 +1,12 @@
 """Sync as the app shows it: the indicator, a note changed on two devices, and the guard on Host."""
 import http.client
+import json
 import re
 import shutil
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,32 @@ def test_another_host_name_is_refused(app):
         assert response.status == expected, (host, body)
         if expected == 403:
             assert "Private" not in body
+
+
+def test_settings_list_changes_from_the_server_that_could_not_be_applied(app, browser, sync_server):
+    app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    note = app.new_note("Plans", "kept")
+    app.cli("sync")
+    token = (app.directory / "NoteTaker.sync-token").read_text().strip()
+    # A buggy device's folder: a sort order no integer holds.
+    folder = str(uuid.uuid4())
+    batch = {"requestId": str(uuid.uuid4()), "changes": [{
+        "recordType": "folder", "recordId": folder, "operation": "save",
+        "fields": {"name": "Evil", "icon": None, "sortOrder": 1e19, "createdAt": 1795000000,
+                   "modifiedAt": 1795000000, "parentId": None}}]}
+    host = sync_server.removeprefix("http://").rstrip("/")
+    connection = http.client.HTTPConnection(host, timeout=10)
+    connection.request("POST", "/v1/records/modify", body=json.dumps(batch),
+                       headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    response = connection.getresponse()
+    assert response.status == 200, response.read()
+    app.cli("sync")
+    app.cli("sync", "settings", "--auto", "off")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    held = "return [...document.querySelectorAll('.held li')].map((item) => item.textContent)"
+    wait(browser, lambda d: len(d.execute_script(held)) == 1 and "sortOrder" in d.execute_script(held)[0],
+         message="Settings do not list the change that could not be applied")
+    assert browser.execute_script(held)[0].startswith(f"folder {folder[:8]}"), browser.execute_script(held)
+    wait(browser, lambda d: by_css(d, "#sync-indicator").text == "Sync problem")
+    assert app.cli_json("show", note)["body"] == "kept"
