@@ -21,7 +21,7 @@ public struct NoteTakerCommand: ParsableCommand {
             FolderCommand.self, TagCommand.self,
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
             SearchCommand.self, StatsCommand.self,
-            AccountCommand.self, SyncCommand.self, ConflictsCommand.self,
+            AccountCommand.self, SyncCommand.self, ConflictsCommand.self, HistoryCommand.self,
             ExportCommand.self, ImportCommand.self,
             ServeCommand.self, TourCommand.self,
         ]

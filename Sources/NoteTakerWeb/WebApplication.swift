@@ -33,6 +33,7 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
     router.add(middleware: OriginGuard())
     router.add(middleware: StaticFiles.middleware())
     NoteRoutes(store: store).register(on: router)
+    HistoryRoutes(store: store).register(on: router)
     FolderRoutes(store: store).register(on: router)
     SearchRoutes(store: store).register(on: router)
     AttachmentRoutes(store: store).register(on: router)

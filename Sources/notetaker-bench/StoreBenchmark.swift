@@ -29,6 +29,8 @@ struct StoreBenchmark {
 
         progress("Saving single notes...")
         report.figures += try measureSaves(store, baseline, folders: folders, &generator)
+        progress("Measuring the history...")
+        report.figures += try measureHistory(&generator)
         progress("Listing...")
         report.figures += try measureLists(store, baseline)
         progress("Searching...")

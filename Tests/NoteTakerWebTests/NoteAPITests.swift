@@ -102,3 +102,53 @@ import Testing
         #expect(try app.store.notes().isEmpty)
     }
 }
+
+/// The one edit path through the API, and a note's history.
+@Suite struct NoteEditBaseAPITests {
+    @Test func anEditFromAnOlderRevisionIsMergedAndTheHistoryListsWhatItReplaced() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Shared", body: "line one\nline two\nline three"))
+        try await app.test { client in
+            let opened = try await client.send(.get, "/api/v1/notes/\(note.id)")
+            let revision = try #require(opened.object["revision"] as? Int)
+            // Another process edits a line while the page types at the end.
+            _ = try app.store.updateNote(id: note.id, body: "line one\nline two EDITED\nline three")
+            let base: [String: Any] = ["revision": revision, "title": "Shared", "body": "line one\nline two\nline three", "tags": [String]()]
+            let saved = try await client.send(.patch, "/api/v1/notes/\(note.id)", json: ["title": "Shared", "body": "line one\nline two\nline three\nbrowser typed A", "base": base])
+            #expect(saved.status == .ok)
+            #expect(saved.object["body"] as? String == "line one\nline two EDITED\nline three\nbrowser typed A")
+            #expect((saved.object["revision"] as? Int ?? 0) > revision)
+
+            let list = try await client.send(.get, "/api/v1/notes/\(note.id)/versions")
+            let versions = try #require(list.object["versions"] as? [[String: Any]])
+            #expect(versions.first?["replacedBy"] as? String == "merge")
+            let number = try #require(versions.first?["version"] as? Int)
+            let detail = try await client.send(.get, "/api/v1/notes/\(note.id)/versions/\(number)")
+            #expect(detail.object["body"] as? String == "line one\nline two EDITED\nline three")
+            let diff = try #require(detail.object["diff"] as? [[String: String]])
+            #expect(diff.contains { $0["kind"] == "added" && $0["text"] == "browser typed A" })
+            let restored = try await client.send(.post, "/api/v1/notes/\(note.id)/versions/\(number)/restore")
+            #expect(restored.object["body"] as? String == "line one\nline two EDITED\nline three")
+        }
+    }
+
+    @Test func unknownVersionsAndVersionsOfAnotherNoteAreNotFound() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Mine", body: "a"))
+        let other = try app.store.createNote(NoteDraft(title: "Other", body: "x"))
+        _ = try app.store.updateNote(id: other.id, body: "y")
+        let otherVersion = try #require(try app.store.history(noteId: other.id).first?.id)
+        try await app.test { client in
+            for path in ["/api/v1/notes/\(note.id)/versions/\(otherVersion)", "/api/v1/notes/\(note.id)/versions/99999",
+                         "/api/v1/notes/\(note.id)/versions/abc", "/api/v1/notes/\(UUID())/versions"] {
+                let response = try await client.send(.get, path)
+                #expect(response.status == .notFound, "\(path)")
+            }
+            let restore = try await client.send(.post, "/api/v1/notes/\(note.id)/versions/\(otherVersion)/restore")
+            #expect(restore.status == .notFound)
+            let badBase = try await client.send(.patch, "/api/v1/notes/\(note.id)", json: ["body": "b", "base": ["revision": "x"]])
+            #expect(badBase.status == .badRequest)
+        }
+        #expect(try app.store.note(id: note.id).body == "a")
+    }
+}

@@ -53,6 +53,8 @@ import Testing
             "SyncReport": SyncReport(),
             "SyncState": WebSync.State(),
             "ImportReport": ImportReport(kind: .evernote),
+            "NoteVersion": NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1),
+            "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", body: "b", diff: []),
         ]
         for (name, sample) in samples {
             let schema = try #require(schemas[name], "\(name) is not documented")

@@ -105,7 +105,14 @@ struct EditCommand: ParsableCommand {
             guard let edited = try Editor.edit(title: note.title, body: note.body) else {
                 return Terminal.printNotice("No changes.")
             }
-            _ = try store.updateNote(id: noteId, title: edited.title, body: edited.body)
+            // Made from the note as it was when the editor opened: merged with whatever
+            // changed it meanwhile (another process, sync), never written over it.
+            let saved = try store.changeNote(id: noteId, NoteChanges(title: edited.title, body: edited.body, base: NoteBase(note)))
+            if saved.sync.status == .conflict {
+                Terminal.printNotice("The note changed while you were editing and the texts could not be merged: yours is in the note, the other in a conflict copy. See `notetaker conflicts`.")
+            } else if saved.title != edited.title || saved.body != edited.body {
+                Terminal.printNotice("The note changed while you were editing; both changes were merged.")
+            }
             return
         }
         _ = try store.updateNote(id: noteId, title: title, body: stdin ? StandardInput.readAll() : body)

@@ -24,6 +24,10 @@ public struct Note: Sendable, Hashable, Identifiable {
     public var trashedAt: Date?
     /// Sync bookkeeping.
     public var sync: SyncMetadata
+    /// The note's revision on this device: a number that grows with every change of its
+    /// title, body, tags, pin, folder or trash state. An edit that names the revision it was
+    /// made from is merged with whatever changed since (see ``NoteBase``).
+    public var revision: Int64
 
     /// Creates a note value.
     public init(
@@ -37,6 +41,7 @@ public struct Note: Sendable, Hashable, Identifiable {
         tags: [String] = [],
         attachments: [Attachment] = [],
         trashedAt: Date? = nil,
+        revision: Int64 = 0,
         sync: SyncMetadata = SyncMetadata()
     ) {
         self.id = id
@@ -49,6 +54,7 @@ public struct Note: Sendable, Hashable, Identifiable {
         self.tags = tags
         self.attachments = attachments
         self.trashedAt = trashedAt
+        self.revision = revision
         self.sync = sync
     }
 

@@ -12,6 +12,8 @@ public enum NoteTakerError: Error, Sendable, Hashable {
     case tagNotFound(String)
     /// No attachment has this id (or id prefix).
     case attachmentNotFound(String)
+    /// A note has no version with this number in its history.
+    case versionNotFound(note: String, version: Int64)
     /// An id prefix or name matches more than one item; the candidates are listed.
     case ambiguousIdentifier(String, candidates: [String])
     /// A value given by the user is not acceptable; the text says which and why.
@@ -52,6 +54,8 @@ extension NoteTakerError: CustomStringConvertible, LocalizedError {
             return "No tag is named '\(name)'. Run `notetaker tag list` to see tags."
         case .attachmentNotFound(let id):
             return "No attachment matches '\(id)'. Run `notetaker attachments NOTE` to see a note's attachments."
+        case .versionNotFound(let note, let version):
+            return "Note \(note) has no version \(version). Run `notetaker history \(note)` to see its versions."
         case .ambiguousIdentifier(let given, let candidates):
             return "'\(given)' matches more than one item; use more characters:\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")

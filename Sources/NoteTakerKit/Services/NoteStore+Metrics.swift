@@ -17,11 +17,13 @@ enum Metrics {
 }
 
 extension NoteStore {
-    /// Counts a program's start, and purges notes that have been in the trash for over 30
-    /// days: what a NoteTaker program does once when it opens the store.
+    /// Counts a program's start, purges notes that have been in the trash for over 30
+    /// days, and thins the history when it was last thinned over a day ago: what a NoteTaker
+    /// program does once when it opens the store.
     public func recordLaunch() throws(NoteTakerError) {
         try write { db in try Metrics.increment(db, .launches) }
         try purgeExpiredTrash()
+        try pruneHistoryIfDue()
     }
 
     /// Usage counters and what the store holds.

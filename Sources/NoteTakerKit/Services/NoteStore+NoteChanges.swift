@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NoteTakerSyncProtocol
 
 /// Several changes to one note at once: what an editor saves.
 public struct NoteChanges: Sendable, Hashable {
@@ -13,24 +14,40 @@ public struct NoteChanges: Sendable, Hashable {
     public var folderId: UUID??
     /// The note's whole set of tags, or `nil` to keep them.
     public var tags: [String]?
+    /// What the edit was made from, so that it is merged with what changed since; `nil`: the
+    /// edit replaces what it names whatever changed (and the history keeps what it replaced).
+    public var base: NoteBase?
 
     /// Creates a set of changes; every field left out stays as it is.
-    public init(title: String? = nil, body: String? = nil, isPinned: Bool? = nil, folderId: UUID?? = nil, tags: [String]? = nil) {
+    public init(
+        title: String? = nil, body: String? = nil, isPinned: Bool? = nil, folderId: UUID?? = nil, tags: [String]? = nil,
+        base: NoteBase? = nil
+    ) {
         self.title = title
         self.body = body
         self.isPinned = isPinned
         self.folderId = folderId
         self.tags = tags
+        self.base = base
     }
 }
 
 extension NoteStore {
     /// Applies every change in one transaction: all of them, or — when one is refused (an
-    /// unknown folder, a tag name too long, a note in the trash) — none.
+    /// unknown folder, a tag name too long, a note in the trash) — none. Changes made from an
+    /// older revision (``NoteChanges/base``) are merged with what changed since.
     public func changeNote(id: UUID, _ changes: NoteChanges) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: id.key)
-            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body)
+            var changes = changes
+            var conflict: (body: String, edit: RecordFields, other: RecordFields)?
+            let movedOn = changes.base.map { $0.revision != current.revision } ?? false
+            if let base = changes.base, movedOn {
+                let rebased = Self.rebase(changes, from: base, onto: current)
+                changes = rebased.changes
+                conflict = rebased.losingBody.map { ($0, rebased.edit, rebased.other) }
+            }
+            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit)
             var changedMetadata = false
             if let isPinned = changes.isPinned, isPinned != current.isPinned {
                 try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, id.key])
@@ -51,8 +68,14 @@ extension NoteStore {
                 }
                 if try Self.linkTags(db, names: tags, noteId: id.key) { changedMetadata = true }
             }
-            guard changedMetadata else { return afterText ?? current }
-            return try Self.finishNoteChange(db, id: id.key, touchedAt: Date())
+            if changedMetadata { _ = try Self.finishNoteChange(db, id: id.key, touchedAt: Date()) }
+            if let conflict {
+                // The other text goes to a conflict copy, and both to the conflict view.
+                try ConflictCopies.keep(db, noteId: id.key, losingBody: conflict.body, localWon: true,
+                                        local: conflict.edit, server: conflict.other, at: Date())
+            }
+            guard changedMetadata || conflict != nil else { return afterText ?? current }
+            return try Self.fetchNote(db, id: id.key)
         }
     }
 }

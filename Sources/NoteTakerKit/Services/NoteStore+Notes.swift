@@ -33,13 +33,19 @@ extension NoteStore {
         }
     }
 
-    /// Writes a new title and/or body; returns the changed note, or `nil` when both are as they were.
-    static func changeText(_ db: Database, of current: Note, title: String?, body: String?) throws -> Note? {
+    /// Writes a new title and/or body, keeping the text it replaces in the note's history;
+    /// returns the changed note, or `nil` when both are as they were.
+    static func changeText(
+        _ db: Database, of current: Note, title: String?, body: String?, replacedBy: NoteVersion.Replacement = .edit
+    ) throws -> Note? {
         let newTitle = try title.map(validatedTitle) ?? current.title
         let newBody = try body.map(validatedBody) ?? current.body
         guard newTitle != current.title || newBody != current.body else { return nil }
+        try NoteHistory.keep(db, noteId: current.id.key, title: current.title, body: current.body, newBody: newBody,
+                             modifiedAt: current.modifiedAt, replacedBy: replacedBy)
         var updated = current
         (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
+        updated.revision += 1
         try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, \(touch) WHERE id = ?")
             .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
         try Outbox.record(db, .note, current.id.key)

@@ -129,6 +129,19 @@ extension NoteStore {
         migrator.registerMigration("v9-quarantine") { db in
             try SyncQuarantine.create(db)
         }
+        migrator.registerMigration("v10-history-and-revisions") { db in
+            try NoteHistory.create(db)
+            // Every change a person could have edited from grows the note's revision.
+            try db.execute(sql: """
+                ALTER TABLE note ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                CREATE TRIGGER note_revision AFTER UPDATE OF title, body, isPinned, folderId, trashedAt, tagNames ON note
+                WHEN OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body OR OLD.isPinned IS NOT NEW.isPinned
+                    OR OLD.folderId IS NOT NEW.folderId OR OLD.trashedAt IS NOT NEW.trashedAt OR OLD.tagNames IS NOT NEW.tagNames
+                BEGIN
+                    UPDATE note SET revision = OLD.revision + 1 WHERE id = NEW.id;
+                END;
+                """)
+        }
         return migrator
     }()
 }

@@ -89,7 +89,7 @@ extension Row {
 /// The columns that make up the domain types, shared by every query that decodes them.
 /// A query selects them first: the decoders read by position.
 enum Columns {
-    static let note = qualified("note", "id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames")
+    static let note = qualified("note", "id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, revision")
     static let folder = qualified("folder", "id, name, icon, sortOrder, createdAt, modifiedAt, parentId")
     static let tag = qualified("tag", "id, name, createdAt")
     static let attachment = qualified("attachment", "id, noteId, kind, fileName, fileSize, contentHash, createdAt")
@@ -117,7 +117,8 @@ extension Note {
             folderId: row.uuid(at: 6),
             tags: tagNames.isEmpty ? [] : tagNames.components(separatedBy: "\n"),
             trashedAt: row.date(at: 7),
-            sync: row.syncMetadata(at: 9))
+            revision: row[9],
+            sync: row.syncMetadata(at: 10))
     }
 }
 

@@ -93,6 +93,9 @@ extension NoteStore {
             var released: Set<String> = []
             if choice != .both {
                 let body: String = choice == .local ? row["localBody"] : row["serverBody"]
+                let current = try Self.fetchNote(db, id: noteId.key)
+                try NoteHistory.keep(db, noteId: noteId.key, title: current.title, body: current.body, newBody: body,
+                                     modifiedAt: current.modifiedAt, replacedBy: .resolution)
                 try db.execute(sql: "UPDATE note SET body = ?, \(Self.touch) WHERE id = ?", arguments: [body, Date().storageValue, noteId.key])
                 if let copyId: String = row["copyId"] {
                     released = try Self.purge(db, where: "id = ?", arguments: [copyId]).1

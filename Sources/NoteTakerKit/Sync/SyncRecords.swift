@@ -117,9 +117,13 @@ enum SyncRecords {
             title, body, try reader.date("createdAt"), try reader.date("modifiedAt"), isPinned,
             folderId, trashedAt, fields.tagNames, fields.facets, id,
         ]
-        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id])
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
-        if exists {
+        if let existing {
+            if existing["title"] != title || existing["body"] != body {
+                try NoteHistory.keep(db, noteId: id, title: existing["title"], body: existing["body"], newBody: body,
+                                     modifiedAt: existing.date("modifiedAt") ?? Date(), replacedBy: .sync)
+            }
             try db.cachedStatement(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))")
                 .execute(arguments: [id, tagKeys])
             try db.cachedStatement(sql: """

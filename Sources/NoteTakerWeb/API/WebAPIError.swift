@@ -28,7 +28,7 @@ public struct WebAPIError: Error, Sendable, Equatable {
     /// The answer for an error of the store, by kind.
     init(_ error: NoteTakerError) {
         switch error {
-        case .noteNotFound, .folderNotFound, .tagNotFound, .attachmentNotFound:
+        case .noteNotFound, .folderNotFound, .tagNotFound, .attachmentNotFound, .versionNotFound:
             self.init(.notFound, "not_found", error.message)
         case .ambiguousIdentifier, .invalidInput:
             self.init(.badRequest, "invalid_input", error.message)

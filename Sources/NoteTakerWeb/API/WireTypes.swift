@@ -40,10 +40,12 @@ struct NoteJSON: Encodable {
     var body: String
     var html: String
     var attachments: [AttachmentJSON]
+    var revision: Int64
 
     init(_ note: Note) {
         summary = NoteSummaryJSON(note)
         body = note.body
+        revision = note.revision
         html = MarkdownRenderer.html(note.body)
         attachments = note.attachments.map(AttachmentJSON.init)
     }
@@ -54,9 +56,10 @@ struct NoteJSON: Encodable {
         try container.encode(body, forKey: .body)
         try container.encode(html, forKey: .html)
         try container.encode(attachments, forKey: .attachments)
+        try container.encode(revision, forKey: .revision)
     }
 
-    private enum CodingKeys: String, CodingKey { case body, html, attachments }
+    private enum CodingKeys: String, CodingKey { case body, html, attachments, revision }
 }
 
 /// A row's sync state: `pending`, `syncing`, `synced`, `conflict` or `error` with its message.

@@ -15,21 +15,33 @@ struct NoteRoutes {
         var isPinned: Bool?
     }
 
-    /// The body of `PATCH /notes/{id}`: only the fields present change; `"folderId": null` unfiles.
+    /// The body of `PATCH /notes/{id}`: only the fields present change; `"folderId": null`
+    /// unfiles. With `base` (the revision, title, body and tags the edit started from) the
+    /// edit is merged with whatever changed the note since; without it, it replaces them.
     struct NotePatch: Decodable {
         var changes: NoteChanges
 
+        /// The `base` object.
+        struct Base: Decodable {
+            var revision: Int64
+            var title: String
+            var body: String
+            var tags: [String]
+        }
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            let base = try container.decodeIfPresent(Base.self, forKey: .base)
             changes = NoteChanges(
                 title: try container.decodeIfPresent(String.self, forKey: .title),
                 body: try container.decodeIfPresent(String.self, forKey: .body),
                 isPinned: try container.decodeIfPresent(Bool.self, forKey: .isPinned),
                 folderId: container.contains(.folderId) ? .some(try container.decodeIfPresent(UUID.self, forKey: .folderId)) : nil,
-                tags: try container.decodeIfPresent([String].self, forKey: .tags))
+                tags: try container.decodeIfPresent([String].self, forKey: .tags),
+                base: base.map { NoteBase(revision: $0.revision, title: $0.title, body: $0.body, tags: $0.tags) })
         }
 
-        private enum CodingKeys: String, CodingKey { case title, body, isPinned, folderId, tags }
+        private enum CodingKeys: String, CodingKey { case title, body, isPinned, folderId, tags, base }
     }
 
     func register(on router: Router<BasicRequestContext>) {

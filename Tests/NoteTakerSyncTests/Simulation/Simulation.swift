@@ -10,6 +10,9 @@ import GRDB
 ///   seen it;
 /// - every other property is judged by the ``IntentLog``: what each device changed on
 ///   purpose, and what it had seen when it did.
+///
+/// And the history: a text that a sync replaced on a device is in that device's history of
+/// the note, and at the end every version of every note on every device reads back whole.
 struct Simulation {
     let seed: UInt64
     let deviceCount: Int
@@ -56,7 +59,9 @@ struct Simulation {
             switch roll {
             case 0..<25:
                 do {
+                    let bodies = try Self.bodies(device.store)
                     let report = try await device.engine.sync()
+                    try checkKept(bodies, on: device.store, device: index)
                     conflicts += report.conflicts
                     try noteSync(report, of: index, devices, &log)
                     trace.append("\(step) d\(index + 1) sync \(report)")
@@ -104,12 +109,46 @@ struct Simulation {
             throw Failure(seed: seed, problem: "device \(index + 1) differs from device 1:\n\(states[0].difference(from: state))")
         }
         try checkTokens(states[0], issued: operations.tokens, forgiven: operations.forgiven)
+        for (index, device) in devices.enumerated() {
+            for id in try Self.bodies(device.store).keys {
+                let versions: [NoteVersion]
+                do {
+                    versions = try device.store.history(noteId: id)
+                } catch {
+                    throw Failure(seed: seed, problem: "device \(index + 1) cannot read the history of note \(id.key): \(error)")
+                }
+                if let broken = versions.first(where: { $0.body?.utf8.count != $0.bodySize }) {
+                    throw Failure(seed: seed, problem: "device \(index + 1): version \(broken.id) of note \(id.key) reads back with another size")
+                }
+            }
+        }
         let problems = log.problems(in: try DeviceState.read(devices[0].store))
         if !problems.isEmpty {
             throw Failure(seed: seed, problem: "\(problems.count) changes not honoured:\n" + problems.joined(separator: "\n"))
         }
         for (store, _) in devices {
             conflicts += try store.conflicts().count
+        }
+    }
+
+    /// Every note's body on a device.
+    static func bodies(_ store: NoteStore) throws -> [UUID: String] {
+        try store.read { db in
+            var bodies: [UUID: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, body FROM note") {
+                if let id = row.uuid("id") { bodies[id] = row["body"] }
+            }
+            return bodies
+        }
+    }
+
+    /// A body that a sync replaced is in the note's history on that device.
+    private func checkKept(_ before: [UUID: String], on store: NoteStore, device: Int) throws {
+        for (id, body) in try Self.bodies(store) {
+            guard let old = before[id], old != body else { continue }
+            guard try store.history(noteId: id).contains(where: { $0.body == old }) else {
+                throw Failure(seed: seed, problem: "device \(device + 1): a sync replaced the body of note \(id.key), and its history does not hold what it replaced")
+            }
         }
     }
 

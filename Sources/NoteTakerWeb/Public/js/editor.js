@@ -9,9 +9,31 @@ import { currentRoute, navigate } from './state.js';
 import { fileSize, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
+import { showHistory } from './history.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
-const editor = { note: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null };
+// `base` is what the text being edited started from (the revision, title, body and tags the
+// server last gave): every save sends it, so the server merges the edit with whatever changed
+// the note meanwhile (another tab, the command line, sync) instead of overwriting it.
+const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null };
+const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
+
+/** Puts `text` in a field, keeping the caret and selection on the same characters. */
+function replaceText(field, text) {
+  const old = field.value;
+  if (old === text) return;
+  let prefix = 0;
+  while (prefix < old.length && prefix < text.length && old[prefix] === text[prefix]) prefix += 1;
+  let suffix = 0;
+  while (suffix < old.length - prefix && suffix < text.length - prefix
+         && old[old.length - 1 - suffix] === text[text.length - 1 - suffix]) suffix += 1;
+  const moved = (offset) => (offset <= prefix ? offset
+    : offset >= old.length - suffix ? offset + text.length - old.length : prefix + (text.length - prefix - suffix));
+  const { selectionStart, selectionEnd } = field;
+  const focused = document.activeElement === field;
+  field.value = text;
+  if (focused) field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
+}
 
 export function currentNoteId() {
   return editor.note?.id ?? null;
@@ -38,6 +60,7 @@ export async function openNote(id) {
     return;
   }
   editor.note = note;
+  editor.base = baseOf(note);
   editor.dirty = false;
   render(note);
   restoreDraft(note);
@@ -56,16 +79,13 @@ export async function refreshOpenNote() {
   if (editor.dirty || editor.saving) return;
   const previous = editor.note;
   editor.note = note;
+  editor.base = baseOf(note);
   if (note.modifiedAt === previous.modifiedAt && note.sync.status === previous.sync.status
       && JSON.stringify(note.attachments) === JSON.stringify(previous.attachments)) return;
   const { title, body } = editor.elements;
   if (note.trashedAt !== previous.trashedAt || note.sync.status === 'conflict' || previous.sync.status === 'conflict') return render(note);
-  if (title.value !== note.title) title.value = note.title;
-  if (body.value !== note.body) {
-    const { selectionStart, selectionEnd } = body;
-    body.value = note.body;
-    body.setSelectionRange(selectionStart, selectionEnd);
-  }
+  replaceText(title, note.title);
+  replaceText(body, note.body);
   renderMeta(note);
   renderAttachments(note);
   if (editor.previewOn) showHTML(note.html);
@@ -106,7 +126,8 @@ function render(note) {
     onclick: () => togglePreview(),
   }, t('preview'));
   const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true, hidden: true, onchange: (event) => upload([...event.target.files]) });
-  editor.elements = { title, body, preview, saveState, previewToggle, meta: h('div', { className: 'note-meta-line' }), attachments: h('section', { className: 'attachments', 'aria-labelledby': 'attachments-heading' }), tags: h('div', { className: 'tag-editor' }), actions: h('div', { className: 'note-actions' }) };
+  editor.elements = { title, body, preview, saveState, previewToggle, meta: h('div', { className: 'note-meta-line' }), attachments: h('section', { className: 'attachments', 'aria-labelledby': 'attachments-heading' }), tags: h('div', { className: 'tag-editor' }), actions: h('div', { className: 'note-actions' }),
+    history: h('section', { id: 'history-panel', className: 'history-panel', hidden: true, 'aria-labelledby': 'history-heading' }) };
   const conflictPanel = note.sync.status === 'conflict' ? renderConflict(note) : null;
   replaceChildren(main,
     h('article', { className: 'editor', 'aria-labelledby': 'note-title-heading' },
@@ -117,6 +138,7 @@ function render(note) {
       title,
       h('div', { className: 'editor-bar' }, toolbar, h('span', { className: 'spacer' }), saveState, previewToggle),
       h('div', { className: 'editor-panes' }, body, preview),
+      editor.elements.history,
       editor.elements.tags,
       editor.elements.attachments,
       editor.elements.meta,
@@ -180,9 +202,35 @@ function renderActions(note) {
     ? [back, h('button', { type: 'button', onclick: restore }, t('restore')), h('button', { type: 'button', className: 'quiet danger', onclick: purge }, t('deleteForever'))]
     : [back, h('button', { type: 'button', id: 'pin-toggle', className: 'quiet', 'aria-pressed': String(note.isPinned), onclick: () => saveMeta({ isPinned: !editor.note.isPinned }) }, note.isPinned ? t('unpin') : t('pin')),
       h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
+      h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
       h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile')),
       h('button', { type: 'button', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
   replaceChildren(editor.elements.actions, buttons);
+}
+
+function toggleHistory() {
+  const panel = editor.elements.history;
+  panel.hidden = !panel.hidden;
+  document.getElementById('history-toggle')?.setAttribute('aria-pressed', String(!panel.hidden));
+  if (!panel.hidden) showHistory(panel, editor.note.id, restoreVersion);
+}
+
+/** Restores a version: an ordinary edit, shown in place; the history then lists what it replaced. */
+async function restoreVersion(version) {
+  try {
+    await flush();
+    const note = await api.restoreVersion(editor.note.id, version);
+    editor.note = note;
+    editor.base = baseOf(note);
+    replaceText(editor.elements.title, note.title);
+    replaceText(editor.elements.body, note.body);
+    renderMeta(note);
+    if (editor.previewOn) showHTML(note.html);
+    toast(t('historyRestored'));
+    showHistory(editor.elements.history, note.id, restoreVersion);
+  } catch (error) {
+    toast(error.message ?? t('offline'));
+  }
 }
 
 function renderTags(note) {
@@ -239,7 +287,7 @@ function changed() {
   if (!editor.note) return;
   editor.dirty = true;
   const { title, body, saveState } = editor.elements;
-  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value }));
+  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
   saveState.textContent = t('unsaved');
   saveSoon();
   if (editor.previewOn) previewSoon();
@@ -253,7 +301,7 @@ async function save() {
   }
   const id = editor.note.id;
   const { title, body, saveState } = editor.elements;
-  const sent = { title: title.value, body: body.value };
+  const sent = { title: title.value, body: body.value, base: editor.base };
   editor.dirty = false;
   saveState.textContent = t('saving');
   editor.saving = api.updateNote(id, sent);
@@ -263,6 +311,19 @@ async function save() {
     editor.note = note;
     const draft = JSON.parse(localStorage.getItem(draftKey(id)) ?? 'null');
     if (draft && draft.title === sent.title && draft.body === sent.body) localStorage.removeItem(draftKey(id));
+    if (note.sync.status === 'conflict' && !editor.dirty) {
+      // Texts that could not merge: the conflict view shows both.
+      editor.base = baseOf(note);
+      render(note);
+    } else if (!editor.dirty) {
+      // The server may have merged in a change made elsewhere while this one was typed.
+      replaceText(title, note.title);
+      replaceText(body, note.body);
+      editor.base = baseOf(note);
+    } else {
+      // Typed on while saving: the next save starts from what was sent, and merges again.
+      editor.base = { ...baseOf(note), title: sent.title, body: sent.body };
+    }
     saveState.textContent = editor.dirty ? t('unsaved') : t('saved');
     renderMeta(note);
   } catch (error) {
@@ -284,7 +345,7 @@ export async function flush() {
 function saveOnExit() {
   if (!editor.note || !editor.dirty) return;
   const { title, body } = editor.elements;
-  api.updateNote(editor.note.id, { title: title.value, body: body.value }, { keepalive: true }).catch(() => {});
+  api.updateNote(editor.note.id, { title: title.value, body: body.value, base: editor.base }, { keepalive: true }).catch(() => {});
 }
 
 function restoreDraft(note) {
@@ -297,6 +358,9 @@ function restoreDraft(note) {
   if (note.trashedAt) return;
   editor.elements.title.value = draft.title;
   editor.elements.body.value = draft.body;
+  // Merged with what changed since the draft was typed (a draft without its base, from an
+  // older version of the app, is merged as if made from the note as it is now).
+  editor.base = draft.base ?? baseOf(note);
   changed();
   toast(t('draftRestored'));
 }
@@ -305,7 +369,8 @@ async function saveMeta(changes, message) {
   if (!editor.note) return;
   try {
     await flush();
-    editor.note = await api.updateNote(editor.note.id, changes);
+    editor.note = await api.updateNote(editor.note.id, { ...changes, base: editor.base });
+    if (!editor.dirty) editor.base = baseOf(editor.note);
     renderActions(editor.note);
     renderTags(editor.note);
     renderMeta(editor.note);

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import NoteTakerKit
+
+/// `notetaker history`: a note's earlier versions, one of them in full or as a diff,
+/// restoring one, and thinning them by the retention.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "A note's earlier versions: list, show, restore; prune by the retention.",
+        discussion: """
+            Every version of a note's title and body is kept: edits (one per few minutes of continuous \
+            editing), and the text before every change from sync, merge, restore or conflict resolution. \
+            Versions are thinned as they age: every one for 7 days, then one a day for 90 days, then one \
+            a week, forever (change it with `history retention`). Purging a note from the trash deletes \
+            its history.
+            """,
+        subcommands: [HistoryListCommand.self, HistoryShowCommand.self, HistoryRestoreCommand.self,
+                      HistoryPruneCommand.self, HistoryRetentionCommand.self],
+        defaultSubcommand: HistoryListCommand.self)
+}
+
+struct HistoryListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "A note's versions, newest first (the default).")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var note: NoteArgument
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let current = try store.note(id: try note.resolve(in: store))
+        let versions = try store.history(noteId: current.id)
+        if output.json { return try JSONOutput.print(versions) }
+        if versions.isEmpty { return print("No earlier versions of \"\(current.displayTitle)\".") }
+        for version in versions {
+            print("\(String(version.id).padding(toLength: 7, withPad: " ", startingAt: 0)) \(TextOutput.dateTime(version.modifiedAt))  "
+                  + "\(Self.words(version.replacedBy).padding(toLength: 22, withPad: " ", startingAt: 0)) "
+                  + "\(version.bodySize) bytes, then \(version.summary ?? "")")
+        }
+        print("Show one with `notetaker history show \(current.id.key.prefix(8)) VERSION [--diff]`; restore with `history restore`.")
+    }
+
+    /// How the list says what replaced a version.
+    static func words(_ replacement: NoteVersion.Replacement) -> String {
+        switch replacement {
+        case .edit: "edited here"
+        case .sync: "changed by sync"
+        case .merge: "merged with an edit"
+        case .restore: "replaced by a restore"
+        case .resolution: "conflict resolved"
+        }
+    }
+}
+
+struct HistoryShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "One version's title and body, or its diff against the note now.")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var note: NoteArgument
+    @Argument(help: "The version's number, from `notetaker history ID`.") var version: Int64
+    @Flag(help: "Show the lines that differ from the note as it is now.") var diff = false
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let id = try note.resolve(in: store)
+        let chosen = try store.version(version, of: id)
+        guard diff else {
+            return print(Editor.compose(title: chosen.title, body: chosen.body ?? ""))
+        }
+        let current = try store.note(id: id)
+        if chosen.title != current.title { print("- \(chosen.title)\n+ \(current.title)\n") }
+        for line in TextDiff.lines(from: chosen.body ?? "", to: current.body) {
+            switch line {
+            case .same(let text): print("  \(text)")
+            case .removed(let text): print("- \(text)")
+            case .added(let text): print("+ \(text)")
+            }
+        }
+    }
+}
+
+struct HistoryRestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Make a version's title and body the note's again (the text it replaces is kept as a version).")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var note: NoteArgument
+    @Argument(help: "The version's number, from `notetaker history ID`.") var version: Int64
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let id = try note.resolve(in: store)
+        _ = try store.restoreVersion(version, of: id)
+        Terminal.printNotice("Restored version \(version). The text it replaced is in the history; the note goes up at the next sync.")
+    }
+}
+
+struct HistoryPruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "prune", abstract: "Thin every note's history by the retention now.")
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let removed = try storeOptions.open().pruneHistory()
+        Terminal.printNotice("Removed \(removed) version\(removed == 1 ? "" : "s") the retention no longer keeps.")
+    }
+}
+
+struct HistoryRetentionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retention", abstract: "Show or change how long versions are kept.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Minutes of continuous editing that make one version (0: every edit).") var coalescingMinutes: Int?
+    @Option(help: "Days during which every version is kept.") var everyVersionDays: Int?
+    @Option(help: "Days during which one version a day is kept.") var dailyDays: Int?
+    @Option(help: "Days during which one version a week is kept, or `forever`.") var weeklyDays: String?
+
+    func validate() throws {
+        if let weeklyDays, weeklyDays != "forever", Int(weeklyDays) == nil {
+            throw ValidationError("--weekly-days takes a number of days or `forever`.")
+        }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        var retention = try store.historyRetention()
+        if let coalescingMinutes { retention.coalescingMinutes = coalescingMinutes }
+        if let everyVersionDays { retention.everyVersionDays = everyVersionDays }
+        if let dailyDays { retention.dailyDays = dailyDays }
+        if let weeklyDays { retention.weeklyDays = weeklyDays == "forever" ? nil : Int(weeklyDays) }
+        if coalescingMinutes != nil || everyVersionDays != nil || dailyDays != nil || weeklyDays != nil {
+            try store.setHistoryRetention(retention)
+        }
+        print("One version per \(retention.coalescingMinutes) minutes of editing. Every version for \(retention.everyVersionDays) days, one a day for \(retention.dailyDays) days, "
+              + "then one a week \(retention.weeklyDays.map { "until \($0) days" } ?? "forever").")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// One earlier version of a note's title and body, kept in its history.
+///
+/// Encoded (for `--json` and the web API) as `version`, `modifiedAt`, `replacedAt`,
+/// `replacedBy`, `title`, `size` and `summary`; the body is fetched one version at a time.
+public struct NoteVersion: Sendable, Hashable, Encodable {
+    /// What replaced a version: why it was kept.
+    public enum Replacement: String, Sendable, Hashable, Codable, CaseIterable {
+        /// An edit on this device (kept at most once per few minutes of continuous editing).
+        case edit
+        /// A change from another device, through sync.
+        case sync
+        /// An edit made from an older version, merged with what had changed meanwhile.
+        case merge
+        /// Restoring an earlier version.
+        case restore
+        /// Resolving a sync conflict.
+        case resolution
+    }
+
+    /// The version's number, unique in the store; newer versions have larger numbers.
+    public var id: Int64
+    /// The note.
+    public var noteId: UUID
+    /// When this text was written.
+    public var modifiedAt: Date
+    /// When it was replaced, and so kept.
+    public var replacedAt: Date
+    /// What replaced it.
+    public var replacedBy: Replacement
+    /// The title then.
+    public var title: String
+    /// The size of the body then, in bytes of UTF-8.
+    public var bodySize: Int
+    /// The body then.
+    public var body: String?
+    /// What the next newer text changed, in one line (`+3 −1 lines`), in a note's history list.
+    public var summary: String?
+
+    /// Describes a version.
+    public init(id: Int64, noteId: UUID, modifiedAt: Date, replacedAt: Date, replacedBy: Replacement,
+                title: String, bodySize: Int, body: String? = nil) {
+        self.id = id
+        self.noteId = noteId
+        self.modifiedAt = modifiedAt
+        self.replacedAt = replacedAt
+        self.replacedBy = replacedBy
+        self.title = title
+        self.bodySize = bodySize
+        self.body = body
+    }
+
+    /// Encodes the version as the lists show it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .version)
+        try container.encode(modifiedAt, forKey: .modifiedAt)
+        try container.encode(replacedAt, forKey: .replacedAt)
+        try container.encode(replacedBy, forKey: .replacedBy)
+        try container.encode(title, forKey: .title)
+        try container.encode(bodySize, forKey: .size)
+        try container.encode(summary, forKey: .summary)
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, summary }
+}
+
+/// How long versions are kept, thinned as backup tools thin their snapshots: every version
+/// for a while, then one a day, then one a week; and how close together edits are one run.
+public struct HistoryRetention: Sendable, Hashable, Codable {
+    /// Edits closer together than this many minutes are one run of editing, which keeps one
+    /// version (0: every edit keeps one).
+    public var coalescingMinutes: Int
+    /// Days during which every version is kept.
+    public var everyVersionDays: Int
+    /// Days (counted from now) during which one version a day is kept.
+    public var dailyDays: Int
+    /// Days (counted from now) during which one version a week is kept; `nil`: forever.
+    public var weeklyDays: Int?
+
+    /// A version per 5 minutes of editing; every version for 7 days, one a day for 90 days,
+    /// then one a week forever.
+    public static let standard = HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil)
+
+    /// Describes a retention.
+    public init(everyVersionDays: Int, dailyDays: Int, weeklyDays: Int?, coalescingMinutes: Int = 5) {
+        self.coalescingMinutes = coalescingMinutes
+        self.everyVersionDays = everyVersionDays
+        self.dailyDays = dailyDays
+        self.weeklyDays = weeklyDays
+    }
+
+    /// Reads a retention; one saved before coalescing was a setting coalesces 5 minutes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        coalescingMinutes = try container.decodeIfPresent(Int.self, forKey: .coalescingMinutes) ?? 5
+        everyVersionDays = try container.decode(Int.self, forKey: .everyVersionDays)
+        dailyDays = try container.decode(Int.self, forKey: .dailyDays)
+        weeklyDays = try container.decodeIfPresent(Int.self, forKey: .weeklyDays)
+    }
+}

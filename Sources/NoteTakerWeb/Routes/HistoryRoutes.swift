@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import NoteTakerKit
+
+/// `/api/v1/notes/{id}/versions`: a note's earlier versions, one with its diff against the
+/// note now, and restoring one.
+struct HistoryRoutes {
+    let store: NoteStore
+
+    /// One version in full, with the lines that differ from the note now.
+    struct VersionDetailJSON: Encodable {
+        var version: Int64
+        var modifiedAt: Date
+        var replacedBy: NoteVersion.Replacement
+        var title: String
+        var body: String
+        var diff: [DiffLineJSON]
+    }
+
+    /// A line of a diff: `same`, `removed` (only the version has it) or `added` (only the note now).
+    struct DiffLineJSON: Encodable {
+        var kind: String
+        var text: String
+
+        init(_ line: TextDiff.Line) {
+            switch line {
+            case .same(let text): (kind, self.text) = ("same", text)
+            case .removed(let text): (kind, self.text) = ("removed", text)
+            case .added(let text): (kind, self.text) = ("added", text)
+            }
+        }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let versions = router.group("/api/v1/notes/:id/versions")
+        versions.get { _, context in
+            let id = try context.identifier()
+            let list = try storeCall { () throws(NoteTakerError) in try store.history(noteId: id) }
+            return try JSON.response(["versions": list])
+        }
+        versions.get(":version") { _, context in
+            let id = try context.identifier()
+            let number = try Self.versionNumber(context)
+            let (current, version) = try storeCall { () throws(NoteTakerError) in (try store.note(id: id), try store.version(number, of: id)) }
+            let body = version.body ?? ""
+            return try JSON.response(VersionDetailJSON(
+                version: version.id, modifiedAt: version.modifiedAt, replacedBy: version.replacedBy, title: version.title,
+                body: body, diff: TextDiff.lines(from: body, to: current.body).map(DiffLineJSON.init)))
+        }
+        versions.post(":version/restore") { _, context in
+            let id = try context.identifier()
+            let number = try Self.versionNumber(context)
+            let note = try storeCall { () throws(NoteTakerError) in try store.restoreVersion(number, of: id) }
+            return try JSON.response(NoteJSON(note))
+        }
+    }
+
+    /// The `:version` path parameter; a 404 when it is not a version number.
+    static func versionNumber(_ context: BasicRequestContext) throws(WebAPIError) -> Int64 {
+        let text = context.parameters.get("version") ?? ""
+        guard let number = Int64(text) else { throw WebAPIError(.notFound, "not_found", "No version is numbered '\(text)'.") }
+        return number
+    }
+}

@@ -1,0 +1,112 @@
+"""One edit path: what the page types never overwrites a change made elsewhere meanwhile
+(the command line, another tab, a draft kept on this device), and the history panel."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import by_css, click, make_browser, open_app, wait
+
+BASE = "line one\nline two\nline three"
+EDITED = "line one\nline two EDITED\nline three"
+
+
+def textarea(browser):
+    return browser.execute_script("return document.getElementById('note-body')?.value")
+
+
+def both_survive(app, note, typed, elsewhere):
+    """Both edits are in the note (merged), or one in the note and the other in a conflict copy."""
+    body = app.cli_json("show", note)["body"]
+    if typed in body and elsewhere in body:
+        return True
+    copies = [other["body"] for other in app.cli_json("list") if other["id"] != note]
+    return typed in body and any(elsewhere in text for text in copies)
+
+
+def test_typing_while_the_note_changes_elsewhere_keeps_both_edits(app, browser):
+    note = app.new_note("Shared", BASE)
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.click()
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys("\nbrowser typed A")
+    app.cli("edit", note, "--body", EDITED)  # before the autosave fires
+    body.send_keys(" and more")
+    wait(browser, lambda d: by_css(d, "#save-state").text == "Saved" and both_survive(app, note, "browser typed A and more", "line two EDITED"),
+         timeout=20, message=f"an edit was lost: {app.cli_json('show', note)['body']!r}")
+    merged = EDITED + "\nbrowser typed A and more"
+    assert app.cli_json("show", note)["body"] == merged
+    wait(browser, lambda d: textarea(d) == merged, message="the page does not show the merged text")
+    # The caret stayed where the typing was: more keys land at the end.
+    body.send_keys("!")
+    wait(browser, lambda d: app.cli_json("show", note)["body"] == merged + "!", timeout=20, message="the caret moved")
+
+
+def test_a_draft_restored_after_the_note_changed_is_merged(app, browser):
+    note = app.new_note("Offline", BASE)
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body"))
+    revision = browser.execute_async_script(
+        "fetch('/api/v1/notes/' + arguments[0]).then((r) => r.json()).then((n) => arguments[1](n.revision))", note)
+    # A draft typed here that the server never got, then the note changed elsewhere.
+    browser.execute_script(
+        "localStorage.setItem(arguments[0], JSON.stringify({title: 'Offline', body: arguments[1], base: arguments[2]}))",
+        f"notetaker.draft.{note}", BASE + "\nfrom the draft",
+        {"revision": revision, "title": "Offline", "body": BASE, "tags": []})
+    app.cli("edit", note, "--body", EDITED)
+    browser.refresh()
+    wait(browser, lambda d: app.cli_json("show", note)["body"] == EDITED + "\nfrom the draft", timeout=20,
+         message=f"the draft overwrote the newer text: {app.cli_json('show', note)['body']!r}")
+
+
+def test_two_tabs_typing_in_one_note(app, browser):
+    note = app.new_note("Together", BASE)
+    app.start()
+    other = make_browser()
+    try:
+        for window in (browser, other):
+            open_app(window, app, f"#note={note}")
+        first = wait(browser, lambda d: by_css(d, "#note-body"))
+        second = wait(other, lambda d: by_css(d, "#note-body"))
+        first.click()
+        first.send_keys(Keys.CONTROL, Keys.END)
+        first.send_keys("\nfrom the first tab")
+        second.click()
+        second.send_keys(Keys.CONTROL, Keys.HOME)
+        second.send_keys("from the second tab\n")
+        expected = "from the second tab\n" + BASE + "\nfrom the first tab"
+        wait(browser, lambda d: app.cli_json("show", note)["body"] == expected, timeout=20,
+             message=f"a tab's typing was lost: {app.cli_json('show', note)['body']!r}")
+        wait(browser, lambda d: textarea(d) == expected, timeout=20, message="the first tab never showed the other's typing")
+        wait(other, lambda d: textarea(d) == expected, timeout=20, message="the second tab never showed the other's typing")
+    finally:
+        other.quit()
+
+
+def test_tags_edited_on_both_sides_are_merged(app, browser):
+    note = app.new_note("Trip", "", "--tag", "travel")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    tag_input = wait(browser, lambda d: by_css(d, "#tag-input"))
+    # The page still shows [travel] when the command line adds a tag.
+    app.cli("tag", "add", note, "portugal")
+    tag_input.send_keys("todo", Keys.ENTER)
+    wait(browser, lambda d: sorted(app.cli_json("show", note)["tags"]) == ["portugal", "todo", "travel"], timeout=20,
+         message=f"a tag was lost: {app.cli_json('show', note)['tags']}")
+
+
+def test_history_panel_shows_a_diff_and_restores(app, browser):
+    note = app.new_note("Recipe", "flour\nwater")
+    app.cli("edit", note, "--body", "flour\nwater\nsalt")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    click(browser, "#history-toggle")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
+    click(browser, ".history-list li button")
+    wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff .added")] == ["salt"],
+         message="the diff does not show the added line")
+    click(browser, "#history-restore")
+    wait(browser, lambda d: app.cli_json("show", note)["body"] == "flour\nwater", timeout=20, message="restore did not change the note")
+    wait(browser, lambda d: textarea(d) == "flour\nwater", message="the editor does not show the restored text")
+    assert app.cli_json("history", note)[0]["replacedBy"] == "restore"
