@@ -31,6 +31,8 @@ public enum SyncAPI {
     public static let changes = Endpoint(method: "GET", path: "/v1/changes")
     /// Applies a batch of saves and deletes.
     public static let modify = Endpoint(method: "POST", path: "/v1/records/modify")
+    /// The earlier versions of a note record the server kept (``RecordVersionsResponse``).
+    public static let recordVersions = Endpoint(method: "GET", path: "/v1/records/{id}/versions")
     /// Uploads an attachment file under its SHA-256.
     public static let uploadAsset = Endpoint(method: "PUT", path: "/v1/assets/{hash}")
     /// Whether the account holds an asset.
@@ -43,7 +45,7 @@ public enum SyncAPI {
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
         health, openAPI, register, account, changePassword, login, logout,
-        changes, modify, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }
 

@@ -47,6 +47,29 @@ struct EditBaseTests {
         #expect(try store.history(noteId: note.id).contains { $0.body == "milk\nbrown eggs" })
     }
 
+    @Test("resolving a conflict keeps both texts in the history, and keeps a conflict copy that was edited")
+    func resolutionLosesNothing() throws {
+        let note = try store.make("Shopping", "milk\neggs")
+        var base = NoteBase(note)
+        _ = try store.updateNote(id: note.id, body: "milk\nbrown eggs")
+        _ = try store.changeNote(id: note.id, NoteChanges(body: "milk\nsix eggs", base: base))
+        #expect(try store.resolveConflict(noteId: note.id, keep: .local) == .resolved)
+        #expect(try store.note(id: note.id).body == "milk\nsix eggs")
+        let bodies = try store.history(noteId: note.id).compactMap(\.body)
+        #expect(bodies.contains("milk\nbrown eggs"), "the side not kept is in the history: \(bodies)")
+        #expect(try store.notes(NoteQuery()).count == 1, "the untouched conflict copy is gone")
+
+        base = NoteBase(try store.note(id: note.id))
+        _ = try store.updateNote(id: note.id, body: "milk\nno eggs")
+        _ = try store.changeNote(id: note.id, NoteChanges(body: "milk\ntwelve eggs", base: base))
+        let copyId = try #require(try store.conflicts().first?.copyId)
+        _ = try store.updateNote(id: copyId, body: "milk\nno eggs\nand bread, added in the copy")
+        #expect(try store.resolveConflict(noteId: note.id, keep: .server) == .editedCopyKept(copyId: copyId))
+        #expect(try store.note(id: copyId).body == "milk\nno eggs\nand bread, added in the copy")
+        #expect(try store.note(id: note.id).body == "milk\nno eggs")
+        #expect(try store.history(noteId: note.id).contains { $0.body == "milk\ntwelve eggs" })
+    }
+
     @Test("tags edited on both sides merge as sets; a title changed only elsewhere is kept")
     func tagsAndTitle() throws {
         let note = try store.make("Trip", "", tags: ["travel", "todo"])

@@ -47,6 +47,8 @@ struct OpenAPITests {
             "SessionResponse": SessionResponse(username: "u", token: "t"),
             "PasswordChange": PasswordChange(currentPassword: "a", newPassword: "b"),
             "AccountStatus": AccountStatus(username: "u", recordCount: 0, usedBytes: 0, quotaBytes: 0),
+            "RecordVersion": RecordVersion(changeTag: "1", replacedAt: 0, fields: [:]),
+            "RecordVersionsResponse": RecordVersionsResponse(versions: []),
             "HealthResponse": HealthResponse(status: "ok", apiVersion: "v1", serverId: "s"),
             "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
         ]

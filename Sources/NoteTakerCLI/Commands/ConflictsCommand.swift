@@ -40,7 +40,10 @@ struct ConflictsResolveCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let id = try note.resolve(in: store)
-        try store.resolveConflict(noteId: id, keep: ConflictResolution(rawValue: keep) ?? .both)
+        let outcome = try store.resolveConflict(noteId: id, keep: ConflictResolution(rawValue: keep) ?? .both)
         print("Resolved: kept \(keep == "both" ? "both versions" : "the \(keep) version"). It goes up at the next sync.")
+        if case .editedCopyKept(let copy) = outcome {
+            print("The conflict copy was edited after the conflict, so it was kept as note \(copy.key.prefix(8)).")
+        }
     }
 }

@@ -19,16 +19,17 @@ struct HistoryCommand: ParsableCommand {
         defaultSubcommand: HistoryListCommand.self)
 }
 
-struct HistoryListCommand: ParsableCommand {
+struct HistoryListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "A note's versions, newest first (the default).")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var note: NoteArgument
     @OptionGroup var output: JSONFlag
 
-    func run() throws {
+    func run() async throws {
         let store = try storeOptions.open()
         let current = try store.note(id: try note.resolve(in: store))
-        let versions = try store.history(noteId: current.id)
+        let (versions, serverProblem) = try await store.completeHistory(noteId: current.id)
+        if let serverProblem { Terminal.printNotice("This device's versions only: the server's could not be read (\(serverProblem))") }
         if output.json { return try JSONOutput.print(versions) }
         if versions.isEmpty { return print("No earlier versions of \"\(current.displayTitle)\".") }
         for version in versions {

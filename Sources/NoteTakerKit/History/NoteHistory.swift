@@ -34,7 +34,7 @@ enum NoteHistory {
                 body BLOB NOT NULL,
                 isDelta INTEGER NOT NULL
             );
-            CREATE INDEX note_version_note ON note_version(noteId, id);
+            CREATE INDEX note_version_note ON note_version(noteId, replacedAt, id);
             CREATE TABLE history_setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
             -- A note's history goes with it (purged from the trash here or on another device).
             CREATE TRIGGER note_history_deleted AFTER DELETE ON note BEGIN
@@ -51,8 +51,9 @@ enum NoteHistory {
         _ db: Database, noteId: String, title: String, body: String, newBody: String, modifiedAt: Date,
         replacedBy: NoteVersion.Replacement, now: Date = Date()
     ) throws {
+        var replacedAt = now.storageValue
         let newest = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, title, body, isDelta, replacedBy, replacedAt FROM note_version WHERE noteId = ? ORDER BY id DESC LIMIT 1
+            SELECT id, title, body, isDelta, replacedBy, replacedAt FROM note_version WHERE noteId = ? ORDER BY replacedAt DESC, id DESC LIMIT 1
             """), arguments: [noteId])
         if let newest {
             let stored: Data = newest["body"]
@@ -69,13 +70,14 @@ enum NoteHistory {
                 return
             }
             // Otherwise the newest version's delta stays true: its next newer text is `body`,
-            // the version kept now.
+            // the version kept now, which sorts after it even if the clock went back.
+            replacedAt = max(now.storageValue, newest["replacedAt"] as Double)
         }
         try db.cachedStatement(sql: """
             INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta)
             VALUES (?, ?, ?, ?, ?, ?, ?, 1)
             """).execute(arguments: [
-                noteId, modifiedAt.storageValue, now.storageValue, replacedBy.rawValue, title, body.utf8.count,
+                noteId, modifiedAt.storageValue, replacedAt, replacedBy.rawValue, title, body.utf8.count,
                 TextDelta.make(from: newBody, to: body),
             ])
     }
@@ -86,7 +88,7 @@ enum NoteHistory {
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta FROM note_version
-            WHERE noteId = ? ORDER BY id DESC
+            WHERE noteId = ? ORDER BY replacedAt DESC, id DESC
             """, arguments: [noteId.key])
         var versions: [NoteVersion] = []
         for row in rows {
@@ -113,7 +115,8 @@ enum NoteHistory {
     }
 
     /// Writes a note's whole history again with only `kept` (newest first, bodies filled
-    /// in): what thinning does once it has chosen.
+    /// in): what thinning does once it has chosen, and merging the server's versions (those,
+    /// with id 0, get new ids).
     static func rewrite(_ db: Database, noteId: UUID, kept: [NoteVersion]) throws {
         try db.execute(sql: "DELETE FROM note_version WHERE noteId = ?", arguments: [noteId.key])
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
@@ -124,7 +127,7 @@ enum NoteHistory {
                 INSERT INTO note_version (id, noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
-                    version.id, noteId.key, version.modifiedAt.storageValue, version.replacedAt.storageValue,
+                    version.id == 0 ? nil : version.id, noteId.key, version.modifiedAt.storageValue, version.replacedAt.storageValue,
                     version.replacedBy.rawValue, version.title, version.bodySize, stored, newer != nil,
                 ])
             newer = body

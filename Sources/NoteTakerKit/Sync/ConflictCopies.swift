@@ -85,26 +85,53 @@ extension NoteStore {
     }
 
     /// Resolves a conflict: keeps this device's body, the server's, or both notes.
-    public func resolveConflict(noteId: UUID, keep choice: ConflictResolution) throws(NoteTakerError) {
-        let released: Set<String> = try write { db in
+    ///
+    /// Nothing is thrown away silently: both bodies end in the note's history, and a conflict
+    /// copy that was edited after the conflict is kept as a note of its own (the answer says
+    /// so) instead of being deleted.
+    @discardableResult
+    public func resolveConflict(noteId: UUID, keep choice: ConflictResolution) throws(NoteTakerError) -> ConflictResolutionOutcome {
+        let (released, outcome): (Set<String>, ConflictResolutionOutcome) = try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT copyId, localBody, serverBody FROM sync_conflict WHERE noteId = ?", arguments: [noteId.key]) else {
                 throw NoteTakerError.invalidInput("Note \(noteId.key) has no sync conflict to resolve.")
             }
             var released: Set<String> = []
+            var outcome = ConflictResolutionOutcome.resolved
             if choice != .both {
-                let body: String = choice == .local ? row["localBody"] : row["serverBody"]
+                let chosen: String = choice == .local ? row["localBody"] : row["serverBody"]
+                let other: String = choice == .local ? row["serverBody"] : row["localBody"]
                 let current = try Self.fetchNote(db, id: noteId.key)
-                try NoteHistory.keep(db, noteId: noteId.key, title: current.title, body: current.body, newBody: body,
-                                     modifiedAt: current.modifiedAt, replacedBy: .resolution)
-                try db.execute(sql: "UPDATE note SET body = ?, \(Self.touch) WHERE id = ?", arguments: [body, Date().storageValue, noteId.key])
-                if let copyId: String = row["copyId"] {
-                    released = try Self.purge(db, where: "id = ?", arguments: [copyId]).1
+                // Both sides go into the history, as if the note had held the other one.
+                var text = current.body
+                for next in [other, chosen] where next != text {
+                    try NoteHistory.keep(db, noteId: noteId.key, title: current.title, body: text, newBody: next,
+                                         modifiedAt: current.modifiedAt, replacedBy: .resolution)
+                    text = next
+                }
+                try db.execute(sql: "UPDATE note SET body = ?, \(Self.touch) WHERE id = ?", arguments: [chosen, Date().storageValue, noteId.key])
+                if let copyId: String = row["copyId"],
+                   let copyBody = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [copyId]) {
+                    // The copy was made with one of the two texts; anything else is an edit.
+                    if copyBody == chosen || copyBody == other {
+                        released = try Self.purge(db, where: "id = ?", arguments: [copyId]).1
+                    } else {
+                        outcome = .editedCopyKept(copyId: UUID(key: copyId) ?? noteId)
+                    }
                 }
             }
             try db.execute(sql: "DELETE FROM sync_conflict WHERE noteId = ?", arguments: [noteId.key])
             try Outbox.record(db, .note, noteId.key)
-            return released
+            return (released, outcome)
         }
         try removeUnreferencedFiles(released)
+        return outcome
     }
+}
+
+/// What resolving a conflict did besides keeping the chosen body.
+public enum ConflictResolutionOutcome: Sendable, Hashable {
+    /// Resolved; the conflict copy (if any) is gone, its text in the note's history.
+    case resolved
+    /// The conflict copy had been edited since the conflict, so it was kept as a note.
+    case editedCopyKept(copyId: UUID)
 }

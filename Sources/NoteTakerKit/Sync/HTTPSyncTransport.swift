@@ -62,6 +62,11 @@ public struct HTTPSyncTransport: SyncTransport {
         try await json(ModifyResponse.self, SyncAPI.modify, body: request)
     }
 
+    /// The earlier versions of a note that the server kept, newest first.
+    public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] {
+        try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId).versions
+    }
+
     /// Whether the account holds the file with this SHA-256.
     public func assetExists(hash: String) async throws(SyncError) -> Bool {
         let (_, response) = try await send(makeRequest(SyncAPI.assetExists, hash: hash), accepting: [200, 404])
@@ -132,9 +137,10 @@ public struct HTTPSyncTransport: SyncTransport {
 
     // MARK: Requests
 
-    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, query: [URLQueryItem] = []) -> URLRequest {
+    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: UUID? = nil, query: [URLQueryItem] = []) -> URLRequest {
         var path = endpoint.path
         if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
+        if let id { path = path.replacingOccurrences(of: "{id}", with: id.uuidString.lowercased()) }
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.path = components.path.trimmingSuffix("/") + path
         components.queryItems = query.isEmpty ? nil : query
@@ -145,8 +151,10 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// Sends a JSON request and decodes the JSON answer.
-    func json<T: Decodable>(_ type: T.Type, _ endpoint: SyncAPI.Endpoint, query: [URLQueryItem] = [], body: (any Encodable)? = nil) async throws(SyncError) -> T {
-        var request = makeRequest(endpoint, query: query)
+    func json<T: Decodable>(
+        _ type: T.Type, _ endpoint: SyncAPI.Endpoint, id: UUID? = nil, query: [URLQueryItem] = [], body: (any Encodable)? = nil
+    ) async throws(SyncError) -> T {
+        var request = makeRequest(endpoint, id: id, query: query)
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             do {

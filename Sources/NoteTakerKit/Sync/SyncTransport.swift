@@ -17,4 +17,11 @@ public protocol SyncTransport: Sendable {
     func uploadAsset(hash: String, from file: URL) async throws(SyncError)
     /// Downloads an attachment file to `file`.
     func downloadAsset(hash: String, to file: URL) async throws(SyncError)
+    /// The earlier versions of a note that the server kept, newest first.
+    func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion]
+}
+
+extension SyncTransport {
+    /// A transport without a history to offer (test doubles) answers no versions.
+    public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] { [] }
 }

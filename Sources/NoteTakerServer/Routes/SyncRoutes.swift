@@ -58,6 +58,13 @@ struct SyncRoutes {
             let batch = try await JSONBody.decode(ModifyRequest.self, from: request)
             return try JSONBody.response(try await service.modify(batch, for: account))
         }
+        router.get("/v1/records/:id/versions") { request, context in
+            let (account, _) = try await service.account(of: request)
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+                throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
+            }
+            return try JSONBody.response(try await service.versions(of: id, for: account))
+        }
         AssetRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
     }

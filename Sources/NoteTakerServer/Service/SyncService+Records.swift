@@ -29,6 +29,17 @@ extension SyncService {
             records: records, token: changeToken(moreComing ? lastSequence : max(lastSequence, latest)), moreComing: moreComing)
     }
 
+    /// The earlier versions of one of the account's notes, newest first.
+    ///
+    /// - Throws: ``APIErrorCode/notFound`` when the account holds no such note (another
+    ///   account's note included).
+    public func versions(of recordId: UUID, for account: StoredAccount) async throws(SyncServerError) -> RecordVersionsResponse {
+        guard let versions = try await storing({ try await storage.versions(account: account.id, recordId: recordId) }) else {
+            throw SyncServerError(.notFound, "This account has no note \(recordId.uuidString.lowercased()).")
+        }
+        return RecordVersionsResponse(versions: versions)
+    }
+
     /// Applies a batch: validated first (nothing is applied if any change is malformed),
     /// then atomically; devices listening are told.
     public func modify(_ request: ModifyRequest, for account: StoredAccount) async throws(SyncServerError) -> ModifyResponse {

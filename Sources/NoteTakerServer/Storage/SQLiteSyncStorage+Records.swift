@@ -46,6 +46,7 @@ extension SQLiteSyncStorage {
             }
             var sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
             var addedBytes: Int64 = 0
+            var versionBytes: Int64 = 0
             var results: [RecordResult] = []
             for change in request.changes {
                 let key = change.recordId.uuidString.lowercased()
@@ -62,6 +63,9 @@ extension SQLiteSyncStorage {
                 case .alreadyApplied(let tag):
                     results.append(RecordResult(recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: tag))
                 case .apply:
+                    if change.recordType == SyncRecordType.note.rawValue, let currentRow {
+                        versionBytes += try Self.keepVersion(db, account: account, currentRow, replacedBy: change)
+                    }
                     sequence += 1
                     let fields = change.operation == .save ? try RecordVersioning.encodedFields(change) : Data("{}".utf8)
                     let size = Int64(fields.count)
@@ -77,9 +81,10 @@ extension SQLiteSyncStorage {
                         recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(sequence)))
                 }
             }
-            if addedBytes > 0 {
+            if addedBytes + versionBytes > 0 {
+                // The versions kept are counted in `used` already; the records' growth is added.
                 let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
-                if used + addedBytes > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
+                if used + addedBytes > quota { throw SyncServerError.quotaExceeded(used: used - versionBytes, quota: quota) }
             }
             try db.execute(
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
@@ -111,6 +116,66 @@ extension SQLiteSyncStorage {
                            arguments: [Int64(kept.count), freed, account])
             return response
         }
+    }
+
+    /// The note versions the account's record `recordId` had, newest first; `nil` when the
+    /// account holds no such note.
+    public func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]? {
+        let key = recordId.uuidString.lowercased()
+        return try await writer.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE accountId = ? AND recordId = ? AND recordType = 'note'",
+                                    arguments: [account, key]) == true else { return nil }
+            return try Row.fetchAll(db, sql: """
+                SELECT seq, replacedAt, fields FROM record_version WHERE accountId = ? AND recordId = ? ORDER BY seq DESC
+                """, arguments: [account, key]).map { row in
+                RecordVersion(changeTag: String(row["seq"] as Int64), replacedAt: row["replacedAt"],
+                              fields: try JSONDecoder().decode(RecordFields.self, from: Data((row["fields"] as String).utf8)))
+            }
+        }
+    }
+
+    /// Keeps the title, body and date of the note version a change replaces (a text change;
+    /// a deletion, the purge of a note, drops every version instead), thins that note's
+    /// versions as devices do, and counts their bytes in the account's usage. Returns the
+    /// bytes the versions grew by.
+    static func keepVersion(_ db: Database, account: Int64, _ current: Row, replacedBy change: RecordChange) throws -> Int64 {
+        let key = change.recordId.uuidString.lowercased()
+        if change.operation == .delete {
+            let freed = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(size), 0) FROM record_version WHERE accountId = ? AND recordId = ?",
+                                           arguments: [account, key]) ?? 0
+            try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ?", arguments: [account, key])
+            try db.execute(sql: "UPDATE account SET versionBytes = versionBytes - ? WHERE id = ?", arguments: [freed, account])
+            return -freed
+        }
+        guard !(current["deleted"] as Bool),
+              let old = try? JSONDecoder().decode(RecordFields.self, from: Data((current["fields"] as String).utf8)),
+              old["title"] != change.fields?["title"] || old["body"] != change.fields?["body"] else { return 0 }
+        let kept: RecordFields = ["title": old["title"] ?? .string(""), "body": old["body"] ?? .string(""),
+                                  "modifiedAt": old["modifiedAt"] ?? .null]
+        let text = String(decoding: try JSONEncoder().encode(kept), as: UTF8.self)
+        let now = Date()
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO record_version (accountId, recordId, seq, replacedAt, fields, size) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [account, key, current["seq"] as Int64, now.timeIntervalSince1970, text, text.utf8.count])
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, replacedAt, size FROM record_version WHERE accountId = ? AND recordId = ? ORDER BY seq DESC",
+                                    arguments: [account, key])
+        let keptRows = VersionThinning.kept(
+            rows, replacedAt: { Date(timeIntervalSince1970: $0["replacedAt"]) }, now: now,
+            everyVersionDays: ServerVersionRetention.everyVersionDays, dailyDays: ServerVersionRetention.dailyDays,
+            weeklyDays: ServerVersionRetention.weeklyDays)
+        let keptSeqs = Set(keptRows.map { $0["seq"] as Int64 })
+        var bytes: Int64 = 0
+        for row in rows {
+            if keptSeqs.contains(row["seq"]) {
+                bytes += row["size"] as Int64
+            } else {
+                try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ? AND seq = ?",
+                               arguments: [account, key, row["seq"] as Int64])
+            }
+        }
+        let before = rows.reduce(Int64(0)) { $0 + ($1["size"] as Int64) } - Int64(text.utf8.count)
+        try db.execute(sql: "UPDATE account SET versionBytes = versionBytes + ? WHERE id = ?", arguments: [bytes - before, account])
+        return bytes - before
     }
 
     /// The most answers kept per account for repeated batches.

@@ -91,6 +91,21 @@ public struct SQLiteSyncStorage: SyncStorage {
                 CREATE INDEX request_age ON request(accountId, createdAt);
                 """)
         }
+        migrator.registerMigration("v4-record-versions") { db in
+            // The earlier versions of note records, for the history of devices set up later.
+            try db.execute(sql: """
+                CREATE TABLE record_version (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    replacedAt REAL NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, recordId, seq)
+                ) WITHOUT ROWID;
+                ALTER TABLE account ADD COLUMN versionBytes INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }()
 
@@ -164,9 +179,9 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Usage and assets
 
-    /// The SQL for the bytes an account uses: its records, its files and the answers kept
-    /// for its repeated batches.
-    static let usedBytesSQL = "SELECT recordBytes + assetBytes + answerBytes FROM account WHERE id = ?"
+    /// The SQL for the bytes an account uses: its records, its files, the answers kept for
+    /// its repeated batches and the earlier versions of its notes.
+    static let usedBytesSQL = "SELECT recordBytes + assetBytes + answerBytes + versionBytes FROM account WHERE id = ?"
 
     /// Records held and bytes used by an account.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {

@@ -72,7 +72,11 @@ public protocol SyncStorage: Sendable {
     func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage
     /// Applies a batch atomically (or answers it again when its request id was seen).
     func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse
-    /// How many records the account holds and the bytes it uses (records and assets).
+    /// The earlier versions of the account's note `recordId`, newest first; `nil` when the
+    /// account holds no such note.
+    func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]?
+    /// How many records the account holds and the bytes it uses (records, assets, kept
+    /// answers and note versions).
     func usage(account: Int64) async throws -> (records: Int, bytes: Int64)
 
     /// Whether the account holds the asset with this SHA-256.

@@ -35,7 +35,12 @@ struct HistoryRoutes {
         let versions = router.group("/api/v1/notes/:id/versions")
         versions.get { _, context in
             let id = try context.identifier()
-            let list = try storeCall { () throws(NoteTakerError) in try store.history(noteId: id) }
+            let list: [NoteVersion]
+            do throws(NoteTakerError) {
+                list = try await store.completeHistory(noteId: id).versions
+            } catch {
+                throw WebAPIError(error)
+            }
             return try JSON.response(["versions": list])
         }
         versions.get(":version") { _, context in

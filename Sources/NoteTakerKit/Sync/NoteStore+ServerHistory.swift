@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// A note's history on the server, brought into this device's, so a device set up later (or
+/// again) sees the versions other devices made before it joined.
+extension NoteStore {
+    /// Fetches the versions the server kept of a note and adds those this device lacks to its
+    /// history, each once, in time order. Returns how many were added.
+    @discardableResult
+    public func fetchServerHistory(noteId: UUID, transport: any SyncTransport) async throws(SyncError) -> Int {
+        let versions = try await transport.recordVersions(noteId)
+        do {
+            return try mergeServerVersions(noteId: noteId, versions)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// A note's history with the server's versions merged in first when this store syncs;
+    /// `serverProblem` says why they could not be read (offline, logged out), `nil` when they
+    /// were or when the store does not sync.
+    public func completeHistory(noteId: UUID) async throws(NoteTakerError) -> (versions: [NoteVersion], serverProblem: String?) {
+        var problem: String?
+        do {
+            try await fetchServerHistory(noteId: noteId, transport: try syncTransport())
+        } catch .notConfigured {
+            problem = nil
+        } catch .store(let error) {
+            throw error
+        } catch {
+            problem = error.message
+        }
+        return (try history(noteId: noteId), problem)
+    }
+
+    /// Adds the server's versions of a note that are neither the note's text now nor in its
+    /// history (same title, body and date), then stores the history again in time order.
+    func mergeServerVersions(noteId: UUID, _ versions: [RecordVersion]) throws(NoteTakerError) -> Int {
+        try write { db in
+            let current = try Self.fetchNote(db, id: noteId.key)
+            let local = try NoteHistory.versions(db, noteId: noteId, withBodies: true)
+            func same(_ title: String, _ body: String, _ date: Date, as other: (String, String?, Date)) -> Bool {
+                other.0 == title && other.1 == body && abs(other.2.timeIntervalSince(date)) < 0.002
+            }
+            var added: [NoteVersion] = []
+            for version in versions {
+                guard let title = version.fields["title"]?.string, let body = version.fields["body"]?.string,
+                      let seconds = version.fields["modifiedAt"]?.number, Timestamp.representable.contains(seconds),
+                      Timestamp.representable.contains(version.replacedAt) else { continue }
+                let date = Date(timeIntervalSince1970: seconds)
+                if current.title == title && current.body == body { continue }
+                if local.contains(where: { same(title, body, date, as: ($0.title, $0.body, $0.modifiedAt)) })
+                    || added.contains(where: { same(title, body, date, as: ($0.title, $0.body, $0.modifiedAt)) }) { continue }
+                added.append(NoteVersion(
+                    id: 0, noteId: noteId, modifiedAt: date, replacedAt: Date(timeIntervalSince1970: version.replacedAt),
+                    replacedBy: .sync, title: title, bodySize: body.utf8.count, body: body))
+            }
+            guard !added.isEmpty else { return 0 }
+            // Among equal times the new ones (id 0, numbered next) count as the newest.
+            let merged = (local + added).sorted { ($0.replacedAt, $0.id == 0 ? .max : $0.id) > ($1.replacedAt, $1.id == 0 ? .max : $1.id) }
+            try NoteHistory.rewrite(db, noteId: noteId, kept: merged)
+            return added.count
+        }
+    }
+}
