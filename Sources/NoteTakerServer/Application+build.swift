@@ -32,7 +32,10 @@ public func buildApplication(
 
 /// Plain HTTP/1.1, or HTTPS (TLS 1.2 at least) when a certificate and key are configured.
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
-    let http = HTTP1Channel.Configuration(idleTimeout: .seconds(configuration.idleTimeoutSeconds))
+    let headerTimeout = TimeAmount.seconds(configuration.headerTimeoutSeconds)
+    let http = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestHeadDeadline(limit: headerTimeout)],
+        idleTimeout: .seconds(configuration.idleTimeoutSeconds))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
         return .http1(configuration: http)

@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may sit idle, or with a request's headers half sent, before the
     /// server closes it (idle connections must not pile up to the file limit).
     public var idleTimeoutSeconds: Int64 = 60
+    /// How long a request's head may take to arrive, counted from the connection's start or
+    /// the previous answer's end: a client trickling its headers a byte at a time (which an
+    /// idle timeout never notices) is closed after it.
+    public var headerTimeoutSeconds: Int64 = 30
 
     /// The default port.
     public static let defaultPort = 8471

@@ -17,6 +17,18 @@ struct ServerConnectionTests {
         #expect(try await HTTPSyncTransport(server: server.url, token: nil).serverId().isEmpty == false)
         await server.stop()
     }
+
+    @Test("a client trickling its headers a byte at a time is closed at the header deadline")
+    func trickledHeadersAreClosed() async throws {
+        let server = try await LiveServer.start(idleTimeoutSeconds: 60, headerTimeoutSeconds: 2)
+        let socket = try LoopbackSocket(port: try #require(server.url.port))
+        socket.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        // A byte every 300 ms keeps the connection from ever being idle; the deadline closes it.
+        #expect(socket.trickleUntilClosed(everyMilliseconds: 300, timeoutSeconds: 20) == .closed)
+        // A normal client, and a push stream outliving the deadline, are not affected.
+        #expect(try await HTTPSyncTransport(server: server.url, token: nil).serverId().isEmpty == false)
+        await server.stop()
+    }
 }
 
 /// A plain TCP connection to a loopback port.
@@ -38,6 +50,23 @@ struct LoopbackSocket {
 
     func send(_ text: String) {
         _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, 0) }
+    }
+
+    /// Sends one byte every `everyMilliseconds` until the peer closes the connection, or
+    /// `timeoutSeconds` pass.
+    func trickleUntilClosed(everyMilliseconds: Int, timeoutSeconds: Int) -> Outcome {
+        var timeout = timeval(tv_sec: 0, tv_usec: Int(everyMilliseconds) * 1_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        defer { close(descriptor) }
+        let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            send("a")
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { return .closed }
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return errno == ECONNRESET || errno == EPIPE ? .closed : .failed }
+        }
+        return .timedOut
     }
 
     /// Reads until the peer closes the connection, or `timeoutSeconds` pass.

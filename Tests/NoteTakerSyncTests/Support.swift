@@ -23,11 +23,13 @@ final class LiveServer: Sendable {
     }
 
     static func start(
-        directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60
+        directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60,
+        headerTimeoutSeconds: Int64 = 30
     ) async throws -> LiveServer {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
+        configuration.headerTimeoutSeconds = headerTimeoutSeconds
         let service = try configuration.makeService()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try buildApplication(configuration, service: service) { port in continuation.yield(port) }
