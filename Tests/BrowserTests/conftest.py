@@ -91,6 +91,24 @@ def make_browser(width=1366, height=900, phone=False):
 
 
 @pytest.fixture
+def sync_server():
+    """A real notetaker-server on a free loopback port, on a fresh data folder; its address."""
+    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
+    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", "0"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = None
+    deadline = time.monotonic() + 60
+    while url is None and time.monotonic() < deadline:
+        match = re.search(r"listening on (http://\S+)", process.stderr.readline())
+        url = match.group(1) if match else None
+    assert url, "notetaker-server did not start"
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
 def browser():
     driver = make_browser()
     yield driver

@@ -3,7 +3,11 @@
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import by_css, click, make_browser, open_app, wait
+import shutil
+import tempfile
+from pathlib import Path
+
+from conftest import App, by_css, click, make_browser, open_app, wait
 
 BASE = "line one\nline two\nline three"
 EDITED = "line one\nline two EDITED\nline three"
@@ -40,6 +44,31 @@ def test_typing_while_the_note_changes_elsewhere_keeps_both_edits(app, browser):
     # The caret stayed where the typing was: more keys land at the end.
     body.send_keys("!")
     wait(browser, lambda d: app.cli_json("show", note)["body"] == merged + "!", timeout=20, message="the caret moved")
+
+
+def test_an_edit_arriving_through_sync_while_typing_keeps_both(app, browser, sync_server):
+    other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
+    try:
+        app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+        other.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+        note = app.new_note("Shared", BASE)
+        app.cli("sync")
+        other.cli("sync")
+        app.start()  # syncs by itself while it runs, live through the server's push channel
+        open_app(browser, app, f"#note={note}")
+        body = wait(browser, lambda d: by_css(d, "#note-body"))
+        body.click()
+        body.send_keys(Keys.CONTROL, Keys.END)
+        body.send_keys("\nbrowser typed A")
+        other.cli("edit", note, "--body", EDITED)
+        other.cli("sync")
+        body.send_keys(" and more")
+        wait(browser, lambda d: both_survive(app, note, "browser typed A and more", "line two EDITED"), timeout=30,
+             message=f"an edit was lost: {app.cli_json('show', note)['body']!r}")
+        wait(browser, lambda d: textarea(d) == app.cli_json("show", note)["body"], timeout=30,
+             message="the page does not show the note's text")
+    finally:
+        shutil.rmtree(other.directory, ignore_errors=True)
 
 
 def test_a_draft_restored_after_the_note_changed_is_merged(app, browser):

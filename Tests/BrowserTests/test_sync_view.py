@@ -1,35 +1,14 @@
 """Sync as the app shows it: the indicator, a note changed on two devices, and the guard on Host."""
 import http.client
 import json
-import re
 import shutil
-import subprocess
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, App, by_css, click, open_app, wait
-
-
-@pytest.fixture
-def sync_server():
-    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
-    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", "0"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = None
-    deadline = time.monotonic() + 60
-    while url is None and time.monotonic() < deadline:
-        match = re.search(r"listening on (http://\S+)", process.stderr.readline())
-        url = match.group(1) if match else None
-    assert url, "notetaker-server did not start"
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
-    shutil.rmtree(data, ignore_errors=True)
+from conftest import App, by_css, click, open_app, wait
 
 
 def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
