@@ -44,7 +44,7 @@ struct EditBaseTests {
         #expect(conflict.localBody == "milk\nsix eggs" && conflict.serverBody == "milk\nbrown eggs")
         let copy = try store.note(id: try #require(conflict.copyId))
         #expect(copy.body == "milk\nbrown eggs")
-        #expect(try store.history(noteId: note.id).contains { $0.body == "milk\nbrown eggs" })
+        #expect(try store.history(noteId: note.id, withBodies: true).contains { $0.body == "milk\nbrown eggs" })
     }
 
     @Test("resolving a conflict keeps both texts in the history, and keeps a conflict copy that was edited")
@@ -55,7 +55,7 @@ struct EditBaseTests {
         _ = try store.changeNote(id: note.id, NoteChanges(body: "milk\nsix eggs", base: base))
         #expect(try store.resolveConflict(noteId: note.id, keep: .local) == .resolved)
         #expect(try store.note(id: note.id).body == "milk\nsix eggs")
-        let bodies = try store.history(noteId: note.id).compactMap(\.body)
+        let bodies = try store.history(noteId: note.id, withBodies: true).compactMap(\.body)
         #expect(bodies.contains("milk\nbrown eggs"), "the side not kept is in the history: \(bodies)")
         #expect(try store.notes(NoteQuery()).count == 1, "the untouched conflict copy is gone")
 
@@ -67,7 +67,7 @@ struct EditBaseTests {
         #expect(try store.resolveConflict(noteId: note.id, keep: .server) == .editedCopyKept(copyId: copyId))
         #expect(try store.note(id: copyId).body == "milk\nno eggs\nand bread, added in the copy")
         #expect(try store.note(id: note.id).body == "milk\nno eggs")
-        #expect(try store.history(noteId: note.id).contains { $0.body == "milk\ntwelve eggs" })
+        #expect(try store.history(noteId: note.id, withBodies: true).contains { $0.body == "milk\ntwelve eggs" })
     }
 
     @Test("tags edited on both sides merge as sets; a title changed only elsewhere is kept")
@@ -85,6 +85,6 @@ struct EditBaseTests {
         let note = try store.make("Script", "by hand")
         _ = try store.changeNote(id: note.id, NoteChanges(body: "by a script"))
         #expect(try store.note(id: note.id).body == "by a script")
-        #expect(try store.history(noteId: note.id).first?.body == "by hand")
+        #expect(try store.history(noteId: note.id, withBodies: true).first?.body == "by hand")
     }
 }

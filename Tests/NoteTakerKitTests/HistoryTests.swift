@@ -25,10 +25,10 @@ struct HistoryTests {
         let note = try store.make("Plan", "one")
         _ = try store.updateNote(id: note.id, body: "one two")
         _ = try store.updateNote(id: note.id, body: "one two three")
-        #expect(try store.history(noteId: note.id).map(\.body) == ["one"], "edits within minutes are one run")
+        #expect(try store.history(noteId: note.id, withBodies: true).map(\.body) == ["one"], "edits within minutes are one run")
         try age(days: 0.01)
         _ = try store.updateNote(id: note.id, title: "Plans", body: "one two three four")
-        let versions = try store.history(noteId: note.id)
+        let versions = try store.history(noteId: note.id, withBodies: true)
         #expect(versions.map(\.body) == ["one two three", "one"])
         #expect(versions.map(\.title) == ["Plan", "Plan"])
         #expect(versions.allSatisfy { $0.replacedBy == .edit })
@@ -43,7 +43,7 @@ struct HistoryTests {
             try age(days: 0.01)
             _ = try store.updateNote(id: note.id, body: long + " edit \(index)")
         }
-        let versions = try store.history(noteId: note.id)
+        let versions = try store.history(noteId: note.id, withBodies: true)
         #expect(versions.count == 20)
         #expect(versions.last?.body == long)
         #expect(versions.first?.body == long + " edit 18")
@@ -58,10 +58,10 @@ struct HistoryTests {
         let note = try store.make("Draft", "first")
         try age(days: 0.01)
         _ = try store.updateNote(id: note.id, body: "a mistaken paste")
-        let first = try #require(try store.history(noteId: note.id).first)
+        let first = try #require(try store.history(noteId: note.id, withBodies: true).first)
         let restored = try store.restoreVersion(first.id, of: note.id)
         #expect(restored.body == "first" && restored.sync.status == .pending)
-        let versions = try store.history(noteId: note.id)
+        let versions = try store.history(noteId: note.id, withBodies: true)
         #expect(versions.first?.body == "a mistaken paste" && versions.first?.replacedBy == .restore)
     }
 
@@ -71,7 +71,7 @@ struct HistoryTests {
         let other = try store.make("Other", "x")
         try age(days: 0.01)
         _ = try store.updateNote(id: other.id, body: "y")
-        let otherVersion = try #require(try store.history(noteId: other.id).first)
+        let otherVersion = try #require(try store.history(noteId: other.id, withBodies: true).first)
         #expect(throws: NoteTakerError.versionNotFound(note: note.id.key, version: otherVersion.id)) {
             try store.restoreVersion(otherVersion.id, of: note.id)
         }
@@ -90,10 +90,10 @@ struct HistoryTests {
             try age(days: 0.5)
             _ = try store.updateNote(id: note.id, body: "v\(index)")
         }
-        #expect(try store.history(noteId: note.id).count == 40)
+        #expect(try store.history(noteId: note.id, withBodies: true).count == 40)
         try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 14, weeklyDays: nil))
         let removed = try store.pruneHistory()
-        let kept = try store.history(noteId: note.id)
+        let kept = try store.history(noteId: note.id, withBodies: true)
         #expect(removed == 40 - kept.count && removed > 0)
         let young = kept.filter { Date().timeIntervalSince($0.replacedAt) < 7 * 86_400 }
         #expect(young.count >= 13, "every version of the last 7 days is kept")
@@ -112,7 +112,7 @@ struct HistoryTests {
         _ = try store.updateNote(id: note.id, body: "line one\nline two EDITED\nline three")
         let merged = try store.changeNote(id: note.id, NoteChanges(body: "line one\nline two\nline three\nbrowser typed A", base: base))
         #expect(merged.body == "line one\nline two EDITED\nline three\nbrowser typed A")
-        let versions = try store.history(noteId: note.id)
+        let versions = try store.history(noteId: note.id, withBodies: true)
         #expect(versions.first?.replacedBy == .merge && versions.first?.body == "line one\nline two EDITED\nline three")
         _ = try store.trashNotes(ids: [note.id])
         #expect(try store.purgeNotes(ids: [note.id]) == 1)

@@ -25,20 +25,20 @@ struct ServerHistoryTests {
             #expect(onServer.compactMap { $0.fields["body"]?.string } == ["second draft", "first draft"])
 
             try await b.sync()
-            #expect(try b.store.history(noteId: note.id).isEmpty, "a new device holds no versions of its own")
+            #expect(try b.store.history(noteId: note.id, withBodies: true).isEmpty, "a new device holds no versions of its own")
             #expect(try await b.store.fetchServerHistory(noteId: note.id, transport: b.transport) == 2)
             #expect(try await b.store.fetchServerHistory(noteId: note.id, transport: b.transport) == 0, "each version once")
-            #expect(try b.store.history(noteId: note.id).map(\.body) == ["second draft", "first draft"])
+            #expect(try b.store.history(noteId: note.id, withBodies: true).map(\.body) == ["second draft", "first draft"])
 
             // The device's own versions and the server's merge by time: an edit here comes first.
             _ = try b.store.updateNote(id: note.id, body: "fourth draft")
-            #expect(try b.store.history(noteId: note.id).map(\.body) == ["third draft", "second draft", "first draft"])
+            #expect(try b.store.history(noteId: note.id, withBodies: true).map(\.body) == ["third draft", "second draft", "first draft"])
             try await b.sync()
             try await a.sync()
             // Device 1's two quick edits were one run of editing, so it kept "first draft" only;
             // the server kept each synced version, and fills in the one it lacks.
             #expect(try await a.store.fetchServerHistory(noteId: note.id, transport: a.transport) == 1)
-            #expect(try a.store.history(noteId: note.id).map(\.body) == ["third draft", "second draft", "first draft"])
+            #expect(try a.store.history(noteId: note.id, withBodies: true).map(\.body) == ["third draft", "second draft", "first draft"])
 
         }
     }

@@ -82,9 +82,23 @@ enum NoteHistory {
             ])
     }
 
-    /// Every version of a note, newest first, with its body when `withBodies` is set (each
-    /// rebuilt from the next newer, the newest from the note's body now).
-    static func versions(_ db: Database, noteId: UUID, withBodies: Bool) throws -> [NoteVersion] {
+    /// Every version of a note, newest first, each body rebuilt from the next newer (the
+    /// newest from the note's body now): kept in the answer when `withBodies` is set, else only
+    /// summarized (`summaries`) and let go, so a long history of a large note never sits in
+    /// memory whole.
+    static func versions(_ db: Database, noteId: UUID, withBodies: Bool, summaries: Bool = false) throws -> [NoteVersion] {
+        try versions(db, noteId: noteId, bodies: withBodies ? .all : .none, summaries: summaries)
+    }
+
+    /// Which versions' texts a walk through the history keeps.
+    enum Bodies {
+        case none, all
+        /// This version's only; the walk stops there.
+        case only(Int64)
+    }
+
+    /// The walk behind ``versions(_:noteId:withBodies:summaries:)``.
+    static func versions(_ db: Database, noteId: UUID, bodies: Bodies, summaries: Bool) throws -> [NoteVersion] {
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta FROM note_version
@@ -97,18 +111,25 @@ enum NoteHistory {
                 replacedAt: row.date("replacedAt") ?? Date(timeIntervalSince1970: 0),
                 replacedBy: NoteVersion.Replacement(rawValue: row["replacedBy"]) ?? .edit,
                 title: row["title"], bodySize: row["bodySize"])
-            if withBodies {
-                let stored: Data = row["body"]
-                if row["isDelta"] as Bool {
-                    guard let base = newer, let body = TextDelta.apply(stored, to: base) else {
-                        throw NoteTakerError.invalidInput("Version \(version.id) of note \(noteId.key) is damaged in the store and cannot be read.")
-                    }
-                    version.body = body
-                } else {
-                    version.body = String(decoding: stored, as: UTF8.self)
+            let stored: Data = row["body"]
+            let body: String
+            if row["isDelta"] as Bool {
+                guard let base = newer, let rebuilt = TextDelta.apply(stored, to: base) else {
+                    throw NoteTakerError.invalidInput("Version \(version.id) of note \(noteId.key) is damaged in the store and cannot be read.")
                 }
-                newer = version.body
+                body = rebuilt
+            } else {
+                body = String(decoding: stored, as: UTF8.self)
             }
+            if summaries { version.summary = TextDiff.summary(from: body, to: newer ?? "") }
+            switch bodies {
+            case .all: version.body = body
+            case .only(let id) where id == version.id:
+                version.body = body
+                return versions + [version]
+            default: break
+            }
+            newer = body
             versions.append(version)
         }
         return versions

@@ -3,19 +3,13 @@ import GRDB
 
 /// A note's history: its earlier versions, restoring one, and thinning them as they age.
 extension NoteStore {
-    /// Every earlier version of a note, newest first, with its text and a summary of what the
-    /// next newer text changed. The note as it is now is not among them.
-    public func history(noteId: UUID) throws(NoteTakerError) -> [NoteVersion] {
+    /// Every earlier version of a note, newest first, each with a summary of what the next
+    /// newer text changed; with its text too when `withBodies` is set (which holds every
+    /// version's text in memory at once). The note as it is now is not among them.
+    public func history(noteId: UUID, withBodies: Bool = false) throws(NoteTakerError) -> [NoteVersion] {
         try read { db in
-            let current = try Self.fetchNote(db, id: noteId.key)
-            var versions = try NoteHistory.versions(db, noteId: noteId, withBodies: true)
-            var newer = current.body
-            for index in versions.indices {
-                let body = versions[index].body ?? ""
-                versions[index].summary = TextDiff.summary(from: body, to: newer)
-                newer = body
-            }
-            return versions
+            _ = try Self.fetchNote(db, id: noteId.key)
+            return try NoteHistory.versions(db, noteId: noteId, withBodies: withBodies, summaries: true)
         }
     }
 
@@ -24,11 +18,11 @@ extension NoteStore {
     /// - Throws: ``NoteTakerError/versionNotFound(note:version:)`` when the note has no such
     ///   version (a version of another note included).
     public func version(_ version: Int64, of noteId: UUID) throws(NoteTakerError) -> NoteVersion {
-        let versions = try read { db in
+        let found = try read { db in
             _ = try Self.fetchNote(db, id: noteId.key)
-            return try NoteHistory.versions(db, noteId: noteId, withBodies: true)
+            return try NoteHistory.versions(db, noteId: noteId, bodies: .only(version), summaries: false).last
         }
-        guard let found = versions.first(where: { $0.id == version }) else {
+        guard let found, found.id == version, found.body != nil else {
             throw NoteTakerError.versionNotFound(note: noteId.key, version: version)
         }
         return found
@@ -39,8 +33,8 @@ extension NoteStore {
     public func restoreVersion(_ version: Int64, of noteId: UUID) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
-            let versions = try NoteHistory.versions(db, noteId: noteId, withBodies: true)
-            guard let chosen = versions.first(where: { $0.id == version }) else {
+            let walked = try NoteHistory.versions(db, noteId: noteId, bodies: .only(version), summaries: false)
+            guard let chosen = walked.last, chosen.id == version, chosen.body != nil else {
                 throw NoteTakerError.versionNotFound(note: noteId.key, version: version)
             }
             return try Self.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore) ?? current

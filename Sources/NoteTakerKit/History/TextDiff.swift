@@ -33,11 +33,18 @@ public enum TextDiff {
         return result
     }
 
-    /// A one-line summary: lines added and removed (`+3 −1 lines`), or `no change`.
+    /// A one-line summary: lines added and removed (`+3 −1 lines`), or `no change`. Counted
+    /// from the edits alone, without copying a line.
     public static func summary(from old: String, to new: String) -> String {
-        let diff = lines(from: old, to: new)
-        let added = diff.count { if case .added = $0 { true } else { false } }
-        let removed = diff.count { if case .removed = $0 { true } else { false } }
+        let a = TextMerge.lines(old)
+        let b = TextMerge.lines(new)
+        let (added, removed): (Int, Int)
+        if let edits = TextMerge.edits(from: a, to: b) {
+            added = edits.reduce(0) { $0 + $1.replacement.count }
+            removed = edits.reduce(0) { $0 + $1.end - $1.start }
+        } else {
+            (added, removed) = (b.count, a.count)
+        }
         if added == 0 && removed == 0 { return "no change to the text" }
         return "+\(added) −\(removed) line\(added + removed == 1 ? "" : "s")"
     }

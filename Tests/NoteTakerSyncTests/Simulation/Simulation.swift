@@ -113,7 +113,7 @@ struct Simulation {
             for id in try Self.bodies(device.store).keys {
                 let versions: [NoteVersion]
                 do {
-                    versions = try device.store.history(noteId: id)
+                    versions = try device.store.history(noteId: id, withBodies: true)
                 } catch {
                     throw Failure(seed: seed, problem: "device \(index + 1) cannot read the history of note \(id.key): \(error)")
                 }
@@ -146,7 +146,7 @@ struct Simulation {
     private func checkKept(_ before: [UUID: String], on store: NoteStore, device: Int) throws {
         for (id, body) in try Self.bodies(store) {
             guard let old = before[id], old != body else { continue }
-            guard try store.history(noteId: id).contains(where: { $0.body == old }) else {
+            guard try store.history(noteId: id, withBodies: true).contains(where: { $0.body == old }) else {
                 throw Failure(seed: seed, problem: "device \(device + 1): a sync replaced the body of note \(id.key), and its history does not hold what it replaced")
             }
         }
