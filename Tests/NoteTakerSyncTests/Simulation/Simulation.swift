@@ -13,6 +13,8 @@ import GRDB
 ///
 /// And the history: a text that a sync replaced on a device is in that device's history of
 /// the note, and at the end every version of every note on every device reads back whole.
+/// On even seeds edits are not coalesced, and then every text a note ever had on a device is
+/// in that device's history of it (unless the note left the device).
 struct Simulation {
     let seed: UInt64
     let deviceCount: Int
@@ -43,6 +45,9 @@ struct Simulation {
         var devices: Devices = []
         for _ in 0..<deviceCount {
             let store = try NoteStore.inMemory()
+            if seed % 2 == 0 {
+                try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
+            }
             let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token),
                                     options: .init(policy: .localWins, allowMassDeletion: true, batchSize: 5))
             devices.append((store, engine))
@@ -52,6 +57,7 @@ struct Simulation {
         var conflicts = 0
 
         var trace: [String] = []
+        var texts = TextsSeen(devices: deviceCount)
         for step in 0..<steps {
             let index = Int.random(in: 0..<deviceCount, using: &random)
             let device = devices[index]
@@ -65,6 +71,8 @@ struct Simulation {
                     conflicts += report.conflicts
                     try noteSync(report, of: index, devices, &log)
                     trace.append("\(step) d\(index + 1) sync \(report)")
+                } catch let failure as Failure {
+                    throw failure
                 } catch {
                     trace.append("\(step) d\(index + 1) sync failed: \(error)")
                 }
@@ -81,9 +89,11 @@ struct Simulation {
                 }
                 log.record(device: index, step: step, before: before, after: try DeviceState.read(device.store))
             }
+            texts.record(try Self.bodies(device.store), on: index)
         }
         do {
             try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts)
+            if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
         } catch let failure as Failure {
             var failure = failure
             if ProcessInfo.processInfo.environment["NOTETAKER_SIM_TRACE"] != nil {
@@ -128,6 +138,37 @@ struct Simulation {
         }
         for (store, _) in devices {
             conflicts += try store.conflicts().count
+        }
+    }
+
+    /// The texts each note had on each device, as the steps saw them.
+    struct TextsSeen {
+        var seen: [[UUID: Set<String>]]
+
+        init(devices: Int) {
+            seen = Array(repeating: [:], count: devices)
+        }
+
+        /// Notes that left the device start afresh if they come back (their history went).
+        mutating func record(_ bodies: [UUID: String], on device: Int) {
+            seen[device] = seen[device].filter { bodies[$0.key] != nil }
+            for (id, body) in bodies { seen[device][id, default: []].insert(body) }
+        }
+    }
+
+    /// With edits not coalesced, every text a note had on a device is its text now or in its
+    /// history there — but for notes some device purged (the purge takes their history, and
+    /// an edit winning over it brings the note back without).
+    private func checkEveryText(_ texts: TextsSeen, _ devices: Devices, purged: Set<UUID>) throws {
+        for (index, device) in devices.enumerated() {
+            let now = try Self.bodies(device.store)
+            for (id, bodies) in texts.seen[index] where !purged.contains(id) {
+                guard let current = now[id] else { continue }
+                let kept = Set(try device.store.history(noteId: id, withBodies: true).compactMap(\.body)).union([current])
+                if let lost = bodies.subtracting(kept).first {
+                    throw Failure(seed: seed, problem: "device \(index + 1): note \(id.key) once held a text its history does not: \(lost.debugDescription)")
+                }
+            }
         }
     }
 
@@ -196,6 +237,8 @@ struct Operations {
     private(set) var tokens = 0
     /// Tokens in notes purged by a device that had seen them.
     private(set) var forgiven: Set<String> = []
+    /// Notes some device purged: their history goes on every device the purge reaches.
+    private(set) var purged: Set<UUID> = []
     private var counter = 0
 
     init(files: URL) {
@@ -268,6 +311,7 @@ struct Operations {
         case 80..<82:
             guard let note else { return "nothing" }
             forgiven.formUnion(note.body.split(separator: "\n").map(String.init).filter { $0.hasPrefix("edit-") })
+            purged.insert(note.id)
             if !note.isTrashed { _ = try store.trashNotes(ids: [note.id]) }
             _ = try store.purgeNotes(ids: [note.id])
             return "purge \(note.id.short)"
