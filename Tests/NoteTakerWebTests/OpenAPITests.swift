@@ -54,6 +54,7 @@ import Testing
             "SyncState": WebSync.State(),
             "ImportReport": ImportReport(kind: .evernote),
             "NoteVersion": NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1),
+            "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
             "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", body: "b", diff: []),
         ]
         for (name, sample) in samples {

@@ -7,6 +7,13 @@ import NoteTakerKit
 struct HistoryRoutes {
     let store: NoteStore
 
+    /// The versions, and why the server's could not be merged in (`null`: they were, or the
+    /// store does not sync).
+    struct VersionListJSON: Encodable {
+        var versions: [NoteVersion]
+        @Nullable var serverProblem: String?
+    }
+
     /// One version in full, with the lines that differ from the note now.
     struct VersionDetailJSON: Encodable {
         var version: Int64
@@ -35,13 +42,13 @@ struct HistoryRoutes {
         let versions = router.group("/api/v1/notes/:id/versions")
         versions.get { _, context in
             let id = try context.identifier()
-            let list: [NoteVersion]
+            let history: (versions: [NoteVersion], serverProblem: String?)
             do throws(NoteTakerError) {
-                list = try await store.completeHistory(noteId: id).versions
+                history = try await store.completeHistory(noteId: id)
             } catch {
                 throw WebAPIError(error)
             }
-            return try JSON.response(["versions": list])
+            return try JSON.response(VersionListJSON(versions: history.versions, serverProblem: history.serverProblem))
         }
         versions.get(":version") { _, context in
             let id = try context.identifier()

@@ -8,8 +8,9 @@ import { longDate, t } from './strings.js';
 export async function showHistory(panel, noteId, restore) {
   replaceChildren(panel, h('p', { className: 'hint' }, t('historyLoading')));
   let versions;
+  let serverProblem;
   try {
-    ({ versions } = await api.versions(noteId));
+    ({ versions, serverProblem } = await api.versions(noteId));
   } catch (error) {
     replaceChildren(panel, h('p', { role: 'alert' }, error.message ?? t('offline')));
     return;
@@ -37,5 +38,7 @@ export async function showHistory(panel, noteId, restore) {
         h('span', { className: 'history-date' }, longDate(version.modifiedAt)),
         h('span', { className: 'history-kind' }, t(`replacedBy_${version.replacedBy}`)),
         h('span', { className: 'history-summary' }, version.summary ?? '')))));
-  replaceChildren(panel, h('h3', { id: 'history-heading' }, t('history')), list, detail);
+  replaceChildren(panel, h('h3', { id: 'history-heading' }, t('history')),
+    serverProblem ? h('p', { className: 'hint', role: 'status' }, t('historyLocalOnly', { reason: serverProblem })) : null,
+    list, detail);
 }
