@@ -12,7 +12,7 @@ extension StoreBenchmark {
         try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
         let folder = try store.createFolder(name: "Notes")
         let folders = Folders(ids: [folder.id], filtered: folder.id, filteredSubtree: [folder.id.key])
-        let count = min(noteCount, 5_000)
+        let count = min(noteCount, 2_000)
         var notes: [Note] = []
         for start in stride(from: 0, to: count, by: 1_000) {
             let drafts = (start..<min(start + 1_000, count)).map { makeDraft($0, folders: folders, &generator) }
