@@ -82,14 +82,6 @@ enum NoteHistory {
             ])
     }
 
-    /// Every version of a note, newest first, each body rebuilt from the next newer (the
-    /// newest from the note's body now): kept in the answer when `withBodies` is set, else only
-    /// summarized (`summaries`) and let go, so a long history of a large note never sits in
-    /// memory whole.
-    static func versions(_ db: Database, noteId: UUID, withBodies: Bool, summaries: Bool = false) throws -> [NoteVersion] {
-        try versions(db, noteId: noteId, bodies: withBodies ? .all : .none, summaries: summaries)
-    }
-
     /// Which versions' texts a walk through the history keeps.
     enum Bodies {
         case none, all
@@ -97,8 +89,11 @@ enum NoteHistory {
         case only(Int64)
     }
 
-    /// The walk behind ``versions(_:noteId:withBodies:summaries:)``.
-    static func versions(_ db: Database, noteId: UUID, bodies: Bodies, summaries: Bool) throws -> [NoteVersion] {
+    /// Every version of a note, newest first, each body rebuilt from the next newer (the
+    /// newest from the note's body now): kept in the answer as `bodies` says, else only
+    /// summarized (`summaries`) and let go, so a long history of a large note never sits in
+    /// memory whole.
+    static func versions(_ db: Database, noteId: UUID, bodies: Bodies, summaries: Bool = false) throws -> [NoteVersion] {
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta FROM note_version
@@ -133,6 +128,17 @@ enum NoteHistory {
             versions.append(version)
         }
         return versions
+    }
+
+    /// One version with its text.
+    ///
+    /// - Throws: ``NoteTakerError/versionNotFound(note:version:)`` when the note has no such
+    ///   version (a version of another note included).
+    static func version(_ db: Database, noteId: UUID, id: Int64) throws -> NoteVersion {
+        guard let found = try versions(db, noteId: noteId, bodies: .only(id)).last, found.id == id, found.body != nil else {
+            throw NoteTakerError.versionNotFound(note: noteId.key, version: id)
+        }
+        return found
     }
 
     /// Writes a note's whole history again with only `kept` (newest first, bodies filled

@@ -9,7 +9,7 @@ extension NoteStore {
     public func history(noteId: UUID, withBodies: Bool = false) throws(NoteTakerError) -> [NoteVersion] {
         try read { db in
             _ = try Self.fetchNote(db, id: noteId.key)
-            return try NoteHistory.versions(db, noteId: noteId, withBodies: withBodies, summaries: true)
+            return try NoteHistory.versions(db, noteId: noteId, bodies: withBodies ? .all : .none, summaries: true)
         }
     }
 
@@ -18,14 +18,10 @@ extension NoteStore {
     /// - Throws: ``NoteTakerError/versionNotFound(note:version:)`` when the note has no such
     ///   version (a version of another note included).
     public func version(_ version: Int64, of noteId: UUID) throws(NoteTakerError) -> NoteVersion {
-        let found = try read { db in
+        try read { db in
             _ = try Self.fetchNote(db, id: noteId.key)
-            return try NoteHistory.versions(db, noteId: noteId, bodies: .only(version), summaries: false).last
+            return try NoteHistory.version(db, noteId: noteId, id: version)
         }
-        guard let found, found.id == version, found.body != nil else {
-            throw NoteTakerError.versionNotFound(note: noteId.key, version: version)
-        }
-        return found
     }
 
     /// Makes an earlier version's title and body the note's again. An ordinary edit: it
@@ -33,10 +29,7 @@ extension NoteStore {
     public func restoreVersion(_ version: Int64, of noteId: UUID) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
-            let walked = try NoteHistory.versions(db, noteId: noteId, bodies: .only(version), summaries: false)
-            guard let chosen = walked.last, chosen.id == version, chosen.body != nil else {
-                throw NoteTakerError.versionNotFound(note: noteId.key, version: version)
-            }
+            let chosen = try NoteHistory.version(db, noteId: noteId, id: version)
             return try Self.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore) ?? current
         }
     }
@@ -75,7 +68,7 @@ extension NoteStore {
         for key in notes {
             guard let noteId = UUID(key: key) else { continue }
             removed += try write { db in
-                let versions = try NoteHistory.versions(db, noteId: noteId, withBodies: true)
+                let versions = try NoteHistory.versions(db, noteId: noteId, bodies: .all)
                 let kept = HistoryThinning.kept(versions, now: now, retention: retention)
                 guard kept.count < versions.count else { return 0 }
                 try NoteHistory.rewrite(db, noteId: noteId, kept: kept)

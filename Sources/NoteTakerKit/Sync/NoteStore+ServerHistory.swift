@@ -39,7 +39,7 @@ extension NoteStore {
     func mergeServerVersions(noteId: UUID, _ versions: [RecordVersion]) throws(NoteTakerError) -> Int {
         try write { db in
             let current = try Self.fetchNote(db, id: noteId.key)
-            let local = try NoteHistory.versions(db, noteId: noteId, withBodies: true)
+            let local = try NoteHistory.versions(db, noteId: noteId, bodies: .all)
             func same(_ title: String, _ body: String, _ date: Date, as other: (String, String?, Date)) -> Bool {
                 other.0 == title && other.1 == body && abs(other.2.timeIntervalSince(date)) < 0.002
             }
