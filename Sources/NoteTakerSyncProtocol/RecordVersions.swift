@@ -7,7 +7,7 @@ public struct RecordVersion: Sendable, Hashable, Codable {
     public var changeTag: String
     /// When the server replaced it (seconds since 1970).
     public var replacedAt: Double
-    /// The fields of the version the history needs: `title`, `body`, `modifiedAt`.
+    /// The fields of the version the history needs: `title`, `body`, `modifiedAt`, `editedOn`.
     public var fields: RecordFields
 
     /// Describes a kept version.

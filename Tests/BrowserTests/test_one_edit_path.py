@@ -131,12 +131,14 @@ def test_tags_edited_on_both_sides_are_merged(app, browser):
 
 
 def test_history_panel_shows_a_diff_and_restores(app, browser):
+    app.cli("sync", "settings", "--device-name", "Kitchen laptop")
     note = app.new_note("Recipe", "flour\nwater")
     app.cli("edit", note, "--body", "flour\nwater\nsalt")
     app.start()
     open_app(browser, app, f"#note={note}")
     click(browser, "#history-toggle")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
+    assert by_css(browser, ".history-list .history-device").text == "Kitchen laptop"
     click(browser, ".history-list li button")
     wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff .added")] == ["salt"],
          message="the diff does not show the added line")

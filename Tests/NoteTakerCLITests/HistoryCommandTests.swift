@@ -34,19 +34,26 @@ import Testing
     }
 
     @Test func historyListsShowsDiffsAndRestores() throws {
+        #expect(try cli.ok(["sync", "settings", "--device-name", "Kitchen laptop"]).contains("device name     Kitchen laptop"))
         let id = try cli.ok(["new", "Recipe", "--body", "flour\nwater"])
         try cli.ok(["edit", id, "--body", "flour\nwater\nsalt"])
         let versions = try #require(try cli.run(["history", id, "--json"]).json() as? [[String: Any]])
         #expect(versions.count == 1)
         #expect(versions[0]["replacedBy"] as? String == "edit")
         #expect(versions[0]["summary"] as? String == "+1 −0 line")
+        #expect(versions[0]["device"] as? String == "Kitchen laptop")
         let number = try #require(versions[0]["version"] as? Int)
         #expect(try cli.ok(["history", "show", id, String(number)]) == "Recipe\n\nflour\nwater")
         #expect(try cli.ok(["history", "show", id, String(number), "--diff"]).contains("+ salt"))
         try cli.ok(["history", "restore", id, String(number)])
         let shown = try #require(try cli.run(["show", id, "--json"]).json() as? [String: Any])
         #expect(shown["body"] as? String == "flour\nwater")
-        #expect(try cli.ok(["history", id]).contains("replaced by a restore"))
+        let listed = try cli.ok(["history", id])
+        #expect(listed.contains("Kitchen laptop"))
+        #expect(listed.contains("then replaced by a restore"))
+        let badName = try cli.run(["sync", "settings", "--device-name", String(repeating: "x", count: 101)])
+        #expect(badName.status == 1)
+        #expect(badName.stderr.contains("at most 100 characters"))
 
         let unknown = try cli.run(["history", "restore", id, "99999"])
         #expect(unknown.status == 1)

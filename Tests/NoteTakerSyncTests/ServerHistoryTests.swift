@@ -79,4 +79,71 @@ struct ServerHistoryTests {
             #expect((response as? HTTPURLResponse)?.statusCode == 404)
         }
     }
+
+    @Test("each version names the device that wrote it, on every device and from the server")
+    func versionsNameTheirDevice() async throws {
+        try await withDevices(3) { devices, server in
+            let (laptop, phone, later) = (devices[0], devices[1], devices[2])
+            try laptop.store.setDeviceName("Ada's laptop")
+            try phone.store.setDeviceName("Ada's phone")
+            try later.store.setDeviceName("New tablet")
+            let note = try laptop.store.createNote(NoteDraft(title: "Plan", body: "written on the laptop"))
+            try await laptop.sync()
+            try await phone.sync()
+            _ = try phone.store.updateNote(id: note.id, body: "written on the phone")
+            #expect(try phone.store.history(noteId: note.id).map(\.device) == ["Ada's laptop"], "the text came from the laptop")
+            try await phone.sync()
+            try await laptop.sync()
+            _ = try laptop.store.updateNote(id: note.id, body: "the laptop again")
+            #expect(try laptop.store.history(noteId: note.id).map(\.device) == ["Ada's phone", "Ada's laptop"])
+            try await laptop.sync()
+
+            // A device set up later reads the names from the server's versions.
+            try await later.sync()
+            try await later.store.fetchServerHistory(noteId: note.id, transport: later.transport)
+            let versions = try later.store.history(noteId: note.id, withBodies: true)
+            #expect(versions.map(\.body) == ["written on the phone", "written on the laptop"])
+            #expect(versions.map(\.device) == ["Ada's phone", "Ada's laptop"])
+
+            // Renaming a device names its own versions anew everywhere they are its own.
+            try laptop.store.setDeviceName("Work laptop")
+            #expect(try laptop.store.history(noteId: note.id).map(\.device) == ["Ada's phone", "Work laptop"])
+            #expect(try laptop.store.syncSettings().deviceName == "Work laptop")
+            try laptop.store.setDeviceName("")
+            #expect(try laptop.store.syncSettings().deviceName == ProcessInfo.processInfo.hostName)
+            #expect(throws: NoteTakerError.self) { try laptop.store.setDeviceName("two\nlines") }
+            #expect(throws: NoteTakerError.self) { try laptop.store.setDeviceName(String(repeating: "x", count: 101)) }
+        }
+    }
+
+    @Test("a device name that is not one is left out; the note still applies")
+    func badDeviceNameIsLeftOut() async throws {
+        try await withDevices(2) { devices, server in
+            let (device, other) = (devices[0], devices[1])
+            let note = try device.store.createNote(NoteDraft(title: "Plan", body: "mine"))
+            try await device.sync()
+            let tag = try #require(try device.store.note(id: note.id).sync.changeTag)
+            var fields = try #require(try await other.transport.fetchChanges(ChangesQuery(since: nil)).records.first { $0.recordId == note.id }).fields
+            fields["body"] = .string("from a device with a strange name")
+            fields["editedOn"] = .string(String(repeating: "long ", count: 100))
+            _ = try await other.transport.modify(ModifyRequest(changes: [
+                RecordChange(recordType: "note", recordId: note.id, operation: .save, baseChangeTag: tag, fields: fields),
+            ]))
+            fields["body"] = .string("and from one that sent a number")
+            fields["editedOn"] = .number(7)
+            let next = try #require(try await other.transport.fetchChanges(ChangesQuery(since: nil)).records.first { $0.recordId == note.id }).changeTag
+            _ = try await other.transport.modify(ModifyRequest(changes: [
+                RecordChange(recordType: "note", recordId: note.id, operation: .save, baseChangeTag: next, fields: fields),
+            ]))
+            try await device.sync()
+            // The first change was replaced before this device pulled: it sees the second.
+            #expect(try device.store.note(id: note.id).body == "and from one that sent a number")
+            #expect(try device.store.syncSummary().held.isEmpty)
+            let versions = try device.store.history(noteId: note.id, withBodies: true)
+            #expect(versions.map(\.body) == ["mine"])
+            #expect(versions.map(\.device) == [ProcessInfo.processInfo.hostName])
+            _ = try device.store.updateNote(id: note.id, body: "edited here")
+            #expect(try device.store.history(noteId: note.id).first?.device == nil, "the text came from a device that did not say")
+        }
+    }
 }

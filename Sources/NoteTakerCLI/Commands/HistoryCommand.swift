@@ -34,7 +34,8 @@ struct HistoryListCommand: AsyncParsableCommand {
         if versions.isEmpty { return print("No earlier versions of \"\(current.displayTitle)\".") }
         for version in versions {
             print("\(String(version.id).padding(toLength: 7, withPad: " ", startingAt: 0)) \(TextOutput.dateTime(version.modifiedAt))  "
-                  + "\(Self.words(version.replacedBy).padding(toLength: 22, withPad: " ", startingAt: 0)) "
+                  + "\((version.device ?? "another device").padding(toLength: 16, withPad: " ", startingAt: 0)) "
+                  + "\(Self.words(version.replacedBy).padding(toLength: 27, withPad: " ", startingAt: 0)) "
                   + "\(version.bodySize) bytes, then \(version.summary ?? "")")
         }
         print("Show one with `notetaker history show \(current.id.key.prefix(8)) VERSION [--diff]`; restore with `history restore`.")
@@ -43,11 +44,11 @@ struct HistoryListCommand: AsyncParsableCommand {
     /// How the list says what replaced a version.
     static func words(_ replacement: NoteVersion.Replacement) -> String {
         switch replacement {
-        case .edit: "edited here"
-        case .sync: "changed by sync"
-        case .merge: "merged with an edit"
-        case .restore: "replaced by a restore"
-        case .resolution: "conflict resolved"
+        case .edit: "then edited"
+        case .sync: "then changed by sync"
+        case .merge: "then merged with an edit"
+        case .restore: "then replaced by a restore"
+        case .resolution: "then a conflict resolved"
         }
     }
 }

@@ -122,11 +122,13 @@ struct SyncRetryCommand: ParsableCommand {
 }
 
 struct SyncSettingsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "settings", abstract: "Show or change automatic sync and the merge policy.")
+    static let configuration = CommandConfiguration(commandName: "settings", abstract: "Show or change automatic sync, the merge policy and this device's name.")
     @Option(help: "Automatic sync for `serve` and `sync --watch`: on or off.")
     var auto: String?
     @Option(help: "Who wins a property changed on both sides: local-wins, server-wins or last-writer-wins.")
     var policy: String?
+    @Option(name: .customLong("device-name"), help: "The name notes' histories give this device, here and on the others (\"\" for the host name).")
+    var deviceName: String?
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: JSONFlag
 
@@ -141,9 +143,11 @@ struct SyncSettingsCommand: ParsableCommand {
         let store = try storeOptions.open()
         if let auto { try store.setAutoSync(auto == "on") }
         if let policy { try store.setMergePolicy(policy) }
+        if let deviceName { try store.setDeviceName(deviceName) }
         let settings = try store.syncSettings()
         if output.json { return try JSONOutput.print(settings) }
         print("auto-sync       \(settings.autoSync ? "on" : "off")")
         print("merge policy    \(settings.mergePolicy)")
+        print("device name     \(settings.deviceName)")
     }
 }

@@ -33,6 +33,9 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
     public var title: String
     /// The size of the body then, in bytes of UTF-8.
     public var bodySize: Int
+    /// The device that wrote this text, by the name it goes by; `nil` when it did not say
+    /// (an older version of NoteTaker, or an import of history from elsewhere).
+    public var device: String?
     /// The body then.
     public var body: String?
     /// What the next newer text changed, in one line (`+3 −1 lines`), in a note's history list.
@@ -40,7 +43,7 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
 
     /// Describes a version.
     public init(id: Int64, noteId: UUID, modifiedAt: Date, replacedAt: Date, replacedBy: Replacement,
-                title: String, bodySize: Int, body: String? = nil) {
+                title: String, bodySize: Int, device: String? = nil, body: String? = nil) {
         self.id = id
         self.noteId = noteId
         self.modifiedAt = modifiedAt
@@ -48,6 +51,7 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         self.replacedBy = replacedBy
         self.title = title
         self.bodySize = bodySize
+        self.device = device
         self.body = body
     }
 
@@ -60,10 +64,11 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         try container.encode(replacedBy, forKey: .replacedBy)
         try container.encode(title, forKey: .title)
         try container.encode(bodySize, forKey: .size)
+        try container.encode(device, forKey: .device)
         try container.encode(summary, forKey: .summary)
     }
 
-    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, summary }
+    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, device, summary }
 }
 
 /// How long versions are kept, thinned as backup tools thin their snapshots: every version

@@ -73,9 +73,10 @@ enum NoteHistory {
             // the version kept now, which sorts after it even if the clock went back.
             replacedAt = max(now.storageValue, newest["replacedAt"] as Double)
         }
+        // The version is the note's text now: the device that wrote it is the note's.
         try db.cachedStatement(sql: """
-            INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+            INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, (SELECT editedOn FROM note WHERE id = ?1))
             """).execute(arguments: [
                 noteId, modifiedAt.storageValue, replacedAt, replacedBy.rawValue, title, body.utf8.count,
                 TextDelta.make(from: newBody, to: body),
@@ -95,8 +96,9 @@ enum NoteHistory {
     /// memory whole.
     static func versions(_ db: Database, noteId: UUID, bodies: Bodies, summaries: Bool = false) throws -> [NoteVersion] {
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
+        let thisDevice = try SyncDevice.name(db)
         let rows = try Row.fetchAll(db, sql: """
-            SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta FROM note_version
+            SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device FROM note_version
             WHERE noteId = ? ORDER BY replacedAt DESC, id DESC
             """, arguments: [noteId.key])
         var versions: [NoteVersion] = []
@@ -106,6 +108,7 @@ enum NoteHistory {
                 replacedAt: row.date("replacedAt") ?? Date(timeIntervalSince1970: 0),
                 replacedBy: NoteVersion.Replacement(rawValue: row["replacedBy"]) ?? .edit,
                 title: row["title"], bodySize: row["bodySize"])
+            version.device = Device.name(stored: row["device"], thisDevice: thisDevice)
             let stored: Data = row["body"]
             let body: String
             if row["isDelta"] as Bool {
@@ -147,17 +150,35 @@ enum NoteHistory {
     static func rewrite(_ db: Database, noteId: UUID, kept: [NoteVersion]) throws {
         try db.execute(sql: "DELETE FROM note_version WHERE noteId = ?", arguments: [noteId.key])
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
+        let thisDevice = try SyncDevice.name(db)
         for version in kept {
             let body = version.body ?? ""
             let stored = newer.map { TextDelta.make(from: $0, to: body) } ?? Data(body.utf8)
             try db.execute(sql: """
-                INSERT INTO note_version (id, noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO note_version (id, noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     version.id == 0 ? nil : version.id, noteId.key, version.modifiedAt.storageValue, version.replacedAt.storageValue,
                     version.replacedBy.rawValue, version.title, version.bodySize, stored, newer != nil,
+                    Device.stored(name: version.device, thisDevice: thisDevice),
                 ])
             newer = body
+        }
+    }
+
+    /// The device that wrote a text, as a note and its versions store it: `NULL` for this
+    /// device (whatever it is named now), an empty text for one that did not say.
+    enum Device {
+        /// The name to show; `nil` when the device did not say.
+        static func name(stored: String?, thisDevice: String) -> String? {
+            guard let stored else { return thisDevice }
+            return stored.isEmpty ? nil : stored
+        }
+
+        /// What to store for a device's name (`nil`: one that did not say).
+        static func stored(name: String?, thisDevice: String) -> String? {
+            guard let name else { return "" }
+            return name == thisDevice ? nil : name
         }
     }
 }

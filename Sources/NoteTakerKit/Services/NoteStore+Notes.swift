@@ -46,7 +46,7 @@ extension NoteStore {
         var updated = current
         (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
         updated.revision += 1
-        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, \(touch) WHERE id = ?")
+        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, \(touch) WHERE id = ?")
             .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
         try Outbox.record(db, .note, current.id.key)
         return updated

@@ -142,6 +142,14 @@ extension NoteStore {
                 END;
                 """)
         }
+        migrator.registerMigration("v11-version-devices") { db in
+            // The device that wrote a note's text (NULL: this one; '': one that did not say),
+            // kept with each version of it.
+            try db.execute(sql: """
+                ALTER TABLE note ADD COLUMN editedOn TEXT;
+                ALTER TABLE note_version ADD COLUMN device TEXT;
+                """)
+        }
         return migrator
     }()
 }

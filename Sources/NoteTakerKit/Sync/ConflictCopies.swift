@@ -108,7 +108,7 @@ extension NoteStore {
                                          modifiedAt: current.modifiedAt, replacedBy: .resolution)
                     text = next
                 }
-                try db.execute(sql: "UPDATE note SET body = ?, \(Self.touch) WHERE id = ?", arguments: [chosen, Date().storageValue, noteId.key])
+                try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, \(Self.touch) WHERE id = ?", arguments: [chosen, Date().storageValue, noteId.key])
                 if let copyId: String = row["copyId"],
                    let copyBody = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [copyId]) {
                     // The copy was made with one of the two texts; anything else is an edit.

@@ -54,7 +54,8 @@ extension NoteStore {
                     || added.contains(where: { same(title, body, date, as: ($0.title, $0.body, $0.modifiedAt)) }) { continue }
                 added.append(NoteVersion(
                     id: 0, noteId: noteId, modifiedAt: date, replacedAt: Date(timeIntervalSince1970: version.replacedAt),
-                    replacedBy: .sync, title: title, bodySize: body.utf8.count, body: body))
+                    replacedBy: .sync, title: title, bodySize: body.utf8.count,
+                    device: SyncDevice.validName(version.fields["editedOn"]?.string), body: body))
             }
             guard !added.isEmpty else { return 0 }
             // Among equal times the new ones (id 0, numbered next) count as the newest.

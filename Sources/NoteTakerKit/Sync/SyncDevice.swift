@@ -31,6 +31,20 @@ enum SyncDevice {
         try SyncState.set(db, .authoredToken, token)
     }
 
+    /// The longest device name, in characters.
+    static let maximumNameLength = 100
+
+    /// A device name another device sent, when it is one: on one line, not too long.
+    static func validName(_ name: String?) -> String? {
+        guard let name, !name.isEmpty, name.count <= maximumNameLength, !name.contains(where: \.isNewline) else { return nil }
+        return name
+    }
+
+    /// The name this device goes by in notes' histories: the one set, else the host name.
+    static func name(_ db: Database) throws -> String {
+        try SyncState.get(db, .deviceName) ?? String(ProcessInfo.processInfo.hostName.prefix(maximumNameLength))
+    }
+
     /// The query for the next page of changes.
     static func query(_ db: Database, since: String?) throws -> ChangesQuery {
         ChangesQuery(since: since, deviceId: try id(db), authoredToken: try SyncState.get(db, .authoredToken))

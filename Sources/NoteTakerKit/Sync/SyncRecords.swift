@@ -13,7 +13,7 @@ enum SyncRecords {
         switch type {
         case .note:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt FROM note WHERE id = ?
+                SELECT title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, editedOn FROM note WHERE id = ?
                 """), arguments: [id]) else { return nil }
             // References to tags and folders not received yet are part of the record.
             let tagIds = try String.fetchAll(db.cachedStatement(sql: """
@@ -27,6 +27,7 @@ enum SyncRecords {
                 "modifiedAt": .number(row[3]), "isPinned": .bool(row[4]), "folderId": optional(folderId),
                 "trashedAt": (row[6] as Double?).map(FieldValue.number) ?? .null,
                 "tagIds": .array(tagIds.map(FieldValue.string)),
+                "editedOn": optional(NoteHistory.Device.name(stored: row[7], thisDevice: try SyncDevice.name(db))),
             ]
         case .folder:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -103,6 +104,8 @@ enum SyncRecords {
         let body = try NoteStore.validatedBody(try reader.string("body"))
         let isPinned = try reader.bool("isPinned")
         let trashedAt = try reader.optionalDate("trashedAt")
+        // Only a name to show: a device that sends a wrong one is not named, its note applies.
+        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(reader.fields["editedOn"]?.string), thisDevice: try SyncDevice.name(db))
         let wantedFolder = try reader.optionalId("folderId")
         var folderId = wantedFolder
         if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
@@ -115,7 +118,7 @@ enum SyncRecords {
         let fields = SearchFields(isPinned: isPinned, isTrashed: trashedAt != nil, tags: tags, folderChain: try SearchFields.folderChain(db, folderId))
         let arguments: StatementArguments = [
             title, body, try reader.date("createdAt"), try reader.date("modifiedAt"), isPinned,
-            folderId, trashedAt, fields.tagNames, fields.facets, id,
+            folderId, trashedAt, fields.tagNames, fields.facets, editedOn, id,
         ]
         let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id])
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
@@ -128,13 +131,13 @@ enum SyncRecords {
                 .execute(arguments: [id, tagKeys])
             try db.cachedStatement(sql: """
                 UPDATE note SET title = ?, body = ?, createdAt = ?, modifiedAt = ?, isPinned = ?, folderId = ?, trashedAt = ?,
-                    tagNames = ?, facets = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
+                    tagNames = ?, facets = ?, editedOn = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
                 """).execute(arguments: arguments)
         } else {
             let before = try SearchIndexSchema.lastSearchSeq(db)
             try db.cachedStatement(sql: """
-                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, id, searchSeq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn, id, searchSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
                 """).execute(arguments: arguments)
             if !deferIndex { try SearchIndexSchema.indexNotes(db, searchSeqAbove: before) }
         }

@@ -5,7 +5,7 @@ import GRDB
 enum SyncState {
     enum Key: String {
         case serverURL, username, allowInsecure, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
-        case deviceId, deviceHome, authoredToken
+        case deviceId, deviceHome, authoredToken, deviceName
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {
@@ -35,6 +35,9 @@ public struct SyncSettings: Sendable, Equatable, Codable {
     public var lastSyncedAt: Date?
     /// Whether plain HTTP to another machine was allowed at login (`--insecure`).
     public var allowInsecure: Bool
+    /// The name this device goes by in notes' histories on every device (the machine's host
+    /// name unless set).
+    public var deviceName: String
 
     /// Whether an account is set up.
     public var hasAccount: Bool { serverURL != nil && username != nil }
@@ -48,6 +51,7 @@ public struct SyncSettings: Sendable, Equatable, Codable {
         try container.encode(mergePolicy, forKey: .mergePolicy)
         try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
         try container.encode(allowInsecure, forKey: .allowInsecure)
+        try container.encode(deviceName, forKey: .deviceName)
     }
 }
 
@@ -61,13 +65,25 @@ extension NoteStore {
                 autoSync: try SyncState.get(db, .autoSync) != "off",
                 mergePolicy: try SyncState.get(db, .mergePolicy) ?? MergePolicy.localWins.name,
                 lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
-                allowInsecure: try SyncState.get(db, .allowInsecure) == "yes")
+                allowInsecure: try SyncState.get(db, .allowInsecure) == "yes",
+                deviceName: try SyncDevice.name(db))
         }
     }
 
     /// Turns automatic sync on or off.
     public func setAutoSync(_ on: Bool) throws(NoteTakerError) {
         try write { db in try SyncState.set(db, .autoSync, on ? "on" : "off") }
+    }
+
+    /// Names this device in notes' histories: the versions of a note written here show this
+    /// name, here and on the other devices of the account. An empty name goes back to the
+    /// machine's host name.
+    public func setDeviceName(_ name: String) throws(NoteTakerError) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= SyncDevice.maximumNameLength, !trimmed.contains(where: \.isNewline) else {
+            throw .invalidInput("A device name has at most \(SyncDevice.maximumNameLength) characters on one line.")
+        }
+        try write { db in try SyncState.set(db, .deviceName, trimmed.isEmpty ? nil : trimmed) }
     }
 
     /// Chooses the merge policy by name (`local-wins`, `server-wins`, `last-writer-wins`).

@@ -151,7 +151,7 @@ extension SQLiteSyncStorage {
               let old = try? JSONDecoder().decode(RecordFields.self, from: Data((current["fields"] as String).utf8)),
               old["title"] != change.fields?["title"] || old["body"] != change.fields?["body"] else { return 0 }
         let kept: RecordFields = ["title": old["title"] ?? .string(""), "body": old["body"] ?? .string(""),
-                                  "modifiedAt": old["modifiedAt"] ?? .null]
+                                  "modifiedAt": old["modifiedAt"] ?? .null, "editedOn": old["editedOn"] ?? .null]
         let text = String(decoding: try JSONEncoder().encode(kept), as: UTF8.self)
         let now = Date()
         try db.execute(sql: """

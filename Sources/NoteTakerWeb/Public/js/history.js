@@ -36,6 +36,7 @@ export async function showHistory(panel, noteId, restore) {
     : h('ol', { className: 'history-list' }, versions.map((version) => h('li', {},
       h('button', { type: 'button', className: 'quiet', 'aria-pressed': 'false', onclick: (event) => choose(version, event.currentTarget) },
         h('span', { className: 'history-date' }, longDate(version.modifiedAt)),
+        h('span', { className: 'history-device' }, version.device ?? t('historyUnknownDevice')),
         h('span', { className: 'history-kind' }, t(`replacedBy_${version.replacedBy}`)),
         h('span', { className: 'history-summary' }, version.summary ?? '')))));
   replaceChildren(panel, h('h3', { id: 'history-heading' }, t('history')),
