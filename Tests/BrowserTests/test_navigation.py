@@ -106,6 +106,22 @@ def test_search_as_you_type_ignores_accents_and_case(app, browser):
     screenshot(browser, "search")
 
 
+def test_search_for_several_words_phrases_and_odd_characters(app, browser):
+    seed(app)
+    app.new_note("Sourdough", "How to bake a loaf slowly, 100% rye")
+    app.new_note("Notes on C++", "templates & friends")
+    app.start()
+    open_app(browser, app)
+    search = by_css(browser, "#search-input")
+    for query, expected in [("sourdough bake", ["Sourdough"]), ('"bake a loaf"', ["Sourdough"]), ('"loaf a bake"', []),
+                            ("c++ templates", ["Notes on C++"]), ("100% rye", ["Sourdough"]), ("naive discuss", ["Café meeting"])]:
+        search.clear()
+        search.send_keys(query)
+        wait(browser, lambda d: by_css(d, "#list-title").text.startswith("Results for") and list_titles(d) == expected,
+             message=f"{query!r} should find {expected}, found {list_titles(browser)}")
+    assert page_errors(browser) == []
+
+
 def test_search_filters_by_tag_folder_and_pinned(app, browser):
     seed(app)
     app.new_note("Second groceries", "milk again", "--tag", "home")

@@ -68,6 +68,17 @@ import Testing
         <note><title>Broken</title><content><![CDATA[<en-note><div>unclosed</en-note>]]></content></note></en-export>
         """
 
+    @Test("an uploaded file's name is read as the browser encodes it")
+    func anUploadedNameWithSpaces() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let response = try await client.execute(
+                uri: "/api/v1/import?name=Obsidian+Daily+2026-11-23.md", method: .post, headers: [:], body: ByteBuffer(string: "Walked to the bakery."))
+            #expect(response.status == .ok)
+        }
+        #expect(try app.store.notes(NoteQuery(limit: 10)).map(\.title) == ["Obsidian Daily 2026-11-23"])
+    }
+
     @Test func anEvernoteFileIsImportedAndReported() async throws {
         let app = try WebTestApp()
         try await app.test { client in

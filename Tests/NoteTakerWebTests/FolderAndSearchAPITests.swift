@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    @Test("query parameters are read as browsers encode them: + is a space, %2B a plus")
+    func queryParametersAsBrowsersEncodeThem() async throws {
+        let app = try WebTestApp()
+        _ = try app.store.createNote(NoteDraft(title: "Sourdough", body: "how to bake it slowly", tags: ["bread making"]))
+        _ = try app.store.createNote(NoteDraft(title: "Notes on C++", body: "templates"))
+        try await app.test { client in
+            let twoWords = try await client.send(.get, "/api/v1/search?q=sourdough+bake").array
+            #expect(twoWords.map { ($0["note"] as? [String: Any])?["title"] as? String } == ["Sourdough"])
+            #expect(try await client.send(.get, "/api/v1/search?q=%22bake+it%22").array.count == 1, "a quoted phrase")
+            #expect(try await client.send(.get, "/api/v1/search?q=%22it+bake%22").array.isEmpty, "the phrase keeps its order")
+            #expect(try await client.send(.get, "/api/v1/search?q=c%2B%2B").array.count == 1, "%2B is a plus")
+            #expect((try await client.send(.get, "/api/v1/notes?tag=bread+making").object["notes"] as? [Any])?.count == 1)
+            #expect(try await client.send(.get, "/api/v1/search?q=100%25+bake").status == .ok)
+            #expect(try await client.send(.get, "/api/v1/search?q=50%+bake").status == .ok, "a stray % is taken as it is")
+        }
+    }
+
     @Test func renderAndStatistics() async throws {
         let app = try WebTestApp()
         _ = try app.store.createNote(NoteDraft(title: "a"))

@@ -19,7 +19,7 @@ struct AttachmentRoutes {
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/v1/notes/:id/attachments") { request, context in
             let noteId = try context.identifier()
-            guard let name = request.uri.queryParameters.get("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let name = request.uri.form("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was attached.")
             }
             let note = try storeCall { () throws(NoteTakerError) in try store.note(id: noteId) }

@@ -10,12 +10,11 @@ struct ExportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/v1/export") { request, _ in
-            let query = request.uri.queryParameters
-            guard let format = query.get("format").flatMap(ExportFormat.init(rawValue:)) else {
+            guard let format = request.uri.form("format").flatMap(ExportFormat.init(rawValue:)) else {
                 throw WebAPIError.invalid("Choose ?format=json, markdown or pdf. Nothing was exported.")
             }
             let selection = NoteSelection(
-                folderId: try request.identifier("folder"), tag: query.get("tag").flatMap { $0.isEmpty ? nil : $0 },
+                folderId: try request.identifier("folder"), tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
                 noteId: try request.identifier("note"))
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-export-\(UUID().uuidString)")
             let exported = work.appendingPathComponent(format == .pdf ? "notes.pdf" : "export")

@@ -15,7 +15,7 @@ struct ImportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/v1/import") { request, _ in
-            guard let name = request.uri.queryParameters.get("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let name = request.uri.form("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was imported.")
             }
             guard Self.extensions.contains((name as NSString).pathExtension.lowercased()) else {

@@ -99,7 +99,7 @@ struct NoteRoutes {
         } else {
             let query = NoteQuery(
                 folderId: try request.identifier("folder"), includeSubfolders: try request.flag("subfolders"),
-                tag: request.uri.queryParameters.get("tag").flatMap { $0.isEmpty ? nil : $0 },
+                tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
                 pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), limit: limit + 1, offset: offset)
             notes = try storeCall { () throws(NoteTakerError) in try store.notes(query) }
         }

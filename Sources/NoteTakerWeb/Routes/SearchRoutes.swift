@@ -14,7 +14,7 @@ struct SearchRoutes {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/v1/search") { request, _ in
             let query = SearchQuery(
-                request.uri.queryParameters.get("q") ?? "", tag: request.uri.queryParameters.get("tag").flatMap { $0.isEmpty ? nil : $0 },
+                request.uri.form("q") ?? "", tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
                 folderId: try request.identifier("folder"), pinnedOnly: try request.flag("pinned"),
                 prefixLastTerm: true, limit: try request.integer("limit", default: 50, in: 1...200))
             let hits = try storeCall { () throws(NoteTakerError) in try store.search(query) }
