@@ -17,13 +17,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
+        .target(name: "NoteTakerMarkdown"),
         .target(
             name: "NoteTakerKit",
             dependencies: [
@@ -36,6 +36,7 @@ let package = Package(
             name: "NoteTakerInterchange",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerMarkdown",
                 "NoteTakerSyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -46,7 +47,7 @@ let package = Package(
                 "NoteTakerKit",
                 "NoteTakerInterchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Ink", package: "Ink"),
+                "NoteTakerMarkdown",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,6 +93,7 @@ let package = Package(
             name: "notetaker-bench",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerMarkdown",
                 "NoteTakerInterchange",
                 "NoteTakerServer",
                 "NoteTakerWeb",
@@ -100,6 +102,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
+        .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
         .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server"]),
         .testTarget(
