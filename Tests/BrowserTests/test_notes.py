@@ -49,6 +49,37 @@ def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
     screenshot(browser, "editor")
 
 
+def test_checklists_tick_in_the_preview_and_save_through_the_edit_path(app, browser):
+    note = app.new_note("Packing", "# Trip\n\n- [ ] passport\n- [x] tickets\n  - [ ] seat\n\n```\n- [ ] not a task\n```\n\n> - [ ] quoted")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-body"))
+    by_css(browser, "#preview-toggle").click()
+    boxes = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview li.task input[type=checkbox]") if len(
+        d.find_elements(By.CSS_SELECTOR, "#note-preview li.task input[type=checkbox]")) == 4 else None, message="four task boxes")
+    assert [box.is_selected() for box in boxes] == [False, True, False, False]
+    assert [box.is_enabled() for box in boxes] == [True] * 4
+    assert "done" in boxes[1].find_element(By.XPATH, "..").get_attribute("class")
+    # Meanwhile another device changes the title line: the tick merges with it.
+    app.cli("edit", note, "--body", "# Trip to Lisbon\n\n- [ ] passport\n- [x] tickets\n  - [ ] seat\n\n```\n- [ ] not a task\n```\n\n> - [ ] quoted")
+    for index in [0, 2, 3]:
+        # The preview is drawn again after each tick: find the box afresh.
+        def tick(d, index=index):
+            box = d.find_elements(By.CSS_SELECTOR, "#note-preview li.task input[type=checkbox]")[index]
+            if not box.is_selected():
+                box.click()
+            return True
+        wait(browser, tick, message=f"box {index} could not be ticked")
+        wait(browser, lambda d, index=index: d.find_elements(By.CSS_SELECTOR, "#note-preview li.task input[type=checkbox]")[index].is_selected(),
+             message=f"box {index} does not stay ticked")
+    saved(browser)
+    expected = "# Trip to Lisbon\n\n- [x] passport\n- [x] tickets\n  - [x] seat\n\n```\n- [ ] not a task\n```\n\n> - [x] quoted"
+    wait(browser, lambda d: app.cli_json("show", note)["body"] == expected, timeout=20,
+         message=f"the ticks did not save: {app.cli_json('show', note)['body']!r}")
+    wait(browser, lambda d: "done" in by_css(d, "#note-preview li.task").get_attribute("class"), message="a ticked item is not shown done")
+    assert page_errors(browser) == []
+
+
 def test_keyboard_shortcuts_format_without_the_mouse(app, browser):
     note = app.new_note("Shortcuts", "word")
     app.start()

@@ -25,7 +25,8 @@ import Testing
             """)
         for fragment in ["<h1>Title</h1>", "<strong>bold</strong>", "<em>italic</em>", "<code>code</code>",
                          "<a href=\"https://example.com\" rel=\"noopener noreferrer\" target=\"_blank\">link</a>",
-                         "<li class=\"task\"><input type=\"checkbox\" disabled> open", "<input type=\"checkbox\" checked disabled> done",
+                         "<li class=\"task\"><input type=\"checkbox\" data-task=\"5\"> open",
+                         "<li class=\"task done\"><input type=\"checkbox\" data-task=\"6\" checked> done",
                          "<ol>", "<blockquote>", "<table>", "<td>2</td>",
                          "<img src=\"/api/v1/attachments/3f2a1b4c-0000-4000-8000-000000000001/content\" alt=\"chart\">"] {
             #expect(html.contains(fragment), "\(fragment) in \(html)")

@@ -14,7 +14,7 @@ import Testing
             #expect(created.status == .created)
             let id = try #require(created.object["id"] as? String)
             #expect(id == id.lowercased())
-            #expect(created.object["html"] as? String == "<p><strong>bold</strong></p>")
+            #expect(created.object["html"] as? String == "<p><strong>bold</strong></p>\n")
             let patched = try await client.send(.patch, "/api/v1/notes/\(id)", json: ["body": "changed", "isPinned": true, "tags": ["b", "c"], "folderId": NSNull()])
             #expect(patched.status == .ok)
             let note = try app.store.note(id: try #require(UUID(uuidString: id)))

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerMarkdown
 
 /// A note's Markdown cut into the blocks a printed page shows, each with its text as Pango
 /// markup: headings, paragraphs, list items (bullets, numbers, checkboxes, nesting),
@@ -12,127 +13,69 @@ enum PrintBlock: Equatable {
     case rule
     case image(target: String, alt: String)
 
-    private static let listItem = try? NSRegularExpression(pattern: #"^(\s*)([-*+]|\d{1,9}[.)])\s+(?:\[([ xX])\]\s+)?(.*)$"#)
-    private static let imageLine = try? NSRegularExpression(pattern: #"^\s*!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)\s*$"#)
-
-    /// The blocks of a Markdown text.
+    /// The blocks of a Markdown text, read by the same parser as the web app's preview.
     static func blocks(_ markdown: String) -> [PrintBlock] {
-        var blocks: [PrintBlock] = []
-        var paragraph: [String] = []
-        var quote: [String] = []
-        var code: [String]?
-        var fence = ""
-        func flush() {
-            if !paragraph.isEmpty { blocks.append(.paragraph(markup: inline(paragraph.joined(separator: " ")))) }
-            if !quote.isEmpty { blocks.append(.quote(markup: inline(quote.joined(separator: " ")))) }
-            paragraph = []
-            quote = []
-        }
-        for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(rawLine.trimmingSuffix("\r"))
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if var lines = code {
-                if trimmed.hasPrefix(fence) {
-                    blocks.append(.code(text: lines.joined(separator: "\n")))
-                    code = nil
+        blocks(MarkdownDocument(parsing: markdown).blocks, depth: 0, inQuote: false)
+    }
+
+    private static func blocks(_ blocks: [MarkdownBlock], depth: Int, inQuote: Bool) -> [PrintBlock] {
+        var printed: [PrintBlock] = []
+        for block in blocks {
+            switch block {
+            case .paragraph(let inlines):
+                if inlines.count == 1, case .image(let source, _, let description) = inlines[0], !inQuote {
+                    printed.append(.image(target: source, alt: MarkdownInline.plainText(description)))
                 } else {
-                    lines.append(line)
-                    code = lines
+                    printed.append(inQuote ? .quote(markup: markup(inlines)) : .paragraph(markup: markup(inlines)))
                 }
-                continue
-            }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                flush()
-                fence = String(trimmed.prefix(3))
-                code = []
-            } else if trimmed.isEmpty {
-                flush()
-            } else if let level = headingLevel(trimmed) {
-                flush()
-                blocks.append(.heading(level: level, markup: inline(String(trimmed.dropFirst(level)).trimmingCharacters(in: .whitespaces))))
-            } else if ["---", "***", "___"].contains(trimmed.replacingOccurrences(of: " ", with: "")) && paragraph.isEmpty {
-                flush()
-                blocks.append(.rule)
-            } else if trimmed.hasPrefix(">") {
-                if !paragraph.isEmpty { flush() }
-                quote.append(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces))
-            } else if trimmed.hasPrefix("|") {
-                flush()
-                if case .code(let previous)? = blocks.last, previous.hasPrefix("|") {
-                    blocks[blocks.count - 1] = .code(text: previous + "\n" + trimmed)
-                } else {
-                    blocks.append(.code(text: trimmed))
+            case .heading(let level, let inlines): printed.append(.heading(level: level, markup: markup(inlines)))
+            case .thematicBreak: printed.append(.rule)
+            case .blockQuote(let children): printed += Self.blocks(children, depth: depth, inQuote: true)
+            case .code(_, let text): printed.append(.code(text: text.hasSuffix("\n") ? String(text.dropLast()) : text))
+            case .html(let raw): printed.append(.paragraph(markup: escape(raw)))
+            case .list(let list):
+                for (index, item) in list.items.enumerated() {
+                    let marker = switch item.task {
+                    case true?: "☑"
+                    case false?: "☐"
+                    case nil: list.start.map { "\($0 + index)." } ?? "•"
+                    }
+                    var children = item.blocks[...]
+                    var text = ""
+                    if case .paragraph(let inlines)? = children.first {
+                        text = markup(inlines)
+                        children = children.dropFirst()
+                    }
+                    printed.append(.listItem(depth: depth, marker: marker, markup: text))
+                    printed += Self.blocks(Array(children), depth: depth + 1, inQuote: inQuote)
                 }
-            } else if let image = match(imageLine, line) {
-                flush()
-                blocks.append(.image(target: image[2], alt: image[1]))
-            } else if let item = match(listItem, line) {
-                flush()
-                let depth = item[1].replacingOccurrences(of: "\t", with: "    ").count / 2
-                let marker: String
-                switch item[3] {
-                case " ": marker = "☐"
-                case "x", "X": marker = "☑"
-                default: marker = item[2].first?.isNumber == true ? item[2] : "•"
-                }
-                blocks.append(.listItem(depth: depth, marker: marker, markup: inline(item[4])))
-            } else if !quote.isEmpty {
-                quote.append(trimmed)
-            } else {
-                paragraph.append(trimmed)
+            case .table(let table):
+                let rows = ([table.header] + table.rows).map { "| " + $0.map(MarkdownInline.plainText).joined(separator: " | ") + " |" }
+                printed.append(.code(text: rows.joined(separator: "\n")))
             }
         }
-        if let code { blocks.append(.code(text: code.joined(separator: "\n"))) }
-        flush()
-        return blocks
+        return printed
     }
 
-    private static func headingLevel(_ line: String) -> Int? {
-        let hashes = line.prefix { $0 == "#" }.count
-        guard (1...6).contains(hashes) else { return nil }
-        let rest = line.dropFirst(hashes)
-        return rest.isEmpty || rest.first == " " ? hashes : nil
-    }
-
-    private static func match(_ expression: NSRegularExpression?, _ line: String) -> [String]? {
-        let text = line as NSString
-        guard let result = expression?.firstMatch(in: line, range: NSRange(location: 0, length: text.length)) else { return nil }
-        return (0..<result.numberOfRanges).map {
-            result.range(at: $0).location == NSNotFound ? "" : text.substring(with: result.range(at: $0))
-        }
-    }
-
-    private static let inlineRules: [(NSRegularExpression?, String)] = [
-        (try? NSRegularExpression(pattern: #"!\[([^\]]*)\]\([^)]*\)"#), "[picture: $1]"),
-        (try? NSRegularExpression(pattern: #"\[([^\]]+)\]\(([^)\s]+)[^)]*\)"#), "<u>$1</u> <span foreground=\"#666666\">($2)</span>"),
-        (try? NSRegularExpression(pattern: #"\*\*(?=\S)(.+?)(?<=\S)\*\*"#), "<b>$1</b>"),
-        (try? NSRegularExpression(pattern: #"__(?=\S)(.+?)(?<=\S)__"#), "<b>$1</b>"),
-        (try? NSRegularExpression(pattern: #"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"#), "<i>$1</i>"),
-        (try? NSRegularExpression(pattern: #"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])"#), "<i>$1</i>"),
-        (try? NSRegularExpression(pattern: #"~~(?=\S)(.+?)(?<=\S)~~"#), "<s>$1</s>"),
-        (try? NSRegularExpression(pattern: #"\\([!-/:-@\[-`{-~])"#), "$1"),
-    ]
-
-    /// Inline Markdown as Pango markup: code spans, links (text and address), bold, italic,
-    /// strikethrough; everything else as escaped text.
-    static func inline(_ text: String) -> String {
-        var codeSpans: [String] = []
+    /// Inlines as Pango markup: code, links (text and address), bold, italic, struck text;
+    /// pictures inside text by their description.
+    static func markup(_ inlines: [MarkdownInline]) -> String {
         var result = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "`"), let close = rest[rest.index(after: open)...].firstIndex(of: "`") {
-            result += rest[..<open]
-            codeSpans.append(String(rest[rest.index(after: open)..<close]))
-            result += "\u{E001}\(codeSpans.count - 1)\u{E002}"
-            rest = rest[rest.index(after: close)...]
-        }
-        result = escape(result + rest)
-        for (expression, template) in inlineRules {
-            guard let expression else { continue }
-            result = expression.stringByReplacingMatches(
-                in: result, range: NSRange(location: 0, length: (result as NSString).length), withTemplate: template)
-        }
-        for (index, span) in codeSpans.enumerated() {
-            result = result.replacingOccurrences(of: "\u{E001}\(index)\u{E002}", with: "<tt>\(escape(span))</tt>")
+        for inline in inlines {
+            switch inline {
+            case .text(let text), .html(let text): result += escape(text)
+            case .softBreak: result += " "
+            case .hardBreak: result += "\n"
+            case .code(let code): result += "<tt>\(escape(code))</tt>"
+            case .emphasis(let children): result += "<i>\(markup(children))</i>"
+            case .strong(let children): result += "<b>\(markup(children))</b>"
+            case .strikethrough(let children): result += "<s>\(markup(children))</s>"
+            case .link(let destination, _, let children):
+                let text = markup(children)
+                result += MarkdownInline.plainText(children) == destination || "mailto:" + MarkdownInline.plainText(children) == destination
+                    ? "<u>\(text)</u>" : "<u>\(text)</u> <span foreground=\"#666666\">(\(escape(destination)))</span>"
+            case .image(_, _, let description): result += "[picture: \(escape(MarkdownInline.plainText(description)))]"
+            }
         }
         return result
     }

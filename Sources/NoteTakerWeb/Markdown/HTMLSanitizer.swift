@@ -12,7 +12,7 @@ enum HTMLSanitizer {
     static let allowed: [String: Set<String>] = {
         var tags: [String: Set<String>] = [
             "a": ["href", "title"], "img": ["src", "alt", "title"], "ol": ["start"], "li": ["class"],
-            "th": ["align"], "td": ["align"], "input": ["type", "checked", "disabled"],
+            "th": ["align"], "td": ["align"], "input": ["type", "checked", "disabled", "data-task"],
         ]
         for plain in ["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "del",
                       "code", "pre", "blockquote", "ul", "table", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
@@ -57,7 +57,8 @@ enum HTMLSanitizer {
         switch tag.name {
         case "input":
             guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
-            if !attributes.contains(where: { $0.0 == "disabled" }) { attributes.append(("disabled", nil)) }
+            // Only a task list's own boxes tick (the page changes the task's line); any other is disabled.
+            if !attributes.contains(where: { $0.0 == "disabled" || $0.0 == "data-task" }) { attributes.append(("disabled", nil)) }
         case "a" where attributes.contains(where: { $0.0 == "href" }):
             attributes.append(("rel", "noopener noreferrer"))
             attributes.append(("target", "_blank"))
@@ -73,7 +74,8 @@ enum HTMLSanitizer {
         switch name {
         case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { (name, $0) }
         case "src": return value.flatMap { safeURL($0, schemes: imageSchemes) }.map { (name, $0) }
-        case "class": return value == "task" ? (name, "task") : nil
+        case "class": return value == "task" || value == "task done" ? (name, value) : nil
+        case "data-task": return value.flatMap { Int($0) }.map { (name, String($0)) }
         case "type": return value?.lowercased() == "checkbox" ? (name, "checkbox") : nil
         case "checked", "disabled": return (name, nil)
         case "align":

@@ -118,7 +118,9 @@ function render(note) {
     dataset: { placeholderBold: t('placeholderBold'), placeholderItalic: t('placeholderItalic'), placeholderLink: t('placeholderLink'), placeholderCode: t('placeholderCode') },
   });
   body.value = note.body;
-  const preview = h('div', { id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true });
+  const preview = h('div', {
+    id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true, onchange: tickTask,
+  });
   const saveState = h('span', { id: 'save-state', className: 'save-state', role: 'status', 'aria-live': 'polite' }, t('saved'));
   const toolbar = trashed ? null : renderToolbar(body);
   const previewToggle = h('button', {
@@ -404,7 +406,29 @@ function showHTML(html) {
   for (const box of preview.querySelectorAll('li.task > input[type="checkbox"]')) {
     const task = box.parentElement.textContent.trim();
     box.setAttribute('aria-label', t(box.checked ? 'taskDone' : 'taskOpen', { task }));
+    if (editor.note?.trashedAt) box.disabled = true;
   }
+}
+
+const taskLine = /^(\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[([ xX])\]/;
+
+/** A box ticked in the preview: the task's line of the text changes, and saves as any edit. */
+function tickTask(event) {
+  const box = event.target;
+  if (!box.matches('input[data-task]') || !editor.note) return;
+  const { body } = editor.elements;
+  const lines = body.value.split('\n');
+  const index = Number(box.dataset.task) - 1;
+  const match = taskLine.exec(lines[index] ?? '');
+  if (!match) {
+    // The text moved on since the preview was drawn: draw it again instead.
+    renderPreview();
+    return;
+  }
+  lines[index] = match[1] + (box.checked ? '[x]' : '[ ]') + lines[index].slice(match[0].length);
+  replaceText(body, lines.join('\n'));
+  box.closest('li')?.classList.toggle('done', box.checked);
+  changed();
 }
 
 async function upload(files) {
