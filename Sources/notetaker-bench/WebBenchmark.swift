@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NoteTakerKit
+import NoteTakerMarkdown
 import NoteTakerWeb
 
 /// The `web` suite: the list API's first page (server time, from `Server-Timing`, and the
@@ -49,6 +50,22 @@ struct WebBenchmark {
             name: "list API first page, whole request p50 / p95", unit: "ms",
             noteTaker: Clock.percentile(wholeTimes, 0.5), baseline: nil, budget: "-", meetsBudget: nil,
             note: String(format: "p95 %.2f ms, loopback HTTP from the same process", Clock.percentile(wholeTimes, 0.95))))
+
+        store.progress("Rendering a 25,000-character note 200 times...")
+        let markdown = Self.structuredNote(corpus: store.corpus, characters: 25_000, generator: &generator)
+        var renderTimes: [Double] = []
+        for _ in 0..<200 {
+            renderTimes.append(Clock.milliseconds {
+                _ = MarkdownDocument(parsing: markdown).html(options: MarkdownHTMLOptions(tickableTasks: true))
+            })
+        }
+        report.figures.append(Figure(
+            name: "Markdown of a 25,000-character note to HTML, p50", unit: "ms",
+            noteTaker: Clock.percentile(renderTimes, 0.5), baseline: nil,
+            budget: "<= 5 ms", meetsBudget: Clock.percentile(renderTimes, 0.5) <= 5,
+            note: String(format: "the preview's and PDF's parser (CommonMark and GitHub's extensions); p95 %.2f ms; "
+                         + "headings, lists, tasks, quotes, code, tables, links and emphasis over the corpus's prose",
+                         Clock.percentile(renderTimes, 0.95))))
 
         store.progress("Loading the page in headless Chromium \(pageLoads) times...")
         if let loads = try PageLoad(script: pageScript).measure(url: address + "/", times: pageLoads) {
@@ -103,5 +120,28 @@ struct PageLoad {
             throw BenchFailure("scripts/bench-page.py failed: \(String(decoding: data, as: UTF8.self))")
         }
         return samples
+    }
+}
+
+extension WebBenchmark {
+    /// A long note written the way people structure one: the corpus's sentences under
+    /// headings, in lists, task lists, quotes, code blocks and tables, with emphasis and links.
+    static func structuredNote(corpus: Corpus, characters: Int, generator: inout SeededGenerator) -> String {
+        var text = ""
+        var section = 0
+        while text.utf8.count < characters {
+            let words = (0..<8).map { _ in corpus.word(&generator) }
+            switch section % 7 {
+            case 0: text += "## \(corpus.title(&generator))\n\n"
+            case 1: text += "\(corpus.body(&generator)) See **\(words[0])** and _\(words[1])_, or [\(words[2])](https://example.com/\(words[3])).\n\n"
+            case 2: text += (0..<5).map { "- \(words[$0]) \(words[$0 + 1]) `\(words[$0 + 2])`" }.joined(separator: "\n") + "\n\n"
+            case 3: text += (0..<4).map { "- [\($0 % 2 == 0 ? " " : "x")] \(words[$0]) \(words[$0 + 3])" }.joined(separator: "\n") + "\n\n"
+            case 4: text += "> \(corpus.body(&generator).replacingOccurrences(of: "\n\n", with: "\n>\n> "))\n\n"
+            case 5: text += "```swift\nlet \(words[0]) = \"\(words[1])\"\nprint(\(words[0]))\n```\n\n"
+            default: text += "| \(words[0]) | \(words[1]) |\n| --- | ---: |\n| \(words[2]) | \(words[3]) |\n| \(words[4]) | 1.5 |\n\n"
+            }
+            section += 1
+        }
+        return text
     }
 }
