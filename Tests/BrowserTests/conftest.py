@@ -48,9 +48,9 @@ class App:
     def new_note(self, title, body="", *options):
         return self.cli_json("new", title, "--body", body, *options)["id"]
 
-    def start(self):
+    def start(self, port=0):
         self.process = subprocess.Popen(
-            [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", "0"],
+            [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", str(port)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

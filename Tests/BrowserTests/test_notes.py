@@ -80,6 +80,26 @@ def test_checklists_tick_in_the_preview_and_save_through_the_edit_path(app, brow
     assert page_errors(browser) == []
 
 
+def test_offline_the_app_says_what_happened_in_words_and_keeps_what_was_typed(app, browser):
+    note = app.new_note("Offline", "before")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    app.stop()
+    body.send_keys(Keys.END, " typed while offline")
+    state = wait(browser, lambda d: by_css(d, "#save-state").text if by_css(d, "#save-state").text.startswith("Not saved") else None,
+                 message="the editor never said the note was not saved")
+    assert "null" not in state and "cannot reach NoteTaker" in state, state
+    toasts = by_css(browser, "#toast").text
+    assert "null" not in toasts, toasts
+    draft = browser.execute_script(f"return localStorage.getItem('notetaker.draft.{note}')")
+    assert "typed while offline" in draft
+    # Back online (the app again, on the same address), what was typed saves on its own.
+    app.start(port=int(app.url.rstrip("/").rsplit(":", 1)[1]))
+    wait(browser, lambda d: by_css(d, "#save-state").text == "Saved", timeout=30, message="the note never saved once back online")
+    assert app.cli_json("show", note)["body"] == "before typed while offline"
+
+
 def test_keyboard_shortcuts_format_without_the_mouse(app, browser):
     note = app.new_note("Shortcuts", "word")
     app.start()

@@ -1,4 +1,7 @@
-// Calls to the app's JSON API (/api/v1). Errors carry the server's message, ready to show.
+// Calls to the app's JSON API (/api/v1). Errors carry a message ready to show: the server's,
+// or words for what happened when it could not say (offline, an answer that is not the app's).
+
+import { t } from './strings.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -21,11 +24,13 @@ async function call(method, path, body, options = {}) {
   try {
     response = await fetch(`/api/v1${path}`, init);
   } catch {
-    throw new ApiError(0, 'offline', null);
+    throw new ApiError(0, 'offline', t('offline'));
   }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error ?? 'error', data?.message ?? null);
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.error ?? 'error', data?.message ?? t('serverError', { status: response.status }));
+  }
   return data;
 }
 
