@@ -1,6 +1,7 @@
 """Writing notes: create, format with the toolbar, preview, autosave across reloads."""
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -98,6 +99,73 @@ def test_offline_the_app_says_what_happened_in_words_and_keeps_what_was_typed(ap
     app.start(port=int(app.url.rstrip("/").rsplit(":", 1)[1]))
     wait(browser, lambda d: by_css(d, "#save-state").text == "Saved", timeout=30, message="the note never saved once back online")
     assert app.cli_json("show", note)["body"] == "before typed while offline"
+
+
+def body_value(browser):
+    return by_css(browser, "#note-body").get_attribute("value")
+
+
+def test_undo_and_redo_survive_toolbar_actions_and_shortcuts(app, browser):
+    note = app.new_note("Undo", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.click()
+    body.send_keys("plain words")
+    browser.execute_script("arguments[0].setSelectionRange(6, 11);", body)
+    by_css(browser, "[data-tool='bold']").click()
+    assert body_value(browser) == "plain **words**"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("i").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "plain **_words_**"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "plain **words**", "undo takes back the shortcut"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "plain words", "undo takes back the toolbar button"
+    ActionChains(browser).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "plain **words**", "redo puts it back, once"
+    saved(browser)
+    assert app.cli_json("show", note)["body"] == "plain **words**"
+
+
+def test_enter_continues_lists_and_tab_indents_them(app, browser):
+    note = app.new_note("Lists", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.click()
+    body.send_keys("- [ ] eggs", Keys.ENTER, "milk", Keys.ENTER, Keys.TAB, "oat", Keys.ENTER)
+    body.send_keys(Keys.SHIFT, Keys.TAB)
+    body.send_keys("bread", Keys.ENTER, Keys.ENTER, "after the list", Keys.ENTER)
+    body.send_keys("> quoted", Keys.ENTER, "more", Keys.ENTER, Keys.ENTER, "1. one", Keys.ENTER, "two")
+    expected = ("- [ ] eggs\n- [ ] milk\n  - [ ] oat\n- [ ] bread\n\nafter the list\n"
+                "> quoted\n> more\n\n1. one\n2. two")
+    assert body_value(browser) == expected
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) != expected, "list edits are undoable"
+    # Tab outside a list moves on, as keyboard users expect.
+    browser.execute_script("arguments[0].value = 'not a list'; arguments[0].setSelectionRange(3, 3);", body)
+    body.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element.get_attribute("id") != "note-body"
+
+
+def test_a_pasted_picture_is_attached_where_the_caret_is(app, browser):
+    note = app.new_note("Pasted", "before\n")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.click()
+    body.send_keys(Keys.END)
+    browser.execute_script("""
+        const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+        arguments[0].dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    """, body)
+    wait(browser, lambda d: "](attachment:" in body_value(d), message="the pasted picture is not in the text")
+    assert body_value(browser).startswith("before\n")
+    assert "![Pasted image " in body_value(browser)
+    wait(browser, lambda d: len(app.cli_json("show", note).get("attachments", [])) == 1, timeout=20, message="nothing was attached")
+    saved(browser)
 
 
 def test_keyboard_shortcuts_format_without_the_mouse(app, browser):

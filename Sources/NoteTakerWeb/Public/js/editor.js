@@ -3,7 +3,8 @@
 // pin, move, tags with suggestions, attachments, sync state and the conflict view.
 import { api } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
-import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
+import { continueList, indentListItems } from './list-editing.js';
+import { editText, shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
 import { fileSize, longDate, t } from './strings.js';
@@ -31,7 +32,14 @@ function replaceText(field, text) {
     : offset >= old.length - suffix ? offset + text.length - old.length : prefix + (text.length - prefix - suffix));
   const { selectionStart, selectionEnd } = field;
   const focused = document.activeElement === field;
-  field.value = text;
+  if (focused && field.tagName === 'TEXTAREA') {
+    // Only what differs is replaced, as an edit: the undo history survives a merge.
+    field.dataset.merging = 'true';
+    editText(field, prefix, old.length - suffix, text.slice(prefix, text.length - suffix));
+    delete field.dataset.merging;
+  } else {
+    field.value = text;
+  }
   if (focused) field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
 }
 
@@ -147,6 +155,14 @@ function render(note) {
       fileInput));
   title.addEventListener('input', changed);
   body.addEventListener('input', changed);
+  body.addEventListener('paste', (event) => {
+    // A pasted picture (a screenshot, an image copied from a page) is attached where the caret is.
+    const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (!files.length || trashed) return;
+    event.preventDefault();
+    upload(files.map((file) => (file.name && file.name !== 'image.png' ? file
+      : new File([file], `${t('pastedImage')} ${new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.')}.${file.type.split('/')[1] || 'png'}`, { type: file.type }))));
+  });
   title.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -155,9 +171,15 @@ function render(note) {
   });
   body.addEventListener('keydown', (event) => {
     const tool = toolForEvent(event);
+    const plain = !event.ctrlKey && !event.metaKey && !event.altKey && !event.isComposing;
     if (tool && !trashed) {
       event.preventDefault();
       tool.apply(body);
+    } else if (plain && !trashed && event.key === 'Enter' && !event.shiftKey && continueList(body)) {
+      event.preventDefault();
+    } else if (plain && !trashed && event.key === 'Tab' && indentListItems(body, event.shiftKey)) {
+      // Tab indents list items; elsewhere (or after Escape) it moves on, as keyboard users expect.
+      event.preventDefault();
     } else if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.code === 'KeyP') {
       event.preventDefault();
       togglePreview();
@@ -285,8 +307,9 @@ function renderMeta(note) {
 const saveSoon = debounce(() => save(), 600);
 const previewSoon = debounce(() => renderPreview(), 250);
 
-function changed() {
-  if (!editor.note) return;
+function changed(event) {
+  // A merge from elsewhere put in the text is not a change of this page's.
+  if (!editor.note || event?.target?.dataset?.merging) return;
   editor.dirty = true;
   const { title, body, saveState } = editor.elements;
   localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
@@ -439,9 +462,7 @@ async function upload(files) {
       const attachment = await api.attach(editor.note.id, file);
       if (attachment.kind === 'image') {
         const { body } = editor.elements;
-        body.focus();
-        body.setRangeText(`\n![${attachment.fileName.replace(/[[\]]/g, '')}](attachment:${attachment.id})\n`, body.selectionStart, body.selectionEnd, 'end');
-        body.dispatchEvent(new Event('input', { bubbles: true }));
+        editText(body, body.selectionStart, body.selectionEnd, `\n![${attachment.fileName.replace(/[[\]]/g, '')}](attachment:${attachment.id})\n`);
       }
       toast(t('attached', { name: attachment.fileName }));
     } catch (error) {

@@ -26,12 +26,25 @@ export function shortcutText({ shortcut }) {
   return `Ctrl+${shortcut.shift ? 'Shift+' : ''}${key}`;
 }
 
+/**
+ * Replaces `from`..`to` with `text` as typing would: in the browser's undo history (so Ctrl+Z
+ * and Ctrl+Y step through toolbar edits too), with the input event an edit sends.
+ */
+export function editText(area, from, to, text) {
+  if (from === to && !text) return;
+  area.focus();
+  area.setSelectionRange(from, to);
+  const done = text ? document.execCommand('insertText', false, text) : document.execCommand('delete');
+  if (!done) {
+    area.setRangeText(text, from, to, 'end');
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+}
+
 function replaceSelection(area, text, selectFrom, selectTo) {
   const start = area.selectionStart;
-  area.focus();
-  area.setRangeText(text, area.selectionStart, area.selectionEnd, 'end');
+  editText(area, start, area.selectionEnd, text);
   if (selectFrom !== undefined) area.setSelectionRange(start + selectFrom, start + selectTo);
-  area.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 function wrap(area, before, after, placeholderKey) {
@@ -66,9 +79,10 @@ function prefixLines(area, prefixFor) {
   const prefixes = lines.map((_, index) => prefixFor(index));
   const allHave = lines.every((line, index) => line.startsWith(prefixes[index]));
   const changed = lines.map((line, index) => (allHave ? line.slice(prefixes[index].length) : prefixes[index] + line)).join('\n');
-  area.focus();
-  area.setSelectionRange(lineStart, lineEnd);
-  area.setRangeText(changed, lineStart, lineEnd, 'select');
-  if (lines.length === 1) area.setSelectionRange(lineStart + changed.length, lineStart + changed.length);
-  area.dispatchEvent(new Event('input', { bubbles: true }));
+  editText(area, lineStart, lineEnd, changed);
+  if (lines.length === 1) {
+    area.setSelectionRange(lineStart + changed.length, lineStart + changed.length);
+  } else {
+    area.setSelectionRange(lineStart, lineStart + changed.length);
+  }
 }
