@@ -134,6 +134,9 @@ def test_usable_at_phone_width(app):
         click(phone, "#note-list .note-link")
         wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
         assert not by_css(phone, "#list-pane").is_displayed()
+        text_top = by_css(phone, "#note-body").rect["y"]
+        for buttons in (".toolbar", ".note-actions"):
+            assert by_css(phone, buttons).rect["y"] > text_top, f"{buttons} comes before the note's text on a phone"
         width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert viewport == 390 and width <= viewport, f"the page scrolls sideways ({width}px in {viewport}px)"
         screenshot(phone, "phone")
@@ -141,3 +144,31 @@ def test_usable_at_phone_width(app):
         wait(phone, lambda d: by_css(d, "#list-pane").is_displayed())
     finally:
         phone.quit()
+
+
+def background(browser):
+    return browser.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
+
+
+def test_dark_mode_follows_the_system_and_a_switch_in_settings(app, browser):
+    note = app.new_note("Night", "Some **text**, a [link](https://example.com) and `code`.\n\n- [x] done\n- [ ] open", "--tag", "dark")
+    app.start()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    open_app(browser, app, f"#note={note}")
+    assert background(browser) == "rgb(24, 24, 24)", "a dark system gets the dark theme"
+    by_css(browser, "#preview-toggle").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview strong"))
+    assert axe_violations(browser) == [], "contrast and the rest hold in the dark"
+    screenshot(browser, "dark")
+    open_app(browser, app, "#view=settings")
+    click(browser, "#theme-light")
+    assert background(browser) == "rgb(255, 255, 255)", "Light in Settings wins over the system"
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    assert background(browser) == "rgb(255, 255, 255)", "the choice is kept"
+    click(browser, "#theme-system")
+    assert background(browser) == "rgb(24, 24, 24)"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    click(browser, "#theme-dark")
+    assert background(browser) == "rgb(24, 24, 24)", "Dark in Settings wins over a light system"
+    assert page_errors(browser) == []

@@ -1,4 +1,5 @@
 // The app: strings, routes, live updates and the keyboard shortcuts that hold it together.
+import { applyTheme } from './appearance.js';
 import { debounce, toast } from './dom.js';
 import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
 import { refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
@@ -118,6 +119,7 @@ function setUpMenu() {
 }
 
 async function start() {
+  applyTheme();
   await loadStrings();
   applyStrings();
   document.getElementById('new-note').addEventListener('click', newNote);

@@ -2,6 +2,7 @@
 // failed changes), the merge policy, automatic sync, export and import, local statistics and
 // keyboard shortcuts.
 import { api } from './api.js';
+import { currentTheme, setTheme, themes } from './appearance.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { longDate, fileSize, t } from './strings.js';
@@ -15,6 +16,7 @@ export async function openSettings() {
     h('h2', {}, t('settings')),
     accountSection(syncData.status),
     preferencesSection(syncData.status),
+    appearanceSection(),
     exportSection(),
     importSection(),
     statisticsSection(stats),
@@ -102,6 +104,16 @@ function preferencesSection(status) {
     ' ', t('autoSync'));
   return h('section', { 'aria-labelledby': 'preferences-heading' }, h('h3', { id: 'preferences-heading' }, t('syncPreferences')),
     auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')));
+}
+
+/** Light, dark or as the system is: applied at once, kept in this browser. */
+function appearanceSection() {
+  return h('section', { 'aria-labelledby': 'appearance-heading' }, h('h3', { id: 'appearance-heading' }, t('appearance')),
+    h('fieldset', {}, h('legend', {}, t('theme')),
+      themes.map((theme) => h('label', { className: 'check' },
+        h('input', { type: 'radio', name: 'theme', value: theme, id: `theme-${theme}`, checked: theme === currentTheme(),
+          onchange: () => setTheme(theme) }),
+        ' ', t(`theme_${theme}`)))));
 }
 
 /** Export: a format and which notes, downloaded from /api/v1/export (a PDF, or a zip of the folder export). */
