@@ -1,6 +1,7 @@
 """Finding notes: folders and tags in the sidebar, search as you type, live updates, the keyboard."""
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 
 from conftest import by_css, click, open_app, page_errors, screenshot, wait
@@ -120,6 +121,46 @@ def test_search_for_several_words_phrases_and_odd_characters(app, browser):
         wait(browser, lambda d: by_css(d, "#list-title").text.startswith("Results for") and list_titles(d) == expected,
              message=f"{query!r} should find {expected}")
     assert page_errors(browser) == []
+
+
+def test_the_list_shows_plain_first_lines_folders_and_sorts(app, browser):
+    app.cli("folder", "new", "Recipes")
+    app.new_note("Bread", "# Sourdough **starter**\n\nfeed daily", "--folder", "Recipes")
+    app.new_note("Chores", "- [ ] call the *plumber*\n- [x] bins")
+    app.new_note("Budget", "| Item | Cost |\n| --- | ---: |\n| rent | 900 |")
+    app.new_note("Apples", "See [the orchard](https://example.com/orchard) soon")
+    app.start()
+    open_app(browser, app)
+    wait(browser, lambda d: len(list_titles(d)) == 4)
+    expected = {"Bread": "Sourdough starter", "Chores": "call the plumber", "Budget": "Item · Cost", "Apples": "See the orchard soon"}
+    wait(browser, lambda d: dict(zip(list_titles(d), [element.text for element in d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview")]))
+         == expected, message="the first lines are not plain text")
+    wait(browser, lambda d: [element.text for element in d.find_elements(By.CSS_SELECTOR, "#note-list .note-folder")] == ["in Recipes"],
+         message="the note's folder is not shown")
+    Select(by_css(browser, "#list-sort")).select_by_value("title")
+    wait(browser, lambda d: list_titles(d) == ["Apples", "Bread", "Budget", "Chores"], message="sorting by title")
+    Select(by_css(browser, "#list-sort")).select_by_value("created")
+    wait(browser, lambda d: list_titles(d) == ["Apples", "Budget", "Chores", "Bread"], message="sorting by creation")
+    by_css(browser, "#list-compact").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#note-list .note-preview")[0].is_displayed()
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    wait(browser, lambda d: list_titles(d) == ["Apples", "Budget", "Chores", "Bread"], message="the sort is kept")
+    assert by_css(browser, "#list-compact").is_selected()
+
+
+def test_search_counts_its_results_and_loads_more_than_fifty(app, browser):
+    for number in range(60):
+        app.new_note(f"Lentil soup {number}", "red lentils and cumin")
+    app.start()
+    open_app(browser, app, "#view=search&q=lentils")
+    wait(browser, lambda d: len(list_titles(d)) == 50, message="the first 50 results")
+    assert by_css(browser, "#list-count").text == "More than 50 notes"
+    # Scrolling to the end of the list loads the rest.
+    browser.execute_script("document.getElementById('load-more').scrollIntoView()")
+    wait(browser, lambda d: len(list_titles(d)) == 60, message="the rest of the results")
+    assert by_css(browser, "#list-count").text == "60 notes"
+    assert not by_css(browser, "#load-more").is_displayed()
 
 
 def test_search_filters_by_tag_folder_and_pinned(app, browser):

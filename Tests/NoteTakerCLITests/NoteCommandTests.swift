@@ -13,6 +13,19 @@ struct NoteCommandTests {
         #expect(list.contains("* Café plans  #Travel"))
     }
 
+    @Test func listSortsByTitleOrCreation() throws {
+        try cli.ok(["new", "beta"])
+        try cli.ok(["new", "Alpha"])
+        let titles = { (sort: String) throws -> [String?] in
+            try #require(try cli.run(["list", "--sort", sort, "--json"]).json() as? [[String: Any]]).map { $0["title"] as? String }
+        }
+        #expect(try titles("title") == ["Alpha", "beta"])
+        #expect(try titles("created") == ["Alpha", "beta"])
+        let bad = try cli.run(["list", "--sort", "size"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("modified") && bad.stderr.contains("title"))
+    }
+
     @Test func jsonHasTheDocumentedFields() throws {
         let folderId = try cli.ok(["folder", "new", "Work"])
         let created = try #require(try cli.run(["new", "Report", "--body", "- [ ] draft", "--folder", "Work", "--tag", "q3", "--json"]).json() as? [String: Any])

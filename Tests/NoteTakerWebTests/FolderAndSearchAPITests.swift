@@ -90,6 +90,30 @@ import Testing
         }
     }
 
+    @Test("the list sorts by modification, creation or title, and shows first lines as plain text")
+    func listSortsAndShowsPlainFirstLines() async throws {
+        let app = try WebTestApp()
+        _ = try app.store.createNote(NoteDraft(title: "beta", body: "# A **heading**\n\ntext"))
+        _ = try app.store.createNote(NoteDraft(title: "Alpha", body: "- [ ] a *task*"))
+        let gamma = try app.store.createNote(NoteDraft(title: "Gamma", body: "[link](https://example.com) text"))
+        _ = try app.store.updateNote(id: gamma.id, body: "[link](https://example.com) text again")
+        try await app.test { client in
+            func titles(_ sort: String) async throws -> [String?] {
+                let page = try await client.send(.get, "/api/v1/notes?sort=\(sort)")
+                return (page.object["notes"] as? [[String: Any]] ?? []).map { $0["title"] as? String }
+            }
+            #expect(try await titles("modified") == ["Gamma", "Alpha", "beta"])
+            #expect(try await titles("created") == ["Gamma", "Alpha", "beta"])
+            #expect(try await titles("title") == ["Alpha", "beta", "Gamma"])
+            let page = try await client.send(.get, "/api/v1/notes?sort=title")
+            let firstLines = (page.object["notes"] as? [[String: Any]] ?? []).map { $0["firstLine"] as? String }
+            #expect(firstLines == ["a task", "A heading", "link text again"])
+            let bad = try await client.send(.get, "/api/v1/notes?sort=size")
+            #expect(bad.status == .badRequest)
+            #expect((bad.object["message"] as? String)?.contains("modified, created or title") == true)
+        }
+    }
+
     @Test func renderAndStatistics() async throws {
         let app = try WebTestApp()
         _ = try app.store.createNote(NoteDraft(title: "a"))

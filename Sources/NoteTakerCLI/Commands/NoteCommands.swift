@@ -30,7 +30,7 @@ struct NewCommand: ParsableCommand {
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List notes: pinned first, then the most recently modified.")
+        commandName: "list", abstract: "List notes: pinned first, then the most recently modified (or --sort).")
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Only notes in this folder.") var folder: String?
@@ -38,6 +38,7 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Only notes with this tag.") var tag: String?
     @Flag(help: "Only pinned notes.") var pinned = false
     @Flag(help: "Only notes modified in the last 7 days.") var recent = false
+    @Option(help: "After the pinned notes: modified (newest first), created (newest first) or title.") var sort: NoteQuery.Order = .modified
     @Option(help: "How many notes to show (1-1000).") var limit = 50
     @Option(help: "How many notes to skip.") var offset = 0
     @OptionGroup var output: JSONFlag
@@ -46,7 +47,7 @@ struct ListCommand: ParsableCommand {
         let store = try storeOptions.open()
         let notes = try store.notes(NoteQuery(
             folderId: try store.folderId(folder), includeSubfolders: subfolders, tag: tag,
-            pinnedOnly: pinned, recentOnly: recent, limit: limit, offset: offset))
+            pinnedOnly: pinned, recentOnly: recent, order: sort, limit: limit, offset: offset))
         if output.json { try JSONOutput.print(notes.map(NoteJSON.init)) } else { TextOutput.printNotes(notes, empty: "No notes.") }
     }
 }
@@ -180,3 +181,5 @@ struct MoveCommand: ParsableCommand {
         _ = try store.moveNote(id: try note.resolve(in: store), toFolder: try store.folderId(folder))
     }
 }
+
+extension NoteQuery.Order: ExpressibleByArgument {}

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Which notes a list shows, in which page. Lists show pinned notes first, then the most
-/// recently modified; notes in the trash are left out (see ``NoteStore/trashedNotes(limit:offset:)``).
+/// Which notes a list shows, in which page. Lists show pinned notes first, then the others
+/// in ``order`` (the most recently modified first by default); notes in the trash are left out (see ``NoteStore/trashedNotes(limit:offset:)``).
 public struct NoteQuery: Sendable, Hashable {
     /// How far back "recent" reaches: 7 days, as the original's fetched set.
     public static let recentInterval: TimeInterval = 7 * 24 * 60 * 60
@@ -16,6 +16,18 @@ public struct NoteQuery: Sendable, Hashable {
     public var pinnedOnly: Bool
     /// Only notes modified in the last 7 days.
     public var recentOnly: Bool
+    /// The order of the notes after the pinned ones.
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Most recently modified first (the default).
+        case modified
+        /// Most recently created first.
+        case created
+        /// By title, A to Z, ignoring case.
+        case title
+    }
+
+    /// The order after the pinned notes.
+    public var order: Order
     /// The page size.
     public var limit: Int
     /// How many notes to skip before the page.
@@ -28,6 +40,7 @@ public struct NoteQuery: Sendable, Hashable {
         tag: String? = nil,
         pinnedOnly: Bool = false,
         recentOnly: Bool = false,
+        order: Order = .modified,
         limit: Int = 50,
         offset: Int = 0
     ) {
@@ -36,6 +49,7 @@ public struct NoteQuery: Sendable, Hashable {
         self.tag = tag
         self.pinnedOnly = pinnedOnly
         self.recentOnly = recentOnly
+        self.order = order
         self.limit = limit
         self.offset = offset
     }

@@ -54,7 +54,7 @@ extension NoteStore {
             sql: """
                 SELECT \(Columns.note) FROM note \(joins)
                 WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY note.isPinned DESC, note.modifiedAt DESC
+                ORDER BY note.isPinned DESC, \(query.order.sql)
                 LIMIT ? OFFSET ?
                 """,
             arguments: arguments)
@@ -85,5 +85,16 @@ extension NoteStore {
             throw NoteTakerError.invalidInput("The offset cannot be negative; got \(offset).")
         }
         return (limit, offset)
+    }
+}
+
+extension NoteQuery.Order {
+    /// The `ORDER BY` terms after the pinned notes.
+    var sql: String {
+        switch self {
+        case .modified: "note.modifiedAt DESC"
+        case .created: "note.createdAt DESC"
+        case .title: "note.title COLLATE NOCASE ASC"
+        }
     }
 }

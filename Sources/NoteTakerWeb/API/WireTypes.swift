@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerMarkdown
 
 /// A note as the list shows it: no body, its first line instead.
 struct NoteSummaryJSON: Encodable {
@@ -17,7 +18,7 @@ struct NoteSummaryJSON: Encodable {
     init(_ note: Note) {
         id = note.id.key
         title = note.title
-        firstLine = note.firstLine
+        firstLine = MarkdownDocument.previewText(of: note.body)
         createdAt = note.createdAt
         modifiedAt = note.modifiedAt
         isPinned = note.isPinned

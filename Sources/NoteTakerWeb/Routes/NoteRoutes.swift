@@ -100,10 +100,20 @@ struct NoteRoutes {
             let query = NoteQuery(
                 folderId: try request.identifier("folder"), includeSubfolders: try request.flag("subfolders"),
                 tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
-                pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), limit: limit + 1, offset: offset)
+                pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), order: try Self.order(request),
+                limit: limit + 1, offset: offset)
             notes = try storeCall { () throws(NoteTakerError) in try store.notes(query) }
         }
         let more = notes.count > limit
         return NotePageJSON(notes: notes.prefix(limit).map(NoteSummaryJSON.init), nextOffset: more ? offset + limit : nil)
+    }
+
+    /// The `sort` parameter: `modified` (the default), `created` or `title`.
+    static func order(_ request: Request) throws(WebAPIError) -> NoteQuery.Order {
+        guard let text = request.uri.form("sort"), !text.isEmpty else { return .modified }
+        guard let order = NoteQuery.Order(rawValue: text) else {
+            throw .invalid("'sort' must be modified, created or title, given '\(text)'.")
+        }
+        return order
     }
 }

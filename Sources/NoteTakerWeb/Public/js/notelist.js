@@ -8,18 +8,29 @@ import { shortDate, t } from './strings.js';
 import { syncView } from './syncstatus.js';
 
 const pageSize = 50;
+const searchMaximum = 500;
 let loaded = [];
 let nextOffset = null;
 let generation = 0;
+let searchLimit = pageSize;
+let searchHasMore = false;
+
+/** The list's sort and density, kept in this browser. */
+const listPreferences = {
+  get sort() { return localStorage.getItem('notetaker.sort') ?? 'modified'; },
+  set sort(value) { localStorage.setItem('notetaker.sort', value); },
+  get compact() { return localStorage.getItem('notetaker.compact') === 'true'; },
+  set compact(value) { localStorage.setItem('notetaker.compact', String(value)); },
+};
 
 function filtersFor(route) {
   switch (route.view) {
-    case 'pinned': return { pinned: true };
-    case 'recent': return { recent: true };
+    case 'pinned': return { pinned: true, sort: listPreferences.sort };
+    case 'recent': return { recent: true, sort: listPreferences.sort };
     case 'trash': return { trash: true };
-    case 'folder': return { folder: route.id, subfolders: true };
-    case 'tag': return { tag: route.id };
-    default: return {};
+    case 'folder': return { folder: route.id, subfolders: true, sort: listPreferences.sort };
+    case 'tag': return { tag: route.id, sort: listPreferences.sort };
+    default: return { sort: listPreferences.sort };
   }
 }
 
@@ -46,7 +57,12 @@ export async function refreshList({ keep = false } = {}) {
   const mine = ++generation;
   renderListTitle();
   document.getElementById('search-filters').hidden = route.view !== 'search';
-  if (route.view === 'search') return refreshSearch(route, mine);
+  document.getElementById('list-options').hidden = route.view === 'search' || route.view === 'trash';
+  document.getElementById('list-count').textContent = '';
+  if (route.view === 'search') {
+    if (!keep) searchLimit = pageSize;
+    return refreshSearch(route, mine);
+  }
   const limit = keep ? Math.min(Math.max(loaded.length, pageSize), 500) : pageSize;
   const page = await api.notes({ ...filtersFor(route), limit });
   if (mine !== generation) return;
@@ -56,8 +72,13 @@ export async function refreshList({ keep = false } = {}) {
 }
 
 export async function loadMore() {
-  if (nextOffset === null) return;
   const route = currentRoute();
+  if (route.view === 'search') {
+    if (!searchHasMore) return;
+    searchLimit = Math.min(searchLimit + pageSize, searchMaximum);
+    return refreshSearch(route, generation);
+  }
+  if (nextOffset === null) return;
   const mine = generation;
   const page = await api.notes({ ...filtersFor(route), limit: pageSize, offset: nextOffset });
   if (mine !== generation) return;
@@ -72,15 +93,23 @@ async function refreshSearch(route, mine) {
     nextOffset = null;
     return renderList(route, [], t('searchHint'));
   }
-  const hits = await api.search({ q: route.q, tag: route.tag, folder: route.folder, pinned: route.pinned });
+  // One more than is shown says whether there are more.
+  const found = await api.search({ q: route.q, tag: route.tag, folder: route.folder, pinned: route.pinned, limit: searchLimit + 1 });
   if (mine !== generation) return;
+  searchHasMore = found.length > searchLimit;
+  const hits = found.slice(0, searchLimit);
   loaded = hits.map((hit) => hit.note);
   nextOffset = null;
   renderList(route, hits);
+  const count = document.getElementById('list-count');
+  count.textContent = searchHasMore ? t('resultCountMore', { count: hits.length })
+    : hits.length === 1 ? t('resultCountOne') : t('resultCount', { count: hits.length });
+  document.getElementById('load-more').hidden = !searchHasMore || searchLimit >= searchMaximum;
 }
 
 function renderList(route, hits = null, hint = null) {
   const list = document.getElementById('note-list');
+  list.classList.toggle('compact', listPreferences.compact);
   const items = (hits ?? loaded).map((entry) => noteItem(hits ? entry.note : entry, route, hits ? entry.snippetHTML : null));
   replaceChildren(list, items);
   const empty = document.getElementById('list-empty');
@@ -109,9 +138,16 @@ function noteItem(note, route, snippetHTML) {
   h('span', { className: 'note-title' }, note.isPinned ? h('span', { className: 'pin-mark' }, t('pinnedMark')) : null, note.title || t('untitled')),
   preview,
   h('span', { className: 'note-meta' }, h('time', { datetime: note.modifiedAt }, shortDate(note.modifiedAt)),
+    folderName(note, route) ? h('span', { className: 'note-folder' }, t('inFolder', { folder: folderName(note, route) })) : null,
     status ? h('span', { className: `status status-${note.sync.status}` }, status) : null,
     note.tags.length ? h('span', { className: 'note-tags' }, note.tags.map((tag) => `#${tag}`).join(' ')) : null));
   return h('li', {}, link);
+}
+
+/** The note's folder, unless the list is that folder's. */
+function folderName(note, route) {
+  if (!note.folderId || (route.view === 'folder' && route.id === note.folderId)) return null;
+  return flatFolders().find(({ folder }) => folder.id === note.folderId)?.folder.name ?? null;
 }
 
 /** Up and down arrows (and j / k) move between notes in the list. */
@@ -157,4 +193,16 @@ export function setUpList() {
   document.getElementById('filter-tag').addEventListener('change', (event) => navigate({ tag: event.target.value }, { replace: true }));
   document.getElementById('filter-folder').addEventListener('change', (event) => navigate({ folder: event.target.value }, { replace: true }));
   document.getElementById('filter-pinned').addEventListener('change', (event) => navigate({ pinned: event.target.checked }, { replace: true }));
+  const sort = document.getElementById('list-sort');
+  sort.value = listPreferences.sort;
+  sort.addEventListener('change', () => {
+    listPreferences.sort = sort.value;
+    refreshList().catch((error) => toast(error.message ?? t('offline')));
+  });
+  const compact = document.getElementById('list-compact');
+  compact.checked = listPreferences.compact;
+  compact.addEventListener('change', () => {
+    listPreferences.compact = compact.checked;
+    document.getElementById('note-list').classList.toggle('compact', compact.checked);
+  });
 }
