@@ -35,6 +35,7 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
     NoteRoutes(store: store).register(on: router)
     HistoryRoutes(store: store).register(on: router)
     FolderRoutes(store: store).register(on: router)
+    TagRoutes(store: store).register(on: router)
     SearchRoutes(store: store).register(on: router)
     AttachmentRoutes(store: store).register(on: router)
     ExportRoutes(store: store).register(on: router)

@@ -77,6 +77,10 @@ def test_folders_are_created_renamed_and_notes_moved_by_dragging(app, browser):
     archive = app.cli_json("folder", "list")[0]["id"]
     wait(browser, lambda d: app.cli_json("show", note)["folderId"] == archive, message="the dropped note was not moved")
     wait(browser, lambda d: sidebar_count(d, "Archive") == "1")
+    # The Edit button shows on hover (or focus), so folder names keep their room.
+    hovers = browser.execute_script("return matchMedia('(hover: hover)').matches")
+    assert by_css(browser, "#folder-tree .folder-actions").is_displayed() != hovers
+    ActionChains(browser).move_to_element(by_css(browser, "#folder-tree .folder-row")).perform()
     click(browser, "#folder-tree .folder-actions")
     name = by_css(browser, "#folder-name")
     name.clear()
@@ -161,6 +165,60 @@ def test_search_counts_its_results_and_loads_more_than_fifty(app, browser):
     wait(browser, lambda d: len(list_titles(d)) == 60, message="the rest of the results")
     assert by_css(browser, "#list-count").text == "60 notes"
     assert not by_css(browser, "#load-more").is_displayed()
+
+
+def test_tags_rename_merge_and_delete_in_the_app(app, browser):
+    first = app.new_note("Bread", "", "--tag", "baking")
+    second = app.new_note("Cake", "", "--tag", "cakes", "--tag", "sweet")
+    app.start()
+    open_app(browser, app, "#view=tag&id=baking")
+    click(browser, "#tag-rename")
+    field = by_css(browser, "#tag-name")
+    field.clear()
+    field.send_keys("Baking at home", Keys.ENTER)
+    wait(browser, lambda d: app.cli_json("show", first)["tags"] == ["Baking at home"], message="the tag was not renamed")
+    wait(browser, lambda d: by_css(d, "#list-title").text == "#Baking at home")
+    # Renaming into another tag's name merges them, after asking.
+    open_app(browser, app, "#view=tag&id=cakes")
+    click(browser, "#tag-rename")
+    field = by_css(browser, "#tag-name")
+    field.clear()
+    field.send_keys("baking at home", Keys.ENTER)
+    alert = wait(browser, lambda d: d.switch_to.alert, message="merging asks first")
+    assert "Merge #cakes into it" in alert.text
+    alert.accept()
+    wait(browser, lambda d: sorted(app.cli_json("show", second)["tags"]) == ["Baking at home", "sweet"], message="not merged")
+    assert sorted(tag["name"] for tag in app.cli_json("tag", "list")) == ["Baking at home", "sweet"]
+    open_app(browser, app, "#view=tag&id=sweet")
+    click(browser, "#tag-delete")
+    wait(browser, lambda d: d.switch_to.alert).accept()
+    wait(browser, lambda d: app.cli_json("show", second)["tags"] == ["Baking at home"], message="the tag was not deleted")
+    assert app.cli_json("show", second)["title"] == "Cake", "the note stays"
+    assert page_errors(browser) == []
+
+
+def test_folders_collapse_and_trash_has_undo(app, browser):
+    app.cli("folder", "new", "Work")
+    app.cli("folder", "new", "Projects", "--parent", "Work")
+    note = app.new_note("Keep me", "important")
+    app.start()
+    open_app(browser, app)
+    wait(browser, lambda d: "Projects" in by_css(d, "#folder-tree").text)
+    click(browser, "#folder-tree .folder-toggle")
+    wait(browser, lambda d: not by_css(d, "#folder-tree .nav-list").is_displayed(), message="the folder did not collapse")
+    assert by_css(browser, "#folder-tree .folder-toggle").get_attribute("aria-expanded") == "false"
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    wait(browser, lambda d: by_css(d, "#folder-tree .folder-toggle").get_attribute("aria-expanded") == "false", message="not kept")
+    click(browser, "#folder-tree .folder-toggle")
+    wait(browser, lambda d: by_css(d, "#folder-tree .nav-list").is_displayed())
+
+    open_app(browser, app, f"#note={note}")
+    click(browser, "#trash-note")
+    wait(browser, lambda d: app.cli_json("show", note)["trashedAt"] is not None, message="not moved to the trash")
+    click(browser, "#toast .toast-action")
+    wait(browser, lambda d: app.cli_json("show", note)["trashedAt"] is None, message="Undo did not bring it back")
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Keep me", message="the note is not open again")
 
 
 def test_search_filters_by_tag_folder_and_pinned(app, browser):

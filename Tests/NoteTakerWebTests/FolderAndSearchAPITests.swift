@@ -114,6 +114,27 @@ import Testing
         }
     }
 
+    @Test("tags are renamed (into another's name: merged) and deleted; unknown tags and bad names change nothing")
+    func tagsRenameMergeAndDelete() async throws {
+        let app = try WebTestApp()
+        let bread = try app.store.createNote(NoteDraft(title: "Bread", tags: ["baking day"]))
+        let cake = try app.store.createNote(NoteDraft(title: "Cake", tags: ["cakes", "sweet"]))
+        try await app.test { client in
+            let renamed = try await client.send(.patch, "/api/v1/tags/baking%20day", json: ["name": "Baking"])
+            #expect(renamed.status == .ok)
+            #expect(renamed.object["name"] as? String == "Baking" && renamed.object["noteCount"] as? Int == 1)
+            let merged = try await client.send(.patch, "/api/v1/tags/cakes", json: ["name": "baking"])
+            #expect(merged.object["noteCount"] as? Int == 2)
+            #expect(try await client.send(.delete, "/api/v1/tags/SWEET").status == .noContent)
+            #expect(try await client.send(.delete, "/api/v1/tags/nothing").status == .notFound)
+            #expect(try await client.send(.patch, "/api/v1/tags/Baking", json: ["name": "  "]).status == .badRequest)
+            #expect(try await client.send(.patch, "/api/v1/tags/Baking", json: ["title": "x"]).status == .badRequest)
+        }
+        #expect(try app.store.note(id: bread.id).tags == ["Baking"])
+        #expect(try app.store.note(id: cake.id).tags == ["Baking"])
+        #expect(try app.store.tags().map(\.tag.name) == ["Baking"])
+    }
+
     @Test func renderAndStatistics() async throws {
         let app = try WebTestApp()
         _ = try app.store.createNote(NoteDraft(title: "a"))

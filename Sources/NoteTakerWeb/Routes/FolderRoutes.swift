@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import NoteTakerKit
 
-/// `/api/v1/folders` and `/api/v1/tags`: the sidebar's tree and tags with counts, and their changes.
+/// `/api/v1/folders`: the sidebar's tree with counts, and its changes.
 struct FolderRoutes {
     let store: NoteStore
 
@@ -64,10 +64,6 @@ struct FolderRoutes {
             let id = try context.identifier()
             try storeCall { () throws(NoteTakerError) in try store.deleteFolder(id: id) }
             return Response(status: .noContent)
-        }
-        router.get("/api/v1/tags") { _, _ in
-            let tags = try storeCall { () throws(NoteTakerError) in try store.tags() }
-            return try JSON.response(tags.map { TagJSON(name: $0.tag.name, noteCount: $0.noteCount) })
         }
     }
 

@@ -8,6 +8,7 @@ import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, s
 import { currentRoute, navigate, onRouteChange } from './state.js';
 import { applyStrings, loadStrings, t } from './strings.js';
 import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
+import { setUpTagActions } from './tags.js';
 
 let shownList = null;
 
@@ -145,6 +146,7 @@ async function start() {
   document.addEventListener('note-reload', () => openNote(currentRoute().note));
   setUpFolderDialog();
   setUpList();
+  setUpTagActions();
   setUpEditor();
   setUpSearch();
   setUpShortcuts();

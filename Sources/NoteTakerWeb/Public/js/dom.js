@@ -35,11 +35,23 @@ export function debounce(action, wait) {
   return debounced;
 }
 
-/** Shows a short message in the status region. */
-export function toast(message) {
+/**
+ * Shows a short message in the status region; with an `action` ({ label, run }), a button
+ * beside it (Undo) and longer to reach it.
+ */
+export function toast(message, action = null) {
   const region = document.getElementById('toast');
   region.textContent = message;
+  if (action) {
+    region.append(' ', h('button', {
+      type: 'button', className: 'toast-action', onclick: () => {
+        region.classList.remove('visible');
+        action.run();
+      },
+    }, action.label));
+  }
   region.classList.add('visible');
+  region.classList.toggle('has-action', Boolean(action));
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => region.classList.remove('visible'), 4000);
+  toast.timer = setTimeout(() => region.classList.remove('visible'), action ? 8000 : 4000);
 }

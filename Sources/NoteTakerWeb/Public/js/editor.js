@@ -228,7 +228,7 @@ function renderActions(note) {
       h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
       h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
       h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile')),
-      h('button', { type: 'button', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
+      h('button', { type: 'button', id: 'trash-note', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
   replaceChildren(editor.elements.actions, buttons);
 }
 
@@ -507,8 +507,18 @@ async function trash() {
   await flush();
   try {
     await api.trashNote(id);
-    toast(t('movedToTrash'));
     navigate({ note: null });
+    toast(t('movedToTrash'), {
+      label: t('undo'),
+      run: async () => {
+        try {
+          await api.restoreNote(id);
+          navigate({ note: id });
+        } catch (error) {
+          toast(error.message ?? t('offline'));
+        }
+      },
+    });
   } catch (error) {
     toast(error.message ?? t('offline'));
   }

@@ -48,7 +48,9 @@ function titleFor(route) {
 
 /** Sets the list's heading (a folder's name is known once the sidebar has loaded). */
 export function renderListTitle() {
-  document.getElementById('list-title').textContent = titleFor(currentRoute());
+  const route = currentRoute();
+  document.getElementById('list-title').textContent = titleFor(route);
+  document.getElementById('tag-actions').hidden = route.view !== 'tag';
 }
 
 /** Loads the list for the current route from the start; `keep` reloads as many notes as are shown (live updates). */

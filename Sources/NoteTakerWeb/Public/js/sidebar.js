@@ -79,8 +79,33 @@ function folderItem(folder, route) {
     type: 'button', className: 'quiet small folder-actions', 'aria-label': t('folderActionsFor', { name: folder.name }),
     title: t('folderActions'), onclick: () => openFolderDialog(folder),
   }, t('folderActionsShort'));
-  const children = folder.children.length ? h('ul', { className: 'nav-list' }, folder.children.map((child) => folderItem(child, route))) : null;
-  return h('li', {}, h('div', { className: 'folder-row' }, link, actions), children);
+  if (!folder.children.length) return h('li', {}, h('div', { className: 'folder-row' }, h('span', { className: 'folder-toggle-space' }), link, actions));
+  const collapsed = collapsedFolders().has(folder.id);
+  const children = h('ul', { className: 'nav-list', id: `folder-children-${folder.id}`, hidden: collapsed },
+    folder.children.map((child) => folderItem(child, route)));
+  const toggle = h('button', {
+    type: 'button', className: 'folder-toggle', 'aria-expanded': String(!collapsed), 'aria-controls': children.id,
+    'aria-label': t(collapsed ? 'expandFolder' : 'collapseFolder', { name: folder.name }),
+    onclick: () => setCollapsed(folder.id, !collapsedFolders().has(folder.id)),
+  }, collapsed ? '▸' : '▾');
+  return h('li', {}, h('div', { className: 'folder-row' }, toggle, link, actions), children);
+}
+
+/** The folders collapsed in the sidebar, kept in this browser. */
+function collapsedFolders() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem('notetaker.collapsedFolders') ?? '[]'));
+  } catch {
+    return new Set();
+  }
+}
+
+function setCollapsed(id, collapsed) {
+  const folders = collapsedFolders();
+  if (collapsed) folders.add(id); else folders.delete(id);
+  localStorage.setItem('notetaker.collapsedFolders', JSON.stringify([...folders]));
+  renderSidebar();
+  document.querySelector(`[aria-controls="folder-children-${id}"]`)?.focus();
 }
 
 /** Lets notes and folders be dropped on a folder (or on "All notes", which unfiles). */
