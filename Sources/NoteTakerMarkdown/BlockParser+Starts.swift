@@ -6,12 +6,16 @@ extension BlockParser {
     /// exhaust the stack of whatever walks the document.
     static let maximumDepth = 64
 
+    typealias Starter = @Sendable (inout BlockParser, BlockNode) -> Start
+
+    /// The starts in order of precedence; beyond the deepest nesting, those of leaf blocks only.
+    static let starts: [Starter] = [
+        blockQuote, atxHeading, fencedCode, htmlBlock, table, setextHeading, thematicBreak, listItem, indentedCode,
+    ]
+    static let leafStarts: [Starter] = [atxHeading, fencedCode, htmlBlock, table, setextHeading, thematicBreak, indentedCode]
+
     mutating func startBlock(_ container: BlockNode) -> Start {
-        let starts = open.count < Self.maximumDepth
-            ? [Self.blockQuote, Self.atxHeading, Self.fencedCode, Self.htmlBlock, Self.table, Self.setextHeading,
-               Self.thematicBreak, Self.listItem, Self.indentedCode]
-            : [Self.atxHeading, Self.fencedCode, Self.htmlBlock, Self.table, Self.setextHeading, Self.thematicBreak, Self.indentedCode]
-        for start in starts {
+        for start in open.count < Self.maximumDepth ? Self.starts : Self.leafStarts {
             let result = start(&self, container)
             if result != .none { return result }
         }

@@ -27,8 +27,7 @@ enum ExtendedAutolinks {
                 index += 1
                 continue
             }
-            let precededWell = index == 0 || text[index - 1].isASCIIWhitespace
-                || [UInt8.asterisk, .underscore, .tilde, .openParen].contains(text[index - 1])
+            let precededWell = index == 0 || text[index - 1].isASCIIWhitespace || Self.mayPrecedeLink(text[index - 1])
             if precededWell, let end = url(text, at: index) {
                 emit(index)
                 let written = String(decoding: text[index..<end], as: UTF8.self)
@@ -44,22 +43,28 @@ enum ExtendedAutolinks {
         return result
     }
 
-    static func hasPrefix(_ text: [UInt8], _ prefix: String, at index: Int) -> Bool {
-        let bytes = Array(prefix.utf8)
-        return text.count - index >= bytes.count && text[index..<(index + bytes.count)].elementsEqual(bytes)
+    /// `*`, `_`, `~` and `(` may come right before a link.
+    static func mayPrecedeLink(_ byte: UInt8) -> Bool {
+        byte == .asterisk || byte == .underscore || byte == .tilde || byte == .openParen
+    }
+
+    static let www = Array("www.".utf8), http = Array("http://".utf8), https = Array("https://".utf8), ftp = Array("ftp://".utf8)
+
+    static func hasPrefix(_ text: [UInt8], _ prefix: [UInt8], at index: Int) -> Bool {
+        text.count - index >= prefix.count && text[index..<(index + prefix.count)].elementsEqual(prefix)
     }
 
     /// The end of a `www.` or `http(s)://` link starting at `start`.
     static func url(_ text: [UInt8], at start: Int) -> Int? {
         var index: Int
-        if hasPrefix(text, "www.", at: start) {
+        if hasPrefix(text, www, at: start) {
             index = start
-        } else if hasPrefix(text, "http://", at: start) {
-            index = start + 7
-        } else if hasPrefix(text, "https://", at: start) {
-            index = start + 8
-        } else if hasPrefix(text, "ftp://", at: start) {
-            index = start + 6
+        } else if hasPrefix(text, http, at: start) {
+            index = start + http.count
+        } else if hasPrefix(text, https, at: start) {
+            index = start + https.count
+        } else if hasPrefix(text, ftp, at: start) {
+            index = start + ftp.count
         } else {
             return nil
         }
@@ -96,8 +101,7 @@ enum ExtendedAutolinks {
         var end = end
         while end > start {
             let last = text[end - 1]
-            if [UInt8.question, .exclamation, .period, .colon, UInt8(ascii: ","), .asterisk, .underscore, .tilde, .quote,
-                .apostrophe].contains(last) {
+            if Self.isTrailingPunctuation(last) {
                 end -= 1
             } else if last == .closeParen {
                 let opens = text[start..<end].filter { $0 == .openParen }.count
@@ -116,10 +120,19 @@ enum ExtendedAutolinks {
         return end
     }
 
+    /// Punctuation at a link's end that is not part of it.
+    static func isTrailingPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case .question, .exclamation, .period, .colon, UInt8(ascii: ","), .asterisk, .underscore, .tilde, .quote, .apostrophe: true
+        default: false
+        }
+    }
+
     /// An e-mail address around the `@` at `at`: its start and end.
     static func email(_ text: [UInt8], at: Int) -> (Int, Int)? {
         var start = at
-        while start > 0, text[start - 1].isAlphanumeric || [UInt8.period, .dash, .underscore, .plus].contains(text[start - 1]) {
+        while start > 0, text[start - 1].isAlphanumeric || text[start - 1] == .period || text[start - 1] == .dash
+                || text[start - 1] == .underscore || text[start - 1] == .plus {
             start -= 1
         }
         guard start < at else { return nil }
@@ -137,9 +150,10 @@ enum ExtendedAutolinks {
 
 /// E-mail addresses as CommonMark's autolinks take them.
 enum EmailSyntax {
+    static let localAllowed = Set(".!#$%&'*+/=?^_`{|}~-".utf8)
+
     static func isAddress(_ text: ArraySlice<UInt8>) -> Bool {
         guard let at = text.firstIndex(of: .at), at > text.startIndex else { return false }
-        let localAllowed = Set(".!#$%&'*+/=?^_`{|}~-".utf8)
         guard text[..<at].allSatisfy({ $0.isAlphanumeric || localAllowed.contains($0) }) else { return false }
         let domain = text[(at + 1)...]
         guard !domain.isEmpty else { return false }

@@ -125,8 +125,7 @@ enum HTMLScanner {
                 index = close + 1
             } else {
                 let valueStart = index
-                while index < text.endIndex, !text[index].isASCIIWhitespace,
-                      ![UInt8.quote, .apostrophe, .equals, .lessThan, .greaterThan, .backtick].contains(text[index]) { index += 1 }
+                while index < text.endIndex, !text[index].isASCIIWhitespace, !isUnquotedValueStop(text[index]) { index += 1 }
                 guard index > valueStart else { return nil }
             }
         }
@@ -139,6 +138,13 @@ enum HTMLScanner {
         while index < text.endIndex, text[index].isAlphanumeric || text[index] == .dash { index += 1 }
         while index < text.endIndex, text[index].isASCIIWhitespace { index += 1 }
         return index < text.endIndex && text[index] == .greaterThan ? index + 1 : nil
+    }
+
+    private static func isUnquotedValueStop(_ byte: UInt8) -> Bool {
+        switch byte {
+        case .quote, .apostrophe, .equals, .lessThan, .greaterThan, .backtick: true
+        default: false
+        }
     }
 
     private static func isAttributeNameStart(_ byte: UInt8) -> Bool {

@@ -1,18 +1,31 @@
 extension MarkdownDocument {
     /// The first line of a note as a list shows it: plain text, without Markdown's markers
-    /// (`# `, `**`, `- [ ]`, table pipes, link addresses). Reads only the start of the text.
+    /// (`# `, `**`, `- [ ]`, table pipes, link addresses).
+    ///
+    /// A list shows this for every note on screen, so only the first block's lines are read
+    /// (up to the first blank line, at most 1 kB): link reference definitions further down
+    /// are not seen, and a link that needs one shows its text alone, as a list should anyway.
     public static func previewText(of markdown: String, maximumLength: Int = 200) -> String {
-        // The first paragraph-sized piece is enough: up to the first blank line after text, within 4 kB.
-        var prefix = String(decoding: markdown.utf8.prefix(4096), as: UTF8.self)
-        if prefix.utf8.count < markdown.utf8.count, let lastNewline = prefix.lastIndex(of: "\n") {
-            prefix = String(prefix[..<lastNewline])
+        let bytes = markdown.utf8
+        var start = bytes.startIndex
+        var end = start
+        var sawText = false
+        // Lines up to the first blank one after some text.
+        while end < bytes.endIndex, bytes.distance(from: start, to: end) < 1024 {
+            let lineEnd = bytes[end...].firstIndex { $0 == .newline || $0 == .carriageReturn } ?? bytes.endIndex
+            let blank = bytes[end..<lineEnd].allSatisfy { $0 == .space || $0 == .tab }
+            if blank, sawText { break }
+            if blank { start = lineEnd < bytes.endIndex ? bytes.index(after: lineEnd) : lineEnd }
+            sawText = sawText || !blank
+            end = lineEnd < bytes.endIndex ? bytes.index(after: lineEnd) : lineEnd
         }
-        let document = MarkdownDocument(parsing: prefix)
-        guard let first = document.blocks.lazy.compactMap(Self.text(of:)).first(where: { !$0.isEmpty }) else { return "" }
-        return String(first.prefix(maximumLength))
+        let document = MarkdownDocument(parsing: String(decoding: bytes[start..<end], as: UTF8.self))
+        guard let text = document.blocks.lazy.compactMap(Self.text(of:)).first(where: { !$0.isEmpty }) else { return "" }
+        let scalars = text.unicodeScalars
+        return scalars.count <= maximumLength ? text : String(String.UnicodeScalarView(scalars.prefix(maximumLength)))
     }
 
-    /// The first line of a block's text, trimmed.
+    /// The first line of a block's text, without the spaces around it.
     private static func text(of block: MarkdownBlock) -> String? {
         let text: String
         switch block {
@@ -23,7 +36,8 @@ extension MarkdownDocument {
         case .table(let table): text = table.header.map(MarkdownInline.plainText).joined(separator: " · ")
         case .thematicBreak, .html: return nil
         }
-        let line = text.split(whereSeparator: \.isNewline).first ?? ""
-        return String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let line = text.utf8.prefix { $0 != .newline }
+        let trimmed = line.drop { $0 == .space || $0 == .tab }.reversed().drop { $0 == .space || $0 == .tab }.reversed()
+        return String(decoding: Array(trimmed), as: UTF8.self)
     }
 }

@@ -5,7 +5,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import by_css, open_app, page_errors, screenshot, wait
+from conftest import by_css, click, open_app, page_errors, screenshot, wait
 
 
 def saved(browser):
@@ -48,6 +48,25 @@ def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
     saved(browser)
     assert app.cli_json("show", note)["body"] == "make this **strong**\n\n- [ ] buy milk\n\n## Title here"
     screenshot(browser, "editor")
+
+
+def test_a_new_note_left_empty_is_not_kept(app, browser):
+    existing = app.new_note("Existing", "text")
+    app.start()
+    open_app(browser, app)
+    by_css(browser, "#new-note").click()
+    wait(browser, lambda d: len(app.cli_json("list")) == 2, message="New note made no note")
+    # Clicked, left empty: another New note, then opening another note.
+    by_css(browser, "#new-note").click()
+    wait(browser, lambda d: len(app.cli_json("list")) == 2, message="the first empty note was kept")
+    title = wait(browser, lambda d: d.switch_to.active_element if d.switch_to.active_element.get_attribute("id") == "note-title" else None)
+    title.send_keys("Worth keeping")
+    saved(browser)
+    by_css(browser, "#new-note").click()
+    wait(browser, lambda d: len(app.cli_json("list")) == 3, message="the third New note made no note")
+    click(browser, f"#note-list .note-link[data-note-id='{existing}']")
+    wait(browser, lambda d: sorted(note["title"] for note in app.cli_json("list")) == ["Existing", "Worth keeping"],
+         message=f"empty notes were kept: {app.cli_json('list')}")
 
 
 def test_checklists_tick_in_the_preview_and_save_through_the_edit_path(app, browser):

@@ -10,6 +10,26 @@ struct TrashTests {
         store = try NoteStore.inMemory()
     }
 
+    @Test("a note that holds nothing can be discarded; one with anything in it is kept")
+    func discardingEmptyNotes() throws {
+        let empty = try store.createNote(NoteDraft(title: "  ", body: "\n"))
+        #expect(try store.discardIfEmpty(id: empty.id))
+        #expect(throws: NoteTakerError.self) { try store.note(id: empty.id) }
+        let kept: [Note] = [
+            try store.createNote(NoteDraft(title: "Title only")),
+            try store.createNote(NoteDraft(title: "", body: "a word")),
+            try store.createNote(NoteDraft(title: "", tags: ["tagged"])),
+        ]
+        let edited = try store.createNote(NoteDraft(title: ""))
+        _ = try store.updateNote(id: edited.id, body: "written")
+        _ = try store.updateNote(id: edited.id, body: "")
+        for note in kept + [edited] {
+            #expect(try store.discardIfEmpty(id: note.id) == false)
+            #expect(try store.note(id: note.id).id == note.id, "a note with something in it (or a history) stays")
+        }
+        #expect(throws: NoteTakerError.self) { try store.discardIfEmpty(id: UUID()) }
+    }
+
     @Test func deletingMovesToTheTrashAndRestoreBringsBack() throws {
         let folder = try store.createFolder(name: "Work")
         let note = try store.make("Oops", "deleted by mistake", folder: folder.id)

@@ -48,6 +48,22 @@ extension NoteStore {
         return count
     }
 
+    /// Deletes a note for good when it holds nothing — no title, body, tags or attachments,
+    /// and no history — as a "New note" opened and left is; returns whether it did. A note
+    /// with anything in it is left as it is.
+    @discardableResult
+    public func discardIfEmpty(id: UUID) throws(NoteTakerError) -> Bool {
+        try write { db in
+            let note = try Self.fetchNote(db, id: id.key)
+            let blank = { (text: String) in text.allSatisfy(\.isWhitespace) }
+            guard blank(note.title), blank(note.body), note.tags.isEmpty, note.attachments.isEmpty,
+                  try Bool.fetchOne(db, sql: "SELECT 1 FROM note_version WHERE noteId = ?", arguments: [id.key]) != true
+            else { return false }
+            _ = try Self.purge(db, where: "id = ?", arguments: [id.key])
+            return true
+        }
+    }
+
     /// Purges the notes that have been in the trash since before `date` (every trashed note
     /// when `nil`); returns how many.
     @discardableResult

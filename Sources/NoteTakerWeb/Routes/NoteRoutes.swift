@@ -68,6 +68,12 @@ struct NoteRoutes {
         notes.delete(":id") { request, context in
             let id = try context.identifier()
             let permanent = try request.flag("permanent")
+            if try request.flag("ifEmpty") {
+                // A new note left empty goes for good; one with anything in it stays, untouched.
+                let discarded = try storeCall { () throws(NoteTakerError) in try store.discardIfEmpty(id: id) }
+                guard discarded else { throw WebAPIError(.conflict, "not_empty", "The note is not empty, so it was kept.") }
+                return Response(status: .noContent)
+            }
             try storeCall { () throws(NoteTakerError) in
                 if permanent {
                     guard try store.note(id: id).isTrashed else { throw .noteNotInTrash(id.key) }

@@ -53,6 +53,7 @@ export const api = {
   restoreVersion: (id, version) => call('POST', `/notes/${id}/versions/${version}/restore`),
   trashNote: (id) => call('DELETE', `/notes/${id}`),
   purgeNote: (id) => call('DELETE', `/notes/${id}?permanent=true`),
+  discardIfEmpty: (id, options) => call('DELETE', `/notes/${id}?ifEmpty=true`, undefined, options),
   restoreNote: (id) => call('POST', `/notes/${id}/restore`),
   emptyTrash: () => call('DELETE', '/trash'),
   sidebar: () => call('GET', '/folders'),

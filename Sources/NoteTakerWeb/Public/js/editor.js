@@ -16,7 +16,7 @@ const draftKey = (id) => `notetaker.draft.${id}`;
 // `base` is what the text being edited started from (the revision, title, body and tags the
 // server last gave): every save sends it, so the server merges the edit with whatever changed
 // the note meanwhile (another tab, the command line, sync) instead of overwriting it.
-const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null };
+const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null };
 const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
@@ -50,6 +50,7 @@ export function currentNoteId() {
 /** Shows a note (or the empty state) in the main area. */
 export async function openNote(id) {
   const main = document.getElementById('editor-region');
+  if (editor.note && editor.note.id !== id) await discardIfLeftEmpty();
   if (!id) {
     editor.note = null;
     editor.elements = null;
@@ -368,6 +369,7 @@ export async function flush() {
 
 /** On a closed tab or reload: send what is unsaved with a request that outlives the page. */
 function saveOnExit() {
+  if (editor.note && editor.fresh === editor.note.id) discardIfLeftEmpty({ keepalive: true });
   if (!editor.note || !editor.dirty) return;
   const { title, body } = editor.elements;
   api.updateNote(editor.note.id, { title: title.value, body: body.value, base: editor.base }, { keepalive: true }).catch(() => {});
@@ -545,6 +547,22 @@ async function purge() {
 }
 
 /** Creates a note in the folder, tag or smart list being shown, and opens it. */
+/** A new note left without a word is not kept (the server checks it holds nothing). */
+async function discardIfLeftEmpty({ keepalive = false } = {}) {
+  const { note, elements } = editor;
+  if (!note || editor.fresh !== note.id || !elements) return;
+  if (elements.title.value.trim() || elements.body.value.trim() || note.tags.length || note.attachments.length) return;
+  editor.fresh = null;
+  saveSoon.cancel();
+  editor.dirty = false;
+  localStorage.removeItem(draftKey(note.id));
+  try {
+    await api.discardIfEmpty(note.id, { keepalive });
+  } catch {
+    // Not empty after all (written elsewhere meanwhile), or offline: the note stays.
+  }
+}
+
 export async function newNote() {
   const route = currentRoute();
   const draft = {
@@ -554,6 +572,8 @@ export async function newNote() {
   };
   try {
     const note = await api.createNote(draft);
+    await discardIfLeftEmpty();
+    editor.fresh = note.id;
     const view = ['trash', 'search', 'settings'].includes(route.view) ? 'all' : route.view;
     editor.focusTitle = true;
     navigate({ view, id: view === 'all' ? null : route.id, note: note.id, q: '' });
