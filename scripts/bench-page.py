@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Times `notetaker serve`'s page in headless Chromium: navigation start to the app's
-'notetaker-ready' mark (the sidebar and the first page of the list drawn).
+'notetaker-ready' mark (the sidebar and the first page of the list drawn); or, with --type,
+typing in the note the URL opens: each character from the key to the frame that paints it.
 
-Usage: bench-page.py URL TIMES — prints a JSON list of milliseconds; exits 3 when Chromium,
-chromedriver or selenium is missing (notetaker-bench then skips the measure).
+Usage: bench-page.py URL TIMES [--type] — prints a JSON list of milliseconds; exits 3 when
+Chromium, chromedriver or selenium is missing (notetaker-bench then skips the measure).
 """
 import json
 import shutil
@@ -22,6 +23,24 @@ if driver_path is None or (shutil.which("chromium") is None and shutil.which("ch
     sys.exit(3)
 
 url, times = sys.argv[1], int(sys.argv[2])
+typing = "--type" in sys.argv[3:]
+
+# Each character as typing sends it (the browser's own insertion, its input event and the
+# editor's handlers), timed until the frame after it is painted.
+TYPE = """
+const [count, done] = [arguments[0], arguments[arguments.length - 1]];
+const area = document.getElementById('note-body');
+area.focus();
+area.setSelectionRange(area.value.length, area.value.length);
+const samples = [];
+function step() {
+  if (samples.length === count) return done(samples);
+  const start = performance.now();
+  document.execCommand('insertText', false, samples.length % 8 === 7 ? ' ' : 'a');
+  requestAnimationFrame(() => setTimeout(() => { samples.push(performance.now() - start); step(); }, 0));
+}
+step();
+"""
 options = Options()
 for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1366,900"):
     options.add_argument(argument)
@@ -29,7 +48,13 @@ driver = webdriver.Chrome(service=Service(driver_path), options=options)
 samples = []
 try:
     driver.get(url)  # a first load warms the browser itself; it is not counted
-    for _ in range(times):
+    if typing:
+        driver.set_script_timeout(120)
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(
+            "const area = document.getElementById('note-body'); return area !== null && area.value.length > 0"))
+        driver.execute_async_script(TYPE, 20)  # warming up: not counted
+        samples = driver.execute_async_script(TYPE, times)
+    for _ in range(0 if typing else times):
         driver.get(url)
         WebDriverWait(driver, 30).until(lambda d: d.execute_script("return performance.getEntriesByName('notetaker-ready').length > 0"))
         samples.append(driver.execute_script("return performance.getEntriesByName('notetaker-ready')[0].startTime"))

@@ -17,7 +17,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -116,7 +116,7 @@ def browser():
 
 
 def wait(browser, condition, timeout=10, message=""):
-    ignored = (StaleElementReferenceException, NoSuchElementException)
+    ignored = (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException)
     return WebDriverWait(browser, timeout, ignored_exceptions=ignored).until(lambda driver: condition(driver), message)
 
 

@@ -221,6 +221,18 @@ def test_folders_collapse_and_trash_has_undo(app, browser):
     wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Keep me", message="the note is not open again")
 
 
+def test_a_note_opened_from_search_shows_what_was_searched(app, browser):
+    note = app.new_note("Trip", "Packing list\n\nWe visit the **Café** near the harbour.\n\nLater: the old café by the station.")
+    app.start()
+    open_app(browser, app, f"#view=search&q=cafe%20harbour&note={note}")
+    marks = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview mark"), message="nothing is marked")
+    assert [mark.text for mark in marks] == ["Café", "harbour", "café"]
+    assert by_css(browser, "#preview-toggle").get_attribute("aria-pressed") == "true"
+    # Typing clears the marks; the preview stays as chosen.
+    by_css(browser, "#note-body").send_keys(Keys.END, " More.")
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#note-preview mark"), message="the marks outlive an edit")
+
+
 def test_search_filters_by_tag_folder_and_pinned(app, browser):
     seed(app)
     app.new_note("Second groceries", "milk again", "--tag", "home")

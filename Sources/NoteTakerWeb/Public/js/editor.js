@@ -11,12 +11,13 @@ import { fileSize, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
 import { showHistory } from './history.js';
+import { markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
 // `base` is what the text being edited started from (the revision, title, body and tags the
 // server last gave): every save sends it, so the server merges the edit with whatever changed
 // the note meanwhile (another tab, the command line, sync) instead of overwriting it.
-const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null };
+const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
 const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
@@ -73,6 +74,10 @@ export async function openNote(id) {
   editor.dirty = false;
   render(note);
   restoreDraft(note);
+  // Opened from search results: the preview shows the note with what was searched marked.
+  const route = currentRoute();
+  editor.highlight = route.view === 'search' && route.q ? searchTerms(route.q) : null;
+  if (editor.highlight?.length) setPreview(true);
 }
 
 /** Re-reads the open note after a change elsewhere, unless it has edits of its own. */
@@ -192,6 +197,7 @@ function render(note) {
   renderTags(note);
   renderAttachments(note);
   renderMeta(note);
+  if (editor.previewOn) setPreview(true);
   if (editor.focusTitle) {
     editor.focusTitle = false;
     title.focus();
@@ -311,6 +317,7 @@ const previewSoon = debounce(() => renderPreview(), 250);
 function changed(event) {
   // A merge from elsewhere put in the text is not a change of this page's.
   if (!editor.note || event?.target?.dataset?.merging) return;
+  editor.highlight = null;
   editor.dirty = true;
   const { title, body, saveState } = editor.elements;
   localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
@@ -408,12 +415,18 @@ async function saveMeta(changes, message) {
 }
 
 function togglePreview() {
-  editor.previewOn = !editor.previewOn;
-  const { preview, previewToggle } = editor.elements;
-  preview.hidden = !editor.previewOn;
-  previewToggle.setAttribute('aria-pressed', String(editor.previewOn));
-  document.querySelector('.editor-panes')?.classList.toggle('split', editor.previewOn);
-  if (editor.previewOn) renderPreview();
+  setPreview(!editor.previewOn);
+}
+
+/** Shows or hides the preview beside the text (it stays as chosen from note to note). */
+function setPreview(on) {
+  editor.previewOn = on;
+  const { preview, previewToggle, body } = editor.elements;
+  preview.hidden = !on;
+  previewToggle.setAttribute('aria-pressed', String(on));
+  document.querySelector('.editor-panes')?.classList.toggle('split', on);
+  if (!on) return;
+  if (!editor.dirty && body.value === editor.note.body) showHTML(editor.note.html); else renderPreview();
 }
 
 async function renderPreview() {
@@ -433,6 +446,7 @@ function showHTML(html) {
     box.setAttribute('aria-label', t(box.checked ? 'taskDone' : 'taskOpen', { task }));
     if (editor.note?.trashedAt) box.disabled = true;
   }
+  if (editor.highlight?.length) markMatches(preview, editor.highlight)?.scrollIntoView({ block: 'center' });
 }
 
 const taskLine = /^(\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[([ xX])\]/;
