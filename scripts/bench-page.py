@@ -35,9 +35,12 @@ area.setSelectionRange(area.value.length, area.value.length);
 const samples = [];
 function step() {
   if (samples.length === count) return done(samples);
-  const start = performance.now();
-  document.execCommand('insertText', false, samples.length % 8 === 7 ? ' ' : 'a');
-  requestAnimationFrame(() => setTimeout(() => { samples.push(performance.now() - start); step(); }, 0));
+  // Keys come at any moment of a frame, as a person types them.
+  setTimeout(() => {
+    const start = performance.now();
+    document.execCommand('insertText', false, samples.length % 8 === 7 ? ' ' : 'a');
+    requestAnimationFrame(() => setTimeout(() => { samples.push(performance.now() - start); step(); }, 0));
+  }, Math.random() * 16);
 }
 step();
 """

@@ -319,11 +319,29 @@ function changed(event) {
   if (!editor.note || event?.target?.dataset?.merging) return;
   editor.highlight = null;
   editor.dirty = true;
-  const { title, body, saveState } = editor.elements;
-  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
-  saveState.textContent = t('unsaved');
+  editor.elements.saveState.textContent = t('unsaved');
+  keepDraftSoon();
   saveSoon();
   if (editor.previewOn) previewSoon();
+}
+
+// The draft kept in this browser until the server has the text: written when the page is
+// next idle (within 200 ms), so a keystroke is painted without waiting for it, and at once
+// before leaving the note or the page.
+const whenIdle = window.requestIdleCallback ?? ((work) => setTimeout(work, 50));
+const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+let draftPending = null;
+
+function keepDraftSoon() {
+  draftPending ??= whenIdle(keepDraft, { timeout: 200 });
+}
+
+function keepDraft() {
+  if (draftPending !== null) cancelIdle(draftPending);
+  draftPending = null;
+  if (!editor.note || !editor.dirty || !editor.elements) return;
+  const { title, body } = editor.elements;
+  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
 }
 
 async function save() {
@@ -370,12 +388,14 @@ async function save() {
 
 /** Saves now (before leaving a note or the page). */
 export async function flush() {
+  keepDraft();
   saveSoon.cancel();
   await save();
 }
 
 /** On a closed tab or reload: send what is unsaved with a request that outlives the page. */
 function saveOnExit() {
+  keepDraft();
   if (editor.note && editor.fresh === editor.note.id) discardIfLeftEmpty({ keepalive: true });
   if (!editor.note || !editor.dirty) return;
   const { title, body } = editor.elements;
