@@ -2,7 +2,7 @@
 import { applyTheme } from './appearance.js';
 import { debounce, toast } from './dom.js';
 import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
-import { refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
+import { redrawList, refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
 import { openSettings, refreshSettingsSync } from './settings.js';
 import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
 import { currentRoute, navigate, onRouteChange } from './state.js';
@@ -132,6 +132,7 @@ async function start() {
   document.addEventListener('sidebar-changed', () => {
     renderSearchFilters();
     renderListTitle();
+    redrawList();
     refreshEditorMenus();
   });
   let listShowsSync = false;

@@ -109,11 +109,22 @@ async function refreshSearch(route, mine) {
   document.getElementById('load-more').hidden = !searchHasMore || searchLimit >= searchMaximum;
 }
 
+let shown = { hits: null, hint: null };
+
+/** Draws the list again as it is (the sidebar's folder names arrived or changed). */
+export function redrawList() {
+  if (loaded.some((note) => note.folderId)) renderList(currentRoute(), shown.hits, shown.hint);
+}
+
 function renderList(route, hits = null, hint = null) {
+  shown = { hits, hint };
   const list = document.getElementById('note-list');
+  // A redraw keeps the keyboard where it was.
+  const focused = document.activeElement?.closest?.('#note-list .note-link')?.dataset.noteId;
   list.classList.toggle('compact', listPreferences.compact);
   const items = (hits ?? loaded).map((entry) => noteItem(hits ? entry.note : entry, route, hits ? entry.snippetHTML : null));
   replaceChildren(list, items);
+  if (focused) list.querySelector(`.note-link[data-note-id="${focused}"]`)?.focus();
   const empty = document.getElementById('list-empty');
   empty.hidden = items.length > 0;
   empty.textContent = hint ?? (route.view === 'search' ? t('noResults') : route.view === 'trash' ? t('trashEmpty') : t('noNotes'));
