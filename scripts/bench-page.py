@@ -3,7 +3,8 @@
 'notetaker-ready' mark (the sidebar and the first page of the list drawn); or, with --type,
 typing in the note the URL opens: each character from the key to the frame that paints it.
 
-Usage: bench-page.py URL TIMES [--type] — prints a JSON list of milliseconds; exits 3 when
+Usage: bench-page.py URL TIMES [--type] — prints a JSON list of milliseconds (with --type, an
+object: "paint", key to paint, and "work", the key's handlers and layout); exits 3 when
 Chromium, chromedriver or selenium is missing (notetaker-bench then skips the measure).
 """
 import json
@@ -32,14 +33,19 @@ const [count, done] = [arguments[0], arguments[arguments.length - 1]];
 const area = document.getElementById('note-body');
 area.focus();
 area.setSelectionRange(area.value.length, area.value.length);
-const samples = [];
+const layer = document.querySelector('.note-layer');
+const samples = { paint: [], work: [] };
 function step() {
-  if (samples.length === count) return done(samples);
+  if (samples.paint.length === count) return done(samples);
   // Keys come at any moment of a frame, as a person types them.
   setTimeout(() => {
     const start = performance.now();
-    document.execCommand('insertText', false, samples.length % 8 === 7 ? ' ' : 'a');
-    requestAnimationFrame(() => setTimeout(() => { samples.push(performance.now() - start); step(); }, 0));
+    document.execCommand('insertText', false, samples.paint.length % 8 === 7 ? ' ' : 'a');
+    // The key's own work: the handlers, then the layout of the text and its styled layer.
+    void area.scrollHeight;
+    void layer?.scrollHeight;
+    samples.work.push(performance.now() - start);
+    requestAnimationFrame(() => setTimeout(() => { samples.paint.push(performance.now() - start); step(); }, 0));
   }, Math.random() * 16);
 }
 step();

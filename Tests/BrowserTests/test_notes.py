@@ -69,6 +69,52 @@ def test_a_new_note_left_empty_is_not_kept(app, browser):
          message=f"empty notes were kept: {app.cli_json('list')}")
 
 
+LAYER_TEXT = "return [...document.querySelectorAll('.note-layer > div')].map((row) => row.textContent.replace(/\u200b/g, '')).join('\\n')"
+
+
+def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
+    long_line = "A long line that wraps " * 12
+    note = app.new_note("Styled", f"# Plan\n\nSome **bold**, _slanted_ and `code`.\n\n- [ ] call Ada\n- [x] book the room\n\n```\n# not a heading\n```\n\n{long_line}")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    wait(browser, lambda d: d.execute_script(LAYER_TEXT) == body.get_attribute("value"), message="the layer does not hold the text")
+    layer = by_css(browser, ".note-layer")
+    assert layer.find_element(By.CSS_SELECTOR, ".md-h1 .md-heading").text == " Plan"
+    assert layer.find_element(By.CSS_SELECTOR, ".md-strong").text == "bold"
+    assert layer.find_element(By.CSS_SELECTOR, ".md-em").text == "slanted"
+    assert layer.find_element(By.CSS_SELECTOR, ".md-code").text == "code"
+    assert layer.find_element(By.CSS_SELECTOR, ".md-done").text.strip() == "book the room"
+    assert len(layer.find_elements(By.CSS_SELECTOR, ".md-codeblock")) == 3, "a fence's lines are code, not a heading"
+    assert not layer.find_elements(By.CSS_SELECTOR, ".md-h1 + .md-h1")
+    # The layer wraps as the text area does, line for line.
+    heights = browser.execute_script("return [arguments[0].scrollHeight, arguments[1].scrollHeight]", body, layer)
+    assert abs(heights[0] - heights[1]) <= 1, heights
+    # A real click on the drawn box lands on the box in the text, and ticks it.
+    box = layer.find_element(By.CSS_SELECTOR, ".md-box")
+    offset = browser.execute_script("""
+        const [box, area] = [arguments[0].getBoundingClientRect(), arguments[1].getBoundingClientRect()];
+        return [box.left + box.width / 2 - (area.left + area.width / 2), box.top + box.height / 2 - (area.top + area.height / 2)];
+    """, box, body)
+    ActionChains(browser).move_to_element_with_offset(body, offset[0], offset[1]).click().perform()
+    wait(browser, lambda d: "- [x] call Ada" in body.get_attribute("value"), message="clicking the box did not tick it")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".note-layer .md-done")) == 2)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert "- [ ] call Ada" in body.get_attribute("value"), "a tick is one step of undo"
+    # Ctrl+Enter on a task's line ticks it; typing is drawn as it goes.
+    body.send_keys(Keys.CONTROL, Keys.HOME)
+    body.send_keys(Keys.DOWN, Keys.DOWN, Keys.DOWN, Keys.DOWN)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+    wait(browser, lambda d: "- [x] call Ada" in body.get_attribute("value"), message="Ctrl+Enter did not tick the task")
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys(Keys.ENTER, "more **strong** words")
+    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".note-layer .md-strong")] == ["bold", "strong"])
+    assert browser.execute_script(LAYER_TEXT) == body.get_attribute("value")
+    saved(browser)
+    assert "- [x] call Ada" in app.cli_json("show", note)["body"]
+    assert page_errors(browser) == []
+
+
 def test_checklists_tick_in_the_preview_and_save_through_the_edit_path(app, browser):
     note = app.new_note("Packing", "# Trip\n\n- [ ] passport\n- [x] tickets\n  - [ ] seat\n\n```\n- [ ] not a task\n```\n\n> - [ ] quoted")
     app.start()

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
+import { LiveMarkdown, taskBoxAt, toggleTaskBox } from './live-markdown.js';
 import { editText, shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
@@ -17,7 +18,7 @@ const draftKey = (id) => `notetaker.draft.${id}`;
 // `base` is what the text being edited started from (the revision, title, body and tags the
 // server last gave): every save sends it, so the server merges the edit with whatever changed
 // the note meanwhile (another tab, the command line, sync) instead of overwriting it.
-const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
+const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null, live: null };
 const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
@@ -40,6 +41,7 @@ function replaceText(field, text) {
     delete field.dataset.merging;
   } else {
     field.value = text;
+    if (field === editor.elements?.body) editor.live?.update();
   }
   if (focused) field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
 }
@@ -132,6 +134,8 @@ function render(note) {
     dataset: { placeholderBold: t('placeholderBold'), placeholderItalic: t('placeholderItalic'), placeholderLink: t('placeholderLink'), placeholderCode: t('placeholderCode') },
   });
   body.value = note.body;
+  body.classList.add('live');
+  const layer = h('div', { className: 'note-layer', 'aria-hidden': 'true' });
   const preview = h('div', {
     id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true, onchange: tickTask,
   });
@@ -153,14 +157,24 @@ function render(note) {
       editor.elements.actions,
       title,
       h('div', { className: 'editor-bar' }, toolbar, h('span', { className: 'spacer' }), saveState, previewToggle),
-      h('div', { className: 'editor-panes' }, body, preview),
+      h('div', { className: 'editor-panes' }, h('div', { className: 'body-field' }, layer, body), preview),
       editor.elements.history,
       editor.elements.tags,
       editor.elements.attachments,
       editor.elements.meta,
       fileInput));
   title.addEventListener('input', changed);
-  body.addEventListener('input', changed);
+  editor.live = new LiveMarkdown(body, layer);
+  body.addEventListener('input', (event) => {
+    editor.live.update();
+    changed(event);
+  });
+  body.addEventListener('click', (event) => {
+    // A click on a task's box ticks it, as in the preview.
+    if (trashed || event.shiftKey || event.ctrlKey || event.metaKey || body.selectionStart !== body.selectionEnd) return;
+    const box = taskBoxAt(body.value, body.selectionStart);
+    if (box) toggleTaskBox(body, box);
+  });
   body.addEventListener('paste', (event) => {
     // A pasted picture (a screenshot, an image copied from a page) is attached where the caret is.
     const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
@@ -183,6 +197,13 @@ function render(note) {
       tool.apply(body);
     } else if (plain && !trashed && event.key === 'Enter' && !event.shiftKey && continueList(body)) {
       event.preventDefault();
+    } else if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !trashed) {
+      // Ctrl+Enter ticks or unticks the task on the caret's line.
+      const box = taskBoxAt(body.value, body.selectionStart, true);
+      if (box) {
+        event.preventDefault();
+        toggleTaskBox(body, box);
+      }
     } else if (plain && !trashed && event.key === 'Tab' && indentListItems(body, event.shiftKey)) {
       // Tab indents list items; elsewhere (or after Escape) it moves on, as keyboard users expect.
       event.preventDefault();
@@ -412,6 +433,7 @@ function restoreDraft(note) {
   if (note.trashedAt) return;
   editor.elements.title.value = draft.title;
   editor.elements.body.value = draft.body;
+  editor.live?.update();
   // Merged with what changed since the draft was typed (a draft without its base, from an
   // older version of the app, is merged as if made from the note as it is now).
   editor.base = draft.base ?? baseOf(note);
@@ -469,23 +491,22 @@ function showHTML(html) {
   if (editor.highlight?.length) markMatches(preview, editor.highlight)?.scrollIntoView({ block: 'center' });
 }
 
-const taskLine = /^(\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[([ xX])\]/;
-
 /** A box ticked in the preview: the task's line of the text changes, and saves as any edit. */
 function tickTask(event) {
   const box = event.target;
   if (!box.matches('input[data-task]') || !editor.note) return;
   const { body } = editor.elements;
-  const lines = body.value.split('\n');
+  const value = body.value;
+  const lines = value.split('\n');
   const index = Number(box.dataset.task) - 1;
-  const match = taskLine.exec(lines[index] ?? '');
-  if (!match) {
+  const lineStart = lines.slice(0, Math.max(index, 0)).reduce((sum, line) => sum + line.length + 1, 0);
+  const found = index >= 0 && index < lines.length ? taskBoxAt(value, lineStart, true) : null;
+  if (!found) {
     // The text moved on since the preview was drawn: draw it again instead.
     renderPreview();
     return;
   }
-  lines[index] = match[1] + (box.checked ? '[x]' : '[ ]') + lines[index].slice(match[0].length);
-  replaceText(body, lines.join('\n'));
+  replaceText(body, value.slice(0, found.start) + (box.checked ? 'x' : ' ') + value.slice(found.start + 1));
   box.closest('li')?.classList.toggle('done', box.checked);
   changed();
 }
