@@ -101,14 +101,14 @@ import Testing
         let file = try directory.write(Self.enex([
             Self.note("Broken", content: "<div>x</div>", resources: "<resource><data encoding=\"base64\">@@@ not base64 !!!!</data><mime>image/png</mime></resource>"),
             Self.note("Fine", content: "<div>ok</div>"),
-            Self.note("Bad ENML", content: "<div>unclosed"),
+            Self.note("Bad ENML", content: "<div><i>"),
         ]), to: "mixed.enex")
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.found == 3 && report.imported == 1)
         let reasons = report.skipped.map { "\($0.item): \($0.reason)" }
         #expect(reasons.contains { $0.hasPrefix("note 1 'Broken'") && $0.contains("not valid base64") })
-        #expect(reasons.contains { $0.hasPrefix("note 3 'Bad ENML'") && $0.contains("not valid ENML") })
+        #expect(reasons.contains { $0.hasPrefix("note 3 'Bad ENML'") && $0.contains("holds nothing readable") })
         #expect(Set(try store.allNotes().keys) == ["Fine"])
     }
 

@@ -65,7 +65,7 @@ import Testing
         <?xml version="1.0" encoding="UTF-8"?>
         <en-export><note><title>From Evernote</title><content><![CDATA[<en-note><div><b>Bold</b> move</div>\
         <div><en-todo checked="true"/>Done</div></en-note>]]></content><created>20231015T083000Z</created><tag>imported</tag></note>
-        <note><title>Broken</title><content><![CDATA[<en-note><div>unclosed</en-note>]]></content></note></en-export>
+        <note><title>Broken</title><content><![CDATA[<en-note><div><b></en-note>]]></content></note></en-export>
         """
 
     @Test("an uploaded file's name is read as the browser encodes it")

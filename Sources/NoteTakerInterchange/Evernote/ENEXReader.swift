@@ -14,8 +14,20 @@ struct ENEXNote {
         var fileName: String?
     }
 
+    /// A task of Evernote's Tasks (2021 and later): written beside the content, which holds
+    /// only a placeholder for its group.
+    struct Task {
+        var title = ""
+        var isDone = false
+        /// The group's id, as the content's placeholder names it (`--en-id`).
+        var group = ""
+        /// Evernote's order within the group (compared as text).
+        var sortWeight = ""
+    }
+
     var title = ""
     var content = ""
+    var tasks: [Task] = []
     var created: Date?
     var updated: Date?
     var tags: [String] = []
@@ -37,6 +49,7 @@ final class ENEXReader: NSObject, XMLParserDelegate {
     private var note: ENEXNote?
     private var resource: ENEXNote.Resource?
     private var path: [String] = []
+    private var task: ENEXNote.Task?
     private var text = ""
     private var textTooLong = false
     private var count = 0
@@ -61,6 +74,8 @@ final class ENEXReader: NSObject, XMLParserDelegate {
         case "note" where path.count == 2:
             count += 1
             note = ENEXNote(position: count)
+        case "task" where note != nil && path.count == 3:
+            task = ENEXNote.Task()
         case "resource" where note != nil:
             resource = ENEXNote.Resource(file: Base64FileWriter(url: temporaryFolder.appendingPathComponent(UUID().uuidString)))
         default: break
@@ -97,6 +112,13 @@ final class ENEXReader: NSObject, XMLParserDelegate {
         case ("created", "note"): note?.created = Self.date(text)
         case ("updated", "note"): note?.updated = Self.date(text)
         case ("tag", "note"): note?.tags.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        case ("title", "task"): task?.title = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        case ("taskStatus", "task"): task?.isDone = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "completed"
+        case ("taskGroupNoteLevelID", "task"): task?.group = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        case ("sortWeight", "task"): task?.sortWeight = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        case ("task", "note"):
+            if let task { note?.tasks.append(task) }
+            task = nil
         case ("mime", "resource"): resource?.mime = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case ("file-name", "resource-attributes"): resource?.fileName = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case ("data", "resource"):

@@ -23,15 +23,36 @@ struct ENMLConverter {
         "en-note", "center", "section", "article", "header", "footer", "dl", "address", "tbody", "thead",
     ]
 
-    init(media: [String: Media]) {
+    /// The note's tasks (Evernote's Tasks), placed where the content's placeholder for their
+    /// group is; those no placeholder names go at the end.
+    private var tasks: [ENEXNote.Task]
+
+    init(media: [String: Media], tasks: [ENEXNote.Task] = []) {
         self.media = media
+        self.tasks = tasks
+    }
+
+    /// The tasks of `group` as a checklist, in Evernote's order, taken out of those left.
+    private mutating func taskList(group: String?) -> String {
+        let chosen = tasks.enumerated().filter { group == nil || $0.element.group == group }
+        let chosenIndexes = Set(chosen.map(\.offset))
+        tasks = tasks.enumerated().filter { !chosenIndexes.contains($0.offset) }.map(\.element)
+        return chosen.map(\.element).sorted { $0.sortWeight < $1.sortWeight }
+            .map { "- [\($0.isDone ? "x" : " ")] \($0.title)" }.joined(separator: "\n")
+    }
+
+    /// The tasks no placeholder placed, as a checklist (empty when none).
+    mutating func remainingTasks() -> String {
+        taskList(group: nil)
     }
 
     /// The Markdown for a whole note. Blocks are separated by a blank line, except checklist
     /// items in a row (Evernote writes each as its own `<div>`), which stay one list.
     mutating func markdown(_ root: ENMLNode) -> String {
         guard case .element(_, _, let children) = root else { return "" }
-        let parts = blocks(children)
+        var parts = blocks(children)
+        let left = remainingTasks()
+        if !left.isEmpty { parts.append(left) }
         var result = ""
         for (index, part) in parts.enumerated() {
             if index > 0 { result += Self.isTask(parts[index - 1]) && Self.isTask(part) ? "\n" : "\n\n" }
@@ -75,6 +96,11 @@ struct ENMLConverter {
             return ["---"]
         case "pre":
             return [fenced(node.plainText)]
+        case "div" where style.contains("--en-task-group"):
+            // Evernote's "Content not supported" placeholder: the group's tasks, as a checklist.
+            let group = Self.styleValue("--en-id", in: attributes["style"] ?? "")
+            let list = taskList(group: group)
+            return list.isEmpty ? [] : [list]
         case "div" where style.contains("-en-codeblock"):
             return [fenced(node.plainText)]
         case "ul", "ol":
@@ -246,5 +272,14 @@ struct ENMLConverter {
     private static func restoringMarkers(_ text: String) -> String {
         guard text.unicodeScalars.contains("\u{E000}") else { return text }
         return text.replacingOccurrences(of: checkedMarker, with: "[x]").replacingOccurrences(of: uncheckedMarker, with: "[ ]")
+    }
+
+    /// A CSS custom property's value in a `style` attribute (`--en-id: abc;` → `abc`).
+    static func styleValue(_ property: String, in style: String) -> String? {
+        guard let range = style.range(of: property) else { return nil }
+        let rest = style[range.upperBound...].drop { $0 == " " }
+        guard rest.first == ":" else { return nil }
+        let value = rest.dropFirst().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : value
     }
 }

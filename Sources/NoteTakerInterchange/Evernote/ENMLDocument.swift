@@ -34,8 +34,9 @@ indirect enum ENMLNode {
 
     /// ENML as an XML parser without the DTD can read it: no declaration or DOCTYPE, and
     /// HTML's named characters (`&nbsp;` ...) as numeric references.
-    private static func xmlReady(_ enml: String) -> String {
-        var text = enml
+    static func xmlReady(_ enml: String) -> String {
+        // Evernote 10 indents the content, so whitespace comes before the declaration.
+        var text = enml.trimmingCharacters(in: .whitespacesAndNewlines)
         if let start = text.range(of: "<!DOCTYPE"), let end = text[start.upperBound...].firstIndex(of: ">") {
             text.removeSubrange(start.lowerBound...end)
         }

@@ -27,10 +27,11 @@ struct EvernoteImporter {
         }
         let parser = XMLParser(stream: stream)
         var failure: InterchangeError?
+        var seen: [String: Int] = [:]
         let reader = ENEXReader(temporaryFolder: temporary) { note in
             guard failure == nil else { return }
             do throws(InterchangeError) {
-                try add(note, folderId: folderId, batcher)
+                try add(note, folderId: folderId, seen: &seen, batcher)
             } catch {
                 failure = error
                 parser.abortParsing()
@@ -54,7 +55,7 @@ struct EvernoteImporter {
         try batcher.flush()
     }
 
-    private func add(_ note: ENEXNote, folderId: UUID, _ batcher: ImportBatcher) throws(InterchangeError) {
+    private func add(_ note: ENEXNote, folderId: UUID, seen: inout [String: Int], _ batcher: ImportBatcher) throws(InterchangeError) {
         let label = label(note)
         if note.contentTooLong {
             discard(note)
@@ -64,7 +65,12 @@ struct EvernoteImporter {
             discard(note)
             return batcher.skip(label, reason: "attachment '\(broken.fileName ?? broken.mime)': \(broken.file.problem ?? "")")
         }
-        let noteId = UUID.derived(from: "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))")
+        // A note's identity is its title, date and text; two such notes in one file are two
+        // notes (the second and later ones numbered), one note imported twice is one.
+        let identity = "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))"
+        let occurrence = seen[identity, default: 0]
+        seen[identity] = occurrence + 1
+        let noteId = UUID.derived(from: occurrence == 0 ? identity : "\(identity)#\(occurrence + 1)")
         var media: [String: ENMLConverter.Media] = [:]
         var files: [NoteImport.File] = []
         for (index, resource) in note.resources.enumerated() where media[resource.md5] == nil {
@@ -73,19 +79,29 @@ struct EvernoteImporter {
             media[resource.md5] = ENMLConverter.Media(id: file.id, fileName: name, isImage: resource.mime.hasPrefix("image/"))
             files.append(file)
         }
-        let body: String
-        var converter = ENMLConverter(media: media)
-        switch ENMLNode.parse(note.content) {
-        case .success(let root): body = converter.markdown(root)
-        case .failure(let error):
-            discard(note)
-            return batcher.skip(label, reason: "its content is not valid ENML (\(error.message))")
+        var body = ""
+        var converter = ENMLConverter(media: media, tasks: note.tasks)
+        var warnings: [String] = []
+        if note.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // Evernote for Windows writes web clips with an empty <content>: an empty note.
+            body = converter.remainingTasks()
+        } else {
+            switch ENMLNode.parse(note.content) {
+            case .success(let root): body = converter.markdown(root)
+            case .failure(let error):
+                guard let recovered = ENMLRecovery.parse(note.content) else {
+                    discard(note)
+                    return batcher.skip(label, reason: "its content is damaged (\(error.message)) and holds nothing readable")
+                }
+                body = converter.markdown(recovered)
+                warnings.append("its content was damaged (\(error.message)); what could be read was imported — compare it with Evernote")
+            }
         }
         let draft = NoteDraft(
             title: note.title, body: body, folderId: folderId, tags: note.tags.filter { !$0.isEmpty }, id: noteId,
             createdAt: note.created, modifiedAt: note.updated ?? note.created)
         try batcher.add(
-            NoteImport(draft: draft, files: files), label: label, warnings: Array(Set(converter.warnings)).sorted(),
+            NoteImport(draft: draft, files: files), label: label, warnings: warnings + Array(Set(converter.warnings)).sorted(),
             temporaryFiles: note.resources.map(\.file.url), fileBytes: note.resources.reduce(0) { $0 + $1.file.size })
     }
 
