@@ -20,7 +20,7 @@ public struct NoteTakerCommand: ParsableCommand {
             TrashCommand.self, RestoreCommand.self, PurgeCommand.self, EmptyTrashCommand.self,
             FolderCommand.self, TagCommand.self,
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
-            SearchCommand.self, StatsCommand.self,
+            SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self,
             AccountCommand.self, SyncCommand.self, ConflictsCommand.self, HistoryCommand.self,
             ExportCommand.self, ImportCommand.self,
             ServeCommand.self, TourCommand.self,

@@ -4,6 +4,8 @@ struct InlineConversion {
     let nodes: [InlineParser.Node]
     /// Whether bare URLs and addresses become links.
     let autolinks: Bool
+    /// Whether `[[Title]]` becomes a link to `wiki:Title`.
+    let wikiLinks: Bool
 
     /// How deep emphasis and links may nest; what lies deeper is kept as plain text, so that
     /// no text can exhaust the stack of whatever walks the inlines.
@@ -15,10 +17,13 @@ struct InlineConversion {
         var pendingText: [UInt8] = []
         func flushText() {
             guard !pendingText.isEmpty else { return }
-            if inLink || !autolinks {
-                result.append(.text(String(decoding: pendingText, as: UTF8.self)))
-            } else {
-                result.append(contentsOf: ExtendedAutolinks.split(pendingText))
+            let pieces = wikiLinks && !inLink ? WikiLinks.split(pendingText) : [.text(pendingText)]
+            for piece in pieces {
+                switch piece {
+                case .link(let link): result.append(link)
+                case .text(let text) where inLink || !autolinks: result.append(.text(String(decoding: text, as: UTF8.self)))
+                case .text(let text): result.append(contentsOf: ExtendedAutolinks.split(text))
+                }
             }
             pendingText = []
         }

@@ -48,7 +48,8 @@ struct InlineParser {
     static func parse(_ content: ArraySlice<UInt8>, references: LinkReferences, syntax: MarkdownSyntax) -> [MarkdownInline] {
         var parser = InlineParser(text: InlineText.trimmed(content), references: references, syntax: syntax)
         parser.parseAll()
-        return InlineConversion(nodes: parser.nodes, autolinks: syntax.contains(.autolinks)).children(of: 0)
+        return InlineConversion(nodes: parser.nodes, autolinks: syntax.contains(.autolinks), wikiLinks: syntax.contains(.wikiLinks))
+            .children(of: 0)
     }
 
     init(text: ArraySlice<UInt8>, references: LinkReferences, syntax: MarkdownSyntax) {

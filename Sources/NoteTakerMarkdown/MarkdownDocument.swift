@@ -38,10 +38,16 @@ public struct MarkdownSyntax: OptionSet, Sendable {
     /// Bare `www.`, `http://`, `https://`, `ftp://` links and e-mail addresses.
     public static let autolinks = MarkdownSyntax(rawValue: 1 << 3)
 
+    /// `[[Title]]`, `[[Title|shown text]]` and `[[Title#Heading]]` (Obsidian's links), read as
+    /// links to `wiki:Title`.
+    public static let wikiLinks = MarkdownSyntax(rawValue: 1 << 4)
+
     /// CommonMark alone.
     public static let commonMark: MarkdownSyntax = []
-    /// GitHub Flavored Markdown: CommonMark with every extension above.
+    /// GitHub Flavored Markdown: CommonMark with tables, task lists, strikethrough and autolinks.
     public static let gitHub: MarkdownSyntax = [.tables, .taskLists, .strikethrough, .autolinks]
+    /// What notes are written in: GitHub's Markdown and links between notes by title.
+    public static let notes: MarkdownSyntax = [.gitHub, .wikiLinks]
 }
 
 /// A block of a Markdown document.

@@ -34,6 +34,7 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
     router.add(middleware: StaticFiles.middleware())
     NoteRoutes(store: store).register(on: router)
     HistoryRoutes(store: store).register(on: router)
+    LinkRoutes(store: store).register(on: router)
     FolderRoutes(store: store).register(on: router)
     TagRoutes(store: store).register(on: router)
     SearchRoutes(store: store).register(on: router)

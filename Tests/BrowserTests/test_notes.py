@@ -4,6 +4,8 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import by_css, click, open_app, page_errors, screenshot, wait
 
@@ -112,6 +114,46 @@ def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
     assert browser.execute_script(LAYER_TEXT) == body.get_attribute("value")
     saved(browser)
     assert "- [x] call Ada" in app.cli_json("show", note)["body"]
+    assert page_errors(browser) == []
+
+
+def test_links_between_notes_typed_followed_and_listed_back(app, browser):
+    groceries = app.new_note("Groceries", "milk, eggs")
+    plan = app.new_note("Weekly plan", "Shopping: ")
+    app.start()
+    open_app(browser, app, f"#note={plan}")
+    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    body.click()
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys("see [[Groc")
+    wait(browser, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#link-suggestions li")] == ["Groceries"],
+         message="typing [[ does not offer the title")
+    body.send_keys(Keys.ENTER)
+    assert body_value(browser) == f"Shopping: see [Groceries](note:{groceries})"
+    # A title typed whole with ]] becomes a link by id too; one that matches no note stays as written.
+    body.send_keys(" and [[groceries]] or [[Recipes]]")
+    wait(browser, lambda d: body_value(d) == f"Shopping: see [Groceries](note:{groceries}) and [Groceries](note:{groceries}) or [[Recipes]]",
+         message=f"typed links were not resolved: {body_value(browser)!r}")
+    saved(browser)
+    # In the preview a link opens its note, which lists where it is linked from.
+    by_css(browser, "#preview-toggle").click()
+    link = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f"#note-preview a[href='#note={groceries}']"), message="no link")[0]
+    link.click()
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Groceries", message="the link did not open the note")
+    backlink = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".backlink-list li"), message="no backlinks")[0]
+    assert backlink.text.startswith("Weekly plan — Shopping: see Groceries and Groceries or [[Recipes]]"), backlink.text
+    backlink.find_element(By.TAG_NAME, "a").click()
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Weekly plan")
+    # [[Recipes]] leads nowhere yet: following it offers to make the note, and links to it.
+    missing = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview a[href='#wiki=Recipes']"), message="no wiki link")[0]
+    missing.click()
+    alert = WebDriverWait(browser, 10).until(expected_conditions.alert_is_present(), "no offer to make the note")
+    assert "Recipes" in alert.text
+    alert.accept()
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Recipes", message="the new note is not open")
+    recipes = next(note["id"] for note in app.cli_json("list") if note["title"] == "Recipes")
+    wait(browser, lambda d: app.cli_json("show", plan)["body"].endswith(f"or [Recipes](note:{recipes})"), timeout=20,
+         message=f"the [[link]] was not turned into a link to the new note: {app.cli_json('show', plan)['body']!r}")
     assert page_errors(browser) == []
 
 

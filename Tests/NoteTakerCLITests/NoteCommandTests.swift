@@ -26,6 +26,19 @@ struct NoteCommandTests {
         #expect(bad.stderr.contains("modified") && bad.stderr.contains("title"))
     }
 
+    @Test func linksBacklinksAndLinkTo() throws {
+        let target = try cli.ok(["new", "Groceries", "--body", "milk"])
+        let link = try cli.ok(["link-to", String(target.prefix(8))])
+        #expect(link == "[Groceries](note:\(target))")
+        let source = try cli.ok(["new", "Plan", "--body", "Buy \(link) on Friday"])
+        #expect(try cli.ok(["links", source]).contains("Groceries"))
+        let backlinks = try #require(try cli.run(["backlinks", target, "--json"]).json() as? [[String: Any]])
+        #expect(backlinks.map { $0["title"] as? String } == ["Plan"])
+        #expect(backlinks.first?["context"] as? String == "Buy Groceries on Friday")
+        #expect(try cli.ok(["backlinks", source]) == "No note links here.")
+        #expect(try cli.run(["links", "ffffffff"]).status == 1)
+    }
+
     @Test func jsonHasTheDocumentedFields() throws {
         let folderId = try cli.ok(["folder", "new", "Work"])
         let created = try #require(try cli.run(["new", "Report", "--body", "- [ ] draft", "--folder", "Work", "--tag", "q3", "--json"]).json() as? [String: Any])

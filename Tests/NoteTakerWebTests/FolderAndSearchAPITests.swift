@@ -135,6 +135,29 @@ import Testing
         #expect(try app.store.tags().map(\.tag.name) == ["Baking"])
     }
 
+    @Test("links between notes: rendered to open in the app, listed both ways, titles offered for [[")
+    func linksBetweenNotes() async throws {
+        let app = try WebTestApp()
+        let target = try app.store.createNote(NoteDraft(title: "Groceries", body: "milk"))
+        let source = try app.store.createNote(NoteDraft(title: "Plan", body: "Buy [the list](note:\(target.id.key)) and see [[Recipes|the recipes]]."))
+        try await app.test { client in
+            let note = try await client.send(.get, "/api/v1/notes/\(source.id.key)")
+            let html = try #require(note.object["html"] as? String)
+            #expect(html.contains("<a href=\"#note=\(target.id.key)\" class=\"note-link-inline\">the list</a>"), "\(html)")
+            #expect(html.contains("<a href=\"#wiki=Recipes\" class=\"note-link-inline\">the recipes</a>"), "\(html)")
+            #expect(!html.contains("target=\"_blank\""), "links to notes open in the app")
+            let backlinks = try await client.send(.get, "/api/v1/notes/\(target.id.key)/backlinks").array
+            #expect(backlinks.map { $0["title"] as? String } == ["Plan"])
+            #expect(backlinks.first?["context"] as? String == "Buy the list and see [[Recipes|the recipes]].")
+            let links = try await client.send(.get, "/api/v1/notes/\(source.id.key)/links").array
+            #expect(links.map { $0["id"] as? String } == [target.id.key])
+            let titles = try await client.send(.get, "/api/v1/titles?prefix=gro").array
+            #expect(titles.map { $0["title"] as? String } == ["Groceries"])
+            #expect(try await client.send(.get, "/api/v1/notes/\(UUID().uuidString)/backlinks").status == .notFound)
+            #expect(try await client.send(.get, "/api/v1/titles?limit=0").status == .badRequest)
+        }
+    }
+
     @Test func renderAndStatistics() async throws {
         let app = try WebTestApp()
         _ = try app.store.createNote(NoteDraft(title: "a"))

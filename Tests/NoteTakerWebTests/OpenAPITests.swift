@@ -47,6 +47,7 @@ import Testing
             "Attachment": AttachmentJSON(attachment),
             "Folder": FolderJSON(try #require(try store.folderTree().first)),
             "Tag": TagJSON(name: "x", noteCount: 1),
+            "LinkedNote": LinkedNote(id: note.id, title: "t", context: "c"),
             "SearchHit": SearchHitJSON(note: NoteSummaryJSON(note), snippetHTML: ""),
             "Statistics": try store.statistics(),
             "SyncSummary": try store.syncSummary(),

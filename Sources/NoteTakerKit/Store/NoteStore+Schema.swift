@@ -150,6 +150,9 @@ extension NoteStore {
                 ALTER TABLE note_version ADD COLUMN device TEXT;
                 """)
         }
+        migrator.registerMigration("v12-note-links") { db in
+            try NoteLinks.create(db)
+        }
         return migrator
     }()
 }

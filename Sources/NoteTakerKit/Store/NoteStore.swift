@@ -93,6 +93,7 @@ public struct NoteStore: Sendable {
             // for each reader.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
             SearchRank.register(db)
+            NoteLinks.register(db)
         }
         return config
     }

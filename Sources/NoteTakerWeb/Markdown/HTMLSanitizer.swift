@@ -22,7 +22,7 @@ enum HTMLSanitizer {
     }()
 
     /// URL schemes a link may use.
-    static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+    static let linkSchemes: Set<String> = ["http", "https", "mailto", "note"]
     /// URL schemes an image may use.
     static let imageSchemes: Set<String> = ["http", "https"]
 
@@ -59,6 +59,9 @@ enum HTMLSanitizer {
             guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
             // Only a task list's own boxes tick (the page changes the task's line); any other is disabled.
             if !attributes.contains(where: { $0.0 == "disabled" || $0.0 == "data-task" }) { attributes.append(("disabled", nil)) }
+        case "a" where attributes.contains(where: { $0.0 == "href" && $0.1?.hasPrefix("#") == true }):
+            // A link to a note opens it in the app.
+            attributes.append(("class", "note-link-inline"))
         case "a" where attributes.contains(where: { $0.0 == "href" }):
             attributes.append(("rel", "noopener noreferrer"))
             attributes.append(("target", "_blank"))
@@ -96,6 +99,14 @@ enum HTMLSanitizer {
         case "attachment":
             guard let id = UUID(uuidString: String(compact[compact.index(after: colon)...])) else { return nil }
             return AttachmentJSON.contentPath(id)
+        case "note" where schemes.contains("note"):
+            guard let id = UUID(uuidString: String(compact[compact.index(after: colon)...])) else { return nil }
+            return "#note=\(id.uuidString.lowercased())"
+        case "wiki" where schemes.contains("note"):
+            // `[[Title]]`: the app finds the note by title, or offers to make it.
+            let written = String(compact[compact.index(after: colon)...])
+            let title = written.removingPercentEncoding ?? written
+            return "#wiki=" + (title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         case let name where schemes.contains(name):
             return compact
         default:

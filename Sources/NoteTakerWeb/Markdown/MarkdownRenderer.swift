@@ -5,12 +5,12 @@ import NoteTakerMarkdown
 ///
 /// ``MarkdownDocument`` parses it (CommonMark with GitHub's tables, task lists,
 /// strikethrough and autolinks; the same parser the PDF export reads); task list boxes can be
-/// ticked, each numbered in the order of the text (`data-task`); `attachment:ID` addresses
-/// point at the API's copy of that attachment; then ``HTMLSanitizer`` keeps only an allowlist
+/// ticked, each naming its line of the text (`data-task`); `attachment:ID` addresses point at
+/// the API's copy of that attachment, `note:ID` and `[[Title]]` links at the note in the app; then ``HTMLSanitizer`` keeps only an allowlist
 /// of tags, attributes and URL schemes, so nothing a note contains can run in the app.
 enum MarkdownRenderer {
     /// The sanitized HTML of a Markdown text.
     static func html(_ markdown: String) -> String {
-        HTMLSanitizer.sanitize(MarkdownDocument(parsing: markdown).html(options: MarkdownHTMLOptions(tickableTasks: true)))
+        HTMLSanitizer.sanitize(MarkdownDocument(parsing: markdown, syntax: .notes).html(options: MarkdownHTMLOptions(tickableTasks: true)))
     }
 }

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
 import { LiveMarkdown, taskBoxAt, toggleTaskBox } from './live-markdown.js';
+import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-links.js';
 import { editText, shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
@@ -138,7 +139,9 @@ function render(note) {
   const layer = h('div', { className: 'note-layer', 'aria-hidden': 'true' });
   const preview = h('div', {
     id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true, onchange: tickTask,
+    onclick: (event) => followNoteLink(event, { note: editor.note, replaceInText: linkCreatedNote }),
   });
+  const linkChoices = h('ul', { id: 'link-suggestions', className: 'link-suggestions', role: 'listbox', 'aria-label': t('linkSuggestions'), hidden: true });
   const saveState = h('span', { id: 'save-state', className: 'save-state', role: 'status', 'aria-live': 'polite' }, t('saved'));
   const toolbar = trashed ? null : renderToolbar(body);
   const previewToggle = h('button', {
@@ -146,7 +149,8 @@ function render(note) {
     onclick: () => togglePreview(),
   }, t('preview'));
   const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true, hidden: true, onchange: (event) => upload([...event.target.files]) });
-  editor.elements = { title, body, preview, saveState, previewToggle, meta: h('div', { className: 'note-meta-line' }), attachments: h('section', { className: 'attachments', 'aria-labelledby': 'attachments-heading' }), tags: h('div', { className: 'tag-editor' }), actions: h('div', { className: 'note-actions' }),
+  editor.elements = { title, body, preview, saveState, previewToggle, meta: h('div', { className: 'note-meta-line' }), attachments: h('section', { className: 'attachments', 'aria-labelledby': 'attachments-heading' }),
+    backlinks: h('section', { className: 'backlinks', 'aria-labelledby': 'backlinks-heading' }), tags: h('div', { className: 'tag-editor' }), actions: h('div', { className: 'note-actions' }),
     history: h('section', { id: 'history-panel', className: 'history-panel', hidden: true, 'aria-labelledby': 'history-heading' }) };
   const conflictPanel = note.sync.status === 'conflict' ? renderConflict(note) : null;
   replaceChildren(main,
@@ -157,14 +161,18 @@ function render(note) {
       editor.elements.actions,
       title,
       h('div', { className: 'editor-bar' }, toolbar, h('span', { className: 'spacer' }), saveState, previewToggle),
+      linkChoices,
       h('div', { className: 'editor-panes' }, h('div', { className: 'body-field' }, layer, body), preview),
       editor.elements.history,
       editor.elements.tags,
       editor.elements.attachments,
+      editor.elements.backlinks,
       editor.elements.meta,
       fileInput));
   title.addEventListener('input', changed);
   editor.live = new LiveMarkdown(body, layer);
+  // Before the editor's own keys: while titles are offered, Enter, Tab and the arrows choose.
+  if (!trashed) new LinkCompletion(body, linkChoices);
   body.addEventListener('input', (event) => {
     editor.live.update();
     changed(event);
@@ -217,6 +225,7 @@ function render(note) {
   renderActions(note);
   renderTags(note);
   renderAttachments(note);
+  renderBacklinks(editor.elements.backlinks, note);
   renderMeta(note);
   if (editor.previewOn) setPreview(true);
   if (editor.focusTitle) {
@@ -489,6 +498,17 @@ function showHTML(html) {
     if (editor.note?.trashedAt) box.disabled = true;
   }
   if (editor.highlight?.length) markMatches(preview, editor.highlight)?.scrollIntoView({ block: 'center' });
+}
+
+/** A note made from a `[[Title]]` link: the link in the text becomes a link to it by id. */
+function linkCreatedNote(title, created) {
+  const { body } = editor.elements;
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`\\[\\[\\s*${escaped}\\s*(?:[#|][^\\]\\n]*)?\\]\\]`, 'i');
+  const found = pattern.exec(body.value);
+  if (!found) return;
+  replaceText(body, body.value.slice(0, found.index) + linkTo(created) + body.value.slice(found.index + found[0].length));
+  changed();
 }
 
 /** A box ticked in the preview: the task's line of the text changes, and saves as any edit. */
