@@ -98,7 +98,10 @@ import Testing
         let diagram = try #require(roadmap.attachments.first { $0.fileName == "diagram one.png" })
         let spec = try #require(roadmap.attachments.first { $0.fileName == "spec.pdf" })
         #expect(roadmap.body.contains("See ![diagram one.png](attachment:\(diagram.id.key)) and [the spec](attachment:\(spec.id.key))"))
-        #expect(roadmap.body.contains("[[Other note]]"), "links between notes stay as they are")
+        let other = try #require(notes["Other note"])
+        #expect(roadmap.body.contains("a [Other note](note:\(other.id.key)) and [alias](note:\(other.id.key))"), "links between notes become links by id")
+        #expect(try store.backlinks(to: other.id).map(\.title) == ["Roadmap"])
+        #expect(report.linksKept == 2 && report.linksUnresolved == 0)
         #expect(roadmap.body.contains("#not-a-tag-in-code ![[diagram one.png]]"), "code is left alone")
         #expect(roadmap.body.contains("[secret](../../../../etc/passwd)"))
         let warnings = report.warnings.map(\.reason)
@@ -110,6 +113,40 @@ import Testing
         let again = try Importer(store: store).importItems(at: directory.file(vault))
         #expect(again.imported == 0 && again.alreadyPresent == 2)
         #expect(try store.noteCount() == 2)
+    }
+
+    @Test("links between the notes of a vault, in every form Obsidian and Joplin write, become links by id")
+    func linksBetweenNotes() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("Groceries list", to: "vault/Home/Groceries.md")
+        try directory.write("# Soup\n\n## Leeks\nChop them.", to: "vault/Recipes/Soup.md")
+        try directory.write("One of two notes called Ideas", to: "vault/Work/Ideas.md")
+        try directory.write("The other Ideas", to: "vault/Home/Ideas.md")
+        try directory.write("""
+            Buy [[Groceries]], cook [[Recipes/Soup#Leeks|the soup]], embed ![[Soup]].
+            Joplin style: [the list](../Home/Groceries.md) and [soup](../Recipes/Soup.md#leeks).
+            Not here: [[Nowhere]] and [gone](Gone.md); ambiguous: [[Ideas]]; a web page: [site](https://example.com/a.md).
+            ```
+            [[Groceries]] in code stays
+            ```
+            """, to: "vault/Plans/Week.md")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: directory.file("vault"))
+        #expect(report.imported == 5, "\(report.summary)")
+        let notes = try store.notes(NoteQuery(limit: 10))
+        let id = { (title: String) in notes.first { $0.title == title }?.id.key ?? "?" }
+        let week = try #require(notes.first { $0.title == "Week" })
+        let (groceries, soup) = (id("Groceries"), id("Soup"))
+        #expect(week.body.hasPrefix("""
+            Buy [Groceries](note:\(groceries)), cook [the soup](note:\(soup)), embed [Soup](note:\(soup)).
+            Joplin style: [the list](note:\(groceries)) and [soup](note:\(soup)).
+            Not here: [[Nowhere]] and [gone](Gone.md); ambiguous: [[Ideas]]; a web page: [site](https://example.com/a.md).
+            """), "\(week.body)")
+        #expect(week.body.contains("[[Groceries]] in code stays"))
+        #expect(report.linksKept == 5 && report.linksUnresolved == 3, "\(report.summary)")
+        #expect(report.summary.contains("5 links between notes kept, 3 to notes not in the import left as written."))
+        #expect(report.warnings.filter { $0.reason.contains("no note of that name") }.count == 3)
+        #expect(try store.backlinks(to: #require(UUID(uuidString: soup))).map(\.title) == ["Week"])
     }
 
     @Test func aJoplinExport() throws {

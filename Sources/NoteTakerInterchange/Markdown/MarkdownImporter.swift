@@ -22,42 +22,78 @@ struct MarkdownImporter {
         let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
         let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
         var folders = FolderMaker(store: store)
+        // Each note's id first, so that links between the notes become links by id.
+        var ids: [String: UUID] = [:]
+        for relativePath in files.markdown {
+            if case .text(let data, let text, _) = Self.read(relativePath, base: base) {
+                ids[relativePath] = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:])
+            }
+        }
+        let links = NoteLinkIndex(ids: ids)
         for (index, relativePath) in files.markdown.enumerated() {
-            try importFile(relativePath, base: base, files: files, folders: &folders, batcher)
+            try importFile(relativePath, base: base, files: files, links: links, folders: &folders, batcher)
             batcher.reportProgress(done: Int64(index + 1), total: Int64(files.markdown.count))
         }
     }
 
-    private func importFile(
-        _ relativePath: String, base: URL, files: FileList, folders: inout FolderMaker, _ batcher: ImportBatcher
-    ) throws(InterchangeError) {
+    /// A Markdown file as read: its bytes and text, or why it cannot be imported.
+    enum FileRead {
+        case text(Data, String, [FileAttributeKey: Any]?)
+        case problem(String)
+    }
+
+    static func read(_ relativePath: String, base: URL) -> FileRead {
         let url = base.appendingPathComponent(relativePath)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-        guard size <= Self.maximumFileSize else {
-            batcher.skip(relativePath, reason: "the file is \(size / 1_000_000) MB; a note holds at most 10 MB of text (split the file)")
-            return
+        guard size <= maximumFileSize else {
+            return .problem("the file is \(size / 1_000_000) MB; a note holds at most 10 MB of text (split the file)")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            batcher.skip(relativePath, reason: "the file cannot be read")
-            return
+        guard let data = FileManager.default.contents(atPath: url.path) else { return .problem("the file cannot be read") }
+        guard let text = decodeText(data) else {
+            return .problem("the file is not UTF-8 text (convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8)")
         }
-        guard let text = Self.decodeText(data) else {
-            batcher.skip(relativePath, reason: "the file is not UTF-8 text (convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8)")
-            return
+        return .text(data, text, attributes)
+    }
+
+    /// A file's note id: the one its front matter names (a NoteTaker export), else one derived
+    /// from its path and bytes, so importing the same folder again adds nothing twice.
+    static func noteId(_ relativePath: String, data: Data, frontMatter fields: [String: FrontMatter.Value]) -> UUID {
+        fields["id"]?.text.flatMap(UUID.init(uuidString:)) ?? UUID.derived(from: "markdown:\(relativePath):\(sha256Hex(data))")
+    }
+
+    private func importFile(
+        _ relativePath: String, base: URL, files: FileList, links: NoteLinkIndex, folders: inout FolderMaker, _ batcher: ImportBatcher
+    ) throws(InterchangeError) {
+        let data: Data, text: String, attributes: [FileAttributeKey: Any]?
+        switch Self.read(relativePath, base: base) {
+        case .problem(let reason): return batcher.skip(relativePath, reason: reason)
+        case .text(let read, let decoded, let found): (data, text, attributes) = (read, decoded, found)
         }
         let (frontMatter, content) = FrontMatter.split(text)
         let fields = frontMatter?.fields ?? [:]
         let directory = (relativePath as NSString).deletingLastPathComponent
         let stem = ((relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
-        let noteId = fields["id"]?.text.flatMap(UUID.init(uuidString:))
-            ?? UUID.derived(from: "markdown:\(relativePath):\(sha256Hex(data))")
+        let noteId = Self.noteId(relativePath, data: data, frontMatter: fields)
         var warnings: [String] = []
         var body = String(content)
         var attachments: [NoteImport.File] = []
         var replacements: [(Range<String.Index>, String)] = []
         var attached: [String: NoteImport.File] = [:]
         for link in MarkdownLink.links(in: body) {
+            switch links.resolve(link, from: directory) {
+            case .note(let id):
+                let text = link.text.isEmpty ? link.target : link.text
+                replacements.append((link.range, "[\(text)](\(NoteStore.linkScheme)\(id.key))"))
+                batcher.report.linksKept += 1
+                continue
+            case .unresolved(let target):
+                warnings.append("link to \(target) left as written: no note of that name in the import")
+                batcher.report.linksUnresolved += 1
+                continue
+            case .notANote:
+                break
+            }
             switch resolve(link, from: directory, base: base, files: files) {
             case .notAFile:
                 continue

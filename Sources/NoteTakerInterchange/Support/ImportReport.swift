@@ -35,6 +35,10 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var warnings: [Entry] = []
     /// A problem that ended reading the input early (the notes before it were imported).
     @Nullable public var stoppedEarly: String?
+    /// Links from one imported note to another, kept as links by id (`note:ID`).
+    public var linksKept = 0
+    /// Links to notes the import does not hold, left as written (each also in `warnings`).
+    public var linksUnresolved = 0
 
     /// Creates an empty report.
     public init(kind: Kind) {
@@ -45,6 +49,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var summary: String {
         var lines = ["Found \(found) note\(found == 1 ? "" : "s"): \(imported) imported, "
             + "\(alreadyPresent) already here from an earlier import, \(skipped.count) skipped."]
+        if linksKept + linksUnresolved > 0 {
+            lines.append("\(linksKept) link\(linksKept == 1 ? "" : "s") between notes kept, \(linksUnresolved) to notes not in the import left as written.")
+        }
         if let stoppedEarly { lines.append("Stopped early: \(stoppedEarly)") }
         lines += skipped.map { "skipped  \($0.item): \($0.reason)" }
         lines += warnings.map { "note     \($0.item): \($0.reason)" }

@@ -76,6 +76,9 @@ extension NoteStore {
         }
     }
 
+    /// The address scheme of a link to a note: `note:` then its id.
+    public static let linkScheme = NoteLinks.scheme
+
     /// The Markdown of a link to a note: `[Title](note:ID)`, the title's brackets escaped.
     public static func markdownLink(to note: Note) -> String {
         let text = note.displayTitle.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
