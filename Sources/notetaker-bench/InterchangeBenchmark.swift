@@ -50,6 +50,16 @@ struct InterchangeBenchmark {
             notetaker, ["import", enex.path, "--store", directory.appendingPathComponent("from-enex.sqlite").path])
         report.figures.append(rate("import Evernote .enex", count, importENEX.milliseconds, baselineImport, memory: importENEX.peakMB))
 
+        store.progress("Importing an Obsidian-style vault of 10,000 notes with 3 links each...")
+        let vault = directory.appendingPathComponent("vault")
+        let linksWritten = try Self.writeVault(notes: 10_000, linksPerNote: 3, corpus: store.corpus, generator: &generator, to: vault)
+        let vaultStore = directory.appendingPathComponent("from-vault.sqlite")
+        let importVault = try ProcessTiming.measure(notetaker, ["import", vault.path, "--store", vaultStore.path])
+        let linksKept = try DatabaseQueue(path: vaultStore.path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note_link") ?? 0 }
+        var vaultFigure = rate("import an Obsidian vault, 10,000 notes", 10_000, importVault.milliseconds, nil, memory: importVault.peakMB)
+        vaultFigure.note = "whole `notetaker` process; 3 [[links]] a note to other notes by title: \(linksKept) of \(linksWritten) distinct links kept as links by id"
+        report.figures.append(vaultFigure)
+
         store.progress("Exporting PDF...")
         let pdfStore = directory.appendingPathComponent("pdf.sqlite")
         let small = try NoteStore.open(at: pdfStore)
@@ -67,6 +77,28 @@ struct InterchangeBenchmark {
             name: name, unit: "notes/s", noteTaker: notes / ours * 1_000, baseline: theirs.map { notes / $0 * 1_000 },
             budget: memory.map { String(format: "peak %.0f MB", $0) } ?? "-", meetsBudget: memory.map { $0 <= 200 },
             note: "whole `notetaker` process; budget column: its peak memory (<= 200 MB)")
+    }
+
+    /// A vault as Obsidian keeps one: a folder per few hundred notes, each note linking to
+    /// `linksPerNote` others by title (`[[Title]]`, some with an alias or a heading). Returns
+    /// how many distinct links between notes it wrote.
+    static func writeVault(notes: Int, linksPerNote: Int, corpus: Corpus, generator: inout SeededGenerator, to folder: URL) throws -> Int {
+        let titles = (0..<notes).map { "\(corpus.title(&generator)) \($0)" }
+        var distinct = 0
+        for (index, title) in titles.enumerated() {
+            var targets = Set<Int>()
+            while targets.count < linksPerNote { targets.insert(Int(generator.next() % UInt64(notes))) }
+            targets.remove(index)
+            distinct += targets.count
+            let links = targets.sorted().enumerated().map { position, target in
+                position == 1 ? "[[\(titles[target])|that note]]" : position == 2 ? "[[\(titles[target])#Notes]]" : "[[\(titles[target])]]"
+            }
+            let body = "\(corpus.body(&generator))\n\nSee \(links.joined(separator: ", ")).\n"
+            let subfolder = folder.appendingPathComponent("Area \(index / 500)", isDirectory: true)
+            try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+            try Data(body.utf8).write(to: subfolder.appendingPathComponent("\(title).md"))
+        }
+        return distinct
     }
 
     /// Plain SQL: every row, written as a JSON line.

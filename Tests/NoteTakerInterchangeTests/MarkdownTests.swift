@@ -55,6 +55,25 @@ import Testing
         #expect(note.body.contains("![red](attachment:\(image.id.key))"))
         #expect(try copy.folderPath(id: #require(note.folderId)) == "Work/Projects")
     }
+
+    @Test("links between notes are written as relative .md links other tools follow, and read back as links by id")
+    func linksSurviveExportAndImport() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.store()
+        let work = try store.createFolder(name: "Work Stuff")
+        let target = try store.createNote(NoteDraft(title: "Road map", body: "dates", folderId: work.id))
+        let source = try store.createNote(NoteDraft(title: "Diary", body: "See \(NoteStore.markdownLink(to: target)) today."))
+        _ = try Exporter(store: store).export(.markdown, to: directory.file("md"))
+        let written = try String(contentsOf: directory.file("md/Diary.md"), encoding: .utf8)
+        #expect(written.contains("See [Road map](Work%20Stuff/Road%20map.md) today."), "\(written)")
+        let back = try String(contentsOf: directory.file("md/Work Stuff/Road map.md"), encoding: .utf8)
+        #expect(back.contains("dates"))
+        let copy = try directory.store("copy")
+        let report = try Importer(store: copy).importItems(at: directory.file("md"))
+        #expect(report.linksKept == 1 && report.warnings.isEmpty, "\(report.summary)")
+        #expect(try copy.note(id: source.id).body == "See [Road map](note:\(target.id.key)) today.")
+        #expect(try copy.backlinks(to: target.id).map(\.title) == ["Diary"])
+    }
 }
 
 @Suite struct MarkdownImportTests {

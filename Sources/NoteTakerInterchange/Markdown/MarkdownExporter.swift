@@ -15,12 +15,19 @@ struct MarkdownExporter {
         _ = names.allocate(Self.assetsFolder, pathExtension: "", in: "")
         var directories: [UUID: [String]] = [:]
         var report = ExportReport(format: .markdown)
+        // Every note's file first, so that links between notes can point at the files.
+        var placed: [UUID: NotePlace] = [:]
         try eachNote(of: store, in: selection) { notes throws(InterchangeError) in
             for note in notes {
                 let folder = note.folderId.map { directory(for: $0, scope: scope, names: &names, cache: &directories) } ?? []
-                let folderPath = folder.joined(separator: "/")
-                let fileName = names.allocate(
-                    SafeName.component(note.displayTitle, fallback: "Untitled"), pathExtension: "md", in: folderPath)
+                placed[note.id] = NotePlace(folder: folder, fileName: names.allocate(
+                    SafeName.component(note.displayTitle, fallback: "Untitled"), pathExtension: "md", in: folder.joined(separator: "/")))
+            }
+        }
+        try eachNote(of: store, in: selection) { notes throws(InterchangeError) in
+            for note in notes {
+                guard let place = placed[note.id] else { continue }
+                let (folder, fileName) = (place.folder, place.fileName)
                 var links: [UUID: String] = [:]
                 for attachment in note.attachments {
                     let stem = (attachment.fileName as NSString).deletingPathExtension
@@ -38,7 +45,8 @@ struct MarkdownExporter {
                 let noteFolder = folder.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
                 do {
                     try FileManager.default.createDirectory(at: noteFolder, withIntermediateDirectories: true)
-                    try Data(Self.document(for: note, links: links).utf8).write(to: noteFolder.appendingPathComponent(fileName))
+                    let body = Self.document(for: note, links: links) { placed[$0]?.path(from: folder) }
+                    try Data(body.utf8).write(to: noteFolder.appendingPathComponent(fileName))
                 } catch {
                     throw .writeFailed(path: noteFolder.appendingPathComponent(fileName).path, reason: error.localizedDescription)
                 }
@@ -60,15 +68,31 @@ struct MarkdownExporter {
         return parent + [name]
     }
 
+    /// Where a note's file goes: its folder's path and its file name.
+    struct NotePlace {
+        var folder: [String]
+        var fileName: String
+
+        /// A relative link to the file from a note in `other`.
+        func path(from other: [String]) -> String {
+            String(repeating: "../", count: other.count) + (folder + [fileName]).map(MarkdownExporter.percentEncoded).joined(separator: "/")
+        }
+    }
+
     /// The file's text: front matter, then the body with `attachment:ID` links pointing at
-    /// the exported files, and links to attachments the body does not mention.
-    static func document(for note: Note, links: [UUID: String]) -> String {
+    /// the exported files, links to exported notes (`note:ID`) at their files, and links to
+    /// attachments the body does not mention.
+    static func document(for note: Note, links: [UUID: String], notePath: (UUID) -> String? = { _ in nil }) -> String {
         var lines = ["---", "id: \(note.id.key)", "title: \(FrontMatter.quoted(note.title))"]
         lines.append(note.tags.isEmpty ? "tags: []" : "tags:")
         lines += note.tags.map { "  - \(FrontMatter.quoted($0))" }
         lines += ["created: \(Timestamp.string(note.createdAt))", "modified: \(Timestamp.string(note.modifiedAt))",
                   "pinned: \(note.isPinned)", "---", ""]
         var body = note.body
+        for target in NoteStore.linkedIds(in: body) {
+            guard let path = notePath(target) else { continue }
+            body = body.replacingOccurrences(of: "](\(NoteStore.linkScheme)\(target.key))", with: "](\(path))")
+        }
         var unmentioned: [String] = []
         for attachment in note.attachments {
             guard let path = links[attachment.id] else { continue }

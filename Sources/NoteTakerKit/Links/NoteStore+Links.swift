@@ -79,6 +79,11 @@ extension NoteStore {
     /// The address scheme of a link to a note: `note:` then its id.
     public static let linkScheme = NoteLinks.scheme
 
+    /// The notes a Markdown text links to (`[text](note:ID)`), in order, each once.
+    public static func linkedIds(in body: String) -> [UUID] {
+        NoteLinks.targets(in: body).compactMap(UUID.init(key:))
+    }
+
     /// The Markdown of a link to a note: `[Title](note:ID)`, the title's brackets escaped.
     public static func markdownLink(to note: Note) -> String {
         let text = note.displayTitle.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
