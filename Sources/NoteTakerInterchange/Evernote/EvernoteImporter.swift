@@ -27,7 +27,7 @@ struct EvernoteImporter {
         }
         let parser = XMLParser(stream: stream)
         var failure: InterchangeError?
-        var seen: [String: Int] = [:]
+        var seen: [UUID: Int] = [:]
         let reader = ENEXReader(temporaryFolder: temporary) { note in
             guard failure == nil else { return }
             do throws(InterchangeError) {
@@ -55,7 +55,7 @@ struct EvernoteImporter {
         try batcher.flush()
     }
 
-    private func add(_ note: ENEXNote, folderId: UUID, seen: inout [String: Int], _ batcher: ImportBatcher) throws(InterchangeError) {
+    private func add(_ note: ENEXNote, folderId: UUID, seen: inout [UUID: Int], _ batcher: ImportBatcher) throws(InterchangeError) {
         let label = label(note)
         if note.contentTooLong {
             discard(note)
@@ -68,9 +68,10 @@ struct EvernoteImporter {
         // A note's identity is its title, date and text; two such notes in one file are two
         // notes (the second and later ones numbered), one note imported twice is one.
         let identity = "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))"
-        let occurrence = seen[identity, default: 0]
-        seen[identity] = occurrence + 1
-        let noteId = UUID.derived(from: occurrence == 0 ? identity : "\(identity)#\(occurrence + 1)")
+        let firstId = UUID.derived(from: identity)
+        let occurrence = seen[firstId, default: 0]
+        seen[firstId] = occurrence + 1
+        let noteId = occurrence == 0 ? firstId : UUID.derived(from: "\(identity)#\(occurrence + 1)")
         var media: [String: ENMLConverter.Media] = [:]
         var files: [NoteImport.File] = []
         for (index, resource) in note.resources.enumerated() where media[resource.md5] == nil {

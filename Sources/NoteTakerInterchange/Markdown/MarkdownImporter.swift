@@ -22,14 +22,16 @@ struct MarkdownImporter {
         let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
         let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
         var folders = FolderMaker(store: store)
-        // Each note's id first, so that links between the notes become links by id.
-        var ids: [String: UUID] = [:]
-        for relativePath in files.markdown {
-            if case .text(let data, let text, _) = Self.read(relativePath, base: base) {
-                ids[relativePath] = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:])
-            }
+        // A linked note's id is read from its file when a link first needs it, so that links
+        // between the notes become links by id; a folder without such links reads each file once.
+        let ids = IdCache()
+        let links = NoteLinkIndex(paths: files.markdown) { relativePath in
+            if let known = ids.values[relativePath] { return known }
+            guard case .text(let data, let text, _) = Self.read(relativePath, base: base) else { return nil }
+            let id = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:])
+            ids.values[relativePath] = id
+            return id
         }
-        let links = NoteLinkIndex(ids: ids)
         for (index, relativePath) in files.markdown.enumerated() {
             try importFile(relativePath, base: base, files: files, links: links, folders: &folders, batcher)
             batcher.reportProgress(done: Int64(index + 1), total: Int64(files.markdown.count))
@@ -177,4 +179,9 @@ struct MarkdownImporter {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return String(data: data, encoding: .utf16) }
         return String(validating: data, as: UTF8.self)
     }
+}
+
+/// The note ids read so far during one import, by relative path.
+private final class IdCache {
+    var values: [String: UUID] = [:]
 }

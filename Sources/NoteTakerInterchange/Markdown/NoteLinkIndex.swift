@@ -7,16 +7,20 @@ import NoteTakerKit
 /// and relative links to `.md` files (`[text](../Other%20Note.md)`, as Joplin and NoteTaker
 /// write them).
 struct NoteLinkIndex {
-    /// Note ids by relative path without the extension, lowercased.
-    private var byPath: [String: UUID] = [:]
-    /// Note ids by file name without the extension, lowercased (a name used twice is ambiguous).
-    private var byName: [String: [UUID]] = [:]
+    /// The notes' relative paths by path without the extension, lowercased.
+    private var byPath: [String: String] = [:]
+    /// The notes' relative paths by file name without the extension, lowercased (a name used
+    /// twice is ambiguous).
+    private var byName: [String: [String]] = [:]
+    /// A note's id from its relative path (read when a link first needs it).
+    private let noteId: (String) -> UUID?
 
-    init(ids: [String: UUID]) {
-        for (path, id) in ids {
+    init(paths: [String], noteId: @escaping (String) -> UUID?) {
+        self.noteId = noteId
+        for path in paths {
             let key = Self.withoutExtension(path).lowercased()
-            byPath[key] = id
-            byName[(key as NSString).lastPathComponent, default: []].append(id)
+            byPath[key] = path
+            byName[(key as NSString).lastPathComponent, default: []].append(path)
         }
     }
 
@@ -38,9 +42,9 @@ struct NoteLinkIndex {
         if link.isWikilink {
             guard !target.contains(".") || target.lowercased().hasSuffix(".md") else { return .notANote }
             let key = Self.withoutExtension(target).lowercased()
-            if let id = byPath[key] { return .note(id) }
-            let matches = byName[(key as NSString).lastPathComponent] ?? []
-            return matches.count == 1 ? .note(matches[0]) : .unresolved(link.target)
+            let matches = byPath[key].map { [$0] } ?? byName[(key as NSString).lastPathComponent] ?? []
+            guard matches.count == 1, let id = noteId(matches[0]) else { return .unresolved(link.target) }
+            return .note(id)
         }
         guard target.lowercased().hasSuffix(".md"), !target.contains("://") else { return .notANote }
         // `..` and `.` resolved by hand: the path is relative to the imported folder.
@@ -49,7 +53,8 @@ struct NoteLinkIndex {
             if component == ".." { _ = components.popLast() } else { components.append(component) }
         }
         let joined = components.joined(separator: "/")
-        return byPath[Self.withoutExtension(joined).lowercased()].map(Resolution.note) ?? .unresolved(link.target)
+        guard let path = byPath[Self.withoutExtension(joined).lowercased()], let id = noteId(path) else { return .unresolved(link.target) }
+        return .note(id)
     }
 
     private static func withoutExtension(_ path: String) -> String {
