@@ -32,10 +32,11 @@ async function rename(event) {
   if (existing && !confirm(t('confirmMergeTag', { name: tag.name, into: existing.name }))) return;
   try {
     const renamed = await api.renameTag(tag.name, into);
+    // To the tag's new list at once: the old name's list is gone.
+    navigate({ view: 'tag', id: renamed.name }, { replace: true });
     document.getElementById('tag-dialog').close();
     toast(t(existing ? 'tagMerged' : 'tagRenamed', { name: tag.name, into: renamed.name }));
     await refreshSidebar();
-    navigate({ view: 'tag', id: renamed.name }, { replace: true });
   } catch (error) {
     document.getElementById('tag-error').textContent = error.message ?? t('offline');
   }
@@ -44,11 +45,12 @@ async function rename(event) {
 async function remove() {
   const tag = currentTag();
   if (!tag || !confirm(t('confirmDeleteTag', { name: tag.name, count: tag.noteCount }))) return;
+  // Away from the tag's list first, so nothing asks for the list of a tag that is gone.
+  navigate({ view: 'all', id: null, note: null });
   try {
     await api.deleteTag(tag.name);
     toast(t('tagDeleted', { name: tag.name }));
     await refreshSidebar();
-    navigate({ view: 'all', id: null, note: null });
   } catch (error) {
     toast(error.message ?? t('offline'));
   }
