@@ -13,6 +13,11 @@ public struct MarkdownHTMLOptions: Sendable, Equatable {
 }
 
 extension MarkdownDocument {
+    /// Text safe inside HTML or XML markup (Pango's too): `&`, `<`, `>` and `"` as entities.
+    public static func escapedMarkup(_ text: String) -> String {
+        HTMLRenderer.escaped(text)
+    }
+
     /// The document as HTML, written as the CommonMark reference implementation writes it.
     /// Raw HTML in the text is passed through: a page must sanitize what it shows.
     public func html(options: MarkdownHTMLOptions = MarkdownHTMLOptions()) -> String {

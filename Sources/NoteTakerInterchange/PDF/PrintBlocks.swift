@@ -82,16 +82,6 @@ enum PrintBlock: Equatable {
 
     /// Text safe inside Pango markup.
     static func escape(_ text: some StringProtocol) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+        MarkdownDocument.escapedMarkup(String(text))
     }
 }
