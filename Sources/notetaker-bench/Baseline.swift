@@ -91,6 +91,7 @@ struct Baseline {
     /// snippets of the top 50.
     func search(_ query: BenchQuery, folderIds: [String]) throws -> [String] {
         try queue.read { db in
+            if let words = query.substrings { return try scan(db, for: words) }
             var conditions = ["note_fts MATCH ?"]
             var arguments: StatementArguments = [query.fts]
             if query.pinned { conditions.append("note.isPinned") }
@@ -111,6 +112,25 @@ struct Baseline {
                 SELECT snippet(note_fts, 1, char(2), char(3), '…', 16) FROM note_fts
                 WHERE note_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))
                 """, arguments: [query.fts, "[" + ranked.map(String.init).joined(separator: ",") + "]"])
+        }
+    }
+
+    /// The newest 50 notes containing every word, by a scan of titles and bodies, each with
+    /// the text around the first word.
+    private func scan(_ db: Database, for words: [String]) throws -> [String] {
+        let condition = words.map { _ in "(instr(title, ?) > 0 OR instr(body, ?) > 0)" }.joined(separator: " AND ")
+        return try String.fetchAll(db, sql: """
+            SELECT substr(body, max(instr(body, ?) - 20, 1), 60) FROM note WHERE \(condition)
+            ORDER BY modifiedAt DESC LIMIT 50
+            """, arguments: StatementArguments([words[0]] + words.flatMap { [$0, $0] }))
+    }
+
+    /// The newest 50 notes whose title or body contains `text` (ASCII case ignored).
+    func scan(containing text: String) throws -> [String] {
+        try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT title FROM note WHERE title LIKE ?1 OR body LIKE ?1 ORDER BY modifiedAt DESC LIMIT 50
+                """, arguments: ["%" + text + "%"])
         }
     }
 }

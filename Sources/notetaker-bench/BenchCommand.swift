@@ -27,8 +27,8 @@ struct StoreSuite: AsyncParsableCommand {
     func run() async throws {
         try await common.withFolder { folder in
             let benchmark = StoreBenchmark(
-                noteCount: notes, corpus: try common.corpus(), directory: folder, repetitions: repetitions, seed: common.seed,
-                progress: CommonOptions.progress)
+                noteCount: notes, corpus: try common.corpus(), directory: folder, repetitions: repetitions,
+                seed: common.seed, progress: CommonOptions.progress, prose: try CJKProse())
             try common.print(try benchmark.run())
         }
     }

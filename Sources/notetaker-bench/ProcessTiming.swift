@@ -2,6 +2,21 @@ import Foundation
 
 /// Times whole processes: what a user waits for when they type a command.
 enum ProcessTiming {
+    /// Runs `executable ARGUMENTS` to its end and returns its exit status and standard
+    /// output; its standard error goes to `errors` (discarded when `nil`).
+    static func output(_ executable: URL, _ arguments: [String], errors: FileHandle?) throws -> (status: Int32, data: Data) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors ?? FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
+    }
+
     /// The wall time of `executable ARGUMENTS`, in milliseconds, from spawn to exit. Output
     /// is discarded; a failing run is an error. (posix_spawn and waitpid, not `Process`,
     /// whose wait polls every 50 ms on Linux.)

@@ -79,8 +79,23 @@ extension StoreBenchmark {
         }
         return [
             timeFigure("search top 50 + snippets, p50", all, baselineAll, 10, at: 0.5),
-            timeFigure("search top 50 + snippets, p99", all, baselineAll, 50, at: 0.99),
-        ] + perQuery
+            timeFigure("search top 50 + snippets, p99", all, baselineAll, 20, at: 0.99),
+        ] + perQuery + (try measureSubstringSearch(store, baseline))
+    }
+
+    /// `search --contains`: text inside words, from common (the page fills at once) to found
+    /// nowhere (every note read); the baseline runs the same scan as one plain LIKE query.
+    func measureSubstringSearch(_ store: NoteStore, _ baseline: Baseline) throws -> [Figure] {
+        let words = corpus.words
+        let texts = [String(words[9].dropFirst().prefix(3)), String(words[999].dropFirst().prefix(4)), "ファイル", "qzxjv"]
+        var all: [Double] = []
+        var baselineAll: [Double] = []
+        for text in texts {
+            let query = SearchQuery(text, matchesSubstring: true)
+            all += try (0..<repetitions).map { _ in try Clock.milliseconds { _ = try store.search(query) } }
+            baselineAll += try (0..<min(repetitions, 3)).map { _ in try Clock.milliseconds { _ = try baseline.scan(containing: text) } }
+        }
+        return [timeFigure("search --contains (\(texts.joined(separator: ", "))), p99", all, baselineAll, 200, at: 0.99)]
     }
 
     /// A time figure at a percentile, with its budget in milliseconds when there is one.

@@ -10,8 +10,13 @@ struct StoreBenchmark {
     let repetitions: Int
     let seed: UInt64
     let progress: (String) -> Void
+    /// Japanese and Chinese prose, for ``cjkShare`` of the notes (the store suite's corpus;
+    /// the other suites keep theirs as before).
+    var prose: CJKProse? = nil
 
     private static let batchSize = 5_000
+    /// The share of notes written in Japanese or Chinese.
+    static let cjkShare = 0.1
     private static let folderNames = ["Work", "Personal", "Projects", "Archive", "Reading"]
     private static let tagNames = (1...50).map { "tag\($0)" }
 
@@ -27,6 +32,8 @@ struct StoreBenchmark {
             noteTaker: Double(noteCount) / ours * 1_000, baseline: Double(noteCount) / theirs * 1_000,
             budget: ">= 10000 notes/s", meetsBudget: Double(noteCount) / ours * 1_000 >= 10_000))
 
+        progress("Measuring the search index...")
+        report.figures.append(try measureIndexSize(storeURL))
         progress("Saving single notes...")
         report.figures += try measureSaves(store, baseline, folders: folders, &generator)
         progress("Measuring the history...")
@@ -94,15 +101,17 @@ struct StoreBenchmark {
     }
 
     /// Note `index` of the corpus: dated over five years in import order, 70 % in a folder,
-    /// 1 % pinned, zero to three tags drawn by Zipf's law.
+    /// 1 % pinned, zero to three tags drawn by Zipf's law; one in ten in Japanese or Chinese.
     func makeDraft(_ index: Int, folders: Folders, _ generator: inout SeededGenerator) -> NoteDraft {
         let span = 5 * 365 * 24 * 3600.0
         let created = Date().addingTimeInterval(-span + span * Double(index) / Double(noteCount))
         let modified = min(created.addingTimeInterval(generator.unit() * 30 * 24 * 3600), Date())
         let tagCount = [0, 0, 0, 0, 1, 1, 1, 2, 2, 3][Int(generator.next() % 10)]
         let tags = (0..<tagCount).map { _ in Self.tagNames[min(Int(-log(max(generator.unit(), 1e-9)) * 6), 49)] }
+        let cjk = prose.flatMap { generator.unit() < Self.cjkShare ? $0 : nil }
         return NoteDraft(
-            title: corpus.title(&generator), body: corpus.body(&generator),
+            title: cjk?.title(&generator) ?? corpus.title(&generator),
+            body: cjk?.body(&generator) ?? corpus.body(&generator),
             isPinned: generator.next() % 100 == 0,
             folderId: generator.unit() < 0.7 ? folders.ids[Int(generator.next() % UInt64(folders.ids.count))] : nil,
             tags: tags, createdAt: created, modifiedAt: modified)

@@ -136,17 +136,10 @@ struct PageLoad {
 
     /// The script's JSON answer, or `nil` when it says the browser is missing.
     private func run(_ arguments: [String]) throws -> Any? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { return nil }
-        guard process.terminationStatus == 0, let answer = try? JSONSerialization.jsonObject(with: data) else {
+        let (status, data) = try ProcessTiming.output(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path] + arguments, errors: FileHandle.standardError)
+        if status == 3 { return nil }
+        guard status == 0, let answer = try? JSONSerialization.jsonObject(with: data) else {
             throw BenchFailure("scripts/bench-page.py failed: \(String(decoding: data, as: UTF8.self))")
         }
         return answer

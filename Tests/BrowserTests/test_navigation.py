@@ -301,3 +301,30 @@ def test_a_keyboard_only_session(app, browser):
         reachable.add("toolbar" if element.get_attribute("data-tool") else element.get_attribute("id") or element.text)
     for control in ("search-input", "new-note", "new-folder", "note-title", "note-body", "toolbar", "pin-toggle", "tag-input"):
         assert control in reachable, f"{control} cannot be reached with Tab"
+
+
+def test_search_inside_words_and_in_japanese(app, browser):
+    app.new_note("Morning", "A cup of coffee before the standup")
+    app.new_note("旅行", "東京タワーに行きました。夜景がきれいでした。")
+    app.new_note("Tea", "green tea only")
+    app.start()
+    open_app(browser, app)
+    search = by_css(browser, "#search-input")
+    search.send_keys("ffee")
+    wait(browser, lambda d: by_css(d, "#list-title").text.startswith("Results for") and list_titles(d) == [],
+         message="a word search should not find part of a word")
+    by_css(browser, "#filter-contains").click()
+    wait(browser, lambda d: list_titles(d) == ["Morning"], message="'Inside words' should find 'coffee' for 'ffee'")
+    mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark"), message="no marked text")[0]
+    assert mark.text == "ffee"
+    browser.find_elements(By.CSS_SELECTOR, "#note-list .note-link")[0].click()
+    wait(browser, lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, "#note-preview mark")] == ["ffee"],
+         message="the opened note should mark the text inside the word")
+    by_css(browser, "#filter-contains").click()
+    search = by_css(browser, "#search-input")
+    search.clear()
+    search.send_keys("夜景")
+    wait(browser, lambda d: list_titles(d) == ["旅行"], message="a Japanese word inside a sentence should be found")
+    mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark"), message="no marked word")[0]
+    assert mark.text == "夜景"
+    assert page_errors(browser) == []

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import NoteTakerKit
+@testable import NoteTakerKit
 import Testing
 
 @Suite("notetaker: killed mid-write")
@@ -35,7 +35,7 @@ struct CrashTests {
         for id in ids {
             #expect(throws: Never.self) { try store.note(id: id) }
         }
-        let queue = try DatabaseQueue(path: cli.storePath)
+        let queue = try DatabaseQueue(path: cli.storePath, configuration: NoteStore.configuration())
         let check = try await queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
         try await queue.write { db in try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('integrity-check', 1)") }

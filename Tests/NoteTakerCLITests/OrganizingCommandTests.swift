@@ -93,6 +93,19 @@ struct OrganizingCommandTests {
         #expect(try cli.run(["search", "sugar", "--tag", "nope"]).status == 1)
     }
 
+    @Test func searchInsideWordsAndInJapanese() throws {
+        try cli.ok(["new", "Morning", "--body", "A cup of coffee"])
+        try cli.ok(["new", "旅行", "--body", "東京タワーに行きました"])
+        #expect(try cli.run(["search", "ffee"]).lines.isEmpty)
+        let lines = try cli.run(["search", "--contains", "ffee"]).lines
+        #expect(lines.count == 2 && lines[0].contains("Morning") && lines[1].contains("A cup of co[ffee]"))
+        #expect(try cli.run(["search", "タワー"]).lines.first?.contains("旅行") == true)
+        for bad in [["search"], ["search", "x", "--contains", "y"], ["search", "--contains", ""]] {
+            let result = try cli.run(bad)
+            #expect(result.status != 0 && result.stderr.contains("--contains"), "\(bad): \(result.stderr)")
+        }
+    }
+
     @Test func stats() throws {
         try cli.ok(["new", "one"])
         let stats = try #require(try cli.run(["stats", "--json"]).json() as? [String: Any])

@@ -63,6 +63,10 @@ import Testing
             #expect(try await client.send(.get, "/api/v1/search?q=naive&tag=x").array.count == 1)
             #expect(try await client.send(.get, "/api/v1/search?q=naive&folder=\(folder.id)").array.count == 1)
             #expect(try await client.send(.get, "/api/v1/search?q=caf").array.count == 1, "the last word is a prefix while typing")
+            let inside = try await client.send(.get, "/api/v1/search?q=aiv&contains=true").array
+            #expect(inside.count == 1, "only 'naive' is written with a plain i")
+            #expect((inside.first?["snippetHTML"] as? String)?.contains("n<mark>aiv</mark>e") == true)
+            #expect(try await client.send(.get, "/api/v1/search?q=aiv&contains=maybe").status == .badRequest)
             for odd in ["\"", "AND OR NOT", "*", "(((", "-", "title:", "🙂", "NEAR(a b)"] {
                 let response = try await client.send(.get, "/api/v1/search?q=\(odd.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
                 #expect(response.status == .ok, "\(odd)")

@@ -9,10 +9,15 @@ struct SearchCommand: ParsableCommand {
         discussion: """
             Accents and case are ignored. "quoted words" match as a phrase, word* as a prefix, -word excludes, \
             and OR between two words accepts either. Any other text is searched as it is.
+
+            --contains TEXT finds TEXT inside words too ("ffee" finds "coffee"), in titles and bodies, \
+            most recently modified first; letters A-Z in any case.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "What to search for.") var query: String
+    @Argument(help: "The words to search for.") var query: String?
+    @Option(help: ArgumentHelp("Find this text anywhere, inside words too, instead of searching words.", valueName: "text"))
+    var contains: String?
     @Option(help: "Only notes with this tag.") var tag: String?
     @Option(help: "Only notes in this folder or its subfolders.") var folder: String?
     @Flag(help: "Only pinned notes.") var pinned = false
@@ -20,10 +25,20 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "How many results to show (1-1000).") var limit = 50
     @OptionGroup var output: JSONFlag
 
+    func validate() throws {
+        switch (query, contains) {
+        case (nil, nil): throw ValidationError("Say what to search for: words, or --contains TEXT.")
+        case (.some, .some): throw ValidationError("Give either words to search for or --contains TEXT, not both.")
+        case (_, .some(let text)) where text.isEmpty: throw ValidationError("--contains needs some text.")
+        default: break
+        }
+    }
+
     func run() throws {
         let store = try storeOptions.open()
         let hits = try store.search(SearchQuery(
-            query, tag: tag, folderId: try store.folderId(folder), pinnedOnly: pinned, inTrash: trash, limit: limit))
+            query ?? contains ?? "", tag: tag, folderId: try store.folderId(folder), pinnedOnly: pinned, inTrash: trash,
+            limit: limit, matchesSubstring: contains != nil))
         if output.json { return try JSONOutput.print(hits.map(SearchHitJSON.init)) }
         if hits.isEmpty, Terminal.isInteractive { print("No matches.") }
         for hit in hits {

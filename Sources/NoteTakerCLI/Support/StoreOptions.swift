@@ -10,7 +10,13 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store, counts the launch, and lets the trash purge what has expired.
     func open() throws -> NoteStore {
         let url = store.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? NoteStore.defaultLocation()
-        let opened = try NoteStore.open(at: url)
+        // Upgrading a large store may rebuild its search index once: show how far it got.
+        let line = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        let opened = try NoteStore.open(at: url) { done, total in
+            let fraction = total > 0 ? Double(done) / Double(total) : 1
+            line?.show("Updating the search index \(ProgressLine.bar(fraction))  \(done) of \(total) notes", throttled: done < total)
+            if done == total { line?.finish() }
+        }
         try opened.recordLaunch()
         return opened
     }

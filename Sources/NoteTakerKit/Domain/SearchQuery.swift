@@ -24,6 +24,10 @@ public struct SearchQuery: Sendable, Hashable {
     public var prefixLastTerm: Bool
     /// The most hits returned.
     public var limit: Int
+    /// Find `text` as written inside titles and bodies (`ffee` finds `coffee`; ASCII letters
+    /// in any case), most recently modified first, instead of searching for words. Slower
+    /// than a word search, which uses the index: a filter to reach for, not the default.
+    public var matchesSubstring: Bool
 
     /// Creates a search.
     public init(
@@ -33,7 +37,8 @@ public struct SearchQuery: Sendable, Hashable {
         pinnedOnly: Bool = false,
         inTrash: Bool = false,
         prefixLastTerm: Bool = false,
-        limit: Int = 50
+        limit: Int = 50,
+        matchesSubstring: Bool = false
     ) {
         self.text = text
         self.tag = tag
@@ -42,6 +47,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.inTrash = inTrash
         self.prefixLastTerm = prefixLastTerm
         self.limit = limit
+        self.matchesSubstring = matchesSubstring
     }
 }
 

@@ -31,6 +31,7 @@ extension NoteStore {
         guard (1...maximumPageSize).contains(query.limit) else {
             throw NoteTakerError.invalidInput("The number of results must be between 1 and \(maximumPageSize); got \(query.limit).")
         }
+        if query.matchesSubstring { return try searchSubstring(db, query) }
         let parsed = SearchSyntax.parse(query.text, prefixLastTerm: query.prefixLastTerm)
         guard let words = parsed.expression else { return [] }
         let filters = try facetFilter(db, query)

@@ -122,9 +122,18 @@ enum SearchSyntax {
     /// vocabulary, so `s*` searches for the word `s` instead.
     static let minimumPrefixLength = 2
 
-    /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix.
+    /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix. A single
+    /// character of a script written without spaces is always a prefix: the index holds it
+    /// as the first of a pair of characters (see `SearchTokenizer`).
     static func quoted(_ term: Term) -> String {
-        let expands = term.isPrefix && term.text.count >= minimumPrefixLength
+        let expands = term.isPrefix && term.text.count >= minimumPrefixLength || isSpacelessCharacter(term.text)
         return "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
+    }
+
+    /// Whether `text` is one character (with its combining marks) of a script written
+    /// without spaces, such as `京`.
+    static func isSpacelessCharacter(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, SpacelessScripts.contains(first.value) else { return false }
+        return text.unicodeScalars.dropFirst().allSatisfy(SpacelessScripts.isMark)
     }
 }

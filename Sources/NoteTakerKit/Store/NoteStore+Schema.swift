@@ -19,7 +19,10 @@ extension NoteStore {
     /// Every schema change is a migration here, in order; an old store opens and upgrades.
     /// Dates are stored as seconds since 1970 (REAL), ids as lowercase UUID text, so the
     /// file reads well in the `sqlite3` shell.
-    static let migrator: DatabaseMigrator = {
+    static let migrator = makeMigrator(reindexProgress: nil)
+
+    /// The migrations, with what reports the progress of a long one (see ``ReindexProgress``).
+    static func makeMigrator(reindexProgress: ReindexProgress?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
 
         migrator.registerMigration(firstMigration) { db in
@@ -153,6 +156,10 @@ extension NoteStore {
         migrator.registerMigration("v12-note-links") { db in
             try NoteLinks.create(db)
         }
+        migrator.registerMigration("v13-spaceless-search") { db in
+            // Chinese, Japanese, Korean, Thai… found by any word, not only whole runs.
+            try SearchIndexSchema.reindex(db, progress: reindexProgress)
+        }
         return migrator
-    }()
+    }
 }

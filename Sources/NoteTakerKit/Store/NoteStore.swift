@@ -24,12 +24,14 @@ public struct NoteStore: Sendable {
     /// How long a writer waits for another process's write before giving up.
     static let busyTimeout: TimeInterval = 10
 
-    init(writer: any DatabaseWriter, attachmentsDirectory: URL, databaseURL: URL?) throws(NoteTakerError) {
+    init(
+        writer: any DatabaseWriter, attachmentsDirectory: URL, databaseURL: URL?, reindexProgress: ReindexProgress? = nil
+    ) throws(NoteTakerError) {
         self.writer = writer
         self.attachmentsDirectory = attachmentsDirectory
         self.databaseURL = databaseURL
         do {
-            try Self.migrator.migrate(writer)
+            try Self.makeMigrator(reindexProgress: reindexProgress).migrate(writer)
         } catch {
             throw NoteTakerError(databaseError: error)
         }
@@ -38,8 +40,10 @@ public struct NoteStore: Sendable {
     /// Opens the store at `url`, creating it (and its folder) when it does not exist.
     ///
     /// A file that is not a NoteTaker store, that is corrupt, or that a newer version wrote
-    /// is refused with a clear error, and left byte-for-byte untouched.
-    public static func open(at url: URL) throws(NoteTakerError) -> NoteStore {
+    /// is refused with a clear error, and left byte-for-byte untouched. A store made by an
+    /// earlier version is upgraded; when that means rebuilding its search index,
+    /// `reindexProgress` hears how far the rebuild got.
+    public static func open(at url: URL, reindexProgress: ReindexProgress? = nil) throws(NoteTakerError) -> NoteStore {
         let path = url.path
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) {
@@ -64,7 +68,7 @@ public struct NoteStore: Sendable {
         }
         let attachments = url.deletingLastPathComponent()
             .appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".attachments", isDirectory: true)
-        return try NoteStore(writer: pool, attachmentsDirectory: attachments, databaseURL: url)
+        return try NoteStore(writer: pool, attachmentsDirectory: attachments, databaseURL: url, reindexProgress: reindexProgress)
     }
 
     /// Creates an empty store in memory, for tests and demos. Attachment files go to a
@@ -92,12 +96,17 @@ public struct NoteStore: Sendable {
             // A large page cache for the writer (imports touch many pages), a smaller one
             // for each reader.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
+            db.add(tokenizer: SearchTokenizer.self)
             SearchRank.register(db)
             NoteLinks.register(db)
         }
         return config
     }
 }
+
+/// Told how far the one-time rebuild of an upgraded store's search index got: notes done,
+/// of how many. Searches from other connections keep answering from the old index meanwhile.
+public typealias ReindexProgress = @Sendable (_ done: Int, _ total: Int) -> Void
 
 extension NoteStore {
     /// Runs `body` in one write transaction, translating database errors.

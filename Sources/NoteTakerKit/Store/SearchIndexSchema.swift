@@ -52,6 +52,43 @@ enum SearchIndexSchema {
             """)
     }
 
+    /// Rebuilds the index with ``SearchTokenizer`` (stores made before it indexed with plain
+    /// `unicode61`), in batches so that `progress` can tell how far it got. It runs in the
+    /// migration's transaction: other connections keep searching the old index until it commits.
+    static func reindex(_ db: Database, progress: ReindexProgress?) throws {
+        try db.execute(sql: """
+            DROP TABLE note_fts;
+            CREATE VIRTUAL TABLE note_fts USING fts5(
+                title, body, tagNames, facets,
+                content = 'note', content_rowid = 'searchSeq',
+                tokenize = '\(SearchTokenizer.name)',
+                prefix = '2 3'
+            );
+            """)
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0
+        guard total > 0 else { return }
+        let boundary = try db.makeStatement(sql: """
+            SELECT searchSeq FROM note WHERE searchSeq > ? ORDER BY searchSeq LIMIT 1 OFFSET \(reindexBatchSize - 1)
+            """)
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE searchSeq > ? AND searchSeq <= ?
+            """)
+        var done = 0
+        var last: Int64 = 0
+        progress?(0, total)
+        while done < total {
+            let upper = try Int64.fetchOne(boundary, arguments: [last]) ?? Int64.max
+            try insert.execute(arguments: [last, upper])
+            last = upper
+            done = upper == Int64.max ? total : done + reindexBatchSize
+            progress?(done, total)
+        }
+    }
+
+    /// How many notes the re-index adds between two reports of progress.
+    static let reindexBatchSize = 10_000
+
     /// Adds to the index the notes whose search sequence is above `sequence` (notes just
     /// inserted: new notes are indexed by the code that inserts them, not by a trigger).
     static func indexNotes(_ db: Database, searchSeqAbove sequence: Int64) throws {

@@ -16,7 +16,8 @@ struct SearchRoutes {
             let query = SearchQuery(
                 request.uri.form("q") ?? "", tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
                 folderId: try request.identifier("folder"), pinnedOnly: try request.flag("pinned"),
-                prefixLastTerm: true, limit: try request.integer("limit", default: 50, in: 1...500))
+                prefixLastTerm: true, limit: try request.integer("limit", default: 50, in: 1...500),
+                matchesSubstring: try request.flag("contains"))
             let hits = try storeCall { () throws(NoteTakerError) in try store.search(query) }
             return try JSON.response(hits.map { SearchHitJSON(note: NoteSummaryJSON($0.note), snippetHTML: Self.snippetHTML($0)) })
         }

@@ -22,7 +22,7 @@ async function show(route, source = 'history') {
   if (source === 'history') search.value = route.view === 'search' ? route.q : '';
   else if (route.view !== 'search' && document.activeElement !== search) search.value = '';
   renderSearchFilters();
-  const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned]);
+  const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned, route.contains]);
   const work = [];
   if (route.view !== 'settings' && listKey !== shownList) {
     shownList = listKey;

@@ -79,8 +79,9 @@ export async function openNote(id) {
   restoreDraft(note);
   // Opened from search results: the preview shows the note with what was searched marked.
   const route = currentRoute();
-  editor.highlight = route.view === 'search' && route.q ? searchTerms(route.q) : null;
-  if (editor.highlight?.length) setPreview(true);
+  editor.highlight = route.view === 'search' && route.q
+    ? (route.contains ? { terms: [route.q], anywhere: true } : { terms: searchTerms(route.q), anywhere: false }) : null;
+  if (editor.highlight?.terms.length) setPreview(true);
 }
 
 /** Re-reads the open note after a change elsewhere, unless it has edits of its own. */
@@ -497,7 +498,7 @@ function showHTML(html) {
     box.setAttribute('aria-label', t(box.checked ? 'taskDone' : 'taskOpen', { task }));
     if (editor.note?.trashedAt) box.disabled = true;
   }
-  if (editor.highlight?.length) markMatches(preview, editor.highlight)?.scrollIntoView({ block: 'center' });
+  if (editor.highlight?.terms.length) markMatches(preview, editor.highlight.terms, editor.highlight)?.scrollIntoView({ block: 'center' });
 }
 
 /** A note made from a `[[Title]]` link: the link in the text becomes a link to it by id. */

@@ -15,8 +15,11 @@ export function searchTerms(query) {
 
 const fold = (text) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** Wraps the matches of `terms` in `<mark>` inside `container`; returns the first mark. */
-export function markMatches(container, terms) {
+/**
+ * Wraps the matches of `terms` in `<mark>` inside `container`; returns the first mark.
+ * Matches start words unless `anywhere` (a search for text inside words).
+ */
+export function markMatches(container, terms, { anywhere = false } = {}) {
   if (!terms.length) return null;
   const folded = terms.map((term) => fold(term).replace(/\s+/g, ' '));
   const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
@@ -38,7 +41,7 @@ export function markMatches(container, terms) {
     for (const term of folded) {
       let at = text.indexOf(term);
       while (at !== -1) {
-        const wordStart = at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]);
+        const wordStart = anywhere || at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]);
         if (wordStart) ranges.push([starts[at], starts[at + term.length]]);
         at = text.indexOf(term, at + term.length);
       }

@@ -96,7 +96,7 @@ async function refreshSearch(route, mine) {
     return renderList(route, [], t('searchHint'));
   }
   // One more than is shown says whether there are more.
-  const found = await api.search({ q: route.q, tag: route.tag, folder: route.folder, pinned: route.pinned, limit: searchLimit + 1 });
+  const found = await api.search({ q: route.q, tag: route.tag, folder: route.folder, pinned: route.pinned, contains: route.contains, limit: searchLimit + 1 });
   if (mine !== generation) return;
   searchHasMore = found.length > searchLimit;
   const hits = found.slice(0, searchLimit);
@@ -195,6 +195,7 @@ export function renderSearchFilters() {
   replaceChildren(document.getElementById('filter-folder'), h('option', { value: '' }, t('anyFolder')),
     flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === route.folder }, `${'\u2003'.repeat(depth)}${folder.name}`)));
   document.getElementById('filter-pinned').checked = route.pinned;
+  document.getElementById('filter-contains').checked = route.contains;
 }
 
 export function setUpList() {
@@ -206,6 +207,7 @@ export function setUpList() {
   document.getElementById('filter-tag').addEventListener('change', (event) => navigate({ tag: event.target.value }, { replace: true }));
   document.getElementById('filter-folder').addEventListener('change', (event) => navigate({ folder: event.target.value }, { replace: true }));
   document.getElementById('filter-pinned').addEventListener('change', (event) => navigate({ pinned: event.target.checked }, { replace: true }));
+  document.getElementById('filter-contains').addEventListener('change', (event) => navigate({ contains: event.target.checked }, { replace: true }));
   const sort = document.getElementById('list-sort');
   sort.value = listPreferences.sort;
   sort.addEventListener('change', () => {

@@ -1,5 +1,5 @@
 // What the app shows, kept in the address's hash so that reload, back and forward work:
-// #view=all|pinned|recent|trash|folder|tag|search|settings&id=…&q=…&note=…
+// #view=all|pinned|recent|trash|folder|tag|search|settings&id=…&q=…&contains=true&note=…
 
 const listeners = new Set();
 
@@ -13,13 +13,14 @@ export function currentRoute() {
     tag: parameters.get('tag') ?? '',
     folder: (parameters.get('folder') ?? '').toLowerCase(),
     pinned: parameters.get('pinned') === 'true',
+    contains: parameters.get('contains') === 'true',
     note: (parameters.get('note') ?? '').toLowerCase() || null,
   };
 }
 
 export function routeHash(route) {
   const parameters = new URLSearchParams();
-  for (const key of ['view', 'id', 'q', 'tag', 'folder', 'pinned', 'note']) {
+  for (const key of ['view', 'id', 'q', 'tag', 'folder', 'pinned', 'contains', 'note']) {
     const value = route[key];
     if (value && !(key === 'view' && value === 'all')) parameters.set(key, value);
   }

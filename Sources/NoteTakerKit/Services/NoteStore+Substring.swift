@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// Substring search: the notes whose title or body contains the text as written, for what
+/// word search cannot find (`ffee` in `coffee`, part of a code or a file name).
+///
+/// It reads the notes themselves, newest first, and stops at the page's last match: a
+/// common piece of text costs little, text found nowhere costs one pass over every note.
+extension NoteStore {
+    static func searchSubstring(_ db: Database, _ query: SearchQuery) throws -> [SearchHit] {
+        let text = query.text
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
+        var conditions = [query.inTrash ? "note.trashedAt IS NOT NULL" : "note.trashedAt IS NULL"]
+        var arguments: StatementArguments = []
+        if let tag = query.tag {
+            conditions.append("note.id IN (SELECT noteId FROM noteTag WHERE tagId = ?)")
+            arguments += [try fetchTag(db, named: tag).id.key]
+        }
+        if let folderId = query.folderId {
+            _ = try fetchFolder(db, id: folderId.key)
+            conditions.append("note.folderId IN (\(folderSubtreeSQL))")
+            arguments += [folderId.key]
+        }
+        if query.pinnedOnly { conditions.append("note.isPinned") }
+        // LIKE ignores the case of ASCII letters; `instr` is faster where there are none.
+        if text.unicodeScalars.contains(where: { $0.properties.isCased && $0.isASCII }) {
+            conditions.append(#"(note.title LIKE ? ESCAPE '\' OR note.body LIKE ? ESCAPE '\')"#)
+            let pattern = "%" + likeEscaped(text) + "%"
+            arguments += [pattern, pattern]
+        } else {
+            conditions.append("(instr(note.title, ?) > 0 OR instr(note.body, ?) > 0)")
+            arguments += [text, text]
+        }
+        arguments += [query.limit]
+        let notes = try fetchNotes(
+            db,
+            sql: """
+                SELECT \(Columns.note) FROM note
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY note.modifiedAt DESC, note.rowid DESC LIMIT ?
+                """,
+            arguments: arguments)
+        return notes.map { note in
+            SearchHit(note: note, snippet: Snippet.around(text, in: note.body), rank: 0)
+        }
+    }
+
+    /// `text` with LIKE's wildcards and the escape character escaped.
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\"#, with: #"\\"#)
+            .replacingOccurrences(of: "%", with: #"\%"#)
+            .replacingOccurrences(of: "_", with: #"\_"#)
+    }
+}
