@@ -106,12 +106,29 @@ struct OrganizingCommandTests {
         }
     }
 
+    @Test func commandsThatOnlyReadWriteNothing() throws {
+        try cli.ok(["new", "Groceries", "--body", "milk"])
+        let id = try #require((try cli.run(["list", "--json"]).json() as? [[String: Any]])?.first?["id"] as? String)
+        let file = URL(fileURLWithPath: cli.storePath)
+        let before = try Data(contentsOf: file)
+        for command in [["list"], ["search", "milk"], ["search", "--contains", "ilk"], ["stats"], ["folder", "list"], ["tag", "list"],
+                        ["show", id], ["history", id], ["backlinks", id], ["sync", "status"]] {
+            let result = try cli.run(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(try Data(contentsOf: file) == before, "\(command) changed the store file")
+        }
+        let wal = cli.storePath + "-wal"
+        let walBytes = FileManager.default.fileExists(atPath: wal) ? try Data(contentsOf: URL(fileURLWithPath: wal)).count : 0
+        #expect(walBytes == 0, "a command that only reads wrote to the write-ahead log")
+    }
+
     @Test func stats() throws {
         try cli.ok(["new", "one"])
         let stats = try #require(try cli.run(["stats", "--json"]).json() as? [String: Any])
         #expect(stats["notes"] as? Int == 1)
         #expect(stats["notesCreated"] as? Int == 1)
-        #expect(stats["launches"] as? Int == 2)
+        // Only commands that change the store count a launch; `stats` only reads it.
+        #expect(stats["launches"] as? Int == 1)
         #expect(stats["syncEvents"] as? Int == 0)
         #expect(try cli.ok(["stats"]).contains("notes created   1"))
     }

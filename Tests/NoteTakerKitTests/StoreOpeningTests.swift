@@ -117,6 +117,22 @@ struct StoreOpeningTests {
                 == "/home/a/.local/share/notetaker/NoteTaker.sqlite")
     }
 
+    @Test func aStoreOpenedForReadingWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        let writer = try NoteStore.open(at: url)
+        try writer.make("Kept", "text")
+        let reader = try NoteStore.openForReading(at: url)
+        #expect(try reader.searchTitles("text") == ["Kept"])
+        #expect(throws: NoteTakerError.self) { try reader.make("Refused") }
+        try writer.make("Later")
+        #expect(try reader.notes().count == 2, "a reader sees what was written since")
+        // A store that does not exist yet is created, as by `open`.
+        let fresh = try NoteStore.openForReading(at: directory.file("New.sqlite"))
+        #expect(try fresh.notes().isEmpty)
+        try fresh.make("Writable")
+    }
+
     @Test func twoStoresOnOneFileSeeEachOthersWrites() throws {
         let directory = TemporaryDirectory()
         let first = try makeDiskStore(in: directory)

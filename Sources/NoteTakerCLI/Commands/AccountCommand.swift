@@ -106,7 +106,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let settings = try store.syncSettings()
         var status = Status(
             server: settings.serverURL?.absoluteString, username: settings.username, loggedIn: store.syncToken() != nil && settings.hasAccount,

@@ -25,7 +25,7 @@ struct AttachmentsCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let attachments = try store.attachments(noteId: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
         if attachments.isEmpty, Terminal.isInteractive { print("No attachments.") }
@@ -62,7 +62,7 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Where to write: a new file, or a folder to write into under the attachment's name.") var out: String
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let written = try store.extractAttachment(try store.attachment(matching: attachment), to: URL(fileURLWithPath: out))
         print(written.path)
     }

@@ -15,7 +15,7 @@ struct ConflictsListCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let conflicts = try storeOptions.open().conflicts()
+        let conflicts = try storeOptions.openForReading().conflicts()
         if output.json { return try JSONOutput.print(conflicts) }
         if conflicts.isEmpty { return print("No conflicts.") }
         for conflict in conflicts {

@@ -31,7 +31,7 @@ struct FolderCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openForReading()
             let tree = try store.folderTree()
             if output.json { return try JSONOutput.print(FolderJSON.flatten(tree)) }
             if tree.isEmpty, Terminal.isInteractive { print("No folders.") }

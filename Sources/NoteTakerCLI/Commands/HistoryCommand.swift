@@ -26,7 +26,7 @@ struct HistoryListCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let current = try store.note(id: try note.resolve(in: store))
         let (versions, serverProblem) = try await store.completeHistory(noteId: current.id)
         if let serverProblem { Terminal.printNotice("This device's versions only: the server's could not be read (\(serverProblem))") }
@@ -61,7 +61,7 @@ struct HistoryShowCommand: ParsableCommand {
     @Flag(help: "Show the lines that differ from the note as it is now.") var diff = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let id = try note.resolve(in: store)
         let chosen = try store.version(version, of: id)
         guard diff else {

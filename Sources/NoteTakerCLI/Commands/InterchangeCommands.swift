@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let selection = NoteSelection(
             folderId: try store.folderId(folder), tag: tag,
             noteId: try note.map(store.resolveNoteId))

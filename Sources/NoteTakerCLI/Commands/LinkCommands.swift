@@ -12,7 +12,7 @@ struct LinksCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let links = try store.links(from: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(links) }
         printLinked(links, empty: "This note links to no other note.")
@@ -28,7 +28,7 @@ struct BacklinksCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let links = try store.backlinks(to: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(links) }
         printLinked(links, empty: "No note links here.")

@@ -44,7 +44,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let notes = try store.notes(NoteQuery(
             folderId: try store.folderId(folder), includeSubfolders: subfolders, tag: tag,
             pinnedOnly: pinned, recentOnly: recent, order: sort, limit: limit, offset: offset))
@@ -60,7 +60,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let note = try store.note(id: try self.note.resolve(in: store))
         if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
         print("# \(note.displayTitle)")

@@ -35,7 +35,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let hits = try store.search(SearchQuery(
             query ?? contains ?? "", tag: tag, folderId: try store.folderId(folder), pinnedOnly: pinned, inTrash: trash,
             limit: limit, matchesSubstring: contains != nil))

@@ -10,7 +10,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let stats = try store.statistics()
         if output.json { return try JSONOutput.print(stats) }
         let rows: [(String, String)] = [

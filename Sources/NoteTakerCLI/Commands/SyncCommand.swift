@@ -83,7 +83,7 @@ struct SyncStatusCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let summary = try store.syncSummary()
         if output.json { return try JSONOutput.print(summary) }
         Self.printSummary(summary)

@@ -40,7 +40,7 @@ struct TagCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openForReading()
             let tags = try store.tags()
             if output.json { return try JSONOutput.print(tags.map(TagJSON.init)) }
             if tags.isEmpty, Terminal.isInteractive { print("No tags.") }

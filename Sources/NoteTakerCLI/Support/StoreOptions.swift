@@ -7,18 +7,33 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store file to use (default: NOTETAKER_STORE, else the XDG data folder).", valueName: "path"))
     var store: String?
 
-    /// Opens the store, counts the launch, and lets the trash purge what has expired.
+    /// Opens the store for a command that changes it: counts the launch, and lets the trash
+    /// purge what has expired.
     func open() throws -> NoteStore {
-        let url = store.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? NoteStore.defaultLocation()
-        // Upgrading a large store may rebuild its search index once: show how far it got.
-        let line = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
-        let opened = try NoteStore.open(at: url) { done, total in
-            let fraction = total > 0 ? Double(done) / Double(total) : 1
-            line?.show("Updating the search index \(ProgressLine.bar(fraction))  \(done) of \(total) notes", throttled: done < total)
-            if done == total { line?.finish() }
-        }
+        let opened = try NoteStore.open(at: location, reindexProgress: Self.showReindexProgress())
         try opened.recordLaunch()
         return opened
+    }
+
+    /// Opens the store for a command that only reads it: nothing is written (but an upgrade
+    /// of a store made by an earlier version).
+    func openForReading() throws -> NoteStore {
+        try NoteStore.openForReading(at: location, reindexProgress: Self.showReindexProgress())
+    }
+
+    private var location: URL {
+        store.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? NoteStore.defaultLocation()
+    }
+
+    /// Upgrading a large store may rebuild its search index once: how far it got, on a terminal.
+    private static func showReindexProgress() -> ReindexProgress? {
+        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        let line = ProgressLine()
+        return { done, total in
+            let fraction = total > 0 ? Double(done) / Double(total) : 1
+            line.show("Updating the search index \(ProgressLine.bar(fraction))  \(done) of \(total) notes", throttled: done < total)
+            if done == total { line.finish() }
+        }
     }
 }
 

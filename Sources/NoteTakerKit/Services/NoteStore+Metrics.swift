@@ -19,11 +19,15 @@ enum Metrics {
 extension NoteStore {
     /// Counts a program's start, purges notes that have been in the trash for over 30
     /// days, and thins the history when it was last thinned over a day ago: what a NoteTaker
-    /// program does once when it opens the store.
-    public func recordLaunch() throws(NoteTakerError) {
-        try write { db in try Metrics.increment(db, .launches) }
-        try purgeExpiredTrash()
-        try pruneHistoryIfDue()
+    /// program that changes the store does once when it opens it. The count and the purge
+    /// are one durable write; a program that only reads the store does none of this.
+    public func recordLaunch(now: Date = Date()) throws(NoteTakerError) {
+        let (_, hashes) = try write { db in
+            try Metrics.increment(db, .launches)
+            return try Self.purgeTrash(db, trashedBefore: now.addingTimeInterval(-Self.trashRetention))
+        }
+        try removeUnreferencedFiles(hashes)
+        try pruneHistoryIfDue(now: now)
     }
 
     /// Usage counters and what the store holds.

@@ -5,7 +5,8 @@ import GRDB
 /// word search cannot find (`ffee` in `coffee`, part of a code or a file name).
 ///
 /// It reads the notes themselves, newest first, and stops at the page's last match: a
-/// common piece of text costs little, text found nowhere costs one pass over every note.
+/// common piece of text costs little, text found nowhere costs one pass over every note
+/// (``SubstringMatch`` compares the bytes). ASCII letters match in any case, as with `LIKE`.
 extension NoteStore {
     static func searchSubstring(_ db: Database, _ query: SearchQuery) throws -> [SearchHit] {
         let text = query.text
@@ -22,15 +23,8 @@ extension NoteStore {
             arguments += [folderId.key]
         }
         if query.pinnedOnly { conditions.append("note.isPinned") }
-        // LIKE ignores the case of ASCII letters; `instr` is faster where there are none.
-        if text.unicodeScalars.contains(where: { $0.properties.isCased && $0.isASCII }) {
-            conditions.append(#"(note.title LIKE ? ESCAPE '\' OR note.body LIKE ? ESCAPE '\')"#)
-            let pattern = "%" + likeEscaped(text) + "%"
-            arguments += [pattern, pattern]
-        } else {
-            conditions.append("(instr(note.title, ?) > 0 OR instr(note.body, ?) > 0)")
-            arguments += [text, text]
-        }
+        conditions.append("(\(SubstringMatch.name)(note.title, ?) OR \(SubstringMatch.name)(note.body, ?))")
+        arguments += [text, text]
         arguments += [query.limit]
         let notes = try fetchNotes(
             db,
@@ -43,12 +37,5 @@ extension NoteStore {
         return notes.map { note in
             SearchHit(note: note, snippet: Snippet.around(text, in: note.body), rank: 0)
         }
-    }
-
-    /// `text` with LIKE's wildcards and the escape character escaped.
-    private static func likeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: #"\"#, with: #"\\"#)
-            .replacingOccurrences(of: "%", with: #"\%"#)
-            .replacingOccurrences(of: "_", with: #"\_"#)
     }
 }

