@@ -42,9 +42,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "NoteTakerHTTP",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .target(
             name: "NoteTakerWeb",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerHTTP",
                 "NoteTakerInterchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 "NoteTakerMarkdown",
@@ -68,6 +72,7 @@ let package = Package(
             name: "NoteTakerServer",
             dependencies: [
                 "NoteTakerSyncProtocol",
+                "NoteTakerHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -7,6 +7,7 @@ executables' folder (default: .build/debug). Screenshots go to docs/screenshots.
 import json
 import os
 import re
+import signal
 import shutil
 import subprocess
 import tempfile
@@ -64,9 +65,9 @@ class App:
         raise AssertionError("notetaker serve did not start")
 
     def stop(self):
+        """Stops the app as a person does, with Ctrl-C: it must end cleanly, logging no error."""
         if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
+            stop_cleanly(self.process, "notetaker serve")
 
 
 @pytest.fixture
@@ -103,9 +104,23 @@ def sync_server():
         url = match.group(1) if match else None
     assert url, "notetaker-server did not start"
     yield url
-    process.terminate()
-    process.wait(timeout=20)
+    stop_cleanly(process, "notetaker-server")
     shutil.rmtree(data, ignore_errors=True)
+
+
+def stop_cleanly(process, name):
+    """Interrupts a server (SIGINT, as Ctrl-C) and checks it exits at once, with status 0 and
+    no error-level log line (the log's level follows the time stamp)."""
+    process.send_signal(signal.SIGINT)
+    try:
+        output, errors = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError(f"{name} did not stop within 20 s of Ctrl-C")
+    lines = ((output or "") + (errors or "")).splitlines()
+    logged = [line for line in lines if re.search(r"^\S+ (error|critical) ", line)]
+    assert not logged, f"{name} logged errors on Ctrl-C: {logged}"
+    assert process.returncode == 0, f"{name} exited with status {process.returncode} on Ctrl-C: {lines[-5:]}"
 
 
 @pytest.fixture

@@ -32,12 +32,27 @@ def test_attach_an_image_and_see_it_inline(app, browser):
     by_css(browser, "#file-input").send_keys(str(image))
     attachment = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".attachment img"), message="the image was not attached")[0]
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", attachment) == 40)
-    wait(browser, lambda d: "chart.png" in by_css(d, ".attachment a").text, message="the attachment is not listed")
+    wait(browser, lambda d: "chart.png" in by_css(d, ".attachment a[download]").text, message="the attachment is not listed")
     assert "attachment:" in by_css(browser, "#note-body").get_attribute("value"), "the image is placed in the text"
     by_css(browser, "#preview-toggle").click()
     inline = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview img"))[0]
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", inline) == 40)
     assert len(app.cli_json("attachments", note)) == 1
+
+
+def test_a_large_photo_is_shown_by_its_thumbnail(app, browser):
+    note = app.new_note("Beach day", "Sun")
+    photo = Path(tempfile.mkdtemp()) / "beach.png"
+    photo.write_bytes(png(1600, 1200))
+    app.cli("attach", note, str(photo))
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    thumb = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-thumb"), message="the list shows no thumbnail")[0]
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 320,
+         message="the list's picture is not a 320-pixel thumbnail")
+    picture = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".attachment img"), message="the attachment is not shown")[0]
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", picture) == 320)
+    assert by_css(browser, ".attachment-picture").get_attribute("href").endswith("/content"), "the thumbnail opens the original"
 
 
 HOSTILE = """# Hostile

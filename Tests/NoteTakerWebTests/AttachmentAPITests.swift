@@ -21,6 +21,9 @@ import Testing
             #expect(image.status == .ok && Data(buffer: image.body) == Self.png)
             #expect(image.headers[.contentType] == "image/png")
             #expect(image.headers[.contentDisposition]?.hasPrefix("inline") == true)
+            // A picture no larger than a thumbnail is its own thumbnail.
+            let small = try await client.send(.get, try #require(upload.object["thumbnailUrl"] as? String))
+            #expect(small.status == .ok && Data(buffer: small.body) == Self.png)
             let download = try await client.send(.get, url + "?download=true")
             #expect(download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
             let page = try await client.execute(
@@ -35,6 +38,32 @@ import Testing
             #expect(try await client.send(.get, url).status == .notFound)
         }
         #expect(try app.store.note(id: note.id).attachments.map(\.fileName) == ["page.html"])
+    }
+
+    @Test func aLargePictureIsListedWithASmallThumbnail() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Holiday"))
+        let picture = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-\(UUID()).bmp")
+        try Self.bmp(width: 2000, height: 1500).write(to: picture)
+        defer { try? FileManager.default.removeItem(at: picture) }
+        _ = try app.store.attachFile(at: picture, toNote: note.id, fileName: "beach.bmp")
+        try await app.test { client in
+            let listed = try await client.send(.get, "/api/v1/notes").object["notes"] as? [[String: Any]]
+            let thumbnail = try #require(listed?.first?["thumbnailUrl"] as? String)
+            let served = try await client.send(.get, thumbnail)
+            #expect(served.status == .ok && served.headers[.contentType] == "image/jpeg")
+            #expect(served.body.readableBytes < 50_000, "a thumbnail of \(served.body.readableBytes) bytes")
+            #expect(try await client.send(.get, "/api/v1/attachments/\(UUID())/thumbnail").status == .notFound)
+        }
+    }
+
+    /// An uncompressed BMP picture, as large as a photo.
+    static func bmp(width: Int, height: Int) -> Data {
+        func little(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let rowBytes = (width * 3 + 3) / 4 * 4
+        let header = Array("BM".utf8) + little(54 + rowBytes * height, 4) + little(0, 4) + little(54, 4)
+            + little(40, 4) + little(width, 4) + little(height, 4) + little(1, 2) + little(24, 2) + little(0, 24)
+        return Data(header + [UInt8](repeating: 90, count: rowBytes * height))
     }
 
     @Test func badUploadsAreRefusedAndChangeNothing() async throws {

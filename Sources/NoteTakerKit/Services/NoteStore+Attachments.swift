@@ -33,6 +33,7 @@ extension NoteStore {
         if !FileManager.default.fileExists(atPath: attachmentFiles.url(forHash: stored.contentHash).path) {
             _ = try attachmentFiles.store(from: url, fileName: name)
         }
+        if attachment.kind == .image { makeThumbnail(hash: stored.contentHash) }
         return attachment
     }
 

@@ -90,15 +90,20 @@ struct AttachmentFiles {
         return Stored(contentHash: hash, size: size, header: header)
     }
 
-    /// Deletes the file with this hash, if it is there.
+    /// Where the thumbnail of the picture with this content hash is kept (see ``Thumbnailer``).
+    func thumbnailURL(forHash hash: String) -> URL {
+        directory.appendingPathComponent("thumbnails", isDirectory: true).appendingPathComponent(hash + ".jpg")
+    }
+
+    /// Deletes the file with this hash, and its thumbnail, if they are there.
     func remove(hash: String) throws(NoteTakerError) {
         guard Self.isValidHash(hash) else { return }
-        let file = url(forHash: hash)
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        do {
-            try FileManager.default.removeItem(at: file)
-        } catch {
-            throw .fileWriteFailed(path: file.path, reason: error.localizedDescription)
+        for file in [url(forHash: hash), thumbnailURL(forHash: hash)] where FileManager.default.fileExists(atPath: file.path) {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw .fileWriteFailed(path: file.path, reason: error.localizedDescription)
+            }
         }
     }
 }

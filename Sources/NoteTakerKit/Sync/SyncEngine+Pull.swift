@@ -64,5 +64,6 @@ extension SyncEngine {
             report.downloadedFiles += 1
             progress?(.transferringFiles(done: index + 1, total: missing.count))
         }
+        try local { try $0.makeThumbnails(hashes: missing) }
     }
 }

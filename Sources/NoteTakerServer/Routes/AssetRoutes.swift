@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NoteTakerHTTP
 import NoteTakerSyncProtocol
 
 /// Upload, existence check and download of attachment files, by SHA-256.
@@ -25,16 +26,7 @@ struct AssetRoutes {
             let (account, _) = try await service.account(of: request)
             let url = try await service.assetFile(hash: context.parameters.get("hash") ?? "", for: account)
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-            return Response(
-                status: .ok, headers: [.contentType: "application/octet-stream"],
-                body: ResponseBody(contentLength: size) { writer in
-                    let handle = try FileHandle(forReadingFrom: url)
-                    defer { try? handle.close() }
-                    while let data = try handle.read(upToCount: 1 << 16), !data.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: data))
-                    }
-                    try await writer.finish(nil)
-                })
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .file(at: url, size: size))
         }
     }
 }

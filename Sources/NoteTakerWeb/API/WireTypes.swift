@@ -14,6 +14,8 @@ struct NoteSummaryJSON: Encodable {
     var tags: [String]
     @Nullable var trashedAt: Date?
     var sync: SyncJSON
+    /// The thumbnail of the note's first picture, shown beside it in lists.
+    @Nullable var thumbnailUrl: String?
 
     init(_ note: Note) {
         id = note.id.key
@@ -26,6 +28,7 @@ struct NoteSummaryJSON: Encodable {
         tags = note.tags
         trashedAt = note.trashedAt
         sync = SyncJSON(note.sync)
+        thumbnailUrl = note.attachments.first { $0.kind == .image }.flatMap { AttachmentJSON($0).thumbnailUrl }
     }
 }
 
@@ -86,6 +89,8 @@ struct AttachmentJSON: Encodable {
     var contentHash: String
     var createdAt: Date
     var url: String
+    /// A small JPEG of a picture (the original where none can be made); `null` for other files.
+    @Nullable var thumbnailUrl: String?
 
     init(_ attachment: Attachment) {
         id = attachment.id.key
@@ -96,6 +101,7 @@ struct AttachmentJSON: Encodable {
         contentHash = attachment.contentHash
         createdAt = attachment.createdAt
         url = AttachmentJSON.contentPath(attachment.id)
+        thumbnailUrl = attachment.kind == .image ? "/api/v1/attachments/\(attachment.id.key)/thumbnail" : nil
     }
 
     /// Where the API serves an attachment's file.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NoteTakerHTTP
 import NoteTakerKit
 
 /// `/api/v1/notes/{id}/attachments` and `/api/v1/attachments/{id}`: adding, serving and removing files.
@@ -34,34 +35,39 @@ struct AttachmentRoutes {
             }
             return try JSON.response(AttachmentJSON(attachment), status: .created)
         }
+        router.get("/api/v1/attachments/:id/thumbnail") { _, context in
+            let attachment = try find(try context.identifier())
+            guard let thumbnail = store.thumbnail(for: attachment) else {
+                return try Self.file(store.fileURL(for: attachment), of: attachment, download: false)
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: thumbnail.path)[.size] as? NSNumber)?.intValue ?? 0
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=31536000, immutable"],
+                body: .file(at: thumbnail, size: size))
+        }
         router.get("/api/v1/attachments/:id/content") { request, context in
             let attachment = try find(try context.identifier())
-            let url = store.fileURL(for: attachment)
-            let download = try request.flag("download")
-            let imageType = Self.inlineImageTypes[(attachment.fileName as NSString).pathExtension.lowercased()]
-            let disposition = (imageType != nil && !download) ? "inline" : "attachment"
-            let encodedName = attachment.fileName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: download ? "application/octet-stream" : (imageType ?? "application/octet-stream"),
-                    .contentDisposition: "\(disposition); filename*=UTF-8''\(encodedName)",
-                    .cacheControl: "private, max-age=31536000, immutable",
-                ],
-                body: ResponseBody(contentLength: Int(attachment.fileSize)) { writer in
-                    let handle = try FileHandle(forReadingFrom: url)
-                    defer { try? handle.close() }
-                    while let data = try handle.read(upToCount: 1 << 16), !data.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: data))
-                    }
-                    try await writer.finish(nil)
-                })
+            return try Self.file(store.fileURL(for: attachment), of: attachment, download: try request.flag("download"))
         }
+
         router.delete("/api/v1/attachments/:id") { _, context in
             let attachment = try find(try context.identifier())
             try storeCall { () throws(NoteTakerError) in try store.detach(attachmentId: attachment.id) }
             return Response(status: .noContent)
         }
+    }
+
+    /// An attachment's file: pictures inline, as their own type; anything else a download.
+    private static func file(_ url: URL, of attachment: Attachment, download: Bool) throws -> Response {
+        let imageType = inlineImageTypes[(attachment.fileName as NSString).pathExtension.lowercased()]
+        let disposition = (imageType != nil && !download) ? "inline" : "attachment"
+        let encodedName = attachment.fileName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
+        let headers: HTTPFields = [
+            .contentType: download ? "application/octet-stream" : (imageType ?? "application/octet-stream"),
+            .contentDisposition: "\(disposition); filename*=UTF-8''\(encodedName)",
+            .cacheControl: "private, max-age=31536000, immutable",
+        ]
+        return Response(status: .ok, headers: headers, body: .file(at: url, size: Int(attachment.fileSize)))
     }
 
     private func find(_ id: UUID) throws(WebAPIError) -> Attachment {

@@ -318,7 +318,10 @@ function renderTags(note) {
 
 function renderAttachments(note) {
   const items = note.attachments.map((attachment) => h('li', { className: 'attachment' },
-    attachment.kind === 'image' ? h('img', { src: attachment.url, alt: attachment.fileName, loading: 'lazy' }) : null,
+    attachment.kind === 'image'
+      ? h('a', { href: attachment.url, target: '_blank', rel: 'noopener', className: 'attachment-picture' },
+        h('img', { src: attachment.thumbnailUrl ?? attachment.url, alt: attachment.fileName, loading: 'lazy' }))
+      : null,
     h('a', { href: `${attachment.url}?download=true`, download: attachment.fileName }, attachment.fileName),
     h('span', { className: 'hint' }, fileSize(attachment.fileSize)),
     note.trashedAt ? null : h('button', { type: 'button', className: 'quiet small', 'aria-label': t('removeAttachment', { name: attachment.fileName }), onclick: () => detach(attachment) }, t('remove'))));

@@ -148,6 +148,7 @@ function noteItem(note, route, snippetHTML) {
     },
     onkeydown: moveFocus,
   },
+  note.thumbnailUrl ? h('img', { className: 'note-thumb', src: note.thumbnailUrl, alt: '', loading: 'lazy', width: 48, height: 48 }) : null,
   h('span', { className: 'note-title' }, note.isPinned ? h('span', { className: 'pin-mark' }, t('pinnedMark')) : null, note.title || t('untitled')),
   preview,
   h('span', { className: 'note-meta' }, h('time', { datetime: note.modifiedAt }, shortDate(note.modifiedAt)),
