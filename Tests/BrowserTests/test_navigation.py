@@ -206,7 +206,7 @@ def test_folders_collapse_and_trash_has_undo(app, browser):
     wait(browser, lambda d: "Projects" in by_css(d, "#folder-tree").text)
     click(browser, "#folder-tree .folder-toggle")
     wait(browser, lambda d: not by_css(d, "#folder-tree .nav-list").is_displayed(), message="the folder did not collapse")
-    assert by_css(browser, "#folder-tree .folder-toggle").get_attribute("aria-expanded") == "false"
+    wait(browser, lambda d: by_css(d, "#folder-tree .folder-toggle").get_attribute("aria-expanded") == "false")
     browser.refresh()
     wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
     wait(browser, lambda d: by_css(d, "#folder-tree .folder-toggle").get_attribute("aria-expanded") == "false", message="not kept")
@@ -239,10 +239,10 @@ def test_search_filters_by_tag_folder_and_pinned(app, browser):
     app.start()
     open_app(browser, app, "#view=search&q=milk")
     wait(browser, lambda d: sorted(list_titles(d))[-1] == "Second groceries" and len(list_titles(d)) == 2)
-    by_css(browser, "#filter-pinned").click()
+    click(browser, "#filter-pinned")
     wait(browser, lambda d: len(list_titles(d)) == 1 and list_titles(d)[0].endswith("Groceries"))
-    by_css(browser, "#filter-pinned").click()
-    by_css(browser, "#filter-tag").send_keys("#meetings")
+    click(browser, "#filter-pinned")
+    wait(browser, lambda d: by_css(d, "#filter-tag").send_keys("#meetings") or True)
     wait(browser, lambda d: list_titles(d) == [])
 
 
@@ -313,14 +313,14 @@ def test_search_inside_words_and_in_japanese(app, browser):
     search.send_keys("ffee")
     wait(browser, lambda d: by_css(d, "#list-title").text.startswith("Results for") and list_titles(d) == [],
          message="a word search should not find part of a word")
-    by_css(browser, "#filter-contains").click()
+    click(browser, "#filter-contains")
     wait(browser, lambda d: list_titles(d) == ["Morning"], message="'Inside words' should find 'coffee' for 'ffee'")
     mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark"), message="no marked text")[0]
     assert mark.text == "ffee"
-    browser.find_elements(By.CSS_SELECTOR, "#note-list .note-link")[0].click()
+    click(browser, "#note-list .note-link")
     wait(browser, lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, "#note-preview mark")] == ["ffee"],
          message="the opened note should mark the text inside the word")
-    by_css(browser, "#filter-contains").click()
+    click(browser, "#filter-contains")
     search = by_css(browser, "#search-input")
     search.clear()
     search.send_keys("夜景")
