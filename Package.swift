@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
@@ -72,7 +74,6 @@ let package = Package(
             name: "NoteTakerServer",
             dependencies: [
                 "NoteTakerSyncProtocol",
-                "NoteTakerHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -83,6 +84,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -110,10 +113,20 @@ let package = Package(
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
         .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server"]),
+        .target(
+            name: "NoteTakerServerTestSupport",
+            dependencies: [
+                "NoteTakerServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/NoteTakerServerTestSupport"
+        ),
         .testTarget(
             name: "NoteTakerServerTests",
             dependencies: [
                 "NoteTakerServer",
+                "NoteTakerServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -121,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "NoteTakerSyncTests",
             dependencies: [
-                "NoteTakerKit", "NoteTakerServer",
+                "NoteTakerKit", "NoteTakerServer", "NoteTakerServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

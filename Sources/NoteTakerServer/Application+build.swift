@@ -12,21 +12,25 @@ public func buildRouter(service: SyncService) -> Router<SyncRequestContext> {
     return router
 }
 
-/// Builds the sync server: the storage opened, routes registered, TLS when configured.
+/// Builds the sync server: the storage opened (when `backend` is not given), routes
+/// registered, TLS when configured, and what the storage needs running beside the server.
 ///
 /// `onServerRunning` receives the port actually bound (useful with port 0).
 public func buildApplication(
     _ configuration: ServerConfiguration,
-    service: SyncService? = nil,
+    backend: ServerBackend? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) throws -> some ApplicationProtocol {
-    let service = try service ?? configuration.makeService()
+) async throws -> some ApplicationProtocol {
+    var opened = backend
+    if opened == nil { opened = try await configuration.openBackend() }
+    guard let backend = opened else { throw SyncServerError(.internalError, "The server's storage could not be opened.") }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker-server")
     return Application(
-        router: buildRouter(service: service),
+        router: buildRouter(service: backend.service),
         server: try serverBuilder(configuration),
         configuration: address,
+        services: backend.services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) })
 }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// How `notetaker-server` runs: where its data lives, where it listens, TLS, limits.
 public struct ServerConfiguration: Sendable {
-    /// The folder holding `NoteTakerServer.sqlite` and the `assets/` folder.
-    public var dataDirectory: URL
+    /// Where everything the server keeps lives.
+    public var database: ServerDatabase
     /// The address to listen on (loopback by default).
     public var host: String
     /// The port to listen on; 0 picks a free one (tests).
@@ -31,13 +31,24 @@ public struct ServerConfiguration: Sendable {
     /// The default per-account quota: 10 GB.
     public static let defaultQuota: Int64 = 10 * 1024 * 1024 * 1024
 
-    /// Creates a configuration; only the data folder is required.
+    /// Creates a configuration over an SQLite folder; only the folder is required.
     public init(
         dataDirectory: URL, host: String = "127.0.0.1", port: Int = defaultPort,
         tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
         quotaBytes: Int64 = defaultQuota, passwordHasher: PasswordHasher = .standard, registrationOpen: Bool = true
     ) {
-        self.dataDirectory = dataDirectory
+        self.init(
+            database: .sqlite(dataDirectory), host: host, port: port, tlsCertificatePath: tlsCertificatePath, tlsKeyPath: tlsKeyPath,
+            quotaBytes: quotaBytes, passwordHasher: passwordHasher, registrationOpen: registrationOpen)
+    }
+
+    /// Creates a configuration; only the database is required.
+    public init(
+        database: ServerDatabase, host: String = "127.0.0.1", port: Int = defaultPort,
+        tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil,
+        quotaBytes: Int64 = defaultQuota, passwordHasher: PasswordHasher = .standard, registrationOpen: Bool = true
+    ) {
+        self.database = database
         self.host = host
         self.port = port
         self.tlsCertificatePath = tlsCertificatePath
@@ -54,11 +65,35 @@ public struct ServerConfiguration: Sendable {
         return base.appendingPathComponent("notetaker-server", isDirectory: true)
     }
 
-    /// Opens the storage and builds the service this configuration describes.
+    /// Opens the storage (running PostgreSQL's migrations) and builds the service this
+    /// configuration describes, with what must run beside the HTTP server.
+    public func openBackend() async throws -> ServerBackend {
+        switch database {
+        case .sqlite(let directory):
+            return ServerBackend(service: try sqliteService(directory), services: [])
+        case .postgres(let url):
+            let database = try PostgresDatabase(url: url)
+            let storage = try await PostgresSyncStorage.open(database)
+            let broadcast = PostgresChangeBroadcast(database: database)
+            let service = SyncService(
+                storage: storage, assets: PostgresAssetStore(database: database), broadcast: broadcast,
+                quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
+            return ServerBackend(service: service, services: [database.client, BroadcastListening(service: service, broadcast: broadcast)])
+        }
+    }
+
+    /// Opens an SQLite storage, which needs nothing running beside it (tests and tools).
     public func makeService() throws -> SyncService {
-        let storage = try SQLiteSyncStorage(url: dataDirectory.appendingPathComponent("NoteTakerServer.sqlite"))
+        guard case .sqlite(let directory) = database else {
+            throw SyncServerError(.internalError, "A PostgreSQL storage is opened with openBackend(), which runs its connection pool.")
+        }
+        return try sqliteService(directory)
+    }
+
+    private func sqliteService(_ directory: URL) throws -> SyncService {
+        let storage = try SQLiteSyncStorage(url: directory.appendingPathComponent("NoteTakerServer.sqlite"))
         return SyncService(
-            storage: storage, assetsDirectory: dataDirectory.appendingPathComponent("assets", isDirectory: true),
+            storage: storage, assets: FileAssetStore(directory: directory.appendingPathComponent("assets", isDirectory: true)),
             quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
     }
 }

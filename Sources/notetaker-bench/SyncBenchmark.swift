@@ -21,7 +21,7 @@ struct SyncBenchmark {
         let configuration = ServerConfiguration(dataDirectory: directory.appendingPathComponent("server"), port: 0)
         let service = try configuration.makeService()
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = try buildApplication(configuration, service: service) { portContinuation.yield($0) }
+        let app = try await buildApplication(configuration, backend: ServerBackend(service: service)) { portContinuation.yield($0) }
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()

@@ -10,17 +10,46 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-server",
         abstract: "Run the NoteTaker sync server (accounts, records, attachment files, push).",
-        subcommands: [ServeCommand.self, AccountCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, AccountCommand.self],
         defaultSubcommand: ServeCommand.self)
 }
 
 /// Where the server keeps its data.
 struct DataOptions: ParsableArguments {
-    @Option(help: "Folder for the server's database and attachment files (default: $XDG_DATA_HOME/notetaker-server).")
+    @Option(help: "Where the server keeps everything: sqlite:FOLDER (the default, in $XDG_DATA_HOME/notetaker-server) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (several servers may share one).")
+    var database: String?
+    @Option(help: "Folder for the server's SQLite database and attachment files (the same as --database sqlite:FOLDER).")
     var data: String?
 
-    var directory: URL {
-        data.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ServerConfiguration.defaultDataDirectory()
+    /// The storage asked for.
+    func location() throws -> ServerDatabase {
+        switch (database, data) {
+        case (let database?, nil):
+            do {
+                return try ServerDatabase(argument: database)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        case (nil, let data?):
+            return .sqlite(URL(fileURLWithPath: data, isDirectory: true))
+        case (nil, nil):
+            return .sqlite(ServerConfiguration.defaultDataDirectory())
+        case (_?, _?):
+            throw ValidationError("Give either --database or --data, not both.")
+        }
+    }
+}
+
+/// Opens the storage, with a message a person can act on when it cannot be.
+func openBackend(_ configuration: ServerConfiguration) async throws -> ServerBackend {
+    do {
+        return try await configuration.openBackend()
+    } catch let error as SyncServerError {
+        FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+        throw ExitCode.failure
+    } catch {
+        FileHandle.standardError.write(Data("error: could not open the server's storage at \(configuration.database): \(error)\n".utf8))
+        throw ExitCode.failure
     }
 }
 
@@ -49,13 +78,29 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ServerConfiguration(
-            dataDirectory: dataOptions.directory, host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
+            database: try dataOptions.location(), host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
             quotaBytes: quotaMegabytes * 1_048_576, registrationOpen: registration == .open)
         let scheme = tlsCertificate == nil ? "http" : "https"
-        let app = try buildApplication(configuration) { port in
-            FileHandle.standardError.write(Data("notetaker-server listening on \(scheme)://\(host):\(port) (data in \(configuration.dataDirectory.path), registration \(registration.rawValue))\n".utf8))
+        let backend = try await openBackend(configuration)
+        let app = try await buildApplication(configuration, backend: backend) { port in
+            FileHandle.standardError.write(Data("notetaker-server listening on \(scheme)://\(host):\(port) (data in \(configuration.database), registration \(registration.rawValue))\n".utf8))
         }
         try await app.runService()
+    }
+}
+
+/// `notetaker-server migrate`: brings the storage's schema up to date and stops (what
+/// `serve` also does on start), for upgrading before the nodes restart.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Bring the storage's tables up to date, then stop (serve does this on start too).")
+
+    @OptionGroup var dataOptions: DataOptions
+
+    func run() async throws {
+        let configuration = ServerConfiguration(database: try dataOptions.location())
+        _ = try await openBackend(configuration)
+        print("The storage at \(configuration.database) is up to date.")
     }
 }
 
@@ -78,11 +123,19 @@ struct AddAccountCommand: AsyncParsableCommand {
             throw ValidationError("Give the password on standard input with --password-stdin, so it stays out of the shell history.")
         }
         let password = (readLine(strippingNewline: true) ?? "")
-        let service = try ServerConfiguration(dataDirectory: dataOptions.directory).makeService()
-        do {
-            let account = try await service.addAccount(Credentials(username: name, password: password))
+        let backend = try await openBackend(ServerConfiguration(database: try dataOptions.location()))
+        let credentials = Credentials(username: name, password: password)
+        let outcome = try await backend.withServicesRunning { service -> Result<StoredAccount, SyncServerError> in
+            do throws(SyncServerError) {
+                return .success(try await service.addAccount(credentials))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let account):
             print("Created account \(account.username).")
-        } catch {
+        case .failure(let error):
             FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
             throw ExitCode.failure
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 @testable import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
 
@@ -29,14 +30,12 @@ struct AccountTests {
 
     @Test("the server keeps only hashes of passwords and tokens")
     func onlyHashesStored() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let token = try await server.test { try await $0.register("ada", password: "a very secret pass") }
-        let file = try Data(contentsOf: server.directory.appendingPathComponent("NoteTakerServer.sqlite"))
-        let wal = (try? Data(contentsOf: server.directory.appendingPathComponent("NoteTakerServer.sqlite-wal"))) ?? Data()
-        for data in [file, wal] {
-            #expect(data.range(of: Data("a very secret pass".utf8)) == nil)
-            #expect(data.range(of: Data(token.utf8)) == nil)
-        }
+        let data = try await TestStorage.storedAccountBytes(server.configuration)
+        #expect(data.range(of: Data("ada".utf8)) != nil, "the account is not where the test looks")
+        #expect(data.range(of: Data("a very secret pass".utf8)) == nil)
+        #expect(data.range(of: Data(token.utf8)) == nil)
     }
 
     @Test("a taken name, a bad name, a short password and malformed JSON are refused")
@@ -78,7 +77,7 @@ struct AccountTests {
 
     @Test("20 wrong passwords sent at once: only 5 are checked, and the owner elsewhere still logs in")
     func parallelGuesses() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let service = server.service
         _ = try await service.addAccount(Credentials(username: "ada", password: "correct horse"))
         let outcomes = await withTaskGroup(of: SyncServerError?.self) { group in
@@ -159,7 +158,7 @@ struct AccountTests {
 
     @Test("with registration closed, nobody can register; an account added on the server's machine logs in")
     func closedRegistration() async throws {
-        let server = try TestServer(registrationOpen: false)
+        let server = try await TestServer(registrationOpen: false)
         try await server.test { client in
             let refused = try await client.send(.post, "/v1/accounts", json: Credentials(username: "eve", password: "correct horse"))
             #expect(refused.status == .forbidden)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
 
@@ -27,7 +28,7 @@ struct AssetTests {
 
     @Test("content that does not match its hash is refused and not stored; bad hashes are refused")
     func badUploads() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let token = try await client.register("ada")
             let claimed = sha256Hex(Data("something else".utf8))
@@ -52,14 +53,12 @@ struct AssetTests {
         await #expect(throws: SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")) {
             try await server.service.storeAsset(hash: String(repeating: "a", count: 64), chunks: chunks, for: account)
         }
-        let stored = FileManager.default.enumerator(atPath: server.directory.appendingPathComponent("assets").path)?
-            .compactMap { $0 as? String }.filter { $0.count == 67 } ?? []
-        #expect(stored.isEmpty)
+        #expect(try await TestStorage.storedFileCount(server.configuration) == 0)
     }
 
     @Test("assets over the quota are refused and leave no file behind")
     func quota() async throws {
-        let server = try TestServer(quotaBytes: 1_000)
+        let server = try await TestServer(quotaBytes: 1_000)
         try await server.test { client in
             let token = try await client.register("ada")
             // Six uploads, each over what is left: none is kept, on disk or in the usage.
@@ -73,14 +72,13 @@ struct AssetTests {
             let status = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self)
             #expect(status.usedBytes == 0)
         }
-        let files = FileManager.default.enumerator(atPath: server.directory.appendingPathComponent("assets").path)?
-            .compactMap { $0 as? String }.filter { !$0.hasSuffix("incoming") && $0.count > 2 } ?? []
-        #expect(files.isEmpty, "left on disk: \(files)")
+        #expect(try await TestStorage.storedFileCount(server.configuration) == 0, "a refused upload was left behind")
     }
 
-    @Test("the server's data folder, database and asset files are readable by their owner only")
+    @Test("the server's data folder, database and asset files are readable by their owner only", .enabled(if: !TestStorage.usesPostgres))
     func ownerOnly() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
+        let directory = try #require(server.directory)
         let content = Data("private file".utf8)
         try await server.test { client in
             let token = try await client.register("ada")
@@ -89,9 +87,9 @@ struct AssetTests {
         }
         func mode(_ path: String) throws -> Int? { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int }
         let hash = sha256Hex(content)
-        #expect(try mode(server.directory.path) == 0o700)
-        #expect(try mode(server.directory.appendingPathComponent("NoteTakerServer.sqlite").path) == 0o600)
-        let asset = server.directory.appendingPathComponent("assets/\(hash.prefix(2))/\(hash)")
+        #expect(try mode(directory.path) == 0o700)
+        #expect(try mode(directory.appendingPathComponent("NoteTakerServer.sqlite").path) == 0o600)
+        let asset = directory.appendingPathComponent("assets/\(hash.prefix(2))/\(hash)")
         #expect(try mode(asset.deletingLastPathComponent().path) == 0o700)
         #expect(try mode(asset.path) == 0o600)
     }

@@ -11,7 +11,7 @@ import Testing
 struct IsolationTests {
     @Test("every endpoint is scoped by the authenticated account")
     func isolated() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.test { client in
             let ada = try await client.register("ada")
             let eve = try await client.register("eve")
@@ -73,7 +73,7 @@ struct IsolationTests {
 
     @Test("push streams are capped per account, and end with their session")
     func pushStreamLimits() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let service = server.service
         let (account, token) = try await server.account()
         var streams: [AsyncStream<String>] = []

@@ -50,7 +50,7 @@ struct RecordTests {
 
     @Test("kept answers stay small and few: a conflict's server copy is read afresh, and only the newest 1,000 are kept")
     func keptAnswers() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let service = server.service
         let (account, _) = try await server.account()
         let id = UUID()
@@ -74,7 +74,7 @@ struct RecordTests {
 
     @Test("kept answers count in the account's usage, and stop counting when they are forgotten")
     func keptAnswersInUsage() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let service = server.service
         let (account, _) = try await server.account()
         let id = UUID()
@@ -97,7 +97,7 @@ struct RecordTests {
 
     @Test("a page of changes is bounded in bytes as well as in records")
     func pageBytes() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         let service = server.service
         let (account, _) = try await server.account()
         let big = String(repeating: "x", count: 900_000)
@@ -155,7 +155,7 @@ struct RecordTests {
 
     @Test("an unusable token answers resync required")
     func resyncRequired() async throws {
-        let other = try TestServer()
+        let other = try await TestServer()
         let foreign = try await other.test { client in
             let token = try await client.register("ada")
             _ = try await client.modify(token, [noteSave(title: "x")])

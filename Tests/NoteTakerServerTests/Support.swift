@@ -3,19 +3,27 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
 
-/// A sync server over a fresh data folder, driven through its router.
+/// A sync server over fresh storage (see ``TestStorage``), driven through its router.
 struct TestServer {
-    let directory: URL
+    let configuration: ServerConfiguration
     let service: SyncService
 
-    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
-        let configuration = ServerConfiguration(
-            dataDirectory: directory, quotaBytes: quotaBytes, passwordHasher: .fastForTests, registrationOpen: registrationOpen)
-        service = try configuration.makeService()
+    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        configuration = try await TestStorage.configuration(directory: directory, quotaBytes: quotaBytes, registrationOpen: registrationOpen)
+        let backend = try await configuration.openBackend()
+        TestStorage.start(backend)
+        service = backend.service
+    }
+
+    /// The SQLite storage's folder (`nil` on PostgreSQL).
+    var directory: URL? {
+        if case .sqlite(let directory) = configuration.database { return directory }
+        return nil
     }
 
     /// Runs `body` with a client of the router.

@@ -32,7 +32,7 @@ final class LiveServer: Sendable {
         configuration.headerTimeoutSeconds = headerTimeoutSeconds
         let service = try configuration.makeService()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try buildApplication(configuration, service: service) { port in continuation.yield(port) }
+        let app = try await buildApplication(configuration, backend: ServerBackend(service: service)) { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()

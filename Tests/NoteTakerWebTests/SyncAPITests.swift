@@ -14,7 +14,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-web-sync-\(UUID().uuidString)")
         let configuration = ServerConfiguration(dataDirectory: directory, port: 0, passwordHasher: .fastForTests)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let server = try buildApplication(configuration) { port in continuation.yield(port) }
+        let server = try await buildApplication(configuration) { port in continuation.yield(port) }
         // Stopped gracefully: cancelling a server with connections open can trap in NIO.
         let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: server.logger))
         let task = Task { try await group.run() }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NoteTakerHTTP
 import NoteTakerSyncProtocol
 
 /// Upload, existence check and download of attachment files, by SHA-256.
@@ -24,9 +23,13 @@ struct AssetRoutes {
         }
         router.get("/v1/assets/:hash") { request, context in
             let (account, _) = try await service.account(of: request)
-            let url = try await service.assetFile(hash: context.parameters.get("hash") ?? "", for: account)
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .file(at: url, size: size))
+            let hash = context.parameters.get("hash") ?? ""
+            let size = try await service.assetSize(hash: hash, for: account)
+            let body = ResponseBody(contentLength: Int(size)) { writer in
+                try await service.readAsset(hash: hash) { try await writer.write(ByteBuffer(bytes: $0)) }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
         }
     }
 }

@@ -64,6 +64,18 @@ public actor ChangeNotifier {
         }
     }
 
+    /// Passes an event on to the streams it concerns.
+    func apply(_ event: ServerEvent) {
+        switch event {
+        case .changed(let account, let token): notify(account: account, token: token)
+        case .sessionEnded(let hash): endSession(hash)
+        case .sessionsEnded(let account, let keeping): endSessions(account: account, keeping: keeping)
+        }
+    }
+
+    /// The accounts with a device listening.
+    var listeningAccounts: [Int64] { Array(listeners.keys) }
+
     /// How many devices of the account are listening.
     func listenerCount(account: Int64) -> Int {
         listeners[account]?.count ?? 0

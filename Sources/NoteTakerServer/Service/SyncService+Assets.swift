@@ -15,26 +15,32 @@ extension SyncService {
         try Self.validate(hash: hash)
         if try await assetExists(hash: hash, for: account) { return }
         let used = try await storing { try await storage.usage(account: account.id).bytes }
+        let quota = quotaBytes
+        // Over the quota, the upload stops as soon as it is; nothing stays behind.
+        let check = UploadCheck(expectedHash: hash, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
         try await storing {
-            // Over the quota, the upload stops as soon as it is; nothing stays on disk.
-            _ = try await assets.store(
-                chunks, expectedHash: hash, room: quotaBytes - used, tooMuch: SyncServerError.quotaExceeded(used: used, quota: quotaBytes)
-            ) { size in
-                try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quotaBytes)
+            try await assets.store(chunks, check: check) { size in
+                try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quota)
             }
         }
     }
 
-    /// The file of an asset the account holds.
-    public func assetFile(hash: String, for account: StoredAccount) async throws(SyncServerError) -> URL {
-        guard try await assetExists(hash: hash, for: account) else {
+    /// The size of an asset the account holds; its bytes come from ``readAsset(hash:into:)``.
+    public func assetSize(hash: String, for account: StoredAccount) async throws(SyncServerError) -> Int64 {
+        guard try await assetExists(hash: hash, for: account),
+              let size = try await storing({ try await assets.size(of: hash) }) else {
             throw SyncServerError(.notFound, "No attachment file with SHA-256 \(hash) in this account.")
         }
-        return assets.url(for: hash)
+        return size
+    }
+
+    /// Hands the bytes of an asset (checked with ``assetSize(hash:for:)``) to `piece`.
+    public func readAsset(hash: String, into piece: (Data) async throws -> Void) async throws {
+        try await assets.read(hash, into: piece)
     }
 
     static func validate(hash: String) throws(SyncServerError) {
-        guard AssetFiles.isValidHash(hash) else {
+        guard UploadCheck.isValidHash(hash) else {
             throw .badRequest("An asset is addressed by its SHA-256 as 64 lowercase hex digits.")
         }
     }

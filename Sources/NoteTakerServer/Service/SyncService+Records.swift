@@ -54,7 +54,7 @@ extension SyncService {
         response.authoredToken = saved.max().map(changeToken)
         if response.results.contains(where: { $0.outcome == .saved }) {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
-            await notifier.notify(account: account.id, token: changeToken(latest))
+            await announce(.changed(account: account.id, token: changeToken(latest)))
         }
         return response
     }

@@ -14,21 +14,27 @@ public struct SyncService: Sendable {
     /// Whether anyone may create an account (otherwise only ``addAccount(_:)`` on the
     /// server's machine does).
     public let registrationOpen: Bool
-    let assets: AssetFiles
+    /// Where attachment files' bytes live.
+    let assets: any AssetStore
+    /// Carries events to the other server processes on the same storage, if there are any.
+    let broadcast: (any ChangeBroadcast)?
     let hasher: PasswordHasher
     let throttle = LoginThrottle()
     /// Password hashing, one or two at a time.
     let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
 
-    /// Creates the service over a storage and an asset folder.
+    /// Creates the service over a storage, where asset files go, and (for a storage several
+    /// processes share) a broadcast of events between them.
     public init(
-        storage: any SyncStorage, assetsDirectory: URL, quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true
+        storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)? = nil,
+        quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true
     ) {
         self.storage = storage
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes
         self.registrationOpen = registrationOpen
-        self.assets = AssetFiles(directory: assetsDirectory)
+        self.assets = assets
+        self.broadcast = broadcast
         self.hasher = hasher
     }
 
@@ -80,7 +86,7 @@ public struct SyncService: Sendable {
     /// Ends the session of `token`.
     public func logout(token: String) async throws(SyncServerError) {
         try await storing { try await storage.removeSession(tokenHash: SessionToken.hash(token)) }
-        await notifier.endSession(SessionToken.hash(token))
+        await announce(.sessionEnded(tokenHash: SessionToken.hash(token)))
     }
 
     /// Changes the password; every other session of the account ends.
@@ -93,7 +99,7 @@ public struct SyncService: Sendable {
             try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, account: account.id)
             try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))
         }
-        await notifier.endSessions(account: account.id, keeping: SessionToken.hash(token))
+        await announce(.sessionsEnded(account: account.id, keeping: SessionToken.hash(token)))
     }
 
     /// The account's usage and quota.
@@ -118,6 +124,23 @@ public struct SyncService: Sendable {
     static func validate(password: String) throws(SyncServerError) {
         guard password.count >= SyncLimits.minimumPasswordLength, password.utf8.count <= 1024 else {
             throw .badRequest("A password is at least \(SyncLimits.minimumPasswordLength) characters (and at most 1024 bytes).")
+        }
+    }
+
+    /// Tells the push streams of every process on the storage about an event (this
+    /// process's directly when there is no broadcast, or the broadcast fails).
+    func announce(_ event: ServerEvent) async {
+        if let broadcast, (try? await broadcast.publish(event)) != nil { return }
+        await notifier.apply(event)
+    }
+
+    /// Tells every listening device of this process the newest change of its account: what
+    /// a node does after (re)connecting to the broadcast, whose events meanwhile are lost.
+    func refreshListeners() async {
+        for account in await notifier.listeningAccounts {
+            if let latest = try? await storage.latestSequence(account: account) {
+                await notifier.notify(account: account, token: changeToken(latest))
+            }
         }
     }
 

@@ -3,9 +3,6 @@ import GRDB
 import NoteTakerSyncProtocol
 
 extension SQLiteSyncStorage {
-    /// How long answers to batches are kept for repeated requests: 30 days.
-    static let requestRetention: TimeInterval = 30 * 24 * 3600
-
     /// The account's newest change sequence number.
     public func latestSequence(account: Int64) async throws -> Int64 {
         try await writer.read { db in
@@ -44,61 +41,40 @@ extension SQLiteSyncStorage {
             if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
                 return try Self.replay(db, account: account, stored)
             }
-            var sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
-            var addedBytes: Int64 = 0
-            var versionBytes: Int64 = 0
-            var results: [RecordResult] = []
+            let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
+            var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
             for change in request.changes {
-                let key = change.recordId.uuidString.lowercased()
-                let currentRow = try Row.fetchOne(db, sql: """
+                let key = BatchPlan.RecordKey(recordId: change.recordId.uuidString.lowercased(), recordType: change.recordType)
+                current[key] = try Row.fetchOne(db, sql: """
                     SELECT recordType, recordId, seq, deleted, fields, size FROM record
                     WHERE accountId = ? AND recordId = ? AND recordType = ?
-                    """, arguments: [account, key, change.recordType])
-                let current = try currentRow.map(Self.record)
-                switch RecordVersioning.decide(change, current: current) {
-                case .conflict(let serverRecord):
-                    results.append(RecordResult(
-                        recordId: change.recordId, recordType: change.recordType,
-                        outcome: .serverRecordChanged, serverRecord: serverRecord))
-                case .alreadyApplied(let tag):
-                    results.append(RecordResult(recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: tag))
-                case .apply:
-                    if change.recordType == SyncRecordType.note.rawValue, let currentRow {
-                        versionBytes += try Self.keepVersion(db, account: account, currentRow, replacedBy: change)
-                    }
-                    sequence += 1
-                    let fields = change.operation == .save ? try RecordVersioning.encodedFields(change) : Data("{}".utf8)
-                    let size = Int64(fields.count)
-                    addedBytes += size - (currentRow?["size"] ?? 0)
+                    """, arguments: [account, key.recordId, key.recordType]).map { BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"]) }
+            }
+            let plan = try BatchPlan(request, sequence: sequence, current: current)
+            var versionBytes: Int64 = 0
+            for step in plan.steps {
+                switch step {
+                case .write(let write):
                     try db.execute(sql: """
                         INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [
-                            account, key, change.recordType, sequence, change.operation == .delete,
-                            String(decoding: fields, as: UTF8.self), size, request.deviceId?.uuidString.lowercased(),
+                            account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
+                            write.fields, write.size, request.deviceId?.uuidString.lowercased(),
                         ])
-                    results.append(RecordResult(
-                        recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(sequence)))
+                case .keepVersion(let recordId, let sequence, let fields):
+                    versionBytes += try Self.keepVersion(db, account: account, recordId: recordId, sequence: sequence, fields: fields)
+                case .dropVersions(let recordId):
+                    versionBytes += try Self.dropVersions(db, account: account, recordId: recordId)
                 }
             }
-            if addedBytes + versionBytes > 0 {
-                // The versions kept are counted in `used` already; the records' growth is added.
-                let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
-                if used + addedBytes > quota { throw SyncServerError.quotaExceeded(used: used - versionBytes, quota: quota) }
-            }
+            let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
+            try plan.checkQuota(used: used, versionBytes: versionBytes, quota: quota)
             try db.execute(
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
-                arguments: [sequence, addedBytes, account])
-            let response = ModifyResponse(results: results)
-            // The answer is kept without the server's copies of conflicting records (a
-            // replay reads them afresh), so each stays small: a couple of hundred bytes a change.
-            let compact = ModifyResponse(results: results.map { result in
-                var result = result
-                result.serverRecord = nil
-                return result
-            })
+                arguments: [plan.sequence, plan.addedBytes, account])
             let now = Date().timeIntervalSince1970
-            let kept = try JSONEncoder().encode(compact)
+            let kept = try plan.keptAnswer()
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [account, requestKey, kept, now])
@@ -109,12 +85,12 @@ extension SQLiteSyncStorage {
                 accountId = ?1 AND (createdAt < ?2 OR createdAt < (
                     SELECT createdAt FROM request WHERE accountId = ?1 ORDER BY createdAt DESC LIMIT 1 OFFSET ?3))
                 """
-            let arguments: StatementArguments = [account, now - Self.requestRetention, Self.storedAnswers - 1]
+            let arguments: StatementArguments = [account, now - BatchPlan.answerRetention, BatchPlan.storedAnswers - 1]
             let freed = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE " + expired, arguments: arguments) ?? 0
             try db.execute(sql: "DELETE FROM request WHERE " + expired, arguments: arguments)
             try db.execute(sql: "UPDATE account SET answerBytes = answerBytes + ? - ? WHERE id = ?",
                            arguments: [Int64(kept.count), freed, account])
-            return response
+            return plan.response
         }
     }
 
@@ -134,52 +110,34 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Keeps the title, body and date of the note version a change replaces (a text change;
-    /// a deletion, the purge of a note, drops every version instead), thins that note's
+    /// Keeps a note's replaced text as the version of change `sequence`, thins the note's
     /// versions as devices do, and counts their bytes in the account's usage. Returns the
     /// bytes the versions grew by.
-    static func keepVersion(_ db: Database, account: Int64, _ current: Row, replacedBy change: RecordChange) throws -> Int64 {
-        let key = change.recordId.uuidString.lowercased()
-        if change.operation == .delete {
-            let freed = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(size), 0) FROM record_version WHERE accountId = ? AND recordId = ?",
-                                           arguments: [account, key]) ?? 0
-            try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ?", arguments: [account, key])
-            try db.execute(sql: "UPDATE account SET versionBytes = versionBytes - ? WHERE id = ?", arguments: [freed, account])
-            return -freed
-        }
-        guard !(current["deleted"] as Bool),
-              let old = try? JSONDecoder().decode(RecordFields.self, from: Data((current["fields"] as String).utf8)),
-              old["title"] != change.fields?["title"] || old["body"] != change.fields?["body"] else { return 0 }
-        let kept: RecordFields = ["title": old["title"] ?? .string(""), "body": old["body"] ?? .string(""),
-                                  "modifiedAt": old["modifiedAt"] ?? .null, "editedOn": old["editedOn"] ?? .null]
-        let text = String(decoding: try JSONEncoder().encode(kept), as: UTF8.self)
+    static func keepVersion(_ db: Database, account: Int64, recordId: String, sequence: Int64, fields: String) throws -> Int64 {
         let now = Date()
         try db.execute(sql: """
             INSERT OR REPLACE INTO record_version (accountId, recordId, seq, replacedAt, fields, size) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [account, key, current["seq"] as Int64, now.timeIntervalSince1970, text, text.utf8.count])
-        let rows = try Row.fetchAll(db, sql: "SELECT seq, replacedAt, size FROM record_version WHERE accountId = ? AND recordId = ? ORDER BY seq DESC",
-                                    arguments: [account, key])
-        let keptRows = VersionThinning.kept(
-            rows, replacedAt: { Date(timeIntervalSince1970: $0["replacedAt"]) }, now: now,
-            everyVersionDays: ServerVersionRetention.everyVersionDays, dailyDays: ServerVersionRetention.dailyDays,
-            weeklyDays: ServerVersionRetention.weeklyDays)
-        let keptSeqs = Set(keptRows.map { $0["seq"] as Int64 })
-        var bytes: Int64 = 0
-        for row in rows {
-            if keptSeqs.contains(row["seq"]) {
-                bytes += row["size"] as Int64
-            } else {
-                try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ? AND seq = ?",
-                               arguments: [account, key, row["seq"] as Int64])
-            }
+            """, arguments: [account, recordId, sequence, now.timeIntervalSince1970, fields, fields.utf8.count])
+        let versions = try Row.fetchAll(db, sql: "SELECT seq, replacedAt FROM record_version WHERE accountId = ? AND recordId = ?",
+                                        arguments: [account, recordId]).map { (sequence: $0["seq"] as Int64, replacedAt: $0["replacedAt"] as Double) }
+        var freed: Int64 = 0
+        for dropped in VersionKeeping.dropped(versions, now: now) {
+            freed += try Int64.fetchOne(db, sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ? AND seq = ? RETURNING size",
+                                        arguments: [account, recordId, dropped]) ?? 0
         }
-        let before = rows.reduce(Int64(0)) { $0 + ($1["size"] as Int64) } - Int64(text.utf8.count)
-        try db.execute(sql: "UPDATE account SET versionBytes = versionBytes + ? WHERE id = ?", arguments: [bytes - before, account])
-        return bytes - before
+        let grown = Int64(fields.utf8.count) - freed
+        try db.execute(sql: "UPDATE account SET versionBytes = versionBytes + ? WHERE id = ?", arguments: [grown, account])
+        return grown
     }
 
-    /// The most answers kept per account for repeated batches.
-    static let storedAnswers = 1_000
+    /// Drops every version kept of a deleted note; returns the (negative) bytes the versions grew by.
+    static func dropVersions(_ db: Database, account: Int64, recordId: String) throws -> Int64 {
+        let freed = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(size), 0) FROM record_version WHERE accountId = ? AND recordId = ?",
+                                       arguments: [account, recordId]) ?? 0
+        try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND recordId = ?", arguments: [account, recordId])
+        try db.execute(sql: "UPDATE account SET versionBytes = versionBytes - ? WHERE id = ?", arguments: [freed, account])
+        return -freed
+    }
 
     /// A kept answer, with the server's current copy of each record that conflicted.
     static func replay(_ db: Database, account: Int64, _ stored: Data) throws -> ModifyResponse {

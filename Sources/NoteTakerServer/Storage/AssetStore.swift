@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+import NoteTakerSyncProtocol
+
+/// Where the bytes of attachment files live, named by their SHA-256; a file is stored once
+/// however many accounts hold it. Which account may read which file is the
+/// ``SyncStorage``'s to keep.
+public protocol AssetStore: Sendable {
+    /// Streams an upload in, checking it as it comes (``UploadCheck``); once it checks out,
+    /// `admit` records it for its account (the quota is checked there) and the file becomes
+    /// readable. A wrong hash, an upload over its room or one `admit` refuses leaves nothing
+    /// readable behind.
+    func store<Chunks: AsyncSequence>(
+        _ chunks: Chunks, check: UploadCheck, admit: (Int64) async throws -> Void
+    ) async throws where Chunks.Element == [UInt8]
+
+    /// The size of the file with this SHA-256, or `nil` when none is stored.
+    func size(of hash: String) async throws -> Int64?
+
+    /// Hands the file's bytes to `piece` in order, a piece at a time (never the whole file).
+    func read(_ hash: String, into piece: (Data) async throws -> Void) async throws
+}
+
+/// Checks an upload while it streams in: its size against the limits, then its SHA-256
+/// against the address it was sent to.
+public struct UploadCheck {
+    /// The SHA-256 the upload must have (lowercase hex).
+    public let expectedHash: String
+    /// The most bytes the account has room for.
+    let room: Int64
+    /// The error to throw once the upload outgrows ``room``.
+    let tooMuch: @Sendable () -> any Error
+    private var hasher = SHA256()
+    /// The bytes seen so far.
+    public private(set) var size: Int64 = 0
+
+    init(expectedHash: String, room: Int64, tooMuch: @escaping @Sendable () -> any Error) {
+        self.expectedHash = expectedHash
+        self.room = room
+        self.tooMuch = tooMuch
+    }
+
+    /// Counts and hashes the next piece; throws as soon as the upload is too large.
+    mutating func add(_ chunk: [UInt8]) throws {
+        size += Int64(chunk.count)
+        if size > SyncLimits.maxAssetBytes {
+            throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
+        }
+        if size > room { throw tooMuch() }
+        hasher.update(data: chunk)
+    }
+
+    /// Checks the whole upload's SHA-256.
+    func verify() throws {
+        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard actual == expectedHash else {
+            throw SyncServerError(.hashMismatch, "The uploaded file's SHA-256 is \(actual), not \(expectedHash) as its address says. Nothing was stored.")
+        }
+    }
+
+    /// Whether `hash` is a lowercase hex SHA-256 (so it is safe as a file name or key).
+    static func isValidHash(_ hash: String) -> Bool {
+        hash.count == 64 && hash.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+}

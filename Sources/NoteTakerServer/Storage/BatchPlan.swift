@@ -1,0 +1,134 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// What applying one batch changes, decided from the records it touches before anything is
+/// written: the same decisions for every storage (SQLite, PostgreSQL), which then only carry
+/// the ``Step``s out in order inside one transaction.
+struct BatchPlan {
+    /// A record as a storage holds it, with the bytes its fields take.
+    struct StoredRecord {
+        var record: SyncRecord
+        var size: Int64
+    }
+
+    /// Identifies a record within an account.
+    struct RecordKey: Hashable {
+        var recordId: String
+        var recordType: String
+    }
+
+    /// A record's next version, to be stored in place of the current one.
+    struct Write {
+        var key: RecordKey
+        var sequence: Int64
+        var deleted: Bool
+        var fields: String
+        var size: Int64
+    }
+
+    /// One thing to do to the storage, in order.
+    enum Step {
+        /// Store a record's next version.
+        case write(Write)
+        /// Keep the note text a write replaces, as the version of change `sequence`.
+        case keepVersion(recordId: String, sequence: Int64, fields: String)
+        /// The note is deleted: drop every version kept of it.
+        case dropVersions(recordId: String)
+    }
+
+    /// The answer for each change, in the batch's order.
+    private(set) var results: [RecordResult] = []
+    /// What to store, in order.
+    private(set) var steps: [Step] = []
+    /// The account's newest sequence after the batch.
+    private(set) var sequence: Int64
+    /// How many bytes the account's records grow by (negative when they shrink).
+    private(set) var addedBytes: Int64 = 0
+
+    /// Decides every change of `request` against the records the account holds now
+    /// (`current`, the batch's records fetched beforehand) and its newest sequence.
+    init(_ request: ModifyRequest, sequence: Int64, current: [RecordKey: StoredRecord]) throws {
+        self.sequence = sequence
+        var current = current
+        for change in request.changes {
+            let key = RecordKey(recordId: change.recordId.uuidString.lowercased(), recordType: change.recordType)
+            let held = current[key]
+            switch RecordVersioning.decide(change, current: held?.record) {
+            case .conflict(let serverRecord):
+                results.append(RecordResult(
+                    recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
+            case .alreadyApplied(let tag):
+                results.append(RecordResult(recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: tag))
+            case .apply:
+                if change.recordType == SyncRecordType.note.rawValue, let held {
+                    steps += Self.versionSteps(key: key, held: held, replacedBy: change)
+                }
+                self.sequence += 1
+                let fields = change.operation == .save ? try RecordVersioning.encodedFields(change) : Data("{}".utf8)
+                let text = String(decoding: fields, as: UTF8.self)
+                let write = Write(key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: text, size: Int64(fields.count))
+                addedBytes += write.size - (held?.size ?? 0)
+                steps.append(.write(write))
+                current[key] = StoredRecord(
+                    record: SyncRecord(
+                        recordType: change.recordType, recordId: change.recordId, changeTag: String(self.sequence),
+                        deleted: write.deleted, fields: change.fields ?? [:]),
+                    size: write.size)
+                results.append(RecordResult(
+                    recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(self.sequence)))
+            }
+        }
+    }
+
+    /// A deletion drops the note's versions; a change of its title or body keeps the text it
+    /// replaces (title, body, date and device).
+    private static func versionSteps(key: RecordKey, held: StoredRecord, replacedBy change: RecordChange) -> [Step] {
+        if change.operation == .delete { return [.dropVersions(recordId: key.recordId)] }
+        let old = held.record.fields
+        guard !held.record.deleted, let sequence = Int64(held.record.changeTag),
+              old["title"] != change.fields?["title"] || old["body"] != change.fields?["body"] else { return [] }
+        let kept: RecordFields = ["title": old["title"] ?? .string(""), "body": old["body"] ?? .string(""),
+                                  "modifiedAt": old["modifiedAt"] ?? .null, "editedOn": old["editedOn"] ?? .null]
+        guard let data = try? JSONEncoder.sorted.encode(kept) else { return [] }
+        return [.keepVersion(recordId: key.recordId, sequence: sequence, fields: String(decoding: data, as: UTF8.self))]
+    }
+
+    /// The answer to the batch.
+    var response: ModifyResponse { ModifyResponse(results: results) }
+
+    /// The answer as kept for a repeated batch: without the server's copies of conflicting
+    /// records (a replay reads them afresh), so each stays small, a couple of hundred bytes a change.
+    func keptAnswer() throws -> Data {
+        try JSONEncoder().encode(ModifyResponse(results: results.map { result in
+            var result = result
+            result.serverRecord = nil
+            return result
+        }))
+    }
+
+    /// Refuses the batch when the account's records would grow past its quota. `used` is the
+    /// account's usage with the batch's kept versions already counted (`versionBytes` of them).
+    func checkQuota(used: Int64, versionBytes: Int64, quota: Int64) throws {
+        if addedBytes + versionBytes > 0, used + addedBytes > quota {
+            throw SyncServerError.quotaExceeded(used: used - versionBytes, quota: quota)
+        }
+    }
+
+    /// How long answers to batches are kept for repeated requests: 30 days.
+    static let answerRetention: TimeInterval = 30 * 24 * 3600
+    /// The most answers kept per account for repeated batches.
+    static let storedAnswers = 1_000
+}
+
+/// The versions a storage keeps of one note after adding one: which to drop, by sequence.
+enum VersionKeeping {
+    /// The sequences of the versions to drop, given every version of the note (sequence,
+    /// time replaced), by the rule devices use too.
+    static func dropped(_ versions: [(sequence: Int64, replacedAt: Double)], now: Date) -> Set<Int64> {
+        let kept = VersionThinning.kept(
+            versions.sorted { $0.sequence > $1.sequence }, replacedAt: { Date(timeIntervalSince1970: $0.replacedAt) }, now: now,
+            everyVersionDays: ServerVersionRetention.everyVersionDays, dailyDays: ServerVersionRetention.dailyDays,
+            weeklyDays: ServerVersionRetention.weeklyDays)
+        return Set(versions.map(\.sequence)).subtracting(kept.map(\.sequence))
+    }
+}

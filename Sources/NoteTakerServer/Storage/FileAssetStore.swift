@@ -1,0 +1,66 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// Asset files in a folder, named by their SHA-256 (`assets/ab/abcdef…`): the store beside
+/// the SQLite storage.
+public struct FileAssetStore: AssetStore {
+    /// The folder holding the files.
+    public let directory: URL
+
+    /// A store in `directory` (created when the first file arrives).
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Where the file for `hash` lives.
+    func url(for hash: String) -> URL {
+        directory.appendingPathComponent(String(hash.prefix(2)), isDirectory: true).appendingPathComponent(hash)
+    }
+
+    /// Streams the upload to a temporary file, then moves it in place once `admit` took it.
+    public func store<Chunks: AsyncSequence>(
+        _ chunks: Chunks, check: UploadCheck, admit: (Int64) async throws -> Void
+    ) async throws where Chunks.Element == [UInt8] {
+        let incoming = directory.appendingPathComponent("incoming", isDirectory: true)
+        try OwnerOnly.createDirectory(at: incoming)
+        let temporary = incoming.appendingPathComponent(UUID().uuidString)
+        guard OwnerOnly.createFile(at: temporary) else {
+            throw SyncServerError(.internalError, "The server could not create a file in its asset folder; nothing was stored.")
+        }
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let handle = try FileHandle(forWritingTo: temporary)
+        var check = check
+        do {
+            for try await chunk in chunks {
+                try check.add(chunk)
+                try handle.write(contentsOf: chunk)
+            }
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        try check.verify()
+        try await admit(check.size)
+        let destination = url(for: check.expectedHash)
+        try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
+        if !FileManager.default.fileExists(atPath: destination.path) {
+            try FileManager.default.moveItem(at: temporary, to: destination)
+        }
+    }
+
+    /// The file's size, if it is stored.
+    public func size(of hash: String) async throws -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url(for: hash).path)[.size] as? NSNumber)?.int64Value
+    }
+
+    /// Reads the file in 64 kB pieces.
+    public func read(_ hash: String, into piece: (Data) async throws -> Void) async throws {
+        let handle = try FileHandle(forReadingFrom: url(for: hash))
+        defer { try? handle.close() }
+        while let data = try handle.read(upToCount: 1 << 16), !data.isEmpty {
+            try await piece(data)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// A PostgreSQL database named by a URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`), its
+/// connection pool and the server's schema in it.
+///
+/// The URL's `sslmode` is `disable`, `prefer` (the default) or `require`; `host=/path` in its
+/// query connects through a Unix socket folder instead of TCP.
+public struct PostgresDatabase: Sendable {
+    /// The pool every query goes through; it must run (``PostgresClient/run()``) while used.
+    public let client: PostgresClient
+    let logger: Logger
+    private let connection: PostgresConnection.Configuration
+
+    /// Reads the URL; nothing is connected yet.
+    public init(url: String, logger: Logger = Logger(label: "notetaker-server.postgres")) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+            throw SyncServerError(.badRequest, "'\(url)' is not a PostgreSQL URL; write postgres://USER@HOST[:PORT]/DATABASE.")
+        }
+        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let username = components.percentEncodedUser?.removingPercentEncoding ?? "postgres"
+        let password = components.percentEncodedPassword?.removingPercentEncoding
+        let database = components.path.isEmpty ? nil : String(components.path.dropFirst())
+        let tls: PostgresConnection.Configuration.TLS
+        switch query["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "require", "verify-full": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case let mode:
+            throw SyncServerError(.badRequest, "sslmode '\(mode)' is not known; use disable, prefer or require.")
+        }
+        if let socket = query["host"], socket.hasPrefix("/") {
+            let port = components.port ?? 5432
+            connection = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+        } else if let host = components.host, !host.isEmpty {
+            connection = .init(host: host, port: components.port ?? 5432, username: username, password: password, database: database, tls: tls)
+        } else {
+            throw SyncServerError(.badRequest, "The PostgreSQL URL '\(url)' names no host; write postgres://USER@HOST[:PORT]/DATABASE.")
+        }
+        var pool: PostgresClient.Configuration
+        if let socket = connection.unixSocketPath {
+            pool = .init(unixSocketPath: socket, username: username, password: password, database: database)
+        } else {
+            let clientTLS: PostgresClient.Configuration.TLS = switch query["sslmode"] ?? "prefer" {
+            case "disable": .disable
+            case "prefer": .prefer(.makeClientConfiguration())
+            default: .require(.makeClientConfiguration())
+            }
+            pool = .init(host: connection.host ?? "", port: connection.port ?? 5432, username: username, password: password, database: database, tls: clientTLS)
+        }
+        pool.options.maximumConnections = 40
+        self.logger = logger
+        client = PostgresClient(configuration: pool, backgroundLogger: logger)
+    }
+
+    /// Runs `body` on one connection of its own (for set-up, before the pool runs).
+    func withSetUpConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection: committed when it returns,
+    /// rolled back when it throws (its error is rethrown as it is).
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await Self.transaction(on: connection, logger: logger, body)
+        }
+    }
+
+    /// Runs `body` in a transaction on `connection`.
+    nonisolated(nonsending) static func transaction<T: Sendable>(
+        on connection: PostgresConnection, logger: Logger, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// Runs one query on a pooled connection.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        try await client.query(query, logger: logger)
+    }
+}

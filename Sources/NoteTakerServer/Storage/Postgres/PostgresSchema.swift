@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The server's tables in PostgreSQL, and the migrations that make them.
+///
+/// Each migration runs once, in order, under an advisory lock so that two nodes starting at
+/// once do not both run it. A database migrated by a newer server (one whose schema version
+/// this server does not know) is refused rather than written with older rules.
+enum PostgresSchema {
+    /// The migrations, in order: version `n` is `migrations[n - 1]`.
+    static let migrations: [[String]] = [
+        [
+            "CREATE TABLE server_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """
+            CREATE TABLE account (
+                id BIGSERIAL PRIMARY KEY,
+                username TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                sequence BIGINT NOT NULL DEFAULT 0,
+                record_bytes BIGINT NOT NULL DEFAULT 0,
+                asset_bytes BIGINT NOT NULL DEFAULT 0,
+                answer_bytes BIGINT NOT NULL DEFAULT 0,
+                version_bytes BIGINT NOT NULL DEFAULT 0,
+                created_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE UNIQUE INDEX account_username ON account (lower(username))",
+            """
+            CREATE TABLE session (
+                token_hash TEXT PRIMARY KEY,
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                created_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX session_account ON session (account_id)",
+            """
+            CREATE TABLE record (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                record_id TEXT NOT NULL,
+                record_type TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                deleted BOOLEAN NOT NULL,
+                fields TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                author TEXT,
+                PRIMARY KEY (account_id, record_id, record_type))
+            """,
+            "CREATE INDEX record_changes ON record (account_id, seq)",
+            """
+            CREATE TABLE request (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                request_id TEXT NOT NULL,
+                response BYTEA NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (account_id, request_id))
+            """,
+            "CREATE INDEX request_age ON request (account_id, created_at)",
+            """
+            CREATE TABLE record_version (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                record_id TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                replaced_at DOUBLE PRECISION NOT NULL,
+                fields TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                PRIMARY KEY (account_id, record_id, seq))
+            """,
+            """
+            CREATE TABLE asset (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                hash TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                PRIMARY KEY (account_id, hash))
+            """,
+            // A file's bytes, stored once: an upload's pieces arrive under a blob with no hash,
+            // which gets its hash once the whole file checked out.
+            """
+            CREATE TABLE asset_blob (
+                id BIGSERIAL PRIMARY KEY,
+                hash TEXT UNIQUE,
+                size BIGINT NOT NULL DEFAULT 0,
+                started_at DOUBLE PRECISION NOT NULL)
+            """,
+            """
+            CREATE TABLE asset_chunk (
+                blob_id BIGINT NOT NULL REFERENCES asset_blob(id) ON DELETE CASCADE,
+                part INTEGER NOT NULL,
+                data BYTEA NOT NULL,
+                PRIMARY KEY (blob_id, part))
+            """,
+        ],
+    ]
+
+    /// The newest schema version this server knows.
+    static var latestVersion: Int { migrations.count }
+
+    /// An arbitrary number that names the migration lock among the database's advisory locks.
+    private static let lockKey: Int64 = 0x6e6f_7465_7461_6b72
+
+    /// Brings the schema up to date (creating it in an empty database) and returns the
+    /// database's server id.
+    static func migrate(_ database: PostgresDatabase) async throws -> String {
+        try await database.withSetUpConnection { connection in
+            try await PostgresDatabase.transaction(on: connection, logger: database.logger) { connection in
+                let logger = database.logger
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS notetaker_schema (version INTEGER NOT NULL)", logger: logger)
+                var version = 0
+                for try await found in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM notetaker_schema", logger: logger).decode(Int.self) {
+                    version = found
+                }
+                guard version <= latestVersion else {
+                    throw SyncServerError(.internalError, "This database was set up by a newer notetaker-server (schema version \(version); this one knows up to \(latestVersion)). Run the newer server, or upgrade this one.")
+                }
+                for (index, statements) in migrations.enumerated().dropFirst(version) {
+                    for statement in statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO notetaker_schema (version) VALUES (\(index + 1))", logger: logger)
+                }
+                // Uploads a node left unfinished (it stopped mid-way) over a day ago.
+                try await connection.query(
+                    "DELETE FROM asset_blob WHERE hash IS NULL AND started_at < \(Date().timeIntervalSince1970 - 86_400)", logger: logger)
+                try await connection.query(
+                    "INSERT INTO server_info (key, value) VALUES ('serverId', \(UUID().uuidString.lowercased())) ON CONFLICT (key) DO NOTHING",
+                    logger: logger)
+                var serverId = ""
+                for try await value in try await connection.query("SELECT value FROM server_info WHERE key = 'serverId'", logger: logger).decode(String.self) {
+                    serverId = value
+                }
+                return serverId
+            }
+        }
+    }
+}

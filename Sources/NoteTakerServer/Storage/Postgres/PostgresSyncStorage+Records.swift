@@ -1,0 +1,205 @@
+import Foundation
+import NoteTakerSyncProtocol
+import PostgresNIO
+
+extension PostgresSyncStorage {
+    /// The account's newest change sequence number.
+    public func latestSequence(account: Int64) async throws -> Int64 {
+        try await Self.first(database.query("SELECT sequence FROM account WHERE id = \(account)"), Int64.self) ?? 0
+    }
+
+    /// Records changed after `after`, oldest change first, but those `skipping` made; at
+    /// most `limit` of them and about `maxBytes` of fields (at least one record).
+    ///
+    /// One query: the fields of the rows past the byte budget are not even read, and one
+    /// row past the page tells whether more are coming.
+    public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
+        let author = own?.device.uuidString.lowercased()
+        let rows = try await database.query("""
+            SELECT record_type, record_id, seq, deleted, CASE WHEN n = 1 OR running <= \(Int64(maxBytes)) THEN fields END
+            FROM (SELECT record_type, record_id, seq, deleted, fields,
+                         ROW_NUMBER() OVER (ORDER BY seq) AS n, SUM(size) OVER (ORDER BY seq) AS running
+                  FROM record
+                  WHERE account_id = \(account) AND seq > \(after)
+                    AND NOT (author IS NOT DISTINCT FROM \(author) AND seq <= \(own?.through ?? 0))
+                  ORDER BY seq LIMIT \(Int64(limit) + 1)) page
+            ORDER BY seq
+            """)
+        var page = ChangesPage(records: [], moreComing: false)
+        for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String?).self) {
+            guard page.records.count < limit, let fields else {
+                page.moreComing = true
+                continue
+            }
+            page.records.append(try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields))
+        }
+        return page
+    }
+
+    /// Applies a batch in one transaction, or answers a repeated one again. The account's
+    /// row is locked first, so batches of one account apply one after the other on every node.
+    public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
+        let requestKey = request.requestId.uuidString.lowercased()
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let sequence = try await Self.first(
+                connection.query("SELECT sequence FROM account WHERE id = \(account) FOR UPDATE", logger: logger), Int64.self) ?? 0
+            if let stored = try await Self.first(connection.query("""
+                SELECT response FROM request WHERE account_id = \(account) AND request_id = \(requestKey)
+                """, logger: logger), Data.self) {
+                return try await replay(connection, account: account, stored)
+            }
+            let plan = try BatchPlan(request, sequence: sequence, current: try await current(connection, account: account, request))
+            var versionBytes: Int64 = 0
+            for step in plan.steps {
+                switch step {
+                case .write: break
+                case .keepVersion(let recordId, let sequence, let fields):
+                    versionBytes += try await keepVersion(connection, account: account, recordId: recordId, sequence: sequence, fields: fields)
+                case .dropVersions(let recordId):
+                    versionBytes += try await dropVersions(connection, account: account, recordId: recordId)
+                }
+            }
+            try await write(connection, account: account, author: request.deviceId?.uuidString.lowercased(), plan.steps)
+            let used = try await Self.first(connection.query("""
+                SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account)
+                """, logger: logger), Int64.self) ?? 0
+            try plan.checkQuota(used: used, versionBytes: versionBytes, quota: quota)
+            let now = Date().timeIntervalSince1970
+            let kept = try plan.keptAnswer()
+            try await connection.query("""
+                INSERT INTO request (account_id, request_id, response, created_at) VALUES (\(account), \(requestKey), \(kept), \(now))
+                """, logger: logger)
+            // Kept for 30 days, and the newest 1,000 only (see the SQLite storage).
+            let freedRows = try await connection.query("""
+                DELETE FROM request WHERE account_id = \(account) AND (created_at < \(now - BatchPlan.answerRetention) OR created_at < (
+                    SELECT created_at FROM request WHERE account_id = \(account) ORDER BY created_at DESC LIMIT 1 OFFSET \(Int64(BatchPlan.storedAnswers - 1))))
+                RETURNING length(response)
+                """, logger: logger)
+            var freed: Int64 = 0
+            for try await length in freedRows.decode(Int32.self) { freed += Int64(length) }
+            try await connection.query("""
+                UPDATE account SET sequence = \(plan.sequence), record_bytes = record_bytes + \(plan.addedBytes),
+                    answer_bytes = answer_bytes + \(Int64(kept.count) - freed) WHERE id = \(account)
+                """, logger: logger)
+            return plan.response
+        }
+    }
+
+    /// The records a batch touches, as the account holds them now.
+    private func current(
+        _ connection: PostgresConnection, account: Int64, _ request: ModifyRequest
+    ) async throws -> [BatchPlan.RecordKey: BatchPlan.StoredRecord] {
+        let ids = Array(Set(request.changes.map { $0.recordId.uuidString.lowercased() }))
+        let rows = try await connection.query("""
+            SELECT record_type, record_id, seq, deleted, fields, size FROM record WHERE account_id = \(account) AND record_id = ANY(\(ids))
+            """, logger: database.logger)
+        var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
+        for try await (type, id, sequence, deleted, fields, size) in rows.decode((String, String, Int64, Bool, String, Int64).self) {
+            current[BatchPlan.RecordKey(recordId: id, recordType: type)] = BatchPlan.StoredRecord(
+                record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields), size: size)
+        }
+        return current
+    }
+
+    /// Stores the plan's writes in one statement (a record written twice in the batch keeps its last version).
+    private func write(_ connection: PostgresConnection, account: Int64, author: String?, _ steps: [BatchPlan.Step]) async throws {
+        var last: [BatchPlan.RecordKey: BatchPlan.Write] = [:]
+        for case .write(let write) in steps { last[write.key] = write }
+        guard !last.isEmpty else { return }
+        let writes = Array(last.values)
+        try await connection.query("""
+            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author)
+            SELECT \(account), * , \(author) FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
+                \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[])
+            ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET
+                seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author
+            """, logger: database.logger)
+    }
+
+    /// Keeps a note's replaced text as the version of change `sequence` and thins the
+    /// note's versions; returns the bytes the versions grew by.
+    private func keepVersion(
+        _ connection: PostgresConnection, account: Int64, recordId: String, sequence: Int64, fields: String
+    ) async throws -> Int64 {
+        let logger = database.logger
+        let now = Date()
+        let size = Int64(fields.utf8.count)
+        try await connection.query("""
+            INSERT INTO record_version (account_id, record_id, seq, replaced_at, fields, size)
+            VALUES (\(account), \(recordId), \(sequence), \(now.timeIntervalSince1970), \(fields), \(size))
+            ON CONFLICT (account_id, record_id, seq) DO UPDATE SET replaced_at = EXCLUDED.replaced_at, fields = EXCLUDED.fields, size = EXCLUDED.size
+            """, logger: logger)
+        var versions: [(sequence: Int64, replacedAt: Double)] = []
+        let rows = try await connection.query(
+            "SELECT seq, replaced_at FROM record_version WHERE account_id = \(account) AND record_id = \(recordId)", logger: logger)
+        for try await version in rows.decode((Int64, Double).self) { versions.append(version) }
+        let dropped = Array(VersionKeeping.dropped(versions, now: now))
+        var freed: Int64 = 0
+        if !dropped.isEmpty {
+            let sizes = try await connection.query("""
+                DELETE FROM record_version WHERE account_id = \(account) AND record_id = \(recordId) AND seq = ANY(\(dropped)) RETURNING size
+                """, logger: logger)
+            for try await size in sizes.decode(Int64.self) { freed += size }
+        }
+        try await connection.query("UPDATE account SET version_bytes = version_bytes + \(size - freed) WHERE id = \(account)", logger: logger)
+        return size - freed
+    }
+
+    /// Drops every version kept of a deleted note; returns the (negative) bytes the versions grew by.
+    private func dropVersions(_ connection: PostgresConnection, account: Int64, recordId: String) async throws -> Int64 {
+        let logger = database.logger
+        let sizes = try await connection.query(
+            "DELETE FROM record_version WHERE account_id = \(account) AND record_id = \(recordId) RETURNING size", logger: logger)
+        var freed: Int64 = 0
+        for try await size in sizes.decode(Int64.self) { freed += size }
+        try await connection.query("UPDATE account SET version_bytes = version_bytes - \(freed) WHERE id = \(account)", logger: logger)
+        return -freed
+    }
+
+    /// The note versions the account's record `recordId` had, newest first; `nil` when the
+    /// account holds no such note.
+    public func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]? {
+        let key = recordId.uuidString.lowercased()
+        let exists = try await Self.first(database.query("""
+            SELECT 1 FROM record WHERE account_id = \(account) AND record_id = \(key) AND record_type = 'note'
+            """), Int32.self)
+        guard exists != nil else { return nil }
+        let rows = try await database.query("""
+            SELECT seq, replaced_at, fields FROM record_version WHERE account_id = \(account) AND record_id = \(key) ORDER BY seq DESC
+            """)
+        var versions: [RecordVersion] = []
+        for try await (sequence, replacedAt, fields) in rows.decode((Int64, Double, String).self) {
+            versions.append(RecordVersion(
+                changeTag: String(sequence), replacedAt: replacedAt,
+                fields: try JSONDecoder().decode(RecordFields.self, from: Data(fields.utf8))))
+        }
+        return versions
+    }
+
+    /// A kept answer, with the server's current copy of each record that conflicted.
+    private func replay(_ connection: PostgresConnection, account: Int64, _ stored: Data) async throws -> ModifyResponse {
+        var response = try JSONDecoder().decode(ModifyResponse.self, from: stored)
+        for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
+            let result = response.results[index]
+            let rows = try await connection.query("""
+                SELECT record_type, record_id, seq, deleted, fields FROM record
+                WHERE account_id = \(account) AND record_id = \(result.recordId.uuidString.lowercased()) AND record_type = \(result.recordType)
+                """, logger: database.logger)
+            for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String).self) {
+                response.results[index].serverRecord = try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields)
+            }
+        }
+        return response
+    }
+
+    /// A record from its columns.
+    static func record(type: String, id: String, sequence: Int64, deleted: Bool, fields: String) throws -> SyncRecord {
+        guard let recordId = UUID(uuidString: id) else {
+            throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
+        }
+        return SyncRecord(
+            recordType: type, recordId: recordId, changeTag: String(sequence), deleted: deleted,
+            fields: try JSONDecoder().decode(RecordFields.self, from: Data(fields.utf8)))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import NoteTakerSyncProtocol
+import PostgresNIO
+
+/// The storage on PostgreSQL, for a server that outgrows one machine: every server process
+/// (node) on the same database answers any request, since everything lives in the database.
+///
+/// Every statement about records, requests and assets has `account_id` bound to the
+/// authenticated account. Writes to one account are serialized by locking its row, so
+/// sequences stay in commit order whichever node writes.
+public struct PostgresSyncStorage: SyncStorage {
+    let database: PostgresDatabase
+    /// Identifies this database (a random id made when its schema was created).
+    public let serverId: String
+
+    /// Migrates the database's schema and returns the storage; the database's pool must run
+    /// for the storage to answer.
+    public static func open(_ database: PostgresDatabase) async throws -> PostgresSyncStorage {
+        PostgresSyncStorage(database: database, serverId: try await PostgresSchema.migrate(database))
+    }
+
+    // MARK: Accounts and sessions
+
+    /// Creates an account; a taken name is refused.
+    public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
+        let rows = try await database.query("""
+            INSERT INTO account (username, password_hash, created_at) VALUES (\(username), \(passwordHash), \(Date().timeIntervalSince1970))
+            ON CONFLICT DO NOTHING RETURNING id
+            """)
+        guard let id = try await Self.first(rows, Int64.self) else {
+            throw SyncServerError(.accountExists, "The user name '\(username)' is taken. Choose another, or log in.")
+        }
+        return StoredAccount(id: id, username: username, passwordHash: passwordHash)
+    }
+
+    /// The account with this name, compared case-insensitively.
+    public func account(named username: String) async throws -> StoredAccount? {
+        try await account(database.query("SELECT id, username, password_hash FROM account WHERE lower(username) = lower(\(username))"))
+    }
+
+    /// Replaces an account's password hash.
+    public func setPasswordHash(_ hash: String, account: Int64) async throws {
+        try await database.query("UPDATE account SET password_hash = \(hash) WHERE id = \(account)")
+    }
+
+    /// Stores a session token's hash.
+    public func addSession(tokenHash: String, account: Int64) async throws {
+        try await database.query("""
+            INSERT INTO session (token_hash, account_id, created_at) VALUES (\(tokenHash), \(account), \(Date().timeIntervalSince1970))
+            """)
+    }
+
+    /// The account of a live session.
+    public func account(sessionHash: String) async throws -> StoredAccount? {
+        try await account(database.query("""
+            SELECT account.id, account.username, account.password_hash
+            FROM session JOIN account ON account.id = session.account_id WHERE session.token_hash = \(sessionHash)
+            """))
+    }
+
+    /// Ends one session.
+    public func removeSession(tokenHash: String) async throws {
+        try await database.query("DELETE FROM session WHERE token_hash = \(tokenHash)")
+    }
+
+    /// Ends every session of an account but one.
+    public func removeSessions(account: Int64, except tokenHash: String) async throws {
+        try await database.query("DELETE FROM session WHERE account_id = \(account) AND token_hash <> \(tokenHash)")
+    }
+
+    private func account(_ rows: PostgresRowSequence) async throws -> StoredAccount? {
+        for try await (id, username, hash) in rows.decode((Int64, String, String).self) {
+            return StoredAccount(id: id, username: username, passwordHash: hash)
+        }
+        return nil
+    }
+
+    // MARK: Usage and assets
+
+    /// Records held and bytes used by an account: its records, files, kept answers and versions.
+    public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
+        let rows = try await database.query("""
+            SELECT (SELECT COUNT(*) FROM record WHERE account_id = \(account)),
+                   record_bytes + asset_bytes + answer_bytes + version_bytes
+            FROM account WHERE id = \(account)
+            """)
+        for try await (count, bytes) in rows.decode((Int64, Int64).self) {
+            return (Int(count), bytes)
+        }
+        return (0, 0)
+    }
+
+    /// Whether the account holds an asset whose bytes are stored (an upload that stopped
+    /// between the two is then simply sent again).
+    public func hasAsset(hash: String, account: Int64) async throws -> Bool {
+        try await Self.first(database.query("""
+            SELECT 1 FROM asset JOIN asset_blob ON asset_blob.hash = asset.hash WHERE asset.account_id = \(account) AND asset.hash = \(hash)
+            """), Int32.self) != nil
+    }
+
+    /// Records an asset for the account if its quota allows.
+    public func addAsset(hash: String, size: Int64, account: Int64, quota: Int64) async throws {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let used = try await Self.first(connection.query("""
+                SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account) FOR UPDATE
+                """, logger: logger), Int64.self) ?? 0
+            let inserted = try await connection.query("""
+                INSERT INTO asset (account_id, hash, size) VALUES (\(account), \(hash), \(size)) ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger)
+            guard try await Self.first(inserted, Int32.self) != nil else { return }
+            if used + size > quota { throw SyncServerError.quotaExceeded(used: used, quota: quota) }
+            try await connection.query("UPDATE account SET asset_bytes = asset_bytes + \(size) WHERE id = \(account)", logger: logger)
+        }
+    }
+
+    /// The first row's only column, if any row came.
+    static func first<T: PostgresDecodable>(_ rows: PostgresRowSequence, _ type: T.Type) async throws -> T? {
+        var value: T?
+        for try await found in rows.decode(T.self) where value == nil {
+            value = found
+        }
+        return value
+    }
+}
