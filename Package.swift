@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
-        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server"]),
+        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server", "NoteTakerServerTestSupport"]),
         .target(
             name: "NoteTakerServerTestSupport",
             dependencies: [

@@ -7,12 +7,13 @@ final class ServerProcess {
     let dataDirectory: URL
     private(set) var url: URL
 
-    /// Starts the server (on a new data folder and a free port unless given) and waits for
-    /// its "listening on" line.
-    init(arguments: [String] = [], scheme: String = "http", dataDirectory: URL? = nil, port: Int = 0) throws {
+    /// Starts the server (on a new data folder, or the PostgreSQL `database`, and a free
+    /// port unless given) and waits for its "listening on" line.
+    init(arguments: [String] = [], scheme: String = "http", dataDirectory: URL? = nil, database: String? = nil, port: Int = 0) throws {
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
         process.executableURL = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
-        process.arguments = ["--data", self.dataDirectory.path, "--port", String(port)] + arguments
+        let storage = database.map { ["--database", $0] } ?? ["--data", self.dataDirectory.path]
+        process.arguments = storage + ["--port", String(port)] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -39,11 +39,17 @@ public enum TestStorage {
     }
 
     /// Runs the backend's services (PostgreSQL's pool, the broadcast listener) in the
-    /// background, for tests that drive the service without serving HTTP. They run until
-    /// the test process ends.
-    public static func start(_ backend: ServerBackend) {
-        for service in backend.services {
-            Task { try? await service.run() }
+    /// background, for tests that drive the service without serving HTTP, until the task
+    /// returned is cancelled (or the test process ends).
+    @discardableResult
+    public static func start(_ backend: ServerBackend) -> Task<Void, Never> {
+        let services = backend.services
+        return Task {
+            await withDiscardingTaskGroup { group in
+                for service in services {
+                    group.addTask { try? await service.run() }
+                }
+            }
         }
     }
 
@@ -69,6 +75,14 @@ public enum TestStorage {
                 .filter { $0 }.count ?? 0
         case .postgres(let url):
             return try await rows(url, "SELECT id::text FROM asset_blob").split(separator: UInt8(ascii: "\n")).count
+        }
+    }
+
+    /// Runs one SQL statement in the database at `url`.
+    public static func execute(_ url: String, _ sql: String) async throws {
+        try await withConnection(url) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            return ()
         }
     }
 

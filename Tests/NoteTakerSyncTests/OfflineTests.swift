@@ -7,8 +7,7 @@ import Testing
 struct OfflineTests {
     @Test("with the server down every local operation works; pending changes go up when it is back")
     func offline() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-offline-\(UUID())")
-        let server = try await LiveServer.start(directory: directory)
+        let server = try await LiveServer.start()
         let token = try await server.register()
         let store = try NoteStore.inMemory()
         let note = try store.createNote(NoteDraft(title: "Before"))
@@ -27,7 +26,7 @@ struct OfflineTests {
         #expect(try store.syncSummary().pending >= 2)
         #expect(try store.note(id: note.id).sync.status == .pending)
 
-        let back = try await LiveServer.start(directory: directory)
+        let back = try await LiveServer.start(database: server.database)
         try await SyncEngine(store: store, transport: HTTPSyncTransport(server: back.url, token: token)).sync()
         #expect(try store.syncSummary().pending == 0)
         let other = try NoteStore.inMemory()

@@ -2,42 +2,47 @@ import Foundation
 import Hummingbird
 import NoteTakerKit
 import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import ServiceLifecycle
 import Testing
 
-/// A real sync server on a loopback port, over a fresh data folder.
+/// A real sync server on a loopback port, over fresh storage (see ``TestStorage``).
 final class LiveServer: Sendable {
     let url: URL
     let service: SyncService
-    let directory: URL
+    /// Where the server keeps everything: start another server on it to restart.
+    let database: ServerDatabase
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, service: SyncService, directory: URL, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(url: URL, service: SyncService, database: ServerDatabase, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.service = service
-        self.directory = directory
+        self.database = database
         self.group = group
         self.task = task
     }
 
+    /// Starts a server over fresh storage, or over `database` (a stopped server's).
     static func start(
-        directory: URL? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60,
+        database: ServerDatabase? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60,
         headerTimeoutSeconds: Int64 = 30
     ) async throws -> LiveServer {
-        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
-        var configuration = ServerConfiguration(dataDirectory: directory, port: 0, quotaBytes: quotaBytes, passwordHasher: .fastForTests)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
+        var configuration = try await TestStorage.configuration(directory: directory, port: 0, quotaBytes: quotaBytes)
+        if let database { configuration.database = database }
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
         configuration.headerTimeoutSeconds = headerTimeoutSeconds
-        let service = try configuration.makeService()
+        let backend = try await configuration.openBackend()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(configuration, backend: ServerBackend(service: service)) { port in continuation.yield(port) }
+        let app = try await buildApplication(configuration, backend: backend) { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        return LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, service: service, directory: directory, group: group, task: task)
+        return LiveServer(
+            url: URL(string: "http://127.0.0.1:\(port)")!, service: backend.service, database: configuration.database, group: group, task: task)
     }
 
     /// Shuts the server down gracefully (open connections are closed, not dropped mid-way)

@@ -1,6 +1,7 @@
 import Foundation
 import NoteTakerKit
 import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 
 /// A small, fast, seedable random number generator (SplitMix64), so a failing seed replays.
@@ -25,20 +26,25 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// twice, and requests held back and delivered later, after others. The server can restart.
 actor SimulatedNetwork {
     private let directory: URL
+    /// The server's storage, kept across restarts.
+    private let configuration: ServerConfiguration
     /// Where devices make the files they attach.
     nonisolated let filesDirectory: URL
     /// Attachment files, by content hash: the simulation judges records, not file transfer.
     private var assets: [String: Data] = [:]
     private var service: SyncService
+    /// What the server's storage runs beside it; stopped when the server restarts.
+    private var running: Task<Void, Never>
     private var random: SeededGenerator
     private var delayed: [(account: StoredAccount, request: ModifyRequest)] = []
     /// Whether faults happen (off while healing).
     var faulty = true
     private(set) var faultsInjected = 0
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sim-\(seed)-\(UUID().uuidString)")
-        service = try Self.makeService(directory)
+        configuration = try await TestStorage.configuration(directory: directory.appendingPathComponent("server"))
+        (service, running) = try await Self.makeService(configuration)
         random = SeededGenerator(seed: seed ^ 0x5EED)
         filesDirectory = directory.appendingPathComponent("device files")
         try FileManager.default.createDirectory(at: filesDirectory, withIntermediateDirectories: true)
@@ -63,8 +69,9 @@ actor SimulatedNetwork {
         }
     }
 
-    private static func makeService(_ directory: URL) throws -> SyncService {
-        try ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests).makeService()
+    private static func makeService(_ configuration: ServerConfiguration) async throws -> (SyncService, Task<Void, Never>) {
+        let backend = try await configuration.openBackend()
+        return (backend.service, TestStorage.start(backend))
     }
 
     func register() async throws -> String {
@@ -72,8 +79,9 @@ actor SimulatedNetwork {
     }
 
     /// Stops and reopens the server on the same files.
-    func restart() throws {
-        service = try Self.makeService(directory)
+    func restart() async throws {
+        running.cancel()
+        (service, running) = try await Self.makeService(configuration)
     }
 
     func heal() async {
@@ -82,6 +90,7 @@ actor SimulatedNetwork {
     }
 
     func removeFiles() {
+        running.cancel()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -39,7 +39,7 @@ struct Simulation {
 
     func run() async throws -> Outcome {
         var random = SeededGenerator(seed: seed)
-        let network = try SimulatedNetwork(seed: seed)
+        let network = try await SimulatedNetwork(seed: seed)
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
         var devices: Devices = []
