@@ -77,6 +77,7 @@ public struct ServerConfiguration: Sendable {
             let broadcast = PostgresChangeBroadcast(database: database)
             let service = SyncService(
                 storage: storage, assets: PostgresAssetStore(database: database), broadcast: broadcast,
+                throttle: PostgresLoginThrottle(database: database),
                 quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
             return ServerBackend(service: service, services: [database.client, BroadcastListening(service: service, broadcast: broadcast)])
         }

@@ -75,6 +75,24 @@ struct AccountTests {
         }
     }
 
+    @Test("two nodes on one database share sessions and failed log-ins", .enabled(if: TestStorage.usesPostgres))
+    func throttledAcrossNodes() async throws {
+        let first = try await TestServer()
+        let second = try await TestServer(sharing: first)
+        let session = try await first.service.register(Credentials(username: "ada", password: "correct horse"))
+        #expect(try await second.service.authenticate(token: session.token).username == "ada")
+        for _ in 0..<5 {
+            await #expect(throws: SyncServerError.wrongCredentials) {
+                try await first.service.login(Credentials(username: "ada", password: "wrong password"), from: "203.0.113.7")
+            }
+        }
+        await #expect(throws: SyncServerError.self) {
+            try await second.service.login(Credentials(username: "ada", password: "correct horse"), from: "203.0.113.7")
+        }
+        // From another address the owner still logs in, on either node.
+        _ = try await second.service.login(Credentials(username: "ada", password: "correct horse"), from: "198.51.100.1")
+    }
+
     @Test("20 wrong passwords sent at once: only 5 are checked, and the owner elsewhere still logs in")
     func parallelGuesses() async throws {
         let server = try await TestServer()

@@ -20,6 +20,14 @@ struct TestServer {
         service = backend.service
     }
 
+    /// A second server (node) on the storage of `other`.
+    init(sharing other: TestServer) async throws {
+        configuration = other.configuration
+        let backend = try await configuration.openBackend()
+        TestStorage.start(backend)
+        service = backend.service
+    }
+
     /// The SQLite storage's folder (`nil` on PostgreSQL).
     var directory: URL? {
         if case .sqlite(let directory) = configuration.database { return directory }

@@ -1,5 +1,14 @@
 import Foundation
 
+/// Counts failed log-ins, so that guessing slows down (the rule: ``LoginThrottle``).
+protocol LoginAttempts: Sendable {
+    /// Starts an attempt: the seconds to wait when it may not be made now, or `nil` when it
+    /// may (it then counts as failed until ``succeeded(username:address:now:)``).
+    func begin(username: String, address: String, now: Date) async throws -> Int?
+    /// Takes back an attempt that succeeded.
+    func succeeded(username: String, address: String, now: Date) async throws
+}
+
 /// Slows down password guessing, by user name *and* source address.
 ///
 /// The rule, and why it is safe:
@@ -17,7 +26,7 @@ import Foundation
 ///
 /// Many addresses guessing one name each get 5 tries apiece; the slow password hash (and
 /// ``WorkLimiter``) bounds how fast that can go.
-actor LoginThrottle {
+actor LoginThrottle: LoginAttempts {
     private struct Failures {
         var count: Int
         var last: Date
@@ -58,7 +67,7 @@ actor LoginThrottle {
     }
 
     /// Takes back an attempt that succeeded: the pair starts afresh.
-    func succeeded(username: String, address: String) {
+    func succeeded(username: String, address: String, now: Date = Date()) {
         pairs[Pair(name: username.lowercased(), address: address)] = nil
         if let count = addresses[address]?.count { addresses[address]?.count = max(0, count - 1) }
     }
@@ -67,9 +76,15 @@ actor LoginThrottle {
     var remembered: Int { pairs.count + addresses.count }
 
     private static func wait(_ failures: Failures?, free: Int, now: Date) -> Int? {
-        guard let failures, failures.count >= free else { return nil }
-        let delay = min(900, 30 << min(failures.count - free, 5))
-        let remaining = failures.last.addingTimeInterval(TimeInterval(delay)).timeIntervalSince(now)
+        failures.flatMap { wait(count: $0.count, last: $0.last, free: free, now: now) }
+    }
+
+    /// The seconds still to wait after `count` failures, the last at `last`, when `free` are
+    /// allowed: 30 seconds, then twice as long each time, up to a quarter of an hour.
+    static func wait(count: Int, last: Date, free: Int, now: Date) -> Int? {
+        guard count >= free else { return nil }
+        let delay = min(900, 30 << min(count - free, 5))
+        let remaining = last.addingTimeInterval(TimeInterval(delay)).timeIntervalSince(now)
         return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }
 

@@ -19,7 +19,8 @@ public struct SyncService: Sendable {
     /// Carries events to the other server processes on the same storage, if there are any.
     let broadcast: (any ChangeBroadcast)?
     let hasher: PasswordHasher
-    let throttle = LoginThrottle()
+    /// Failed log-ins: in memory, or in the database when several nodes share it.
+    let throttle: any LoginAttempts
     /// Password hashing, one or two at a time.
     let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
 
@@ -29,6 +30,16 @@ public struct SyncService: Sendable {
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)? = nil,
         quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true
     ) {
+        self.init(
+            storage: storage, assets: assets, broadcast: broadcast, throttle: LoginThrottle(),
+            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen)
+    }
+
+    init(
+        storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)?, throttle: any LoginAttempts,
+        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool
+    ) {
+        self.throttle = throttle
         self.storage = storage
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes
@@ -62,12 +73,12 @@ public struct SyncService: Sendable {
     /// Logs in; repeated failures for a name from an address, or from an address for any
     /// names, must wait longer and longer (see ``LoginThrottle`` for the rule).
     public func login(_ credentials: Credentials, from address: String = "local") async throws(SyncServerError) -> SessionResponse {
-        if let wait = await throttle.begin(username: credentials.username, address: address) {
+        if let wait = try await storing({ try await throttle.begin(username: credentials.username, address: address, now: Date()) }) {
             throw SyncServerError(.tooManyRequests, "Too many failed logins for '\(credentials.username)'. Try again in \(wait) seconds.", retryAfter: wait)
         }
         let account = try await storing { try await storage.account(named: credentials.username) }
         guard let account, try await verify(credentials.password, against: account.passwordHash) else { throw .wrongCredentials }
-        await throttle.succeeded(username: credentials.username, address: address)
+        try await storing { try await throttle.succeeded(username: credentials.username, address: address, now: Date()) }
         return try await storing { try await startSession(for: account) }
     }
 

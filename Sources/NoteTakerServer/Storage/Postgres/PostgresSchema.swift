@@ -88,6 +88,11 @@ enum PostgresSchema {
                 PRIMARY KEY (blob_id, part))
             """,
         ],
+        [
+            // Failed log-ins, per user name and address and per address (see LoginThrottle).
+            "CREATE TABLE login_failure (key TEXT PRIMARY KEY, count INTEGER NOT NULL, last DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX login_failure_age ON login_failure (last)",
+        ],
     ]
 
     /// The newest schema version this server knows.
