@@ -10,7 +10,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-server",
         abstract: "Run the NoteTaker sync server (accounts, records, attachment files, push).",
-        subcommands: [ServeCommand.self, MigrateCommand.self, AccountCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, AccountCommand.self],
         defaultSubcommand: ServeCommand.self)
 }
 
@@ -101,6 +101,41 @@ struct MigrateCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(database: try dataOptions.location())
         _ = try await openBackend(configuration)
         print("The storage at \(configuration.database) is up to date.")
+    }
+}
+
+/// `notetaker-server migrate-data --from sqlite:DIR --to postgres://…`: moves a server's
+/// data to PostgreSQL without devices noticing.
+struct MigrateDataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate-data",
+        abstract: "Copy a server's data from its SQLite folder into an empty PostgreSQL database; devices keep their tokens and do not sync again from scratch.",
+        discussion: "Stop the server first; start it again with --database set to the PostgreSQL URL.")
+
+    @Option(help: "The SQLite storage to copy from: sqlite:FOLDER.") var from: String
+    @Option(help: "The empty PostgreSQL database to copy into: postgres://USER@HOST[:PORT]/DATABASE.") var to: String
+
+    func run() async throws {
+        let source: ServerDatabase, target: ServerDatabase
+        do {
+            (source, target) = (try ServerDatabase(argument: from), try ServerDatabase(argument: to))
+        } catch {
+            throw ValidationError(error.message)
+        }
+        guard case .sqlite(let folder) = source, case .postgres(let url) = target else {
+            throw ValidationError("migrate-data copies from sqlite:FOLDER to postgres://…")
+        }
+        do {
+            let summary = try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url))
+            print("Copied \(summary.accounts) accounts, \(summary.records) records and \(summary.files) files to \(target).")
+            print("Start the server with --database '\(target)'; devices carry on where they were.")
+        } catch let error as SyncServerError {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            throw ExitCode.failure
+        } catch {
+            FileHandle.standardError.write(Data("error: the copy failed and nothing was kept in \(target): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }
 

@@ -36,6 +36,50 @@ struct MultiNodeTests {
         #expect(listener.ends(within: .seconds(10)), "the stream on the second node outlived the session ended on the first")
     }
 
+    @Test("migrate-data moves a server from SQLite to PostgreSQL without a device noticing")
+    func moveToPostgres() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-move-\(UUID().uuidString)")
+        var server = try ServerProcess(dataDirectory: folder)
+        let port = try #require(server.url.port)
+        let laptop = CLIRunner()
+        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        let id = try laptop.ok(["new", "Written before the move"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let picture = laptop.directory.appendingPathComponent("plan.png")
+        try Data("not really a picture, but bytes all the same".utf8).write(to: picture)
+        try laptop.ok(["attach", id, picture.path])
+        try laptop.ok(["sync"])
+        try laptop.ok(["edit", id, "--title", "Edited before the move"])
+        try laptop.ok(["sync"])
+        server.process.terminate()
+        server.process.waitUntilExit()
+
+        let database = try await TestStorage.newDatabase()
+        let tool = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        let moved = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.stdout.contains("Copied 1 accounts, 2 records and 1 files"), "\(moved.stdout)")
+        let again = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already holds accounts"))
+
+        server = try ServerProcess(database: database, port: port)
+        // The laptop's token and change token still hold: nothing to fetch again.
+        let report = try #require(try laptop.run(["sync", "--json"]).json() as? [String: Any])
+        #expect(report["pulled"] as? Int == 0, "\(report)")
+        #expect(report["pushed"] as? Int == 0, "\(report)")
+        try laptop.ok(["new", "Written after the move"])
+        try laptop.ok(["sync"])
+
+        let phone = CLIRunner()
+        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        let first = try #require(try phone.run(["sync", "--json"]).json() as? [String: Any])
+        #expect(first["downloadedFiles"] as? Int == 1, "\(first)")
+        let list = try phone.ok(["list"])
+        #expect(list.contains("Edited before the move") && list.contains("Written after the move"))
+        let history = try #require(try phone.run(["history", id, "--json"]).json() as? [[String: Any]])
+        #expect(history.contains { $0["title"] as? String == "Written before the move" }, "the server's note versions came across: \(history)")
+    }
+
     @Test("migrate brings a new database up to date; a database from a newer server is refused with a clear message")
     func migrations() async throws {
         let database = try await TestStorage.newDatabase()

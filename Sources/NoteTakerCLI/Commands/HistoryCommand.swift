@@ -26,7 +26,9 @@ struct HistoryListCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() async throws {
-        let store = try storeOptions.openForReading()
+        var store = try storeOptions.openForReading()
+        // With sync set up, the server's versions of the note are fetched and kept here.
+        if (try? store.syncTransport()) != nil { store = try storeOptions.open() }
         let current = try store.note(id: try note.resolve(in: store))
         let (versions, serverProblem) = try await store.completeHistory(noteId: current.id)
         if let serverProblem { Terminal.printNotice("This device's versions only: the server's could not be read (\(serverProblem))") }
