@@ -8,7 +8,12 @@ import NIOSSL
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
 public func buildRouter(service: SyncService) -> Router<SyncRequestContext> {
     let router = Router(context: SyncRequestContext.self)
+    router.add(middleware: RequestMetrics(metrics: service.metrics))
     SyncRoutes(service: service).register(on: router)
+    // Prometheus' scrape: keep it off the public side of a reverse proxy (see the README).
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
+    }
     return router
 }
 

@@ -38,9 +38,11 @@ struct EventRoutes {
                             continuation.yield(.heartbeat)
                         }
                     }
+                    service.metrics.pushStreams(1)
                     defer {
                         forwarding.cancel()
                         beating.cancel()
+                        service.metrics.pushStreams(-1)
                     }
                     try await writer.write(ByteBuffer(string: Self.format(token: latest)))
                     try await withGracefulShutdownHandler {

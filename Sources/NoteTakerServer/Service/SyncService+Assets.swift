@@ -21,6 +21,7 @@ extension SyncService {
         try await storing {
             try await assets.store(chunks, check: check) { size in
                 try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quota)
+                metrics.assetBytes(size, incoming: true)
             }
         }
     }
@@ -36,7 +37,10 @@ extension SyncService {
 
     /// Hands the bytes of an asset (checked with ``assetSize(hash:for:)``) to `piece`.
     public func readAsset(hash: String, into piece: (Data) async throws -> Void) async throws {
-        try await assets.read(hash, into: piece)
+        try await assets.read(hash) { data in
+            try await piece(data)
+            metrics.assetBytes(Int64(data.count), incoming: false)
+        }
     }
 
     static func validate(hash: String) throws(SyncServerError) {

@@ -22,6 +22,7 @@ extension SyncService {
         }
         let records = page.records
         let moreComing = page.moreComing
+        metrics.sent(records: records.count)
         // A full page covers up to its last record; the last page covers everything up to
         // the newest change, the device's own left-out ones included.
         let lastSequence = records.last.flatMap { Int64($0.changeTag) } ?? after
@@ -52,6 +53,7 @@ extension SyncService {
         var response = try await storing { try await storage.modify(account: account.id, request: request, quota: quotaBytes) }
         let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
         response.authoredToken = saved.max().map(changeToken)
+        metrics.batch(saved: saved.count, conflicts: response.results.count - saved.count)
         if response.results.contains(where: { $0.outcome == .saved }) {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
             await announce(.changed(account: account.id, token: changeToken(latest)))

@@ -9,6 +9,8 @@ public struct SyncService: Sendable {
     public let storage: any SyncStorage
     /// Tells connected devices that changes exist.
     public let notifier: ChangeNotifier
+    /// What the server counts, for `/metrics`.
+    public let metrics = ServerMetrics()
     /// The most bytes (records and assets) one account may use.
     public let quotaBytes: Int64
     /// Whether anyone may create an account (otherwise only ``addAccount(_:)`` on the
