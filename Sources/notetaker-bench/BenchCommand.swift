@@ -42,6 +42,8 @@ struct SyncSuite: AsyncParsableCommand {
     @Option(help: "How many notes the first sync carries.") var notes = 100_000
     @Option(help: "How many accounts sync at once for the throughput measure.") var clients = 50
     @Option(help: "How many edits travel for the push latency.") var edits = 20
+    @Option(help: "An empty PostgreSQL database (postgres://USER@HOST[:PORT]/DB): run two server nodes on it instead of one on SQLite.")
+    var postgres: String?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -53,7 +55,7 @@ struct SyncSuite: AsyncParsableCommand {
         try await common.withFolder { folder in
             let benchmark = SyncBenchmark(
                 noteCount: notes, clients: clients, edits: edits, corpus: try common.corpus(),
-                directory: folder, seed: common.seed, progress: CommonOptions.progress)
+                directory: folder, seed: common.seed, postgres: postgres, progress: CommonOptions.progress)
             try common.print(try await benchmark.run())
         }
     }
