@@ -28,10 +28,11 @@ struct EvernoteImporter {
         let parser = XMLParser(stream: stream)
         var failure: InterchangeError?
         var seen: [UUID: Int] = [:]
+        var links = EvernoteNoteLinks()
         let reader = ENEXReader(temporaryFolder: temporary) { note in
             guard failure == nil else { return }
             do throws(InterchangeError) {
-                try add(note, folderId: folderId, seen: &seen, batcher)
+                try add(note, folderId: folderId, seen: &seen, links: &links, batcher)
             } catch {
                 failure = error
                 parser.abortParsing()
@@ -52,10 +53,21 @@ struct EvernoteImporter {
         } else if !reader.sawExportRoot {
             batcher.report.stoppedEarly = "the file's root element is not <en-export>; it is not an Evernote export"
         }
+        // The notes linking to others, now that every title in the file is known.
+        let existing = { (title: String) -> UUID? in
+            guard let found = try? store.notesTitled(prefix: title, limit: 1).first,
+                  found.title.compare(title, options: .caseInsensitive) == .orderedSame else { return nil }
+            return found.id
+        }
+        for note in links.resolved(counting: &batcher.report, existing: existing) {
+            try batcher.add(note.item, label: note.label, warnings: note.warnings, temporaryFiles: note.temporaryFiles, fileBytes: note.fileBytes)
+        }
         try batcher.flush()
     }
 
-    private func add(_ note: ENEXNote, folderId: UUID, seen: inout [UUID: Int], _ batcher: ImportBatcher) throws(InterchangeError) {
+    private func add(
+        _ note: ENEXNote, folderId: UUID, seen: inout [UUID: Int], links: inout EvernoteNoteLinks, _ batcher: ImportBatcher
+    ) throws(InterchangeError) {
         let label = label(note)
         if note.contentTooLong {
             discard(note)
@@ -101,9 +113,12 @@ struct EvernoteImporter {
         let draft = NoteDraft(
             title: note.title, body: body, folderId: folderId, tags: note.tags.filter { !$0.isEmpty }, id: noteId,
             createdAt: note.created, modifiedAt: note.updated ?? note.created)
-        try batcher.add(
-            NoteImport(draft: draft, files: files), label: label, warnings: warnings + Array(Set(converter.warnings)).sorted(),
+        links.noteTitle(note.title, id: noteId)
+        let item = EvernoteNoteLinks.Waiting(
+            item: NoteImport(draft: draft, files: files), label: label, warnings: warnings + Array(Set(converter.warnings)).sorted(),
             temporaryFiles: note.resources.map(\.file.url), fileBytes: note.resources.reduce(0) { $0 + $1.file.size })
+        if links.holdIfLinking(item) { return }
+        try batcher.add(item.item, label: item.label, warnings: item.warnings, temporaryFiles: item.temporaryFiles, fileBytes: item.fileBytes)
     }
 
     private func label(_ note: ENEXNote) -> String {
