@@ -15,6 +15,8 @@ struct ENMLConverter {
     let media: [String: Media]
     /// Things that could not be carried over, for the report.
     private(set) var warnings: [String] = []
+    /// The resources an `<en-media>` showed.
+    private var shown: Set<String> = []
 
     private static let checkedMarker = "\u{E000}x"
     private static let uncheckedMarker = "\u{E000} "
@@ -53,6 +55,9 @@ struct ENMLConverter {
         var parts = blocks(children)
         let left = remainingTasks()
         if !left.isEmpty { parts.append(left) }
+        // Resources no <en-media> shows (Evernote keeps them; its apps list them under the note).
+        let unshown = media.filter { !shown.contains($0.key) }.values.sorted { $0.fileName < $1.fileName }
+        if !unshown.isEmpty { parts.append(unshown.map(Self.mediaLink).joined(separator: "  \n")) }
         var result = ""
         for (index, part) in parts.enumerated() {
             if index > 0 { result += Self.isTask(parts[index - 1]) && Self.isTask(part) ? "\n" : "\n\n" }
@@ -88,6 +93,7 @@ struct ENMLConverter {
     private mutating func block(_ node: ENMLNode) -> [String] {
         guard case .element(let name, let attributes, let children) = node else { return [] }
         let style = attributes["style"]?.lowercased() ?? ""
+        if Self.isHidden(style.replacingOccurrences(of: " ", with: "")) { return [] }
         switch name {
         case "h1", "h2", "h3", "h4", "h5", "h6":
             let text = inlineText(children).replacingOccurrences(of: "  \n", with: " ")
@@ -95,21 +101,23 @@ struct ENMLConverter {
         case "hr":
             return ["---"]
         case "pre":
-            return [fenced(node.plainText)]
+            return codeBlock(node)
         case "div" where style.contains("--en-task-group"):
             // Evernote's "Content not supported" placeholder: the group's tasks, as a checklist.
             let group = Self.styleValue("--en-id", in: attributes["style"] ?? "")
             let list = taskList(group: group)
             return list.isEmpty ? [] : [list]
         case "div" where style.contains("-en-codeblock"):
-            return [fenced(node.plainText)]
+            return codeBlock(node)
         case "ul", "ol":
             return [list(children, ordered: name == "ol", checklist: style.contains("--en-todo:true"))]
         case "blockquote":
             return [blocks(children).joined(separator: "\n\n").split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? ">" : "> " + $0 }.joined(separator: "\n")]
         case "table":
-            return [table(node)]
+            let caption = children.first { if case .element("caption", _, _) = $0 { true } else { false } }
+            let title = caption.map { inlineText([$0]).replacingOccurrences(of: "  \n", with: " ") } ?? ""
+            return (title.isEmpty ? [] : [Self.wrapped(title, "*")]) + [table(node)]
         default:
             return blocks(children)
         }
@@ -141,8 +149,13 @@ struct ENMLConverter {
             if checklist {
                 marker += (attributes["style"]?.lowercased().contains("--en-checked:true") ?? false) ? " [x]" : " [ ]"
             }
-            let parts = blocks(children)
+            var parts = blocks(children)
             let indent = String(repeating: " ", count: ordered ? 3 : 2)
+            // An item that starts with a checkbox is a task item, not a list inside an item.
+            if !checklist, let first = parts.first, first.hasPrefix("- [ ] ") || first.hasPrefix("- [x] ") {
+                marker += " " + first.prefix(5).dropFirst(2)
+                parts[0] = String(first.dropFirst(6))
+            }
             lines.append(marker + " " + (parts.first ?? ""))
             for part in parts.dropFirst() {
                 lines += part.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
@@ -155,12 +168,14 @@ struct ENMLConverter {
         var rows: [[String]] = []
         func collect(_ node: ENMLNode, _ converter: inout ENMLConverter) {
             guard case .element(let name, _, let children) = node else { return }
+            if name == "caption" { return }
             if name == "tr" {
                 rows.append(children.compactMap { cell -> String? in
                     guard case .element(let cellName, _, let content) = cell, cellName == "td" || cellName == "th" else { return nil }
-                    return converter.inlineText(content).replacingOccurrences(of: "  \n", with: " ")
-                        .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
-                        .trimmingCharacters(in: .whitespaces)
+                    // Line breaks in a cell stay line breaks (GitHub's tables take <br>).
+                    return converter.inlineText(content).components(separatedBy: "  \n")
+                        .map { $0.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces) }
+                        .joined(separator: "<br>").replacingOccurrences(of: "|", with: "\\|")
                 })
             } else {
                 for child in children { collect(child, &converter) }
@@ -190,19 +205,20 @@ struct ENMLConverter {
         case .text(let text):
             return Self.escaped(Self.collapsingWhitespace(text))
         case .element(let name, let attributes, let children):
-            let inner = children.map { inline($0) }.joined()
             let style = attributes["style"]?.lowercased().replacingOccurrences(of: " ", with: "") ?? ""
+            // Hidden text (web clips carry menus, pop-ups and tracking text so) stays hidden.
+            if Self.isHidden(style) { return "" }
+            let inner = children.map { inline($0) }.joined()
             switch name {
             case "b", "strong": return Self.wrapped(inner, "**")
             case "i", "em": return Self.wrapped(inner, "*")
             case "s", "strike", "del": return Self.wrapped(inner, "~~")
-            case "code", "tt", "kbd": return Self.wrapped(node.plainText.replacingOccurrences(of: "`", with: "'"), "`")
+            case "code", "tt", "kbd": return codeSpan(node)
             case "br": return "  \n"
             case "en-todo": return attributes["checked"]?.lowercased() == "true" ? Self.checkedMarker : Self.uncheckedMarker
             case "a":
                 guard let href = attributes["href"], !href.isEmpty else { return inner }
-                let target = href.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: ")", with: "%29")
-                return "[\(inner.isEmpty ? Self.escaped(href) : inner)](\(target))"
+                return "[\(inner.isEmpty ? Self.escaped(href) : inner)](\(Self.linkTarget(href)))"
             case "img":
                 guard let source = attributes["src"] else { return "" }
                 return "![\(Self.escaped(attributes["alt"] ?? ""))](\(source.replacingOccurrences(of: " ", with: "%20")))"
@@ -211,18 +227,26 @@ struct ENMLConverter {
                     warnings.append("an embedded file is missing from the note's resources")
                     return ""
                 }
-                return "\(file.isImage ? "!" : "")[\(Self.escaped(file.fileName))](attachment:\(file.id.key))"
+                shown.insert(hash)
+                return Self.mediaLink(file)
             case "en-crypt":
                 warnings.append("encrypted text cannot be read without Evernote and was left out")
                 return "[encrypted text]"
             default:
-                if style.contains("font-weight:bold") { return Self.wrapped(inner, "**") }
-                if style.contains("font-style:italic") { return Self.wrapped(inner, "*") }
-                if style.contains("line-through") { return Self.wrapped(inner, "~~") }
-                if Self.blockNames.contains(name) { return inner + "  \n" }
-                return inner
+                var text = inner
+                if Self.isBold(style) { text = Self.wrapped(text, "**") }
+                if style.contains("font-style:italic") { text = Self.wrapped(text, "*") }
+                if style.contains("line-through") { text = Self.wrapped(text, "~~") }
+                if Self.isHighlight(style), !text.trimmingCharacters(in: .whitespaces).isEmpty { text = "<mark>\(text)</mark>" }
+                if Self.blockNames.contains(name) { return text + "  \n" }
+                return text
             }
         }
+    }
+
+    /// A link to an attachment, shown in place when it is a picture.
+    private static func mediaLink(_ file: Media) -> String {
+        "\(file.isImage ? "!" : "")[\(escaped(file.fileName))](attachment:\(file.id.key))"
     }
 
     /// `text` between `marker`s, with its outer spaces kept outside (Markdown needs that).
@@ -232,6 +256,15 @@ struct ENMLConverter {
         let leading = text.prefix { $0 == " " }
         let trailing = String(text.reversed().prefix { $0 == " " })
         return "\(leading)\(marker)\(core)\(marker)\(trailing)"
+    }
+
+    /// A code block; the targets of links inside it (which a code block cannot show as
+    /// links) follow it.
+    private func codeBlock(_ node: ENMLNode) -> [String] {
+        let targets = node.linkTargets
+        let code = fenced(node.plainText)
+        guard !targets.isEmpty else { return [code] }
+        return [code, "Links in the code above: " + targets.map { "<\($0)>" }.joined(separator: ", ")]
     }
 
     private func fenced(_ code: String) -> String {
@@ -272,6 +305,43 @@ struct ENMLConverter {
     private static func restoringMarkers(_ text: String) -> String {
         guard text.unicodeScalars.contains("\u{E000}") else { return text }
         return text.replacingOccurrences(of: checkedMarker, with: "[x]").replacingOccurrences(of: uncheckedMarker, with: "[ ]")
+    }
+
+    /// Whether a style (spaces removed, lowercased) hides its element.
+    static func isHidden(_ style: String) -> Bool {
+        style.contains("display:none") || style.contains("visibility:hidden")
+    }
+
+    /// Whether a style makes its text bold: `bold`, `bolder`, or a weight of 600 and up.
+    static func isBold(_ style: String) -> Bool {
+        guard let range = style.range(of: "font-weight:") else { return false }
+        let value = style[range.upperBound...].prefix { $0 != ";" && $0 != "!" }
+        if value == "bold" || value == "bolder" { return true }
+        return Int(value).map { $0 >= 600 } ?? false
+    }
+
+    /// Whether a style is Evernote's highlighter: `--en-highlight` (Evernote 10) or
+    /// `-evernote-highlight:true` (the apps before it).
+    static func isHighlight(_ style: String) -> Bool {
+        style.contains("--en-highlight:") || style.contains("-evernote-highlight:true")
+    }
+
+    /// Code in a line; a link inside keeps its target (`[`code`](target)`, or the target
+    /// after the code when only part of it is linked).
+    private func codeSpan(_ node: ENMLNode) -> String {
+        let code = Self.wrapped(node.plainText.replacingOccurrences(of: "`", with: "'"), "`")
+        let targets = node.linkTargets
+        guard !targets.isEmpty else { return code }
+        if targets.count == 1, case .element(_, _, let children) = node, children.count == 1,
+           case .element("a", _, _) = children[0] {
+            return "[\(code)](\(Self.linkTarget(targets[0])))"
+        }
+        return code + " (" + targets.map { "<\($0)>" }.joined(separator: ", ") + ")"
+    }
+
+    /// A link target as Markdown takes it (spaces and parentheses escaped).
+    static func linkTarget(_ href: String) -> String {
+        href.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: ")", with: "%29").replacingOccurrences(of: "(", with: "%28")
     }
 
     /// A CSS custom property's value in a `style` attribute (`--en-id: abc;` → `abc`).

@@ -32,6 +32,13 @@ indirect enum ENMLNode {
         }
     }
 
+    /// The targets of the links inside, in order.
+    var linkTargets: [String] {
+        guard case .element(let name, let attributes, let children) = self else { return [] }
+        if name == "a", let href = attributes["href"], !href.isEmpty { return [href] }
+        return children.flatMap(\.linkTargets)
+    }
+
     /// ENML as an XML parser without the DTD can read it: no declaration or DOCTYPE, and
     /// HTML's named characters (`&nbsp;` ...) as numeric references.
     static func xmlReady(_ enml: String) -> String {

@@ -42,7 +42,12 @@ struct EvernoteImporter {
         parser.shouldResolveExternalEntities = false
         let finished = parser.parse()
         if let failure { throw failure }
-        if !finished || !reader.sawEnd {
+        if reader.sawEnd, !finished {
+            // Whatever follows </en-export> (a second export pasted after, stray bytes) is not
+            // read; every note of the export was.
+            batcher.report.warnings.append(.init(
+                item: file.lastPathComponent, reason: "the file goes on after the end of the export (line \(parser.lineNumber)); what follows was not read"))
+        } else if !finished || !reader.sawEnd {
             let reason = parser.parserError.map(XMLErrorText.describe) ?? "it ends before </en-export>"
             batcher.report.stoppedEarly = "the file is cut off or broken at line \(parser.lineNumber), column \(parser.columnNumber) "
                 + "(\(reason)); the notes before that point were imported"
