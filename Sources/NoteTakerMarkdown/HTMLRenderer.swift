@@ -69,6 +69,13 @@ struct HTMLRenderer {
             blocks(children, tight: false)
             newline()
             output += "</blockquote>\n"
+        case .code(let info, let text) where info.trimming(" \t") == NoteProperties.info:
+            newline()
+            output += "<table class=\"properties\"><tbody>\n"
+            for (key, value) in NoteProperties.entries(text) {
+                output += "<tr><th>\(Self.escaped(key))</th><td>\(Self.escaped(value))</td></tr>\n"
+            }
+            output += "</tbody></table>\n"
         case .code(let info, let text):
             newline()
             let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""

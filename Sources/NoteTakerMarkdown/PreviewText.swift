@@ -6,7 +6,8 @@ extension MarkdownDocument {
     /// (up to the first blank line, at most 1 kB): link reference definitions further down
     /// are not seen, and a link that needs one shows its text alone, as a list should anyway.
     public static func previewText(of markdown: String, maximumLength: Int = 200) -> String {
-        let bytes = markdown.utf8
+        // A note's properties are not its first line.
+        let bytes = (NoteProperties.split(markdown).map { String($0.rest) } ?? markdown).utf8
         var start = bytes.startIndex
         var end = start
         var sawText = false

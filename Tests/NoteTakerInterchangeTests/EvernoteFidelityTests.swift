@@ -14,7 +14,7 @@ import Testing
         let store = try directory.store()
         let file = try directory.write(EvernoteTests.enex([EvernoteTests.note("Clip", content: content, resources: resources)]), to: "Clips.enex")
         let report = try Importer(store: store).importItems(at: file)
-        return (try #require(try store.notes().first).body, report)
+        return (try #require(try store.notes().first).text, report)
     }
 
     @Test("bold written as a weight, and both highlighters")
@@ -91,5 +91,81 @@ import Testing
         #expect(report.imported == 2)
         #expect(report.stoppedEarly == nil)
         #expect(report.warnings.contains { $0.reason.contains("goes on after the end of the export") })
+    }
+}
+
+@Suite struct PropertiesImportTests {
+    let directory = TemporaryDirectory()
+
+    @Test("Evernote's author, source, place and reminder are kept as the note's properties")
+    func evernoteAttributes() throws {
+        let note = """
+            <note><title>Clipped</title><content><![CDATA[<?xml version="1.0" encoding="UTF-8"?><en-note><div>Recipe</div></en-note>]]></content>\
+            <created>20231015T083000Z</created><note-attributes><latitude>38.7223</latitude><longitude>-9.1393</longitude>\
+            <altitude>12</altitude><author>Ada Lovelace</author><source>web.clip7</source>\
+            <source-url>https://cooking.example.com/soup?id=7&amp;x=1</source-url><reminder-time>20231101T090000Z</reminder-time>\
+            <place-name>Lisbon</place-name></note-attributes></note>
+            """
+        let store = try directory.store()
+        _ = try Importer(store: store).importItems(at: try directory.write(EvernoteTests.enex([note]), to: "Clips.enex"))
+        let body = try #require(try store.notes().first?.body)
+        #expect(body == """
+            ```properties
+            author: "Ada Lovelace"
+            source: "web.clip7"
+            source-url: "https://cooking.example.com/soup?id=7&x=1"
+            reminder-time: "2023-11-01T09:00:00.000Z"
+            place-name: "Lisbon"
+            location: "38.7223, -9.1393, 12"
+            ```
+
+            Recipe
+            """, "\(body)")
+    }
+
+    @Test("Obsidian properties stay with the note, go back into front matter on export, and come back the same")
+    func obsidianRoundTrip() throws {
+        try directory.write("""
+            ---
+            title: Leek soup
+            tags: [cooking]
+            created: 2024-02-01
+            status: draft
+            aliases:
+              - "Soup, leek"
+              - Potage
+            rating: 4
+            related: "[[Stock]]"
+            ---
+            Chop the leeks.
+            """, to: "vault/Leek soup.md")
+        let store = try directory.store()
+        let report = try Importer(store: store).importItems(at: directory.file("vault"))
+        #expect(report.imported == 1 && report.warnings.isEmpty, "\(report.summary)")
+        let note = try #require(try store.notes().first)
+        #expect(note.body == """
+            ```properties
+            status: draft
+            aliases:
+              - "Soup, leek"
+              - Potage
+            rating: 4
+            related: "[[Stock]]"
+            ```
+
+            Chop the leeks.
+            """, "\(note.body)")
+        #expect(note.tags == ["cooking"] && note.title == "Leek soup")
+
+        let exported = directory.file("export")
+        _ = try Exporter(store: store).export(.markdown, to: exported)
+        let file = try #require(FileManager.default.enumerator(atPath: exported.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("Leek soup.md") })
+        let text = try String(contentsOf: exported.appendingPathComponent(file), encoding: .utf8)
+        #expect(text.contains("pinned: false\nstatus: draft\naliases:\n  - \"Soup, leek\"\n  - Potage\nrating: 4\nrelated: \"[[Stock]]\"\n---\n"), "\(text)")
+        #expect(!text.contains("```properties"))
+
+        let again = try directory.store("Again")
+        _ = try Importer(store: again).importItems(at: exported)
+        #expect(try again.notes().first?.body == note.body, "a round trip keeps the properties as they were")
     }
 }

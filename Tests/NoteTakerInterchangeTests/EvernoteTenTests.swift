@@ -61,8 +61,9 @@ import Testing
         #expect(report.imported == 2 && report.skipped.isEmpty, "\(report.summary)")
         #expect(report.stoppedEarly == nil, "\(report.summary)")
         let notes = try store.allNotes()
-        #expect(notes["Plan"]?.body == "First **bold** line\n\nSecond line")
-        #expect(notes["Ideas"]?.body == "## Later\n\nSomething")
+        #expect(notes["Plan"]?.body.hasPrefix("```properties\nauthor: \"Ada Lovelace\"\n```\n\n") == true, "the author is kept")
+        #expect(notes["Plan"]?.text == "First **bold** line\n\nSecond line")
+        #expect(notes["Ideas"]?.text == "## Later\n\nSomething")
         #expect(notes["Plan"]?.tags == ["work"])
     }
 
@@ -104,7 +105,7 @@ import Testing
         ].joined(separator: "\n")
         let (report, store) = try importing(EvernoteTests.enex([Self.note("Tasks", content: content, tasks: tasks)]))
         #expect(report.imported == 1, "\(report.summary)")
-        let body = try #require(try store.allNotes()["Tasks"]?.body)
+        let body = try #require(try store.allNotes()["Tasks"]?.text)
         #expect(body == "Before\n\n- [ ] Call Ada\n- [x] Book the room\n\nAfter\n\n- [ ] Without a place")
         #expect(!body.contains("not supported"))
     }

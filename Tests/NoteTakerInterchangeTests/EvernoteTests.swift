@@ -74,7 +74,7 @@ import Testing
         ] {
             #expect(body.contains(expected), "missing: \(expected)\nin:\n\(body)")
         }
-        #expect(try store.allNotes()["Второй"]?.body == "Ünïcödé Ελληνικά")
+        #expect(try store.allNotes()["Второй"]?.text == "Ünïcödé Ελληνικά")
 
         let again = try Importer(store: store).importItems(at: file)
         #expect(again.imported == 0 && again.alreadyPresent == 2)
@@ -150,7 +150,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 1, "\(report.summary)")
-        #expect(try store.allNotes()["Café"]?.body == "naïve crème")
+        #expect(try store.allNotes()["Café"]?.text == "naïve crème")
     }
 
     @Test func resourceNamesAreOnlyLabels() throws {

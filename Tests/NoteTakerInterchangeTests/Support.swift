@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerMarkdown
 @testable import NoteTakerInterchange
 
 /// A folder under the system's temporary directory, removed when the value is released.
@@ -114,4 +115,11 @@ func contents(of folder: URL) throws -> [String: Data] {
         }
     }
     return result
+}
+
+extension Note {
+    /// The body without the properties block an import put at its top.
+    var text: String {
+        NoteProperties.split(body).map { String($0.rest) } ?? body
+    }
 }

@@ -33,6 +33,13 @@ import Testing
         }
     }
 
+    @Test func propertiesShowAsATableAndOnlyThatClassPasses() {
+        let html = MarkdownRenderer.html("```properties\nstatus: draft\n```\n\n<table class=\"evil\"><tr><td>x</td></tr></table>")
+        #expect(html.contains("<table class=\"properties\"><tbody>"), "\(html)")
+        #expect(html.contains("<th>status</th><td>draft</td>"))
+        #expect(!html.contains("evil"))
+    }
+
     static let hostile: [String] = [
         "<script>alert(1)</script>",
         "<SCRIPT SRC=//evil.example/x.js></SCRIPT>",

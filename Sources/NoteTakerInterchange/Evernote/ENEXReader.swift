@@ -31,6 +31,8 @@ struct ENEXNote {
     var created: Date?
     var updated: Date?
     var tags: [String] = []
+    /// The `<note-attributes>` (author, source-url, latitude…), by element name, in order.
+    var attributes: [(name: String, value: String)] = []
     var resources: [Resource] = []
     /// Whether the note's text was over ``ENEXReader/maximumTextLength`` (and so not kept).
     var contentTooLong = false
@@ -119,6 +121,9 @@ final class ENEXReader: NSObject, XMLParserDelegate {
         case ("task", "note"):
             if let task { note?.tasks.append(task) }
             task = nil
+        case (_, "note-attributes") where path.count == 4:
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !value.isEmpty { note?.attributes.append((name, value)) }
         case ("mime", "resource"): resource?.mime = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case ("file-name", "resource-attributes"): resource?.fileName = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case ("data", "resource"):

@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerMarkdown
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -115,6 +116,8 @@ struct EvernoteImporter {
                 warnings.append("its content was damaged (\(error.message)); what could be read was imported — compare it with Evernote")
             }
         }
+        let properties = Self.properties(note.attributes)
+        if !properties.isEmpty { body = NoteProperties.block(properties) + (body.isEmpty ? "" : "\n\n" + body) }
         let draft = NoteDraft(
             title: note.title, body: body, folderId: folderId, tags: note.tags.filter { !$0.isEmpty }, id: noteId,
             createdAt: note.created, modifiedAt: note.updated ?? note.created)
@@ -124,6 +127,24 @@ struct EvernoteImporter {
             temporaryFiles: note.resources.map(\.file.url), fileBytes: note.resources.reduce(0) { $0 + $1.file.size })
         if links.holdIfLinking(item) { return }
         try batcher.add(item.item, label: item.label, warnings: item.warnings, temporaryFiles: item.temporaryFiles, fileBytes: item.fileBytes)
+    }
+
+    /// The note's attributes as properties: Evernote's names, its dates as ISO 8601, and
+    /// latitude, longitude and altitude as one `location`.
+    static func properties(_ attributes: [(name: String, value: String)]) -> [String] {
+        var lines: [String] = []
+        var location: [String] = []
+        for (name, value) in attributes {
+            switch name {
+            case "latitude", "longitude", "altitude": location.append(value)
+            case _ where name.hasSuffix("-time") || name.hasSuffix("-date"):
+                let date = ENEXReader.date(value).map(Timestamp.string) ?? value
+                lines.append("\(name): \(FrontMatter.quoted(date))")
+            default: lines.append("\(name): \(FrontMatter.quoted(value))")
+            }
+        }
+        if location.count >= 2 { lines.append("location: \(FrontMatter.quoted(location.joined(separator: ", ")))") }
+        return lines
     }
 
     private func label(_ note: ENEXNote) -> String {

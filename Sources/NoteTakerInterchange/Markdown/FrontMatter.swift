@@ -29,6 +29,20 @@ struct FrontMatter {
 
     /// The fields, keys lowercased.
     var fields: [String: Value] = [:]
+    /// Each top-level key (lowercased) with its lines as written, continuation lines included,
+    /// in order: what an import keeps as the note's properties when it has no field for it.
+    var entries: [(key: String, lines: [Substring])] = []
+
+    /// The front matter keys a note's own fields take (title, tags, dates, pinned, id).
+    static let noteKeys: Set<String> = [
+        "id", "title", "tags", "tag", "pinned", "created", "date", "created_at", "creation date",
+        "modified", "updated", "updated_at", "last modified",
+    ]
+
+    /// The lines of the keys no note field takes, as written.
+    var propertyLines: [String] {
+        entries.filter { !Self.noteKeys.contains($0.key) }.flatMap { $0.lines.map(String.init) }
+    }
 
     /// Splits `text` into its front matter (when it opens with one) and the rest.
     static func split(_ text: String) -> (frontMatter: FrontMatter?, body: Substring) {
@@ -54,6 +68,11 @@ struct FrontMatter {
         for line in lines {
             let trimmed = line.trimmedSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if line.hasPrefix(" ") || line.hasPrefix("\t") || trimmed.hasPrefix("- ") || trimmed == "-" || !line.contains(":") {
+                if !matter.entries.isEmpty { matter.entries[matter.entries.count - 1].lines.append(line) }
+            } else if let colon = line.firstIndex(of: ":") {
+                matter.entries.append((line[..<colon].trimmedSpaces.lowercased(), [line]))
+            }
             if let key = listKey, trimmed.hasPrefix("- ") || trimmed == "-" {
                 let item = unquote(String(trimmed.dropFirst(1)).trimmedSpaces)
                 if case .list(var items) = matter.fields[key] ?? .list([]) {

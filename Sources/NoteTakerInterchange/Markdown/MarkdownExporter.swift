@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerMarkdown
 
 /// Writes notes as Markdown files for other tools: a directory per folder, one `.md` per
 /// note with YAML front matter (id, title, tags, created, modified, pinned), and the
@@ -87,8 +88,16 @@ struct MarkdownExporter {
         lines.append(note.tags.isEmpty ? "tags: []" : "tags:")
         lines += note.tags.map { "  - \(FrontMatter.quoted($0))" }
         lines += ["created: \(Timestamp.string(note.createdAt))", "modified: \(Timestamp.string(note.modifiedAt))",
-                  "pinned: \(note.isPinned)", "---", ""]
+                  "pinned: \(note.isPinned)"]
         var body = note.body
+        // The note's properties go back into the front matter, where they came from.
+        if let properties = NoteProperties.split(body) {
+            // Keys a note field writes above are left out, so the front matter names each once.
+            let written = FrontMatter.split("---\n" + properties.lines.joined(separator: "\n") + "\n---\n").frontMatter
+            lines += written?.propertyLines ?? []
+            body = String(properties.rest)
+        }
+        lines += ["---", ""]
         for target in NoteStore.linkedIds(in: body) {
             guard let path = notePath(target) else { continue }
             body = body.replacingOccurrences(of: "](\(NoteStore.linkScheme)\(target.key))", with: "](\(path))")

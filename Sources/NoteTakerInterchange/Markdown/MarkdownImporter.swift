@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerMarkdown
 
 /// Reads a folder of Markdown files as Obsidian, Joplin or NoteTaker write them (or one
 /// `.md` file): directories become folders, front matter gives the title, tags, dates and
@@ -120,6 +121,10 @@ struct MarkdownImporter {
         var tags = (fields["tags"]?.items ?? []) + (fields["tag"]?.items ?? []) + InlineTags.tags(in: body)
         tags = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
         let folderId = directory.isEmpty ? nil : folders.folder(for: directory, warnings: &warnings)
+        // Front matter keys no note field takes (Obsidian's properties) stay the note's properties.
+        if let properties = frontMatter?.propertyLines, !properties.isEmpty {
+            body = NoteProperties.block(properties) + "\n\n" + body
+        }
         let draft = NoteDraft(
             title: fields["title"]?.text ?? stem, body: body,
             isPinned: ["true", "yes"].contains(fields["pinned"]?.text?.lowercased() ?? ""),

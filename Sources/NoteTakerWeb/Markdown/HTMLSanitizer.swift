@@ -12,10 +12,10 @@ enum HTMLSanitizer {
     static let allowed: [String: Set<String>] = {
         var tags: [String: Set<String>] = [
             "a": ["href", "title"], "img": ["src", "alt", "title"], "ol": ["start"], "li": ["class"],
-            "th": ["align"], "td": ["align"], "input": ["type", "checked", "disabled", "data-task"],
+            "th": ["align"], "td": ["align"], "table": ["class"], "input": ["type", "checked", "disabled", "data-task"],
         ]
         for plain in ["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "del",
-                      "code", "pre", "blockquote", "ul", "table", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
+                      "code", "pre", "blockquote", "ul", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
             tags[plain] = []
         }
         return tags
@@ -77,7 +77,7 @@ enum HTMLSanitizer {
         switch name {
         case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { (name, $0) }
         case "src": return value.flatMap { safeURL($0, schemes: imageSchemes) }.map { (name, $0) }
-        case "class": return value == "task" || value == "task done" ? (name, value) : nil
+        case "class": return ["task", "task done", "properties"].contains(value ?? "") ? (name, value) : nil
         case "data-task": return value.flatMap { Int($0) }.map { (name, String($0)) }
         case "type": return value?.lowercased() == "checkbox" ? (name, "checkbox") : nil
         case "checked", "disabled": return (name, nil)
