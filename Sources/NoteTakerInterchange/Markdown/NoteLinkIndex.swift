@@ -36,6 +36,9 @@ struct NoteLinkIndex {
 
     /// The note `link` (in the note at `directory`) points to.
     func resolve(_ link: MarkdownLink, from directory: String) -> Resolution {
+        // Joplin's link to a note by its id (`:/0123…`): its export writes a relative link to
+        // every note it exports, so one left like this goes to a note not in the export.
+        if Self.isJoplinNoteLink(link.target) { return .unresolved(link.target) }
         var target = link.target.removingPercentEncoding ?? link.target
         if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
         if target.isEmpty { return .notANote }
@@ -55,6 +58,12 @@ struct NoteLinkIndex {
         let joined = components.joined(separator: "/")
         guard let path = byPath[Self.withoutExtension(joined).lowercased()], let id = noteId(path) else { return .unresolved(link.target) }
         return .note(id)
+    }
+
+    /// Whether a target is Joplin's `:/` and 32 hex digits (a note or a resource by id).
+    static func isJoplinNoteLink(_ target: String) -> Bool {
+        let id = target.hasPrefix(":/") ? target.dropFirst(2).prefix { $0 != "#" } : ""
+        return id.count == 32 && id.allSatisfy(\.isHexDigit)
     }
 
     private static func withoutExtension(_ path: String) -> String {
