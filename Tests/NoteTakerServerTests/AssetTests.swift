@@ -26,6 +26,28 @@ struct AssetTests {
         }
     }
 
+    @Test("a file of several megabytes arrives in small pieces and comes back byte for byte")
+    func largeFile() async throws {
+        let server = try await TestServer()
+        let session = try await server.service.register(Credentials(username: "ada", password: "correct horse"))
+        let account = try await server.service.authenticate(token: session.token)
+        var generator = SystemRandomNumberGenerator()
+        let content = (0..<(2_621_440 + 12_345)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let hash = sha256Hex(Data(content))
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            for start in stride(from: 0, to: content.count, by: 65_536) {
+                continuation.yield(Array(content[start..<min(start + 65_536, content.count)]))
+            }
+            continuation.finish()
+        }
+        try await server.service.storeAsset(hash: hash, chunks: chunks, for: account)
+        #expect(try await server.service.assetSize(hash: hash, for: account) == Int64(content.count))
+        var read = Data()
+        try await server.service.readAsset(hash: hash) { read += $0 }
+        #expect(read == Data(content))
+        #expect(try await TestStorage.storedFileCount(server.configuration) == 1)
+    }
+
     @Test("content that does not match its hash is refused and not stored; bad hashes are refused")
     func badUploads() async throws {
         let server = try await TestServer()
