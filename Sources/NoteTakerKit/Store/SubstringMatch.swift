@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -29,21 +30,29 @@ enum SubstringMatch {
         sqlite3_result_int(context, found ? 1 : 0)
     }
 
-    /// Whether `text` contains `part`, ASCII letters compared without case.
+    /// Whether `text` contains `part`, ASCII letters compared without case. Candidates for
+    /// the first byte are found with `memchr` (both cases of a letter), then compared.
     static func contains(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = part.first.map(folded) else { return true }
+        guard let base = text.baseAddress, let head = part.first else { return part.isEmpty }
         guard part.count <= text.count else { return false }
-        var start = 0
+        let lower = folded(head)
+        let upper = lower &- 97 < 26 ? lower & 0xDF : lower
         let last = text.count - part.count
-        while start <= last {
-            if folded(text[start]) == first {
-                var offset = 1
-                while offset < part.count, folded(text[start + offset]) == folded(part[offset]) { offset += 1 }
-                if offset == part.count { return true }
-            }
-            start += 1
+        /// The next offset at or after `from` holding `byte`, or past `last` when none.
+        func next(_ byte: UInt8, from: Int) -> Int {
+            guard from <= last, let found = memchr(base + from, Int32(byte), last - from + 1) else { return last + 1 }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        return false
+        var lowerAt = next(lower, from: 0)
+        var upperAt = upper == lower ? last + 1 : next(upper, from: 0)
+        while true {
+            let start = min(lowerAt, upperAt)
+            if start > last { return false }
+            var offset = 1
+            while offset < part.count, folded(text[start + offset]) == folded(part[offset]) { offset += 1 }
+            if offset == part.count { return true }
+            if start == lowerAt { lowerAt = next(lower, from: start + 1) } else { upperAt = next(upper, from: start + 1) }
+        }
     }
 
     /// An ASCII capital as its small letter; any other byte as it is.
