@@ -3,6 +3,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import by_css, click, open_app, screenshot, wait
@@ -69,3 +70,22 @@ def test_import_evernote_and_markdown_files(app, browser):
     assert sorted(notes["Ideas"]["tags"]) == ["inbox", "later"]
     shown = app.cli_json("show", notes["Recipe"]["id"])
     assert shown["body"] == "**Soup** of the day\n\n- [x] Buy leeks"
+
+
+def test_an_imported_notes_properties_show_as_a_table(app, browser):
+    vault = Path(tempfile.mkdtemp(prefix="notetaker-vault-"))
+    (vault / "Leek soup.md").write_text(
+        "---\ntitle: Leek soup\ntags: [cooking]\nstatus: draft\naliases:\n  - Potage\nrating: 4\n---\nChop the leeks.\n",
+        encoding="utf-8")
+    app.cli("import", str(vault))
+    note = next(note["id"] for note in app.cli_json("list") if note["title"] == "Leek soup")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    # The list's first line is the note's text, not its properties.
+    wait(browser, lambda d: [element.text for element in d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview")] == ["Chop the leeks."],
+         message="the list shows the properties as the first line")
+    by_css(browser, "#preview-toggle").click()
+    rows = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview table.properties tr"), message="no properties table")
+    assert [row.text for row in rows] == ["status draft", "aliases Potage", "rating 4"], [row.text for row in rows]
+    assert by_css(browser, "#note-preview p").text == "Chop the leeks."
+    screenshot(browser, "properties")
