@@ -109,6 +109,8 @@ let package = Package(
                 "NoteTakerWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),

@@ -23,9 +23,12 @@ struct SyncBenchmark {
         var configuration = ServerConfiguration(dataDirectory: directory.appendingPathComponent("server"), port: 0)
         if let postgres { configuration.database = .postgres(postgres) }
         let nodes = try await (0..<(postgres == nil ? 1 : 2)).asyncMap { _ in try await startNode(configuration) }
-        defer { nodes.forEach { $0.task.cancel() } }
-        let url = nodes[0].url
-        let urls = nodes.map(\.url)
+        return try await BackgroundServer.stopping(nodes) { try await measure(into: report, urls: nodes.map(\.url)) }
+    }
+
+    private func measure(into report: Report, urls: [URL]) async throws -> Report {
+        var report = report
+        let url = urls[0]
         let token = try await HTTPSyncTransport(server: url, token: nil).register(username: "bench", password: "benchmark password").token
 
         progress("Writing \(noteCount) notes on the first device...")
@@ -47,16 +50,9 @@ struct SyncBenchmark {
     }
 
     /// A server on a free loopback port, over the configured storage.
-    private func startNode(_ configuration: ServerConfiguration) async throws -> (url: URL, task: Task<Void, any Error>) {
+    private func startNode(_ configuration: ServerConfiguration) async throws -> BackgroundServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(configuration) { portContinuation.yield($0) }
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-            task.cancel()
-            throw NoteTakerError.invalidInput("The sync server did not start.")
-        }
-        return (url, task)
+        return try await BackgroundServer.start(try await buildApplication(configuration) { portContinuation.yield($0) }, ports: ports)
     }
 
     private func fill(_ store: NoteStore) throws {

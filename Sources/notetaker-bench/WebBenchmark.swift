@@ -24,11 +24,14 @@ struct WebBenchmark {
 
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildWebApplication(store: notes, configuration: WebConfiguration(port: 0)) { continuation.yield($0) }
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchFailure("the web app did not start") }
-        let address = "http://127.0.0.1:\(port)"
+        let server = try await BackgroundServer.start(app, ports: ports)
+        return try await BackgroundServer.stopping([server]) { try await measure(into: report, address: server.url.absoluteString, notes: notes, baseline: baseline, generator: &generator) }
+    }
+
+    private func measure(
+        into report: Report, address: String, notes: NoteStore, baseline: Baseline, generator: inout SeededGenerator
+    ) async throws -> Report {
+        var report = report
 
         store.progress("Requesting the list's first page \(requests) times...")
         var serverTimes: [Double] = []
