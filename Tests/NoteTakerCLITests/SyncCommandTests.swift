@@ -86,6 +86,27 @@ struct SyncCommandTests {
         #expect(!server.process.isRunning)
     }
 
+    @Test("notetaker-server refuses a storage it cannot use, and migrate-data a copy it cannot make, with a clear error and nothing made")
+    func badStorageArguments() throws {
+        let tool = CLIRunner()
+        let server = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-missing-\(UUID().uuidString)")
+        let cases: [([String], String)] = [
+            (["migrate", "--database", "sqlite:"], "sqlite:FOLDER or postgres://"),
+            (["migrate", "--database", "mysql://nobody@localhost/db"], "sqlite:FOLDER or postgres://"),
+            (["migrate", "--database", "sqlite:\(missing.path)", "--data", missing.path], "either --database or --data"),
+            (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db?sslmode=sometimes"], "sslmode 'sometimes' is not known"),
+            (["migrate-data", "--from", "postgres://nobody@127.0.0.1:1/a", "--to", "sqlite:\(missing.path)"], "copies from sqlite:FOLDER to postgres://"),
+            (["migrate-data", "--from", "sqlite:\(missing.path)", "--to", "postgres://nobody@127.0.0.1:1/db"], "There is no server database in"),
+        ]
+        for (arguments, message) in cases {
+            let result = try tool.run(arguments, store: false, executable: server)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "a refused command made the folder")
+    }
+
     @Test("a server with registration closed takes only accounts added on its machine")
     func closedRegistration() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-closed-\(UUID().uuidString)")
