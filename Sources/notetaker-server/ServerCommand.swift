@@ -42,15 +42,20 @@ struct DataOptions: ParsableArguments {
 
 /// Opens the storage, with a message a person can act on when it cannot be.
 func openBackend(_ configuration: ServerConfiguration) async throws -> ServerBackend {
+    try await reportingFailure("could not open the server's storage at \(configuration.database)") { try await configuration.openBackend() }
+}
+
+/// Runs `body`; a failure is printed as one `error:` line (`doing` says what failed, when the
+/// error does not) and the command exits with status 1.
+func reportingFailure<T>(_ doing: String, _ body: () async throws -> T) async throws -> T {
     do {
-        return try await configuration.openBackend()
+        return try await body()
     } catch let error as SyncServerError {
         FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-        throw ExitCode.failure
     } catch {
-        FileHandle.standardError.write(Data("error: could not open the server's storage at \(configuration.database): \(error)\n".utf8))
-        throw ExitCode.failure
+        FileHandle.standardError.write(Data("error: \(doing): \(PostgresDatabase.reason(error) ?? "\(error)")\n".utf8))
     }
+    throw ExitCode.failure
 }
 
 /// Whether anyone may create an account.
@@ -125,17 +130,11 @@ struct MigrateDataCommand: AsyncParsableCommand {
         guard case .sqlite(let folder) = source, case .postgres(let url) = target else {
             throw ValidationError("migrate-data copies from sqlite:FOLDER to postgres://…")
         }
-        do {
-            let summary = try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url))
-            print("Copied \(summary.accounts) accounts, \(summary.records) records and \(summary.files) files to \(target).")
-            print("Start the server with --database '\(target)'; devices carry on where they were.")
-        } catch let error as SyncServerError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-            throw ExitCode.failure
-        } catch {
-            FileHandle.standardError.write(Data("error: the copy failed and nothing was kept in \(target): \(error)\n".utf8))
-            throw ExitCode.failure
+        let summary = try await reportingFailure("the copy failed and nothing was kept in \(target)") {
+            try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url))
         }
+        print("Copied \(summary.accounts) accounts, \(summary.records) records and \(summary.files) files to \(target).")
+        print("Start the server with --database '\(target)'; devices carry on where they were.")
     }
 }
 
@@ -160,19 +159,9 @@ struct AddAccountCommand: AsyncParsableCommand {
         let password = (readLine(strippingNewline: true) ?? "")
         let backend = try await openBackend(ServerConfiguration(database: try dataOptions.location()))
         let credentials = Credentials(username: name, password: password)
-        let outcome = try await backend.withServicesRunning { service -> Result<StoredAccount, SyncServerError> in
-            do throws(SyncServerError) {
-                return .success(try await service.addAccount(credentials))
-            } catch {
-                return .failure(error)
-            }
+        let account = try await reportingFailure("could not add the account") {
+            try await backend.withServicesRunning { try await $0.addAccount(credentials) }
         }
-        switch outcome {
-        case .success(let account):
-            print("Created account \(account.username).")
-        case .failure(let error):
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-            throw ExitCode.failure
-        }
+        print("Created account \(account.username).")
     }
 }

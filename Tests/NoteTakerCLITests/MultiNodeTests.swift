@@ -98,6 +98,12 @@ struct MultiNodeTests {
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("newer notetaker-server"))
 
+        var missing = try #require(URLComponents(string: database))
+        missing.path = "/no_such_database"
+        let absent = try tool.run(["migrate", "--database", try #require(missing.string)], store: false, executable: server)
+        #expect(absent.status == 1)
+        #expect(absent.stderr.contains(#"PostgreSQL says: database "no_such_database" does not exist"#), "\(absent.stderr)")
+
         let wrong = try tool.run(["migrate", "--database", "mysql://nobody@localhost/db"], store: false, executable: server)
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("sqlite:FOLDER or postgres://"))

@@ -96,6 +96,7 @@ struct SyncCommandTests {
             (["migrate", "--database", "mysql://nobody@localhost/db"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "sqlite:\(missing.path)", "--data", missing.path], "either --database or --data"),
             (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db?sslmode=sometimes"], "sslmode 'sometimes' is not known"),
+            (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db?sslmode=disable"], "cannot connect to PostgreSQL"),
             (["migrate-data", "--from", "postgres://nobody@127.0.0.1:1/a", "--to", "sqlite:\(missing.path)"], "copies from sqlite:FOLDER to postgres://"),
             (["migrate-data", "--from", "sqlite:\(missing.path)", "--to", "postgres://nobody@127.0.0.1:1/db"], "There is no server database in"),
         ]

@@ -97,3 +97,28 @@ public struct PostgresDatabase: Sendable {
         try await client.query(query, logger: logger)
     }
 }
+
+extension PostgresDatabase {
+    /// What went wrong talking to PostgreSQL, in words a person can act on (postgres-nio's own
+    /// description hides everything, to keep secrets out of logs); `nil` for another error.
+    public static func reason(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError else { return nil }
+        if let info = error.serverInfo, let message = info[.message] {
+            return "PostgreSQL says: \(message)" + (info[.hint].map { " (\($0))" } ?? "")
+        }
+        switch error.code {
+        case .connectionError:
+            return "cannot connect to PostgreSQL" + (error.underlying.map { " (\($0))" } ?? "")
+        case .sslUnsupported:
+            return "the PostgreSQL server does not offer TLS; add ?sslmode=disable to the URL if the network is trusted"
+        case .authMechanismRequiresPassword:
+            return "PostgreSQL asks for a password; put it in the URL (postgres://USER:PASSWORD@HOST/DATABASE)"
+        case .unsupportedAuthMechanism, .saslError:
+            return "PostgreSQL's way of logging in is not supported here (use scram-sha-256 or md5 password authentication)"
+        case .serverClosedConnection, .uncleanShutdown:
+            return "the PostgreSQL server closed the connection"
+        default:
+            return "PostgreSQL failed (\(error.code))"
+        }
+    }
+}
