@@ -114,6 +114,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
+        .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
         .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server", "NoteTakerServerTestSupport"]),

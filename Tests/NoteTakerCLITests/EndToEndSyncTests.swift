@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerServerTestSupport
 import Testing
 
 /// The simulation's promise checked end to end: three devices, each a real `notetaker` on its
@@ -35,7 +36,7 @@ private struct EndToEndWorld {
 
     static let letters = ["a", "b", "c"]
     let seed: UInt64
-    var random: XorShiftGenerator
+    var random: SeededGenerator
     let dataDirectory: URL
     var server: ServerProcess?
     let port: Int
@@ -48,7 +49,7 @@ private struct EndToEndWorld {
 
     init(seed: UInt64) throws {
         self.seed = seed
-        random = XorShiftGenerator(seed: seed)
+        random = SeededGenerator(seed: seed)
         let first = try ServerProcess()
         dataDirectory = first.dataDirectory
         port = first.url.port ?? 0
@@ -201,21 +202,5 @@ private struct EndToEndWorld {
                 #expect(seen == expected, "device \(index), note \(id); \(context)")
             }
         }
-    }
-}
-
-/// A seedable generator (xorshift64*), so that a failing seed replays.
-struct XorShiftGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed &* 0x9E37_79B9_7F4A_7C15
-    }
-
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
     }
 }

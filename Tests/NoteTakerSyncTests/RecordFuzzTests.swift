@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
 

@@ -54,12 +54,12 @@ public struct HTTPSyncTransport: SyncTransport {
         if let since = query.since { items.append(URLQueryItem(name: "since", value: since)) }
         if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.uuidString.lowercased())) }
         if let authored = query.authoredToken { items.append(URLQueryItem(name: "authored", value: authored)) }
-        return try await json(ChangesResponse.self, SyncAPI.changes, query: items)
+        return try await exchange(SyncAPI.changes, query: items) { try ChangesResponse(wireJSON: Array($0)) }
     }
 
     /// Sends a batch of saves and deletes.
     public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
-        try await json(ModifyResponse.self, SyncAPI.modify, body: request)
+        try await exchange(SyncAPI.modify, body: Data(request.wireJSON)) { try JSONDecoder().decode(ModifyResponse.self, from: $0) }
     }
 
     /// The earlier versions of a note that the server kept, newest first.
@@ -154,18 +154,29 @@ public struct HTTPSyncTransport: SyncTransport {
     func json<T: Decodable>(
         _ type: T.Type, _ endpoint: SyncAPI.Endpoint, id: UUID? = nil, query: [URLQueryItem] = [], body: (any Encodable)? = nil
     ) async throws(SyncError) -> T {
-        var request = makeRequest(endpoint, id: id, query: query)
+        var data: Data?
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             do {
-                request.httpBody = try JSONEncoder().encode(body)
+                data = try JSONEncoder().encode(body)
             } catch {
                 throw .server(code: "badRequest", message: "The request could not be encoded.")
             }
         }
+        return try await exchange(endpoint, id: id, query: query, body: data) { try JSONDecoder().decode(T.self, from: $0) }
+    }
+
+    /// Sends a request with a JSON body, if any, and reads the answer with `read`.
+    func exchange<T>(
+        _ endpoint: SyncAPI.Endpoint, id: UUID? = nil, query: [URLQueryItem] = [], body: Data? = nil, read: (Data) throws -> T
+    ) async throws(SyncError) -> T {
+        var request = makeRequest(endpoint, id: id, query: query)
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+        }
         let (data, _) = try await send(request, accepting: [200, 201])
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try read(data)
         } catch {
             throw .server(code: "badResponse", message: "The server's answer was not what the sync API promises (\(endpoint.method) \(endpoint.path)).")
         }

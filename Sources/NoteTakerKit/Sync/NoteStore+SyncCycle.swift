@@ -146,12 +146,11 @@ extension NoteStore {
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
                 """)
-            let encoder = JSONEncoder.sortedKeys
             for record in page.records {
                 let priority = RecordType(rawValue: record.recordType)?.applyOrder ?? 9
                 try insert.execute(arguments: [
                     priority, record.recordType, record.recordId.key, record.changeTag, record.deleted,
-                    String(decoding: try encoder.encode(record.fields), as: UTF8.self),
+                    record.fields.wireJSON,
                 ])
             }
             try SyncState.set(db, .inboxToken, page.token)
@@ -235,7 +234,6 @@ extension NoteStore {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
                 """, arguments: [limit])
-            let decoder = JSONDecoder()
             let delete = try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE seq = ?")
             for row in rows {
                 let seq: Int64 = row["seq"]
@@ -250,7 +248,7 @@ extension NoteStore {
                     continue
                 }
                 let id = UUID(key: recordId)
-                let fields = try? decoder.decode(RecordFields.self, from: Data(fieldsText.utf8))
+                let fields = try? RecordFields(wireJSON: fieldsText.utf8)
                 let unreadable = id == nil ? "its id '\(recordId.prefix(80))' is not a UUID"
                     : fields == nil ? "its fields are not a JSON object"
                     : RecordType(rawValue: recordType) == nil ? "this app does not know the record type '\(recordType.prefix(40))'"

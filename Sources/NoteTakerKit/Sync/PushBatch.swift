@@ -18,8 +18,16 @@ struct PushBatch: Codable, Sendable {
         try SyncState.get(db, .inflight).map { try JSONDecoder().decode(PushBatch.self, from: Data($0.utf8)) }
     }
 
+    /// Keeps the batch as in flight, in the JSON of its `Codable` form (written by hand:
+    /// a batch of 200 notes is written for every push).
     func save(_ db: Database) throws {
-        try SyncState.set(db, .inflight, String(decoding: try JSONEncoder.sortedKeys.encode(self), as: UTF8.self))
+        var writer = WireWriter()
+        writer.object { writer in
+            writer.key("assetHashes"); writer.array(assetHashes) { $0.string($1) }
+            writer.key("request"); request.write(to: &writer)
+            writer.key("sequences"); writer.array(sequences) { $0.integer($1) }
+        }
+        try SyncState.set(db, .inflight, writer.text)
     }
 
     static func clear(_ db: Database) throws {
@@ -45,7 +53,7 @@ struct PushBatch: Codable, Sendable {
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
             } else if let fields = try SyncRecords.fields(db, type, key) {
-                let size = Self.estimatedSize(fields) < SyncLimits.maxRecordBytes / 2 ? 0 : try JSONEncoder().encode(fields).count
+                let size = Self.estimatedSize(fields) < SyncLimits.maxRecordBytes / 2 ? 0 : fields.wireJSON.utf8.count
                 if size > SyncLimits.maxRecordBytes {
                     try SyncApply.recordFailure(db, type, key, message: """
                         This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
@@ -95,14 +103,5 @@ struct PushBatch: Codable, Sendable {
             try db.cachedStatement(sql: "UPDATE \(change.recordType) SET syncStatus = 'pending' WHERE id = ? AND syncStatus = 'syncing'")
                 .execute(arguments: [change.recordId.key])
         }
-    }
-}
-
-extension JSONEncoder {
-    /// An encoder with sorted keys, so equal values encode to equal text.
-    static var sortedKeys: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
     }
 }

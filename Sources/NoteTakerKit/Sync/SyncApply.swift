@@ -38,12 +38,15 @@ struct SyncApply {
         return (row["seq"], operation, row["derived"])
     }
 
-    /// Adds the notes written since the last flush to the search index, in one statement.
+    /// Adds the notes written since the last flush to the search index, in one statement,
+    /// in the order of their index rowids: FTS5 writes out its pending terms whenever a rowid
+    /// is lower than the one before, so notes taken in id order made a segment each (and
+    /// a first sync spent most of its time merging them).
     mutating func flushIndex(_ db: Database) throws {
         guard !unindexed.isEmpty else { return }
         try db.execute(sql: """
             INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?))
+            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?)) ORDER BY searchSeq
             """, arguments: [NoteStore.jsonArray(unindexed)])
         unindexed.removeAll()
     }
@@ -136,7 +139,7 @@ struct SyncApply {
         else { return false }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
                        arguments: [record.recordId.key, noteId, record.changeTag,
-                                   String(decoding: try JSONEncoder.sortedKeys.encode(record.fields), as: UTF8.self)])
+                                   record.fields.wireJSON])
         return true
     }
 
@@ -147,7 +150,7 @@ struct SyncApply {
         guard !rows.isEmpty else { return }
         try db.execute(sql: "DELETE FROM sync_waiting WHERE noteId = ?", arguments: [noteId])
         for row in rows {
-            guard let id = UUID(key: row[0]), let fields = try? JSONDecoder().decode(RecordFields.self, from: Data((row[2] as String).utf8))
+            guard let id = UUID(key: row[0]), let fields = try? RecordFields(wireJSON: (row[2] as String).utf8)
             else { continue }
             try apply(db, SyncRecord(recordType: RecordType.attachment.rawValue, recordId: id, changeTag: row[1], deleted: false, fields: fields))
         }
@@ -166,7 +169,7 @@ struct SyncApply {
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64,
                                 policy: MergePolicy) throws {
         let base = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ?", arguments: [key])
-            .flatMap { try? JSONDecoder().decode(RecordFields.self, from: Data($0.utf8)) }
+            .flatMap { try? RecordFields(wireJSON: $0.utf8) }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
         guard try write(db, type, key, outcome.fields) else {
@@ -264,14 +267,14 @@ struct SyncApply {
         report.errors += 1
         // Held as it came, to be tried again by an app that can read it.
         try SyncQuarantine.hold(db, recordType: type.rawValue, recordId: key, changeTag: incoming?.changeTag ?? "", deleted: false,
-                                fields: String(decoding: try JSONEncoder.sortedKeys.encode(incoming?.fields ?? fields), as: UTF8.self),
+                                fields: (incoming?.fields ?? fields).wireJSON,
                                 reason: reason)
         return false
     }
 
     private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil) throws {
         try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key)
-        let baseText = try baseText ?? String(decoding: JSONEncoder.sortedKeys.encode(base), as: UTF8.self)
+        let baseText = baseText ?? base.wireJSON
         let conflicted = try type == .note && Bool.fetchOne(db, sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?", arguments: [key]) == true
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,

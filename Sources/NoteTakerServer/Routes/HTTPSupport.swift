@@ -35,12 +35,7 @@ extension SyncServerError: HTTPResponseError {
 enum JSONBody {
     /// Decodes a request body of at most `limit` bytes as `T`.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = SyncLimits.maxRequestBytes) async throws(SyncServerError) -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch {
-            throw SyncServerError(.tooLarge, "The request body is over \(limit) bytes. Nothing was changed.")
-        }
+        let buffer = try await collect(request, limit: limit)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
@@ -50,12 +45,39 @@ enum JSONBody {
         }
     }
 
+    /// Reads a request body of at most `limit` bytes as a message with a hand-written JSON
+    /// form (see ``WireReader``).
+    static func decode<T: WireMessage>(_ type: T.Type, from request: Request, limit: Int = SyncLimits.maxRequestBytes) async throws(SyncServerError) -> T {
+        let buffer = try await collect(request, limit: limit)
+        do {
+            return try T(wireJSON: Array(buffer.readableBytesView))
+        } catch {
+            throw .badRequest("The request body is not valid JSON for this endpoint: \(error.problem) at byte \(error.offset). Nothing was changed.")
+        }
+    }
+
+    private static func collect(_ request: Request, limit: Int) async throws(SyncServerError) -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch {
+            throw SyncServerError(.tooLarge, "The request body is over \(limit) bytes. Nothing was changed.")
+        }
+    }
+
     /// A JSON response.
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder.sorted.encode(value)
-        return Response(
+        response(bytes: try JSONEncoder.sorted.encode(value), status: status)
+    }
+
+    /// A JSON response of a message with a hand-written JSON form.
+    static func response<T: WireMessage>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        response(bytes: value.wireJSON, status: status)
+    }
+
+    private static func response(bytes: some Sequence<UInt8>, status: HTTPResponse.Status) -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
 

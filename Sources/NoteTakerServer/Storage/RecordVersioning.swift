@@ -38,7 +38,7 @@ enum RecordVersioning {
 
     /// The JSON of a record's fields, as stored, with its size checked.
     static func encodedFields(_ change: RecordChange) throws -> Data {
-        let data = try JSONEncoder.sorted.encode(change.fields ?? [:])
+        let data = Data((change.fields ?? [:]).wireJSON.utf8)
         if data.count > SyncLimits.maxRecordBytes {
             throw SyncServerError(.tooLarge, "Record \(change.recordId.uuidString.lowercased()) is \(data.count) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
         }

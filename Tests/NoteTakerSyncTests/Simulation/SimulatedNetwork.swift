@@ -4,23 +4,6 @@ import NoteTakerServer
 import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 
-/// A small, fast, seedable random number generator (SplitMix64), so a failing seed replays.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The sync server, in process, and an unreliable network in front of it: requests that
 /// never arrive, answers lost after the server applied the request, requests delivered
 /// twice, and requests held back and delivered later, after others. The server can restart.

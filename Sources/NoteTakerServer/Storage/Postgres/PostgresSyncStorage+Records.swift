@@ -172,7 +172,7 @@ extension PostgresSyncStorage {
         for try await (sequence, replacedAt, fields) in rows.decode((Int64, Double, String).self) {
             versions.append(RecordVersion(
                 changeTag: String(sequence), replacedAt: replacedAt,
-                fields: try JSONDecoder().decode(RecordFields.self, from: Data(fields.utf8))))
+                fields: try RecordFields(wireJSON: fields.utf8)))
         }
         return versions
     }
@@ -200,6 +200,6 @@ extension PostgresSyncStorage {
         }
         return SyncRecord(
             recordType: type, recordId: recordId, changeTag: String(sequence), deleted: deleted,
-            fields: try JSONDecoder().decode(RecordFields.self, from: Data(fields.utf8)))
+            fields: try RecordFields(wireJSON: fields.utf8))
     }
 }

@@ -45,20 +45,20 @@ extension SQLiteSyncStorage {
             var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
             for change in request.changes {
                 let key = BatchPlan.RecordKey(recordId: change.recordId.uuidString.lowercased(), recordType: change.recordType)
-                current[key] = try Row.fetchOne(db, sql: """
+                current[key] = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT recordType, recordId, seq, deleted, fields, size FROM record
                     WHERE accountId = ? AND recordId = ? AND recordType = ?
-                    """, arguments: [account, key.recordId, key.recordType]).map { BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"]) }
+                    """), arguments: [account, key.recordId, key.recordType]).map { BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"]) }
             }
             let plan = try BatchPlan(request, sequence: sequence, current: current)
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
                 case .write(let write):
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [
+                        """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
                             write.fields, write.size, request.deviceId?.uuidString.lowercased(),
                         ])
@@ -105,7 +105,7 @@ extension SQLiteSyncStorage {
                 SELECT seq, replacedAt, fields FROM record_version WHERE accountId = ? AND recordId = ? ORDER BY seq DESC
                 """, arguments: [account, key]).map { row in
                 RecordVersion(changeTag: String(row["seq"] as Int64), replacedAt: row["replacedAt"],
-                              fields: try JSONDecoder().decode(RecordFields.self, from: Data((row["fields"] as String).utf8)))
+                              fields: try RecordFields(wireJSON: (row["fields"] as String).utf8))
             }
         }
     }
@@ -153,7 +153,7 @@ extension SQLiteSyncStorage {
 
     /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).
     static func record(_ row: Row) throws -> SyncRecord {
-        let fields = try JSONDecoder().decode(RecordFields.self, from: Data((row["fields"] as String).utf8))
+        let fields = try RecordFields(wireJSON: (row["fields"] as String).utf8)
         guard let id = UUID(uuidString: row["recordId"]) else {
             throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
         }

@@ -1,0 +1,165 @@
+import Foundation
+
+// The messages that carry records, read and written by hand in the same JSON as their
+// `Codable` conformances (keys in byte order, ids as `UUID.uuidString`, absent optionals
+// left out), so either side may use either.
+
+extension SyncRecord {
+    /// Reads a record.
+    public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var recordType: String?, recordId: UUID?, changeTag: String?, deleted: Bool?, fields: RecordFields?
+        try reader.object { reader, key throws(WireJSONError) in
+            switch key {
+            case "recordType": recordType = try reader.string()
+            case "recordId": recordId = try reader.uuid()
+            case "changeTag": changeTag = try reader.string()
+            case "deleted": deleted = try reader.bool()
+            case "fields": fields = try RecordFields(reading: &reader)
+            default: try reader.skip()
+            }
+        }
+        guard let recordType, let recordId, let changeTag, let deleted, let fields else {
+            throw reader.refusal("a record without its recordType, recordId, changeTag, deleted and fields")
+        }
+        self.init(recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted, fields: fields)
+    }
+
+    /// Writes the record.
+    public func write(to writer: inout WireWriter) {
+        writer.object { writer in
+            writer.key("changeTag"); writer.string(changeTag)
+            writer.key("deleted"); writer.bool(deleted)
+            writer.key("fields"); fields.write(to: &writer)
+            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordType"); writer.string(recordType)
+        }
+    }
+}
+
+extension ChangesResponse {
+    /// Reads a page of changes from a whole JSON document.
+    public init(wireJSON bytes: [UInt8]) throws(WireJSONError) {
+        self = try WireReader.read(bytes) { reader throws(WireJSONError) in
+            var records: [SyncRecord]?, token: String?, moreComing: Bool?
+            try reader.object { reader, key throws(WireJSONError) in
+                switch key {
+                case "records":
+                    var list: [SyncRecord] = []
+                    try reader.array { reader throws(WireJSONError) in list.append(try SyncRecord(reading: &reader)) }
+                    records = list
+                case "token": token = try reader.string()
+                case "moreComing": moreComing = try reader.bool()
+                default: try reader.skip()
+                }
+            }
+            guard let records, let token, let moreComing else { throw reader.refusal("a page of changes without its records, token and moreComing") }
+            return ChangesResponse(records: records, token: token, moreComing: moreComing)
+        }
+    }
+
+    /// The page as one JSON document.
+    public var wireJSON: [UInt8] {
+        var writer = WireWriter()
+        writer.object { writer in
+            writer.key("moreComing"); writer.bool(moreComing)
+            writer.key("records"); writer.array(records) { writer, record in record.write(to: &writer) }
+            writer.key("token"); writer.string(token)
+        }
+        return writer.bytes
+    }
+}
+
+extension RecordChange {
+    /// Reads a change.
+    public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var recordType: String?, recordId: UUID?, operation: Operation?, baseChangeTag: String?, fields: RecordFields?
+        try reader.object { reader, key throws(WireJSONError) in
+            switch key {
+            case "recordType": recordType = try reader.string()
+            case "recordId": recordId = try reader.uuid()
+            case "operation":
+                let name = try reader.string()
+                guard let value = Operation(rawValue: name) else { throw reader.refusal("an unknown operation '\(name.prefix(40))'") }
+                operation = value
+            case "baseChangeTag": baseChangeTag = try reader.null() ? nil : try reader.string()
+            case "fields": fields = try reader.null() ? nil : try RecordFields(reading: &reader)
+            default: try reader.skip()
+            }
+        }
+        guard let recordType, let recordId, let operation else { throw reader.refusal("a change without its recordType, recordId and operation") }
+        self.init(recordType: recordType, recordId: recordId, operation: operation, baseChangeTag: baseChangeTag, fields: fields)
+    }
+
+    /// Writes the change.
+    public func write(to writer: inout WireWriter) {
+        writer.object { writer in
+            if let baseChangeTag { writer.key("baseChangeTag"); writer.string(baseChangeTag) }
+            if let fields { writer.key("fields"); fields.write(to: &writer) }
+            writer.key("operation"); writer.string(operation.rawValue)
+            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordType"); writer.string(recordType)
+        }
+    }
+}
+
+extension ModifyRequest {
+    /// Reads a batch.
+    public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var requestId: UUID?, changes: [RecordChange]?, deviceId: UUID?
+        try reader.object { reader, key throws(WireJSONError) in
+            switch key {
+            case "requestId": requestId = try reader.uuid()
+            case "changes":
+                var list: [RecordChange] = []
+                try reader.array { reader throws(WireJSONError) in list.append(try RecordChange(reading: &reader)) }
+                changes = list
+            case "deviceId": deviceId = try reader.null() ? nil : try reader.uuid()
+            default: try reader.skip()
+            }
+        }
+        guard let requestId, let changes else { throw reader.refusal("a batch without its requestId and changes") }
+        self.init(requestId: requestId, changes: changes, deviceId: deviceId)
+    }
+
+    /// Reads a batch from a whole JSON document.
+    public init(wireJSON bytes: [UInt8]) throws(WireJSONError) {
+        self = try WireReader.read(bytes) { reader throws(WireJSONError) in try ModifyRequest(reading: &reader) }
+    }
+
+    /// Writes the batch.
+    public func write(to writer: inout WireWriter) {
+        writer.object { writer in
+            writer.key("changes"); writer.array(changes) { writer, change in change.write(to: &writer) }
+            if let deviceId { writer.key("deviceId"); writer.string(deviceId.uuidString) }
+            writer.key("requestId"); writer.string(requestId.uuidString)
+        }
+    }
+
+    /// The batch as one JSON document.
+    public var wireJSON: [UInt8] {
+        var writer = WireWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
+extension WireReader {
+    /// Reads a UUID written as a string, in either case.
+    public mutating func uuid() throws(WireJSONError) -> UUID {
+        let text = try string()
+        guard let value = UUID(uuidString: text) else { throw refusal("'\(text.prefix(40))' is not a UUID") }
+        return value
+    }
+}
+
+/// A message of the sync API read and written by hand (``WireReader``, ``WireWriter``) in
+/// the same JSON as its `Codable` form: the messages that carry many records.
+public protocol WireMessage: Codable {
+    /// Reads the message from a whole JSON document.
+    init(wireJSON bytes: [UInt8]) throws(WireJSONError)
+    /// The message as one JSON document.
+    var wireJSON: [UInt8] { get }
+}
+
+extension ChangesResponse: WireMessage {}
+extension ModifyRequest: WireMessage {}

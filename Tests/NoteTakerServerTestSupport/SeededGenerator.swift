@@ -1,0 +1,18 @@
+/// A small, fast, seedable random number generator (SplitMix64), so a failing seed replays.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator that yields the same numbers for the same seed.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next number.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
