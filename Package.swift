@@ -133,6 +133,7 @@ let package = Package(
                 "NoteTakerServer",
                 "NoteTakerServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+
+extension SQLiteSyncStorage {
+    /// The schema, one migration per change, run when the storage opens.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-server") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    passwordHash TEXT NOT NULL,
+                    sequence INTEGER NOT NULL DEFAULT 0,
+                    recordBytes INTEGER NOT NULL DEFAULT 0,
+                    assetBytes INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE session (
+                    tokenHash TEXT PRIMARY KEY NOT NULL,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE record (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    recordType TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, recordId, recordType)
+                ) WITHOUT ROWID;
+                CREATE INDEX record_changes ON record(accountId, seq);
+                CREATE TABLE request (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    requestId TEXT NOT NULL,
+                    response BLOB NOT NULL,
+                    createdAt REAL NOT NULL,
+                    PRIMARY KEY (accountId, requestId)
+                ) WITHOUT ROWID;
+                CREATE TABLE asset (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    hash TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, hash)
+                ) WITHOUT ROWID;
+                """)
+            try db.execute(
+                sql: "INSERT INTO server_info (key, value) VALUES ('serverId', ?)",
+                arguments: [UUID().uuidString.lowercased()])
+        }
+        migrator.registerMigration("v2-record-author") { db in
+            // The device whose change made each record's current version (NULL: unknown).
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN author TEXT")
+        }
+        migrator.registerMigration("v3-answer-bytes") { db in
+            // The answers kept for repeated batches count in the account's usage.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN answerBytes INTEGER NOT NULL DEFAULT 0;
+                UPDATE account SET answerBytes = (SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE accountId = account.id);
+                CREATE INDEX request_age ON request(accountId, createdAt);
+                """)
+        }
+        migrator.registerMigration("v4-record-versions") { db in
+            // The earlier versions of note records, for the history of devices set up later.
+            try db.execute(sql: """
+                CREATE TABLE record_version (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    replacedAt REAL NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, recordId, seq)
+                ) WITHOUT ROWID;
+                ALTER TABLE account ADD COLUMN versionBytes INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
+        migrator.registerMigration("v5-rowid-tables") { db in
+            // Records, kept answers and versions are too large for WITHOUT ROWID tables (a
+            // page held three records, and each insert at a random id split pages): they
+            // become rowid tables, their keys unique indexes, written in change order.
+            try db.execute(sql: """
+                CREATE TABLE record_new (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    recordType TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    author TEXT,
+                    UNIQUE (accountId, recordId, recordType)
+                );
+                INSERT INTO record_new (accountId, recordId, recordType, seq, deleted, fields, size, author)
+                    SELECT accountId, recordId, recordType, seq, deleted, fields, size, author FROM record ORDER BY accountId, seq;
+                DROP TABLE record;
+                ALTER TABLE record_new RENAME TO record;
+                CREATE INDEX record_changes ON record(accountId, seq);
+
+                CREATE TABLE request_new (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    requestId TEXT NOT NULL,
+                    response BLOB NOT NULL,
+                    createdAt REAL NOT NULL,
+                    UNIQUE (accountId, requestId)
+                );
+                INSERT INTO request_new (accountId, requestId, response, createdAt)
+                    SELECT accountId, requestId, response, createdAt FROM request ORDER BY createdAt;
+                DROP TABLE request;
+                ALTER TABLE request_new RENAME TO request;
+                CREATE INDEX request_age ON request(accountId, createdAt);
+
+                CREATE TABLE record_version_new (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    replacedAt REAL NOT NULL,
+                    fields TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    UNIQUE (accountId, recordId, seq)
+                );
+                INSERT INTO record_version_new (accountId, recordId, seq, replacedAt, fields, size)
+                    SELECT accountId, recordId, seq, replacedAt, fields, size FROM record_version ORDER BY seq;
+                DROP TABLE record_version;
+                ALTER TABLE record_version_new RENAME TO record_version;
+                """)
+        }
+        return migrator
+    }()
+}

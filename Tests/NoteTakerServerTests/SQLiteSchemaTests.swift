@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+@testable import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+/// The SQLite storage's schema upgrades keep what a server held.
+@Suite struct SQLiteSchemaTests {
+    /// A database file left by a server whose records, kept answers and versions were
+    /// WITHOUT ROWID tables (schema v4).
+    private func version4Database() throws -> (URL, recordIds: [UUID], requestId: UUID) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("NoteTakerServer.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try SQLiteSyncStorage.migrator.migrate(queue, upTo: "v4-record-versions")
+        let ids = [UUID(), UUID(), UUID()]
+        let requestId = UUID()
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO account (id, username, passwordHash, createdAt, sequence) VALUES (1, 'ada', 'x', 0, 3)")
+            for (index, id) in ids.enumerated() {
+                let record: RecordFields = ["title": .string("Note \(index)"), "body": .string("Körper / \(index)")]
+                let fields = record.wireJSON
+                try db.execute(sql: """
+                    INSERT INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author)
+                    VALUES (1, ?, 'note', ?, 0, ?, ?, NULL)
+                    """, arguments: [id.uuidString.lowercased(), 3 - index, fields, fields.utf8.count])
+            }
+            let answer = try JSONEncoder().encode(ModifyResponse(results: [RecordResult(recordId: ids[0], recordType: "note", outcome: .saved, changeTag: "3")]))
+            try db.execute(sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (1, ?, ?, 0)",
+                           arguments: [requestId.uuidString.lowercased(), answer])
+            try db.execute(sql: """
+                INSERT INTO record_version (accountId, recordId, seq, replacedAt, fields, size) VALUES (1, ?, 1, 0, '{"title":"Old"}', 15)
+                """, arguments: [ids[0].uuidString.lowercased()])
+        }
+        return (url, ids, requestId)
+    }
+
+    @Test func rowidTablesKeepRecordsAnswersAndVersions() async throws {
+        let (url, ids, requestId) = try version4Database()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let storage = try SQLiteSyncStorage(url: url)
+
+        let page = try await storage.changes(account: 1, after: 0, skipping: nil, limit: 10, maxBytes: 1_000_000)
+        #expect(page.records.map(\.recordId) == ids.reversed())
+        #expect(page.records.map(\.changeTag) == ["1", "2", "3"])
+        #expect(page.records.last?.fields["body"] == .string("Körper / 0"))
+        let versions = try await storage.versions(account: 1, recordId: ids[0])
+        #expect(versions?.map(\.fields) == [["title": .string("Old")]])
+
+        // The kept answer is still given to the batch sent again.
+        let replayed = try await storage.modify(account: 1, request: ModifyRequest(requestId: requestId, changes: []), quota: 1_000_000)
+        #expect(replayed.results.map(\.changeTag) == ["3"])
+
+        // A record saved again replaces its row: one row per record, the newest change.
+        let save = RecordChange(recordType: "note", recordId: ids[2], operation: .save, baseChangeTag: "1", fields: ["title": .string("New")])
+        let saved = try await storage.modify(account: 1, request: ModifyRequest(changes: [save]), quota: 1_000_000)
+        #expect(saved.results.map(\.outcome) == [.saved])
+        let after = try await storage.changes(account: 1, after: 0, skipping: nil, limit: 10, maxBytes: 1_000_000)
+        #expect(after.records.map(\.recordId) == [ids[1], ids[0], ids[2]])
+
+        let schema = try await DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_schema WHERE name IN ('record', 'request', 'record_version')")
+        }
+        #expect(schema.count == 3)
+        #expect(schema.allSatisfy { !$0.contains("WITHOUT ROWID") })
+    }
+}
