@@ -34,8 +34,10 @@ struct PushBatch: Codable, Sendable {
         try SyncState.set(db, .inflight, nil)
     }
 
-    /// Reads up to `limit` outbox entries after `cursor` that have not failed too often.
-    /// Records too large to send count a failed attempt here; `refused` counts them.
+    /// Reads up to `limit` outbox entries after `cursor` that have not failed too often, and
+    /// no more than fit in one request (``SyncLimits/maxRequestBytes``: sixty long notes
+    /// can be more than a server takes at once). Records too large to send count a failed
+    /// attempt here; `refused` counts them.
     static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int) throws -> PushBatch? {
         let rows = try Row.fetchAll(db, sql: """
             SELECT seq, recordType, recordId, operation FROM outbox
@@ -45,6 +47,7 @@ struct PushBatch: Codable, Sendable {
         var changes: [RecordChange] = []
         var sequences: [Int64] = []
         var hashes: [String] = []
+        var bytes = 0
         for row in rows {
             guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
             let key: String = row["recordId"]
@@ -53,7 +56,10 @@ struct PushBatch: Codable, Sendable {
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
             } else if let fields = try SyncRecords.fields(db, type, key) {
-                let size = Self.estimatedSize(fields) < SyncLimits.maxRecordBytes / 2 ? 0 : fields.wireJSON.utf8.count
+                let estimate = Self.estimatedSize(fields)
+                if !changes.isEmpty, bytes + estimate > Self.requestBudget { break }
+                bytes += estimate
+                let size = estimate < SyncLimits.maxRecordBytes / 2 ? 0 : fields.wireJSON.utf8.count
                 if size > SyncLimits.maxRecordBytes {
                     try SyncApply.recordFailure(db, type, key, message: """
                         This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
@@ -75,6 +81,10 @@ struct PushBatch: Codable, Sendable {
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
         return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes)
     }
+
+    /// The bytes of record fields a batch may carry: a request's limit, less room for the
+    /// ids and tags around each change.
+    static let requestBudget = SyncLimits.maxRequestBytes - SyncLimits.maxBatchSize * 300
 
     /// A quick upper bound of a record's JSON size, so that only large records are encoded
     /// to be measured exactly (JSON escapes at most double a string's bytes).
