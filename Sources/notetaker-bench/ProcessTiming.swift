@@ -18,68 +18,83 @@ enum ProcessTiming {
     }
 
     /// The wall time of `executable ARGUMENTS`, in milliseconds, from spawn to exit. Output
-    /// is discarded; a failing run is an error. (posix_spawn and waitpid, not `Process`,
-    /// whose wait polls every 50 ms on Linux.)
+    /// is discarded; a failing run is an error.
     static func run(_ executable: URL, _ arguments: [String]) throws -> Double {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        var status: Int32 = 0
-        let elapsed = try Clock.milliseconds {
+        try measure(executable, arguments).milliseconds
+    }
+
+    /// The wall time and peak resident memory of one run of `executable ARGUMENTS`.
+    static func measure(_ executable: URL, _ arguments: [String]) throws -> (milliseconds: Double, peakMB: Double) {
+        var peak = 0.0
+        let milliseconds = try Clock.milliseconds {
+            peak = try Child.spawn(executable, arguments).finish()
+        }
+        return (milliseconds, peak)
+    }
+
+    /// A process started in the background: its output discarded (its standard error kept
+    /// in a file when asked), its end awaited with `wait4` for its own peak memory. (Not
+    /// `Process`, whose wait polls every 50 ms on Linux and which reports no memory.)
+    struct Child {
+        let pid: pid_t
+        let description: String
+
+        /// Starts `executable ARGUMENTS`.
+        static func spawn(_ executable: URL, _ arguments: [String], standardError: URL? = nil) throws -> Child {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, standardError?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
             let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
             guard spawned == 0 else { throw BenchFailure("cannot start \(executable.path): error \(spawned)") }
-            waitpid(pid, &status, 0)
+            return Child(pid: pid, description: ([executable.lastPathComponent] + arguments).joined(separator: " "))
         }
-        guard status == 0 else {
-            throw BenchFailure("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+
+        /// Asks the process to stop, as Ctrl-C would.
+        func interrupt() {
+            kill(pid, SIGINT)
         }
-        return elapsed
-    }
 
-    /// The peak resident memory of `executable ARGUMENTS`, in MB, measured by GNU time
-    /// (which forks, so the figure is the child's own); `nil` where GNU time is missing.
-    static func peakMemoryMB(_ executable: URL, _ arguments: [String]) throws -> Double? {
-        let time = URL(fileURLWithPath: "/usr/bin/time")
-        guard FileManager.default.isExecutableFile(atPath: time.path) else { return nil }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: output) }
-        _ = try run(time, ["-f", "%M", "-o", output.path, executable.path] + arguments)
-        let text = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        return Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 }
-    }
-
-    /// The wall time and (where GNU time is installed) peak memory of one run.
-    static func measure(_ executable: URL, _ arguments: [String]) throws -> (milliseconds: Double, peakMB: Double?) {
-        let time = URL(fileURLWithPath: "/usr/bin/time")
-        guard FileManager.default.isExecutableFile(atPath: time.path) else { return (try run(executable, arguments), nil) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let milliseconds = try run(time, ["-f", "%M", "-o", output.path, executable.path] + arguments)
-        let text = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (milliseconds, Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 })
+        /// Waits for the process to end; returns its peak memory in MB. A failure (or, unless
+        /// `interrupted`, any end but a clean exit) is an error.
+        func finish(interrupted: Bool = false) throws -> Double {
+            var status: Int32 = 0
+            var usage = rusage()
+            guard wait4(pid, &status, 0, &usage) == pid else { throw BenchFailure("lost \(description)") }
+            let exited = status & 0x7F == 0
+            guard (exited && status >> 8 == 0) || (interrupted && !exited && status & 0x7F == SIGINT) else {
+                throw BenchFailure("\(description) failed (wait status \(status))")
+            }
+            return Double(usage.ru_maxrss) / 1024
+        }
     }
 
     /// The `notetaker` executable built beside this benchmark, built now in release mode if
     /// it is not there yet.
     static func notetakerExecutable() throws -> URL {
+        try executable(named: "notetaker")
+    }
+
+    /// The product `name` built beside this benchmark, built now in release mode if it is
+    /// not there yet.
+    static func executable(named name: String) throws -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("notetaker")
+            .deletingLastPathComponent().appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        FileHandle.standardError.write(Data("Building notetaker (release) for the whole-process measures...\n".utf8))
+        FileHandle.standardError.write(Data("Building \(name) (release) for the whole-process measures...\n".utf8))
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = ["swift", "build", "-c", "release", "--product", "notetaker", "--package-path", packageRoot.path]
+        build.arguments = ["swift", "build", "-c", "release", "--product", name, "--package-path", packageRoot.path]
         build.standardOutput = FileHandle.standardError
         try build.run()
         build.waitUntilExit()
         guard FileManager.default.isExecutableFile(atPath: beside.path) else {
-            throw BenchFailure("Could not build notetaker beside the benchmark (\(beside.path)).")
+            throw BenchFailure("Could not build \(name) beside the benchmark (\(beside.path)).")
         }
         return beside
     }

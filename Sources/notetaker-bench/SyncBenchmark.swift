@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import NoteTakerKit
-import NoteTakerServer
 import NoteTakerSyncProtocol
 
 /// The `sync` suite: a first sync of many notes from one device through a real server on a
@@ -20,40 +19,47 @@ struct SyncBenchmark {
 
     func run() async throws -> Report {
         var report = Report(suite: postgres == nil ? "sync" : "sync (PostgreSQL, two nodes)", notes: noteCount, machine: Report.machine())
-        var configuration = ServerConfiguration(dataDirectory: directory.appendingPathComponent("server"), port: 0)
-        if let postgres { configuration.database = .postgres(postgres) }
-        let nodes = try await (0..<(postgres == nil ? 1 : 2)).asyncMap { _ in try await startNode(configuration) }
-        return try await BackgroundServer.stopping(nodes) { try await measure(into: report, urls: nodes.map(\.url)) }
+        let storage = postgres.map { ["--database", $0] } ?? ["--data", directory.appendingPathComponent("server").path]
+        var nodes: [ServerNode] = []
+        for index in 0..<(postgres == nil ? 1 : 2) {
+            nodes.append(try ServerNode.start(storage: storage, log: directory.appendingPathComponent("server-\(index).log")))
+        }
+        do {
+            report = try await measure(into: report, urls: nodes.map(\.url))
+        } catch {
+            _ = nodes.map { try? $0.stop() }
+            throw error
+        }
+        let serverMemory = try nodes.map { try $0.stop() }.max() ?? 0
+        report.figures.append(Figure(
+            name: "peak memory, server node process", unit: "MB", noteTaker: serverMemory, baseline: nil,
+            budget: "<= 200 MB", meetsBudget: serverMemory <= 200,
+            note: "a `notetaker-server` process through every measure above" + (nodes.count > 1 ? " (the larger of the two nodes)" : "")))
+        let benchMemory = Clock.peakMemoryMB()
+        report.figures.append(Figure(
+            name: "peak memory, benchmark process", unit: "MB", noteTaker: benchMemory, baseline: nil, budget: "-", meetsBudget: nil,
+            note: "the first device's notes written in-process, and the devices of the push and throughput measures"))
+        return report
     }
 
     private func measure(into report: Report, urls: [URL]) async throws -> Report {
         var report = report
         let url = urls[0]
-        let token = try await HTTPSyncTransport(server: url, token: nil).register(username: "bench", password: "benchmark password").token
+        _ = try await HTTPSyncTransport(server: url, token: nil).register(username: "bench", password: Self.password)
 
         progress("Writing \(noteCount) notes on the first device...")
         let first = try NoteStore.open(at: directory.appendingPathComponent("first/NoteTaker.sqlite"))
         try fill(first)
-        report.figures += try await measureFirstSync(first, url: url, token: token)
+        report.figures += try await measureFirstSync(first, url: url)
         progress("Measuring an edit's trip between two watching devices...")
-        let pushToken = try await HTTPSyncTransport(server: url, token: nil).register(username: "push", password: "benchmark password").token
+        let pushToken = try await HTTPSyncTransport(server: url, token: nil).register(username: "push", password: Self.password).token
         report.figures += try await measurePush(urls: urls, token: pushToken)
         progress("Syncing \(clients) devices at once...")
         report.figures.append(try await measureConcurrentClients(urls: urls))
-
-        let memory = Clock.peakMemoryMB()
-        report.figures.append(Figure(
-            name: "peak memory, benchmark process", unit: "MB", noteTaker: memory, baseline: nil,
-            budget: "<= 200 MB", meetsBudget: memory <= 200,
-            note: "server, both devices and every client in one process"))
         return report
     }
 
-    /// A server on a free loopback port, over the configured storage.
-    private func startNode(_ configuration: ServerConfiguration) async throws -> BackgroundServer {
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        return try await BackgroundServer.start(try await buildApplication(configuration) { portContinuation.yield($0) }, ports: ports)
-    }
+    private static let password = "benchmark password"
 
     private func fill(_ store: NoteStore) throws {
         let folderIds = try (0..<8).map { try store.createFolder(name: "Folder \($0)").id }
@@ -66,37 +72,42 @@ struct SyncBenchmark {
         }
     }
 
-    /// Device → server → second device, timed; beside plain SQL moving the same rows as JSON
-    /// records into a server table and out into a plain note table with its FTS5 index.
-    private func measureFirstSync(_ first: NoteStore, url: URL, token: String) async throws -> [Figure] {
+    /// Device → server → second device, each a whole `notetaker sync` process, timed with
+    /// its peak memory; beside plain SQL moving the same rows as JSON records into a server
+    /// table and out into a plain note table with its FTS5 index.
+    private func measureFirstSync(_ first: NoteStore, url: URL) async throws -> [Figure] {
         progress("First sync: up from the first device, down to the second...")
         let second = try NoteStore.open(at: directory.appendingPathComponent("second/NoteTaker.sqlite"))
-        var upload = 0.0
-        var download = 0.0
-        let start = ContinuousClock.now
-        try await SyncEngine(store: first, transport: HTTPSyncTransport(server: url, token: token)).sync()
-        upload = Clock.milliseconds(since: start)
-        let middle = ContinuousClock.now
-        try await SyncEngine(store: second, transport: HTTPSyncTransport(server: url, token: token)).sync()
-        download = Clock.milliseconds(since: middle)
+        let notetaker = try ProcessTiming.notetakerExecutable()
+        var runs: [(milliseconds: Double, peakMB: Double)] = []
+        for device in [first, second] {
+            guard let path = device.databaseURL?.path else { throw BenchFailure("a device's store has no file") }
+            try await device.connectSyncAccount(server: url, username: "bench", password: Self.password, register: false, allowInsecure: false)
+            runs.append(try ProcessTiming.measure(notetaker, ["sync", "--store", path]))
+        }
         let received = try second.statistics().notes
         guard received == noteCount else {
             throw NoteTakerError.invalidInput("The second device received \(received) of \(noteCount) notes.")
         }
         progress("Plain SQL baseline of the same transfer...")
         let baseline = try Clock.milliseconds { try baselineTransfer(from: first) }
-        let total = (upload + download) / 1_000
+        let total = (runs[0].milliseconds + runs[1].milliseconds) / 1_000
         progress("Importing the same notes from a JSON export, for the ratio...")
         let importSeconds = try importOfExport(first) / 1_000
+        let deviceMemory = max(runs[0].peakMB, runs[1].peakMB)
         return [
             Figure(
                 name: "first sync of \(noteCount) notes, device → server → device", unit: "s",
                 noteTaker: total, baseline: baseline / 1_000, budget: "<= 20 s", meetsBudget: total <= 20,
-                note: String(format: "up %.1f s, down %.1f s; baseline: the same rows as JSON through a plain records table into a plain FTS5 table, no HTTP", upload / 1_000, download / 1_000)),
+                note: String(format: "up %.1f s, down %.1f s, each a `notetaker sync` process; baseline: the same rows as JSON through a plain records table into a plain FTS5 table, no HTTP", runs[0].milliseconds / 1_000, runs[1].milliseconds / 1_000)),
             Figure(
                 name: "first sync ÷ `notetaker import` of the same notes' JSON export", unit: "×",
                 noteTaker: total / importSeconds, baseline: nil, budget: "<= 1.5", meetsBudget: total / importSeconds <= 1.5,
                 note: String(format: "the import, a whole process into an empty store: %.1f s", importSeconds)),
+            Figure(
+                name: "peak memory, device process (first sync)", unit: "MB", noteTaker: deviceMemory, baseline: nil,
+                budget: "<= 200 MB", meetsBudget: deviceMemory <= 200,
+                note: String(format: "`notetaker sync` sending %d notes: %.0f MB; receiving them: %.0f MB", noteCount, runs[0].peakMB, runs[1].peakMB)),
         ]
     }
 
@@ -223,14 +234,5 @@ struct SyncBenchmark {
     ) async throws -> Value? {
         for try await value in stream where condition(value) { return value }
         return nil
-    }
-}
-
-extension Sequence {
-    /// The elements mapped in order by an asynchronous transform.
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var mapped: [T] = []
-        for element in self { mapped.append(try await transform(element)) }
-        return mapped
     }
 }
