@@ -33,6 +33,10 @@ struct MetricsTests {
             #expect(text.contains(#"notetaker_asset_bytes_total{direction="in"} 12"#))
             #expect(text.contains("notetaker_http_request_duration_seconds_bucket"))
             #expect(text.contains("notetaker_push_streams 0"))
+            // Storage operations: every one finished, each timed; none failed.
+            #expect(text.contains("notetaker_storage_operations_in_flight 0"))
+            #expect(text.contains("notetaker_storage_operation_duration_seconds_count"))
+            #expect(text.contains("notetaker_storage_errors_total 0"))
         }
     }
 }

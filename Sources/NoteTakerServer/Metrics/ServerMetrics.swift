@@ -3,7 +3,9 @@ import Prometheus
 
 /// What the server counts, for `/metrics` in Prometheus' text format: requests and their
 /// latencies by route and status, records saved, sent and in conflict, attachment bytes in
-/// and out, and open push streams. One registry per service; nothing global.
+/// and out, open push streams, and the storage's work: operations in flight (each holds a
+/// database connection, or SQLite's writer), their latencies and failures. One registry per
+/// service; nothing global.
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` reads.
     public let registry = PrometheusCollectorRegistry()
@@ -15,6 +17,8 @@ public struct ServerMetrics: Sendable {
     public init() {
         for name in ["records_saved", "records_sent", "record_conflicts"] { _ = counter("notetaker_\(name)_total") }
         _ = registry.makeGauge(name: "notetaker_push_streams", help: "Push streams (/v1/events) open on this node.")
+        _ = storageInFlight
+        _ = counter("notetaker_storage_errors_total")
     }
 
     /// Counts a request that was answered, with its latency.
@@ -46,6 +50,30 @@ public struct ServerMetrics: Sendable {
     /// A push stream opened (+1) or closed (-1).
     func pushStreams(_ change: Double) {
         registry.makeGauge(name: "notetaker_push_streams", help: "Push streams (/v1/events) open on this node.").increment(by: change)
+    }
+
+    /// Times one storage operation (a transaction on one connection), counting it in flight
+    /// meanwhile, and as an error when the storage fails (not when it refuses a request with
+    /// a ``SyncServerError``, a full account say).
+    func storage<T>(_ body: () async throws -> T) async throws -> T {
+        storageInFlight.increment()
+        let start = ContinuousClock.now
+        defer {
+            storageInFlight.decrement()
+            registry.makeDurationHistogram(
+                name: "notetaker_storage_operation_duration_seconds", buckets: Self.buckets,
+                help: "Time a storage operation took, waiting for a connection included.").record(ContinuousClock.now - start)
+        }
+        do {
+            return try await body()
+        } catch {
+            if !(error is SyncServerError) { counter("notetaker_storage_errors_total").increment() }
+            throw error
+        }
+    }
+
+    private var storageInFlight: Gauge {
+        registry.makeGauge(name: "notetaker_storage_operations_in_flight", help: "Storage operations running on this node: connections in use or awaited.")
     }
 
     private func counter(_ name: String) -> Counter {

@@ -160,7 +160,7 @@ public struct SyncService: Sendable {
     /// Runs a storage call, turning its failures into ``SyncServerError``s.
     func storing<T>(_ body: () async throws -> T) async throws(SyncServerError) -> T {
         do {
-            return try await body()
+            return try await metrics.storage(body)
         } catch {
             throw SyncServerError.storage(error)
         }
