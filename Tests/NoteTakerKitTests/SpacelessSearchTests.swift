@@ -176,4 +176,16 @@ struct SubstringSearchTests {
         #expect(try titles("   ").isEmpty)
         #expect(try titles("京").isEmpty)
     }
+
+    @Test("the quick answer for marks agrees with Unicode's general category for every scalar")
+    func marksAgreeWithUnicode() {
+        for value in UInt32(0)...0x3FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+            if SpacelessScripts.isMark(scalar) != expected {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true)): isMark says \(!expected)")
+                return
+            }
+        }
+    }
 }

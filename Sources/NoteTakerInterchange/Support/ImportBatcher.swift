@@ -18,7 +18,7 @@ final class ImportBatcher {
     var report: ImportReport
 
     /// Notes per transaction, and staged file bytes that flush a batch early.
-    private let batchSize = 1_000
+    private let batchSize = 5_000
     private let batchBytes: Int64 = 64 << 20
 
     init(store: NoteStore, kind: ImportReport.Kind, progress: InterchangeProgressHandler?) {

@@ -120,6 +120,8 @@ public struct NoteStore: Sendable {
             // for each reader.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
+            // After a large import the log file shrinks back to that size once it is copied.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(walCheckpointPages * 4096)")
             db.add(tokenizer: SearchTokenizer.self)
             SearchRank.register(db)
             SubstringMatch.register(db)

@@ -26,6 +26,14 @@ enum SpacelessScripts {
     /// Whether `scalar` is a combining mark, which belongs to the character before it
     /// (Thai vowels and tone marks, Devanagari vowel signs, accents written apart).
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        // The blocks most text is in hold no marks: answered without Unicode's tables,
+        // which the search index would otherwise consult for every CJK character.
+        switch scalar.value {
+        case 0...0x2FF, 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0x20000...0x3FFFF:
+            return false
+        default:
+            break
+        }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
