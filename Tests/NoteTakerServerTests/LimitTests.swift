@@ -66,6 +66,12 @@ struct LimitTests {
                 let response = try await client.send(.post, "/v1/records/modify", token: token, raw: body)
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(response.errorCode == .badRequest)
+                if body.contains("nested") {
+                    // The answer says what is wrong, and where.
+                    let message = try response.decode(APIErrorBody.self).message
+                    #expect(message.hasPrefix("The request body is not valid JSON for this endpoint: a field that is an object"), "\(message)")
+                    #expect(message.contains(" at byte ") && message.hasSuffix("Nothing was changed."), "\(message)")
+                }
             }
             let unknown = RecordChange(recordType: "spaceship", recordId: UUID(), operation: .save, baseChangeTag: nil, fields: [:])
             let response = try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(changes: [noteSave(title: "x"), unknown]))
