@@ -3,7 +3,7 @@ import GRDB
 import NoteTakerKit
 
 /// Import and export as a user runs them: whole `notetaker export` / `notetaker import`
-/// processes on a store of N notes, with their rate and peak memory. The baseline
+/// processes on a store of N notes, with their rate and peak memory (GNU time). The baseline
 /// does the same work with plain SQL: every row written out as JSON lines, and read back
 /// into a fresh plain SQLite file with its FTS5 index.
 struct InterchangeBenchmark {

@@ -20,21 +20,25 @@ enum ProcessTiming {
     /// The wall time of `executable ARGUMENTS`, in milliseconds, from spawn to exit. Output
     /// is discarded; a failing run is an error.
     static func run(_ executable: URL, _ arguments: [String]) throws -> Double {
-        try measure(executable, arguments).milliseconds
+        try Clock.milliseconds { try Child.spawn(executable, arguments).finish() }
     }
 
-    /// The wall time and peak resident memory of one run of `executable ARGUMENTS`.
-    static func measure(_ executable: URL, _ arguments: [String]) throws -> (milliseconds: Double, peakMB: Double) {
-        var peak = 0.0
-        let milliseconds = try Clock.milliseconds {
-            peak = try Child.spawn(executable, arguments).finish()
-        }
-        return (milliseconds, peak)
+    /// The wall time and, where GNU time is installed, the peak memory of one run. GNU time
+    /// forks the process from its own small one: a process started from this benchmark
+    /// would report this benchmark's memory at the start as its own (Linux carries the
+    /// high-water mark of the memory a child began with across `exec`).
+    static func measure(_ executable: URL, _ arguments: [String]) throws -> (milliseconds: Double, peakMB: Double?) {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        guard FileManager.default.isExecutableFile(atPath: time.path) else { return (try run(executable, arguments), nil) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-bench-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let milliseconds = try run(time, ["-f", "%M", "-o", output.path, executable.path] + arguments)
+        let text = try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (milliseconds, Double(text.split(separator: "\n").last ?? "").map { $0 / 1024 })
     }
 
-    /// A process started in the background: its output discarded (its standard error kept
-    /// in a file when asked), its end awaited with `wait4` for its own peak memory. (Not
-    /// `Process`, whose wait polls every 50 ms on Linux and which reports no memory.)
+    /// A process started in the background, its output discarded (its standard error kept
+    /// in a file when asked). (Not `Process`, whose wait polls every 50 ms on Linux.)
     struct Child {
         let pid: pid_t
         let description: String
@@ -54,22 +58,30 @@ enum ProcessTiming {
             return Child(pid: pid, description: ([executable.lastPathComponent] + arguments).joined(separator: " "))
         }
 
+        /// The most memory the running process has held so far, in MB: the high-water mark
+        /// of its own address space (`VmHWM`), which starts afresh at `exec`.
+        func peakMemoryMB() throws -> Double {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                  let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
+            else { throw BenchFailure("no memory figure for \(description)") }
+            return kilobytes / 1024
+        }
+
         /// Asks the process to stop, as Ctrl-C would.
         func interrupt() {
             kill(pid, SIGINT)
         }
 
-        /// Waits for the process to end; returns its peak memory in MB. A failure (or, unless
-        /// `interrupted`, any end but a clean exit) is an error.
-        func finish(interrupted: Bool = false) throws -> Double {
+        /// Waits for the process to end. A failure (or, unless `interrupted`, any end but a
+        /// clean exit) is an error.
+        func finish(interrupted: Bool = false) throws {
             var status: Int32 = 0
-            var usage = rusage()
-            guard wait4(pid, &status, 0, &usage) == pid else { throw BenchFailure("lost \(description)") }
+            guard waitpid(pid, &status, 0) == pid else { throw BenchFailure("lost \(description)") }
             let exited = status & 0x7F == 0
             guard (exited && status >> 8 == 0) || (interrupted && !exited && status & 0x7F == SIGINT) else {
                 throw BenchFailure("\(description) failed (wait status \(status))")
             }
-            return Double(usage.ru_maxrss) / 1024
         }
     }
 

@@ -23,13 +23,15 @@ struct ServerNode {
             usleep(20_000)
         }
         child.interrupt()
-        _ = try? child.finish(interrupted: true)
+        try? child.finish(interrupted: true)
         throw BenchFailure("notetaker-server did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     /// Stops the node as Ctrl-C would; returns its peak memory in MB.
     func stop() throws -> Double {
+        let peak = try child.peakMemoryMB()
         child.interrupt()
-        return try child.finish(interrupted: true)
+        try child.finish(interrupted: true)
+        return peak
     }
 }
