@@ -24,3 +24,26 @@ struct BatchBytesTests {
         }
     }
 }
+
+@Suite("The batch in flight")
+struct InflightBatchTests {
+    @Test("a batch kept in flight (written by hand) reads back whole through its Codable form")
+    func roundTrip() throws {
+        let store = try NoteStore.inMemory()
+        let fields: RecordFields = [
+            "title": .string("Caf\u{E9} / \"quoted\"\n\u{1}"), "modifiedAt": .number(1_763_942_400.125), "isPinned": .bool(true),
+            "tagIds": .array([.string("a"), .string("b")]), "trashedAt": .null,
+        ]
+        let batch = PushBatch(
+            request: ModifyRequest(changes: [
+                RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: "41", fields: fields),
+                RecordChange(recordType: "folder", recordId: UUID(), operation: .delete, baseChangeTag: nil, fields: nil),
+            ], deviceId: UUID()),
+            sequences: [7, 9], assetHashes: ["abc123"])
+        try store.writer.write { db in try batch.save(db) }
+        let loaded = try #require(try store.writer.read { db in try PushBatch.load(db) })
+        #expect(loaded.request == batch.request)
+        #expect(loaded.sequences == [7, 9])
+        #expect(loaded.assetHashes == ["abc123"])
+    }
+}
