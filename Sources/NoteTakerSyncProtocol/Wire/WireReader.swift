@@ -25,7 +25,7 @@ public struct WireReader {
         self.bytes = bytes
     }
 
-    /// Reads a value of `type` from a whole document, refusing anything after it.
+    /// Reads one value with `value` from a whole document, refusing anything after it.
     public static func read<T>(_ bytes: [UInt8], _ value: (inout WireReader) throws(WireJSONError) -> T) throws(WireJSONError) -> T {
         var reader = WireReader(bytes)
         let result = try value(&reader)
