@@ -3,9 +3,12 @@
 'notetaker-ready' mark (the sidebar and the first page of the list drawn); or, with --type,
 typing in the note the URL opens: each character from the key to the frame that paints it.
 
-Usage: bench-page.py URL TIMES [--type] — prints a JSON list of milliseconds (with --type, an
-object: "paint", key to paint, and "work", the key's handlers and layout); exits 3 when
-Chromium, chromedriver or selenium is missing (notetaker-bench then skips the measure).
+Usage: bench-page.py URL TIMES [--type] [--unthrottled] — prints a JSON list of milliseconds
+(with --type, an object: "paint", key to paint, and "work", the key's handlers and layout);
+exits 3 when Chromium, chromedriver or selenium is missing (notetaker-bench then skips the
+measure). With --unthrottled, Chromium draws a frame as soon as one is asked for instead of at
+the display's next refresh (60 Hz: a key waits up to 16.7 ms for it, whatever the page does),
+so key to paint is the page's own part of the delay.
 """
 import json
 import shutil
@@ -25,25 +28,26 @@ if driver_path is None or (shutil.which("chromium") is None and shutil.which("ch
 
 url, times = sys.argv[1], int(sys.argv[2])
 typing = "--type" in sys.argv[3:]
+unthrottled = "--unthrottled" in sys.argv[3:]
 
-# Each character as typing sends it (the browser's own insertion, its input event and the
-# editor's handlers), timed until the frame after it is painted.
+# Each character as a key sends it to the editor (its `beforeinput` event, which the editor
+# applies to the text and draws, then its input event and the page's handlers), timed until
+# the frame after it is painted.
 TYPE = """
 const [count, done] = [arguments[0], arguments[arguments.length - 1]];
 const area = document.getElementById('note-body');
 area.focus();
 area.setSelectionRange(area.value.length, area.value.length);
-const layer = document.querySelector('.note-layer');
 const samples = { paint: [], work: [] };
 function step() {
   if (samples.paint.length === count) return done(samples);
   // Keys come at any moment of a frame, as a person types them.
   setTimeout(() => {
     const start = performance.now();
-    document.execCommand('insertText', false, samples.paint.length % 8 === 7 ? ' ' : 'a');
-    // The key's own work: the handlers, then the layout of the text and its styled layer.
+    const data = samples.paint.length % 8 === 7 ? ' ' : 'a';
+    area.dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertText', data, bubbles: true, cancelable: true }));
+    // The key's own work: the handlers, then the layout of the text.
     void area.scrollHeight;
-    void layer?.scrollHeight;
     samples.work.push(performance.now() - start);
     requestAnimationFrame(() => setTimeout(() => { samples.paint.push(performance.now() - start); step(); }, 0));
   }, Math.random() * 16);
@@ -53,6 +57,9 @@ step();
 options = Options()
 for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1366,900"):
     options.add_argument(argument)
+if unthrottled:
+    options.add_argument("--disable-gpu-vsync")
+    options.add_argument("--disable-frame-rate-limit")
 driver = webdriver.Chrome(service=Service(driver_path), options=options)
 samples = []
 try:

@@ -70,17 +70,22 @@ struct WebBenchmark {
                          + "headings, lists, tasks, quotes, code, tables, links and emphasis over the corpus's prose",
                          Clock.percentile(renderTimes, 0.95))))
 
-        store.progress("Typing 300 characters at the end of that note in headless Chromium...")
+        store.progress("Typing 300 characters at the end of that note in headless Chromium, twice...")
         let long = try notes.createNote(NoteDraft(title: "A long note", body: markdown))
-        if let typing = try PageLoad(script: pageScript).measureTyping(url: address + "/#note=\(long.id.key)", characters: 300) {
+        let typingPage = PageLoad(script: pageScript)
+        if let typing = try typingPage.measureTyping(url: address + "/#note=\(long.id.key)", characters: 300, unthrottled: true),
+           let atRefresh = try typingPage.measureTyping(url: address + "/#note=\(long.id.key)", characters: 300, unthrottled: false) {
             let p95 = Clock.percentile(typing.paint, 0.95)
             report.figures.append(Figure(
                 name: "typing in a 25,000-character note, key to paint p95", unit: "ms", noteTaker: p95, baseline: nil,
                 budget: "<= 16 ms", meetsBudget: p95 <= 16,
-                note: String(format: "keys at any moment of a frame, to the frame that paints them (p50 %.1f ms, max %.1f ms); "
-                             + "the key's own work (handlers, styled layer, layout) p50 %.2f ms, p95 %.2f ms",
+                note: String(format: "keys at any moment, to the frame that paints them, a frame drawn as soon as asked for "
+                             + "(p50 %.1f ms, max %.1f ms); the key's own work (handlers, drawing its line, layout) p50 %.2f ms, "
+                             + "p95 %.2f ms. At a 60 Hz display's refresh a key also waits for the next one, up to 16.7 ms "
+                             + "whatever the page does: then p50 %.1f ms, p95 %.1f ms",
                              Clock.percentile(typing.paint, 0.5), typing.paint.max() ?? 0,
-                             Clock.percentile(typing.work, 0.5), Clock.percentile(typing.work, 0.95))))
+                             Clock.percentile(typing.work, 0.5), Clock.percentile(typing.work, 0.95),
+                             Clock.percentile(atRefresh.paint, 0.5), Clock.percentile(atRefresh.paint, 0.95))))
         }
 
         store.progress("Loading the page in headless Chromium \(pageLoads) times...")
@@ -129,8 +134,9 @@ struct PageLoad {
 
     /// Typing `characters` characters: each one's key to paint and its own work (handlers
     /// and layout), in milliseconds; `nil` when the browser or its driver is missing.
-    func measureTyping(url: String, characters: Int) throws -> (paint: [Double], work: [Double])? {
-        guard let output = try run([url, String(characters), "--type"]) else { return nil }
+    /// `unthrottled`: frames drawn when asked for, not at the display's refresh.
+    func measureTyping(url: String, characters: Int, unthrottled: Bool) throws -> (paint: [Double], work: [Double])? {
+        guard let output = try run([url, String(characters), "--type"] + (unthrottled ? ["--unthrottled"] : [])) else { return nil }
         guard let object = output as? [String: Any], let paint = object["paint"] as? [Double], let work = object["work"] as? [Double] else {
             throw BenchFailure("scripts/bench-page.py answered \(output)")
         }

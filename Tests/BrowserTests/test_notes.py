@@ -14,6 +14,14 @@ def saved(browser):
     return wait(browser, lambda d: by_css(d, "#save-state").text == "Saved", message="the note was never saved")
 
 
+def open_note(app, browser, title, text):
+    """A note made with the command line, opened in the page: its id and its text element."""
+    note = app.new_note(title, text)
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    return note, wait(browser, lambda d: by_css(d, "#note-body"))
+
+
 def test_create_a_note_and_it_is_in_the_store(app, browser):
     app.start()
     open_app(browser, app)
@@ -30,10 +38,7 @@ def test_create_a_note_and_it_is_in_the_store(app, browser):
 
 
 def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
-    note = app.new_note("Formatting", "make this strong")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Formatting", "make this strong")
     browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(10, 16);", body)
     by_css(browser, "[data-tool='bold']").click()
     assert body.get_attribute("value") == "make this **strong**"
@@ -71,36 +76,29 @@ def test_a_new_note_left_empty_is_not_kept(app, browser):
          message=f"empty notes were kept: {app.cli_json('list')}")
 
 
-LAYER_TEXT = "return [...document.querySelectorAll('.note-layer > div')].map((row) => row.textContent.replace(/\u200b/g, '')).join('\\n')"
+ROWS_TEXT = "return [...document.querySelectorAll('#note-body > div')].map((row) => row.textContent).join('\\n')"
+FONT_SIZE = "return parseFloat(getComputedStyle(arguments[0]).fontSize)"
 
 
 def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
     long_line = "A long line that wraps " * 12
-    note = app.new_note("Styled", f"# Plan\n\nSome **bold**, _slanted_ and `code`.\n\n- [ ] call Ada\n- [x] book the room\n\n```\n# not a heading\n```\n\n{long_line}")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
-    wait(browser, lambda d: d.execute_script(LAYER_TEXT) == body.get_attribute("value"), message="the layer does not hold the text")
-    layer = by_css(browser, ".note-layer")
-    assert layer.find_element(By.CSS_SELECTOR, ".md-h1 .md-heading").text == " Plan"
-    assert layer.find_element(By.CSS_SELECTOR, ".md-strong").text == "bold"
-    assert layer.find_element(By.CSS_SELECTOR, ".md-em").text == "slanted"
-    assert layer.find_element(By.CSS_SELECTOR, ".md-code").text == "code"
-    assert layer.find_element(By.CSS_SELECTOR, ".md-done").text.strip() == "book the room"
-    assert len(layer.find_elements(By.CSS_SELECTOR, ".md-codeblock")) == 3, "a fence's lines are code, not a heading"
-    assert not layer.find_elements(By.CSS_SELECTOR, ".md-h1 + .md-h1")
-    # The layer wraps as the text area does, line for line.
-    heights = browser.execute_script("return [arguments[0].scrollHeight, arguments[1].scrollHeight]", body, layer)
-    assert abs(heights[0] - heights[1]) <= 1, heights
-    # A real click on the drawn box lands on the box in the text, and ticks it.
-    box = layer.find_element(By.CSS_SELECTOR, ".md-box")
-    offset = browser.execute_script("""
-        const [box, area] = [arguments[0].getBoundingClientRect(), arguments[1].getBoundingClientRect()];
-        return [box.left + box.width / 2 - (area.left + area.width / 2), box.top + box.height / 2 - (area.top + area.height / 2)];
-    """, box, body)
-    ActionChains(browser).move_to_element_with_offset(body, offset[0], offset[1]).click().perform()
+    note, body = open_note(app, browser, "Styled", f"# Plan\n\nSome **bold**, _slanted_ and `code`.\n\n- [ ] call Ada\n- [x] book the room\n\n```\n# not a heading\n```\n\n{long_line}")
+    wait(browser, lambda d: d.execute_script(ROWS_TEXT) == body.get_attribute("value"), message="the rows do not hold the text")
+    assert body.find_element(By.CSS_SELECTOR, ".md-h1 .md-heading").text == " Plan"
+    assert body.find_element(By.CSS_SELECTOR, ".md-strong").text == "bold"
+    assert body.find_element(By.CSS_SELECTOR, ".md-em").text == "slanted"
+    assert body.find_element(By.CSS_SELECTOR, ".md-code").text == "code"
+    assert body.find_element(By.CSS_SELECTOR, ".md-done").text.strip() == "book the room"
+    assert len(body.find_elements(By.CSS_SELECTOR, ".md-codeblock")) == 3, "a fence's lines are code, not a heading"
+    assert not body.find_elements(By.CSS_SELECTOR, ".md-h1 + .md-h1")
+    # Headings are drawn larger than the text, as they will read.
+    heading = browser.execute_script(FONT_SIZE, body.find_element(By.CSS_SELECTOR, ".md-h1"))
+    text = browser.execute_script(FONT_SIZE, body.find_elements(By.CSS_SELECTOR, "#note-body > div")[2])
+    assert heading >= 1.4 * text, (heading, text)
+    # A real click on the drawn box ticks it.
+    body.find_element(By.CSS_SELECTOR, ".md-box").click()
     wait(browser, lambda d: "- [x] call Ada" in body.get_attribute("value"), message="clicking the box did not tick it")
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".note-layer .md-done")) == 2)
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#note-body .md-done")) == 2)
     ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     assert "- [ ] call Ada" in body.get_attribute("value"), "a tick is one step of undo"
     # Ctrl+Enter on a task's line ticks it; typing is drawn as it goes.
@@ -110,10 +108,80 @@ def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
     wait(browser, lambda d: "- [x] call Ada" in body.get_attribute("value"), message="Ctrl+Enter did not tick the task")
     body.send_keys(Keys.CONTROL, Keys.END)
     body.send_keys(Keys.ENTER, "more **strong** words")
-    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".note-layer .md-strong")] == ["bold", "strong"])
-    assert browser.execute_script(LAYER_TEXT) == body.get_attribute("value")
+    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#note-body .md-strong")] == ["bold", "strong"])
+    assert browser.execute_script(ROWS_TEXT) == body.get_attribute("value")
+    # A line typed into a heading becomes one, larger, as it is typed.
+    body.send_keys(Keys.ENTER, "## Next steps")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-body > .md-h2"), message="the typed heading is not drawn as one")
+    assert browser.execute_script(FONT_SIZE, by_css(browser, "#note-body > .md-h2")) > text
     saved(browser)
-    assert "- [x] call Ada" in app.cli_json("show", note)["body"]
+    stored = app.cli_json("show", note)["body"]
+    assert "- [x] call Ada" in stored and stored.endswith("more **strong** words\n## Next steps")
+    assert page_errors(browser) == []
+    screenshot(browser, "editor-styled")
+
+
+def test_editing_keys_work_in_the_styled_text(app, browser):
+    note, body = open_note(app, browser, "Keys", "# Title\nfirst line\nsecond line")
+    body.click()
+    # Backspace at a line's start joins it to the line above; Delete at a line's end, the next.
+    browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(19, 19);", body)
+    body.send_keys(Keys.BACKSPACE)
+    assert body_value(browser) == "# Title\nfirst linesecond line"
+    body.send_keys(Keys.ENTER)
+    assert body_value(browser) == "# Title\nfirst line\nsecond line"
+    # Typing over a selection that spans lines replaces it; the caret goes on after it.
+    browser.execute_script("arguments[0].setSelectionRange(2, 13);", body)
+    body.send_keys("New")
+    assert body_value(browser) == "# New line\nsecond line"
+    body.send_keys(" big")
+    assert body_value(browser) == "# New big line\nsecond line"
+    # Words typed are one step of undo each; what was typed over comes back with the first.
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "# New  line\nsecond line"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "# Title\nfirst line\nsecond line"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "# New  line\nsecond line"
+    # Ctrl+Backspace deletes a word, Home and Shift+End select a line to type over.
+    body.send_keys(Keys.CONTROL, Keys.END)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.BACKSPACE).key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "# New  line\nsecond "
+    body.send_keys(Keys.HOME, Keys.SHIFT, Keys.END)
+    body.send_keys("replaced")
+    assert body_value(browser) == "# New  line\nreplaced"
+    # Pasted text goes in as text, one step of undo.
+    browser.execute_script("""
+        const data = new DataTransfer();
+        data.setData('text/plain', ' and\\r\\npasted');
+        arguments[0].dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: data, bubbles: true, cancelable: true }));
+    """, body)
+    assert body_value(browser) == "# New  line\nreplaced and\npasted"
+    assert browser.execute_script(ROWS_TEXT) == body_value(browser)
+    # Copying takes the text itself, markers and all; a cut is one step of undo.
+    clipboard = """
+        const data = new DataTransfer();
+        arguments[0].setSelectionRange(0, 10);
+        arguments[0].dispatchEvent(new ClipboardEvent(arguments[1], { clipboardData: data, bubbles: true, cancelable: true }));
+        return data.getData('text/plain');
+    """
+    assert browser.execute_script(clipboard, body, "copy") == "# New  lin"
+    assert browser.execute_script(clipboard, body, "cut") == "# New  lin"
+    assert body_value(browser) == "e\nreplaced and\npasted"
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert body_value(browser) == "# New  line\nreplaced and\npasted"
+    body.send_keys(Keys.CONTROL, Keys.END)
+    # An input method composes in the page; what it leaves is read into the text.
+    browser.execute_script("""
+        const body = arguments[0];
+        body.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true }));
+        body.lastElementChild.append(document.createTextNode(' 東京'));
+        body.dispatchEvent(new CompositionEvent('compositionend', { data: '東京', bubbles: true }));
+    """, body)
+    assert body_value(browser) == "# New  line\nreplaced and\npasted 東京"
+    assert browser.execute_script(ROWS_TEXT) == body_value(browser)
+    saved(browser)
+    assert app.cli_json("show", note)["body"] == "# New  line\nreplaced and\npasted 東京"
     assert page_errors(browser) == []
 
 
@@ -189,10 +257,7 @@ def test_checklists_tick_in_the_preview_and_save_through_the_edit_path(app, brow
 
 
 def test_offline_the_app_says_what_happened_in_words_and_keeps_what_was_typed(app, browser):
-    note = app.new_note("Offline", "before")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Offline", "before")
     app.stop()
     body.send_keys(Keys.END, " typed while offline")
     state = wait(browser, lambda d: by_css(d, "#save-state").text if by_css(d, "#save-state").text.startswith("Not saved") else None,
@@ -213,10 +278,7 @@ def body_value(browser):
 
 
 def test_undo_and_redo_survive_toolbar_actions_and_shortcuts(app, browser):
-    note = app.new_note("Undo", "")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Undo", "")
     body.click()
     body.send_keys("plain words")
     browser.execute_script("arguments[0].setSelectionRange(6, 11);", body)
@@ -235,10 +297,7 @@ def test_undo_and_redo_survive_toolbar_actions_and_shortcuts(app, browser):
 
 
 def test_enter_continues_lists_and_tab_indents_them(app, browser):
-    note = app.new_note("Lists", "")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Lists", "")
     body.click()
     body.send_keys("- [ ] eggs", Keys.ENTER, "milk", Keys.ENTER, Keys.TAB, "oat", Keys.ENTER)
     body.send_keys(Keys.SHIFT, Keys.TAB)
@@ -256,10 +315,7 @@ def test_enter_continues_lists_and_tab_indents_them(app, browser):
 
 
 def test_a_pasted_picture_is_attached_where_the_caret_is(app, browser):
-    note = app.new_note("Pasted", "before\n")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Pasted", "before\n")
     body.click()
     body.send_keys(Keys.END)
     browser.execute_script("""
@@ -276,10 +332,7 @@ def test_a_pasted_picture_is_attached_where_the_caret_is(app, browser):
 
 
 def test_keyboard_shortcuts_format_without_the_mouse(app, browser):
-    note = app.new_note("Shortcuts", "word")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Shortcuts", "word")
     browser.execute_script("arguments[0].focus(); arguments[0].select();", body)
     body.send_keys(Keys.CONTROL, "i")
     body.send_keys(Keys.END, Keys.ENTER)
@@ -289,10 +342,7 @@ def test_keyboard_shortcuts_format_without_the_mouse(app, browser):
 
 
 def test_autosave_survives_a_reload(app, browser):
-    note = app.new_note("Draft", "")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Draft", "")
     body.send_keys("first thought")
     saved(browser)
     browser.refresh()
@@ -301,10 +351,7 @@ def test_autosave_survives_a_reload(app, browser):
 
 
 def test_nothing_is_lost_when_the_page_closes_before_the_save(app, browser):
-    note = app.new_note("Quick", "")
-    app.start()
-    open_app(browser, app, f"#note={note}")
-    body = wait(browser, lambda d: by_css(d, "#note-body"))
+    note, body = open_note(app, browser, "Quick", "")
     body.send_keys("typed just before closing")
     browser.get("about:blank")  # leave at once: the debounce has not fired yet
     deadline = time.monotonic() + 10

@@ -150,7 +150,7 @@ def test_usable_at_phone_width(app):
         wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
         assert not by_css(phone, "#list-pane").is_displayed()
         text_top = by_css(phone, "#note-body").rect["y"]
-        for buttons in (".toolbar", "#pin-toggle", "#trash-note"):
+        for buttons in (".toolbar", "#pin-toggle", "#trash-note", ".backlinks"):
             assert by_css(phone, buttons).rect["y"] > text_top, f"{buttons} comes before the note's text on a phone"
         assert by_css(phone, ".back-button").rect["y"] < text_top, "the way back to the list is on top"
         width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")

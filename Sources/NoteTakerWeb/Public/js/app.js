@@ -64,7 +64,7 @@ function listen() {
 }
 
 function isTyping(target) {
-  return target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+  return target.isContentEditable || target.closest('input, textarea, select') !== null;
 }
 
 function setUpShortcuts() {

@@ -4,9 +4,10 @@
 import { api } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
-import { LiveMarkdown, taskBoxAt, toggleTaskBox } from './live-markdown.js';
+import { taskBoxAt, toggleTaskBox } from './live-markdown.js';
+import './note-text.js';
 import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-links.js';
-import { editText, shortcutText, toolForEvent, tools } from './markdown-tools.js';
+import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
 import { fileSize, longDate, t } from './strings.js';
@@ -19,7 +20,7 @@ const draftKey = (id) => `notetaker.draft.${id}`;
 // `base` is what the text being edited started from (the revision, title, body and tags the
 // server last gave): every save sends it, so the server merges the edit with whatever changed
 // the note meanwhile (another tab, the command line, sync) instead of overwriting it.
-const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null, live: null };
+const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
 const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
@@ -34,17 +35,15 @@ function replaceText(field, text) {
   const moved = (offset) => (offset <= prefix ? offset
     : offset >= old.length - suffix ? offset + text.length - old.length : prefix + (text.length - prefix - suffix));
   const { selectionStart, selectionEnd } = field;
-  const focused = document.activeElement === field;
-  if (focused && field.tagName === 'TEXTAREA') {
+  if (document.activeElement === field && field.edit) {
     // Only what differs is replaced, as an edit: the undo history survives a merge.
     field.dataset.merging = 'true';
-    editText(field, prefix, old.length - suffix, text.slice(prefix, text.length - suffix));
+    field.edit(prefix, old.length - suffix, text.slice(prefix, text.length - suffix));
     delete field.dataset.merging;
   } else {
     field.value = text;
-    if (field === editor.elements?.body) editor.live?.update();
   }
-  if (focused) field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
+  field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
 }
 
 export function currentNoteId() {
@@ -130,14 +129,12 @@ function render(note) {
     id: 'note-title', className: 'note-title-input', value: note.title, maxlength: '1000', autocomplete: 'off',
     'aria-label': t('titleLabel'), placeholder: t('titlePlaceholder'), readonly: trashed,
   });
-  const body = h('textarea', {
-    id: 'note-body', className: 'note-body', 'aria-label': t('bodyLabel'), placeholder: t('bodyPlaceholder'),
+  const body = h('note-text', {
+    id: 'note-body', className: 'note-body', 'aria-label': t('bodyLabel'), 'aria-placeholder': t('bodyPlaceholder'),
     spellcheck: 'true', readonly: trashed,
     dataset: { placeholderBold: t('placeholderBold'), placeholderItalic: t('placeholderItalic'), placeholderLink: t('placeholderLink'), placeholderCode: t('placeholderCode') },
   });
   body.value = note.body;
-  body.classList.add('live');
-  const layer = h('div', { className: 'note-layer', 'aria-hidden': 'true' });
   const preview = h('div', {
     id: 'note-preview', className: 'preview markdown', 'aria-label': t('previewLabel'), role: 'region', hidden: true, onchange: tickTask,
     onclick: (event) => followNoteLink(event, { note: editor.note, replaceInText: linkCreatedNote }),
@@ -163,7 +160,7 @@ function render(note) {
       title,
       h('div', { className: 'editor-bar' }, toolbar, h('span', { className: 'spacer' }), saveState, previewToggle),
       linkChoices,
-      h('div', { className: 'editor-panes' }, h('div', { className: 'body-field' }, layer, body), preview),
+      h('div', { className: 'editor-panes' }, body, preview),
       editor.elements.history,
       editor.elements.tags,
       editor.elements.attachments,
@@ -171,13 +168,9 @@ function render(note) {
       editor.elements.meta,
       fileInput));
   title.addEventListener('input', changed);
-  editor.live = new LiveMarkdown(body, layer);
   // Before the editor's own keys: while titles are offered, Enter, Tab and the arrows choose.
   if (!trashed) new LinkCompletion(body, linkChoices);
-  body.addEventListener('input', (event) => {
-    editor.live.update();
-    changed(event);
-  });
+  body.addEventListener('input', changed);
   body.addEventListener('click', (event) => {
     // A click on a task's box ticks it, as in the preview.
     if (trashed || event.shiftKey || event.ctrlKey || event.metaKey || body.selectionStart !== body.selectionEnd) return;
@@ -446,7 +439,6 @@ function restoreDraft(note) {
   if (note.trashedAt) return;
   editor.elements.title.value = draft.title;
   editor.elements.body.value = draft.body;
-  editor.live?.update();
   // Merged with what changed since the draft was typed (a draft without its base, from an
   // older version of the app, is merged as if made from the note as it is now).
   editor.base = draft.base ?? baseOf(note);
@@ -543,7 +535,7 @@ async function upload(files) {
       const attachment = await api.attach(editor.note.id, file);
       if (attachment.kind === 'image') {
         const { body } = editor.elements;
-        editText(body, body.selectionStart, body.selectionEnd, `\n![${attachment.fileName.replace(/[[\]]/g, '')}](attachment:${attachment.id})\n`);
+        body.edit(body.selectionStart, body.selectionEnd, `\n![${attachment.fileName.replace(/[[\]]/g, '')}](attachment:${attachment.id})\n`);
       }
       toast(t('attached', { name: attachment.fileName }));
     } catch (error) {

@@ -1,8 +1,7 @@
 // Lists as people type them: Enter continues a list, a checklist or a quote (and ends it on an
-// empty item); Tab and Shift+Tab indent and outdent list items. Every change goes through
-// editText, so it is one step of undo.
+// empty item); Tab and Shift+Tab indent and outdent list items. Every change is one
+// `edit` of the text, so one step of undo.
 
-import { editText } from './markdown-tools.js';
 
 const listItem = /^([ \t]*)([-*+]|(\d{1,9})([.)]))([ \t]+)(\[[ xX]\][ \t]+)?/;
 const quotePrefix = /^(?:[ \t]*>[ \t]?)+/;
@@ -25,7 +24,7 @@ export function continueList(area) {
   if (line.slice(prefix.length).trim() === '') {
     // An empty item ends the list: its marker goes, and a blank line keeps what is typed
     // next out of the last item.
-    editText(area, lineStart, lineEnd, '\n');
+    area.edit(lineStart, lineEnd, '\n');
     return true;
   }
   let next = prefix;
@@ -33,7 +32,7 @@ export function continueList(area) {
     const marker = item[3] ? `${Number(item[3]) + 1}${item[4]}` : item[2];
     next = `${item[1]}${marker}${item[5]}${item[6] ? '[ ] ' : ''}`;
   }
-  editText(area, start, start, `\n${next}`);
+  area.edit(start, start, `\n${next}`);
   return true;
 }
 
@@ -54,7 +53,7 @@ export function indentListItems(area, outdent) {
     return line.slice(remove);
   }).join('\n');
   if (changed === lines.join('\n')) return true;
-  editText(area, lineStart, lineEnd, changed);
+  area.edit(lineStart, lineEnd, changed);
   if (start === end) {
     const moved = Math.max(lineStart, start + changed.length - (lineEnd - lineStart));
     area.setSelectionRange(moved, moved);

@@ -1,11 +1,8 @@
-// Formatting visible while typing: a layer under the text area draws the same text with its
-// Markdown styled — headings and strong text bold, emphasis slanted, code shaded, links
-// underlined, done tasks struck through, the markers quiet — while the text area above it
-// (its own text transparent) keeps the caret, the selection, undo, input methods and spell
-// checking. Only the lines a change touches are drawn again, so a long note types as fast as a
-// short one. Task boxes in the text tick when clicked (or with Ctrl+Enter on their line).
-
-import { editText } from './markdown-tools.js';
+// Formatting visible while typing: each line of the note's text drawn with its Markdown styled —
+// headings larger, strong text bold, emphasis slanted, code shaded, links underlined, done
+// tasks struck through, the markers quiet — every character kept, so the drawing is the text
+// (`NoteText` edits it in place). Task boxes in the text tick when clicked (or with Ctrl+Enter
+// on their line).
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const span = (className, text) => `<span class="${className}">${text}</span>`;
@@ -87,20 +84,21 @@ export function drawLine(line, fence) {
   return { html: inline(line), className: '', fence: null };
 }
 
-/** The layer under a text area, kept drawn as the text changes. */
-export class LiveMarkdown {
-  constructor(area, layer) {
-    this.area = area;
-    this.layer = layer;
+/**
+ * The lines of a text drawn as rows of `container`, kept drawn as the text changes: only the
+ * rows of lines that differ from what is drawn are drawn again (and those a fence opened or
+ * closed above reaches), so a long note types as fast as a short one.
+ */
+export class LineDrawing {
+  constructor(container) {
+    this.container = container;
     this.lines = [];
     this.fences = []; // the fence open at each line's start (null: none)
-    area.addEventListener('scroll', () => { layer.scrollTop = area.scrollTop; });
-    this.update();
   }
 
-  /** Draws again the lines that differ from what is drawn, and those a fence change reaches. */
-  update() {
-    const lines = this.area.value.split('\n');
+  /** Draws `text`; answers whether any row changed. */
+  update(text) {
+    const lines = text.split('\n');
     const old = this.lines;
     let start = 0;
     while (start < old.length && start < lines.length && old[start] === lines[start]) start += 1;
@@ -110,7 +108,7 @@ export class LiveMarkdown {
       oldEnd -= 1;
       newEnd -= 1;
     }
-    if (start === oldEnd && start === newEnd && old.length === lines.length) return;
+    if (start === oldEnd && start === newEnd && old.length === lines.length) return false;
     const rows = [];
     let fence = start > 0 ? this.fences[start] : null;
     const fences = this.fences.slice(0, start);
@@ -126,16 +124,24 @@ export class LiveMarkdown {
     const elements = rows.map(({ html, className }) => {
       const row = document.createElement('div');
       if (className) row.className = className;
-      row.innerHTML = html || '\u200b';
+      // An empty line still takes a line's height, and a caret.
+      row.innerHTML = html || '<br>';
       return row;
     });
-    const children = this.layer.children;
+    const children = this.container.children;
     for (let drop = start; drop < replacedOld && children[start]; drop += 1) children[start].remove();
     const before = children[start] ?? null;
-    for (const element of elements) this.layer.insertBefore(element, before);
+    for (const element of elements) this.container.insertBefore(element, before);
     this.fences = fences.concat(this.fences.slice(replacedOld));
     this.lines = lines;
-    this.layer.scrollTop = this.area.scrollTop;
+    return true;
+  }
+
+  /** Forgets what is drawn (the rows were changed by someone else), so the next update draws all. */
+  reset() {
+    this.container.replaceChildren();
+    this.lines = [];
+    this.fences = [];
   }
 }
 
@@ -153,6 +159,6 @@ export function taskBoxAt(value, position, anywhereOnLine = false) {
 /** Ticks or unticks the box found by `taskBoxAt`, as one step of undo. */
 export function toggleTaskBox(area, box) {
   const { selectionStart, selectionEnd } = area;
-  editText(area, box.start, box.start + 1, box.done ? ' ' : 'x');
+  area.edit(box.start, box.start + 1, box.done ? ' ' : 'x');
   area.setSelectionRange(selectionStart, selectionEnd);
 }

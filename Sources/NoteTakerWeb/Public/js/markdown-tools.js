@@ -1,4 +1,5 @@
-// The formatting toolbar's edits on the Markdown text area, and their keyboard shortcuts.
+// The formatting toolbar's edits on the note's text (a `NoteText`), and their keyboard shortcuts.
+// Each is one step of undo.
 
 /** The toolbar: each tool's string key, shortcut (shown and matched) and edit. */
 export const tools = [
@@ -26,24 +27,9 @@ export function shortcutText({ shortcut }) {
   return `Ctrl+${shortcut.shift ? 'Shift+' : ''}${key}`;
 }
 
-/**
- * Replaces `from`..`to` with `text` as typing would: in the browser's undo history (so Ctrl+Z
- * and Ctrl+Y step through toolbar edits too), with the input event an edit sends.
- */
-export function editText(area, from, to, text) {
-  if (from === to && !text) return;
-  area.focus();
-  area.setSelectionRange(from, to);
-  const done = text ? document.execCommand('insertText', false, text) : document.execCommand('delete');
-  if (!done) {
-    area.setRangeText(text, from, to, 'end');
-    area.dispatchEvent(new Event('input', { bubbles: true }));
-  }
-}
-
 function replaceSelection(area, text, selectFrom, selectTo) {
   const start = area.selectionStart;
-  editText(area, start, area.selectionEnd, text);
+  area.edit(start, area.selectionEnd, text);
   if (selectFrom !== undefined) area.setSelectionRange(start + selectFrom, start + selectTo);
 }
 
@@ -79,7 +65,7 @@ function prefixLines(area, prefixFor) {
   const prefixes = lines.map((_, index) => prefixFor(index));
   const allHave = lines.every((line, index) => line.startsWith(prefixes[index]));
   const changed = lines.map((line, index) => (allHave ? line.slice(prefixes[index].length) : prefixes[index] + line)).join('\n');
-  editText(area, lineStart, lineEnd, changed);
+  area.edit(lineStart, lineEnd, changed);
   if (lines.length === 1) {
     area.setSelectionRange(lineStart + changed.length, lineStart + changed.length);
   } else {

@@ -3,7 +3,6 @@
 // that note, or offers to make it; the notes that link here are listed under the note.
 import { api } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
-import { editText } from './markdown-tools.js';
 import { navigate } from './state.js';
 import { t } from './strings.js';
 
@@ -62,7 +61,7 @@ export class LinkCompletion {
     const { selectionStart, selectionEnd } = this.area;
     const link = linkTo(note);
     const shift = (offset) => (offset >= before.length ? offset + link.length - found[0].length : offset);
-    editText(this.area, start, before.length, link);
+    this.area.edit(start, before.length, link);
     this.area.setSelectionRange(shift(selectionStart), shift(selectionEnd));
   }
 
@@ -99,7 +98,7 @@ export class LinkCompletion {
     const open = openLink(this.area);
     this.close();
     if (!open) return;
-    editText(this.area, open.start, this.area.selectionStart, linkTo(note));
+    this.area.edit(open.start, this.area.selectionStart, linkTo(note));
   }
 
   close() {
