@@ -40,6 +40,15 @@ struct SpacelessSearchTests {
         // The last character of a run, and a run of one.
         #expect(try store.searchTitles("会") == ["中文笔记"])
         #expect(Set(try store.searchTitles("た")) == ["旅行", "京都"])
+        // In the middle of a run, and typed as you go.
+        #expect(Set(try store.searchTitles("ワ")) == ["旅行", "Tokyo trip"])
+        #expect(Set(try store.search(SearchQuery("明", prefixLastTerm: true)).map(\.note.title)) == ["中文笔记"])
+    }
+
+    @Test func oneCharacterIsAWordOfTheIndexNotAPrefix() {
+        // A prefix would walk every pair the character starts; the character alone is indexed.
+        #expect(SearchSyntax.parse("京", prefixLastTerm: true).expression?.contains("*") == false)
+        #expect(SearchSyntax.parse("東京", prefixLastTerm: true).expression?.contains("*") == true)
     }
 
     @Test func mixedQueriesAndPhrasesKeepTheirMeaning() throws {
@@ -124,6 +133,7 @@ struct SearchReindexTests {
         #expect(meanwhile.withLock { $0 }.allSatisfy { $0 == 5 })
         #expect(try store.search(SearchQuery("東京", limit: 500)).count == 500)
         #expect(try store.searchTitles("Note 24999") == ["Note 24999"])
+        #expect(try store.search(SearchQuery("ワ", limit: 500)).count == 500)
         // Opened again, nothing is re-indexed.
         _ = try NoteStore.open(at: url) { _, _ in Issue.record("re-indexed twice") }
     }

@@ -123,17 +123,10 @@ enum SearchSyntax {
     static let minimumPrefixLength = 2
 
     /// The term as an FTS5 string (double quotes doubled), with ` *` for a prefix. A single
-    /// character of a script written without spaces is always a prefix: the index holds it
-    /// as the first of a pair of characters (see `SearchTokenizer`).
+    /// character of a script written without spaces is a word of the index of its own (see
+    /// `SearchTokenizer`), looked up whole.
     static func quoted(_ term: Term) -> String {
-        let expands = term.isPrefix && term.text.count >= minimumPrefixLength || isSpacelessCharacter(term.text)
+        let expands = term.isPrefix && term.text.count >= minimumPrefixLength
         return "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (expands ? " *" : "")
-    }
-
-    /// Whether `text` is one character (with its combining marks) of a script written
-    /// without spaces, such as `京`.
-    static func isSpacelessCharacter(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, SpacelessScripts.contains(first.value) else { return false }
-        return text.unicodeScalars.dropFirst().allSatisfy(SpacelessScripts.isMark)
     }
 }

@@ -156,8 +156,12 @@ extension NoteStore {
         migrator.registerMigration("v12-note-links") { db in
             try NoteLinks.create(db)
         }
-        migrator.registerMigration("v13-spaceless-search") { db in
-            // Chinese, Japanese, Korean, Thai… found by any word, not only whole runs.
+        // v13 re-indexed for Chinese, Japanese, Korean, Thai… (pairs of characters); v14 does
+        // it again with each character also indexed alone, so a store older than v13 is
+        // re-indexed once, by v14.
+        migrator.registerMigration("v13-spaceless-search") { _ in }
+        migrator.registerMigration("v14-spaceless-characters") { db in
+            // Chinese, Japanese, Korean, Thai… found by any word, and by one character, not only whole runs.
             try SearchIndexSchema.reindex(db, progress: reindexProgress)
         }
         return migrator

@@ -9,14 +9,15 @@ import GRDBSQLite
 /// words (``SpacelessScripts``) comes out of `unicode61` as one token per run, so a
 /// note containing `東京タワーに行きました` would be found only by that whole run. Such runs are
 /// indexed here as overlapping pairs of characters, the approach of Lucene's CJK analyzer:
-/// `東京` `京タ` `タワ` `ワー` … and, at the same position as the last pair, the run's last
-/// character alone. Then
+/// `東京` `京タ` `タワ` `ワー` …, and each character alone at the position of the pair it
+/// starts (the last one at the position of the last pair). Then
 /// - a word of two or more characters is the phrase of its pairs, found wherever it occurs;
-/// - a single character is found as a prefix (`京*` matches `京タ` and the final `京`);
+/// - a single character is a word of its own (`京` is found in `東京` and in `京都`), looked up
+///   as directly as any word: as a prefix of the pairs it took 26 ms at 1,000,000 notes;
 /// - phrases keep their meaning, since pairs follow each other position by position.
 ///
-/// Queries are split the same way, without the lone last character, which a query
-/// does not need. Tokens with no such script pass through untouched, without decoding.
+/// Queries are split into pairs only: the characters alone are what a one-character query
+/// is. Tokens with no such script pass through untouched, without decoding.
 final class SearchTokenizer: FTS5CustomTokenizer {
     static let name = "notetaker"
 
@@ -83,13 +84,15 @@ final class SearchTokenizer: FTS5CustomTokenizer {
         return SQLITE_OK
     }
 
-    /// Emits the overlapping pairs of a run of two or more spaceless characters, and for a
-    /// document its last character alone, at the position of the last pair.
+    /// Emits the overlapping pairs of a run of two or more spaceless characters and, for a
+    /// document, each character alone at the position of the pair it starts (the last one
+    /// at the position of the last pair).
     private static func pairs(
         _ run: ArraySlice<Character>, _ token: UnsafePointer<CChar>, _ sink: Sink, _ start: CInt, _ end: CInt
     ) -> CInt {
         for index in run.indices.dropLast() {
-            let code = sink.emit(token, run[index].bytes.lowerBound..<run[index + 1].bytes.upperBound, flags: 0, start, end)
+            var code = sink.emit(token, run[index].bytes.lowerBound..<run[index + 1].bytes.upperBound, flags: 0, start, end)
+            if code == SQLITE_OK, !sink.isQuery { code = sink.emit(token, run[index].bytes, flags: FTS5_TOKEN_COLOCATED, start, end) }
             guard code == SQLITE_OK else { return code }
         }
         guard !sink.isQuery, let last = run.last else { return SQLITE_OK }
