@@ -10,6 +10,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import by_css, click, open_app, page_errors, screenshot, wait
 
 
+FONT_SIZE = "return parseFloat(getComputedStyle(arguments[0]).fontSize)"
+
+
 def saved(browser):
     return wait(browser, lambda d: by_css(d, "#save-state").text == "Saved", message="the note was never saved")
 
@@ -52,6 +55,9 @@ def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
     wait(browser, lambda d: preview.find_elements(By.CSS_SELECTOR, "strong") and preview.find_elements(By.CSS_SELECTOR, "h2"))
     wait(browser, lambda d: by_css(d, "#note-preview strong").text == "strong")
     assert preview.find_element(By.CSS_SELECTOR, "li.task input[type=checkbox]") is not None
+    # A heading is as large in the text as in the preview.
+    sizes = [browser.execute_script(FONT_SIZE, by_css(browser, selector)) for selector in ("#note-body > .md-h2", "#note-preview h2")]
+    assert sizes[0] == sizes[1] and sizes[0] > browser.execute_script(FONT_SIZE, body), sizes
     saved(browser)
     assert app.cli_json("show", note)["body"] == "make this **strong**\n\n- [ ] buy milk\n\n## Title here"
     screenshot(browser, "editor")
@@ -77,7 +83,6 @@ def test_a_new_note_left_empty_is_not_kept(app, browser):
 
 
 ROWS_TEXT = "return [...document.querySelectorAll('#note-body > div')].map((row) => row.textContent).join('\\n')"
-FONT_SIZE = "return parseFloat(getComputedStyle(arguments[0]).fontSize)"
 
 
 def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
@@ -118,7 +123,6 @@ def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
     stored = app.cli_json("show", note)["body"]
     assert "- [x] call Ada" in stored and stored.endswith("more **strong** words\n## Next steps")
     assert page_errors(browser) == []
-    screenshot(browser, "editor-styled")
 
 
 def test_editing_keys_work_in_the_styled_text(app, browser):

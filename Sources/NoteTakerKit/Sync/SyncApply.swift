@@ -69,10 +69,18 @@ struct SyncApply {
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-        let exists = row != nil
-        let localTag: String? = row.flatMap { $0[0] as String? }
         let pendingChange = try pending(db, type, key, deleted: record.deleted)
-        let newNote = type == .note && !exists && pendingChange == nil && !record.deleted
+        var situation = ApplyDecision.Situation(
+            serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? })
+        switch pendingChange?.operation {
+        case .save?: situation.pending = .save(derived: pendingChange?.derived ?? false)
+        case .delete?:
+            situation.pending = .delete(deletedTag: try String.fetchOne(
+                db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key]))
+        case nil: break
+        }
+        let decision = ApplyDecision.decide(situation)
+        let newNote = type == .note && decision == .take(new: true)
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if !newNote { try flushIndex(db) }
         if record.deleted {
@@ -84,50 +92,45 @@ struct SyncApply {
         } else if type == .attachment, pendingChange == nil, try waitsForItsNote(db, record) {
             return
         }
-        switch pendingChange {
-        case nil:
-            if record.deleted {
-                if exists { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
-                try forgetDeletion(db, type, key)
-            } else if localTag != record.changeTag || !exists,
-                      try write(db, type, key, record.fields, deferIndex: newNote) {
+        switch decision {
+        case .keep:
+            break
+        case .take:
+            if try write(db, type, key, record.fields, deferIndex: newNote) {
                 if newNote { unindexed.append(key) }
                 try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
             }
-        case let (_, operation, _)? where operation == .delete:
-            let deletedTag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?",
-                                                 arguments: [type.rawValue, key])
-            if record.deleted {
-                try clearOutbox(db, type, key)
-                try forgetDeletion(db, type, key)
-            } else if deletedTag != record.changeTag {
-                // Changed elsewhere since this device deleted it: the edit wins over the delete.
-                try clearOutbox(db, type, key)
-                try forgetDeletion(db, type, key)
-                if try write(db, type, key, record.fields) {
-                    try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
-                }
-                report.merged += 1
+        case .delete:
+            if situation.exists { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
+            try forgetDeletion(db, type, key)
+        case .bothDeleted:
+            try clearOutbox(db, type, key)
+            try forgetDeletion(db, type, key)
+        case .editBeatsLocalDeletion:
+            try clearOutbox(db, type, key)
+            try forgetDeletion(db, type, key)
+            if try write(db, type, key, record.fields) {
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
             }
-        case let (seq, _, derived)?:
-            if record.deleted {
-                // Deleted elsewhere while edited here: the edit wins and goes up again,
-                // against the tombstone's tag. A note comes back whole: its attachments go
-                // up again too (their deletions, sent after the note's, then lose to them).
-                try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
-                if !exists { try clearOutbox(db, type, key) }
-                if exists, type == .note {
-                    try Outbox.recordSaves(db, .attachment, selection: "SELECT id FROM attachment WHERE noteId = ?", arguments: [key])
-                }
-                report.merged += 1
-            } else if exists, localTag != record.changeTag, let local = try SyncRecords.fields(db, type, key) {
-                // A derived change yields to a real one on every property both changed.
-                try merge(db, type, key, local: local, server: record, seq: seq, policy: derived ? .serverWins : policy)
-            } else if !exists {
-                try clearOutbox(db, type, key)
-                if try write(db, type, key, record.fields) {
-                    try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
-                }
+            report.merged += 1
+        case .editBeatsServerDeletion:
+            // Goes up again against the tombstone's tag. A note comes back whole: its
+            // attachments go up again too (their deletions, sent after the note's, then lose to them).
+            try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
+            if type == .note {
+                try Outbox.recordSaves(db, .attachment, selection: "SELECT id FROM attachment WHERE noteId = ?", arguments: [key])
+            }
+            report.merged += 1
+        case .deletedEverywhere:
+            try clearOutbox(db, type, key)
+            report.merged += 1
+        case .merge(let derivedYields):
+            guard let local = try SyncRecords.fields(db, type, key) else { return }
+            try merge(db, type, key, local: local, server: record, policy: derivedYields ? .serverWins : policy)
+        case .takeInsteadOfMissingRow:
+            try clearOutbox(db, type, key)
+            if try write(db, type, key, record.fields) {
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
             }
         }
     }
@@ -166,7 +169,7 @@ struct SyncApply {
                                  arguments: [recordType, recordId]) != true
     }
 
-    private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord, seq: Int64,
+    private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
                                 policy: MergePolicy) throws {
         let base = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ?", arguments: [key])
             .flatMap { try? RecordFields(wireJSON: $0.utf8) }
