@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 
 /// Dates as NoteTaker writes them in JSON: ISO 8601 in UTC with milliseconds
 /// (`2026-11-22T06:04:52.538Z`), formatted by hand — Foundation's formatters cost more than
@@ -6,7 +7,7 @@ import Foundation
 public enum Timestamp {
     /// The seconds since 1970 that have a four-digit year: 0001-01-01 to 9999-12-31. Dates
     /// from outside (sync, imports) must fall in it.
-    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+    public static let representable = RecordFieldReader.representableDates
 
     /// The date as ISO 8601 text in UTC, to the millisecond; a date outside
     /// ``representable`` is written as the nearest end of it.

@@ -46,8 +46,8 @@ enum ConflictCopies {
         _ db: Database, noteId: String, losingBody: String, localWon: Bool,
         local: RecordFields, server: RecordFields, at date: Date
     ) throws {
-        let title = local["title"]?.string ?? server["title"]?.string ?? ""
-        let tagIds = (localWon ? local : server)["tagIds"]?.strings ?? []
+        let title = local[NoteRecord.Field.title.rawValue]?.string ?? server[NoteRecord.Field.title.rawValue]?.string ?? ""
+        let tagIds = (localWon ? local : server)[NoteRecord.Field.tagIds.rawValue]?.strings ?? []
         let tagNames = try String.fetchAll(db, sql: "SELECT name FROM tag WHERE id IN (SELECT value FROM json_each(?))",
                                            arguments: [NoteStore.jsonArray(tagIds)])
         let folderId = try String.fetchOne(db, sql: "SELECT folderId FROM note WHERE id = ?", arguments: [noteId]).flatMap(UUID.init(key:))
@@ -59,8 +59,8 @@ enum ConflictCopies {
         var cache = NoteStore.InsertCache()
         let copyId = try NoteStore.insertNote(db, draft, cache: &cache)
         try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
-        let localBody = localWon ? (local["body"]?.string ?? "") : losingBody
-        let serverBody = localWon ? losingBody : (server["body"]?.string ?? "")
+        let localBody = localWon ? (local[NoteRecord.Field.body.rawValue]?.string ?? "") : losingBody
+        let serverBody = localWon ? losingBody : (server[NoteRecord.Field.body.rawValue]?.string ?? "")
         try db.execute(sql: """
             INSERT OR REPLACE INTO sync_conflict (noteId, copyId, localBody, serverBody, createdAt) VALUES (?, ?, ?, ?, ?)
             """, arguments: [noteId, copyId, localBody, serverBody, date.storageValue])

@@ -45,8 +45,9 @@ extension NoteStore {
             }
             var added: [NoteVersion] = []
             for version in versions {
-                guard let title = version.fields["title"]?.string, let body = version.fields["body"]?.string,
-                      let seconds = version.fields["modifiedAt"]?.number, Timestamp.representable.contains(seconds),
+                guard let title = version.fields[NoteRecord.Field.title.rawValue]?.string,
+                      let body = version.fields[NoteRecord.Field.body.rawValue]?.string,
+                      let seconds = version.fields[NoteRecord.Field.modifiedAt.rawValue]?.number, Timestamp.representable.contains(seconds),
                       Timestamp.representable.contains(version.replacedAt) else { continue }
                 let date = Date(timeIntervalSince1970: seconds)
                 if current.title == title && current.body == body { continue }

@@ -67,7 +67,7 @@ extension NoteStore {
             var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
             var heldBack = 0
             for (change, sequence) in zip(batch.request.changes, batch.sequences) {
-                if let hash = change.fields?["contentHash"]?.string, let refusal = refusedFiles[hash] {
+                if let hash = AttachmentRecord.contentHash(in: change.fields), let refusal = refusedFiles[hash] {
                     let name = change.fields?["fileName"]?.string ?? "An attachment"
                     let size = change.fields?["fileSize"]?.number.flatMap { Int64(exactly: $0.rounded()) }.map { " (\(SyncError.megabytes($0)))" } ?? ""
                     let reason = switch refusal {
@@ -81,7 +81,7 @@ extension NoteStore {
                 } else {
                     kept.request.changes.append(change)
                     kept.sequences.append(sequence)
-                    if let hash = change.fields?["contentHash"]?.string { kept.assetHashes.append(hash) }
+                    if let hash = AttachmentRecord.contentHash(in: change.fields) { kept.assetHashes.append(hash) }
                 }
             }
             batch = kept

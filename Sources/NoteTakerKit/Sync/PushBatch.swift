@@ -70,7 +70,7 @@ struct PushBatch: Codable, Sendable {
                 }
                 let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
                 changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
-                if type == .attachment, let hash = fields["contentHash"]?.string { hashes.append(hash) }
+                if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
             } else {
                 // The row is gone and no delete was queued after it: nothing to send.
                 try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq])

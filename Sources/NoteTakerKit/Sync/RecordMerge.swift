@@ -17,9 +17,9 @@ public enum RecordMerge {
     }
 
     /// Properties that hold a set of ids.
-    static let setProperties: Set<String> = ["tagIds"]
+    static let setProperties: Set<String> = [NoteRecord.Field.tagIds.rawValue]
     /// Properties where the later value always wins.
-    static let latestProperties: Set<String> = ["modifiedAt"]
+    static let latestProperties: Set<String> = [NoteRecord.Field.modifiedAt.rawValue, FolderRecord.Field.modifiedAt.rawValue]
 
     /// Merges `local` and `server` against `base` (`nil` when the record never synced).
     public static func merge(
@@ -40,7 +40,7 @@ public enum RecordMerge {
                 merged[key] = mergeSets(base: b, local: l, server: s)
             } else if latestProperties.contains(key) {
                 merged[key] = (l.number ?? 0) >= (s.number ?? 0) ? l : s
-            } else if recordType == "note", key == "body", let lt = l.string, let st = s.string {
+            } else if recordType == RecordType.note.rawValue, key == NoteRecord.Field.body.rawValue, let lt = l.string, let st = s.string {
                 if let text = TextMerge.merge(base: b?.string ?? "", local: lt, server: st) {
                     merged[key] = .string(text)
                 } else {
@@ -65,7 +65,8 @@ public enum RecordMerge {
         switch policy {
         case .localWins, .custom: true
         case .serverWins: false
-        case .lastWriterWins: (local["modifiedAt"]?.number ?? 0) > (server["modifiedAt"]?.number ?? 0)
+        case .lastWriterWins:
+            (local[NoteRecord.Field.modifiedAt.rawValue]?.number ?? 0) > (server[NoteRecord.Field.modifiedAt.rawValue]?.number ?? 0)
         }
     }
 

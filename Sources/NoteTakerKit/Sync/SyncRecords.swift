@@ -21,40 +21,30 @@ enum SyncRecords {
                 UNION SELECT targetId FROM sync_reference WHERE recordType = 'note' AND recordId = ?1 AND property = 'tagIds'
                 ORDER BY 1
                 """), arguments: [id])
-            let folderId = try row[5] as String? ?? UnresolvedReferences.targets(db, .folder, of: id).first
-            return [
-                "title": .string(row[0]), "body": .string(row[1]), "createdAt": .number(row[2]),
-                "modifiedAt": .number(row[3]), "isPinned": .bool(row[4]), "folderId": optional(folderId),
-                "trashedAt": (row[6] as Double?).map(FieldValue.number) ?? .null,
-                "tagIds": .array(tagIds.map(FieldValue.string)),
-                "editedOn": optional(NoteHistory.Device.name(stored: row[7], thisDevice: try SyncDevice.name(db))),
-            ]
+            return NoteRecord(
+                title: row[0], body: row[1], createdAt: row[2], modifiedAt: row[3], isPinned: row[4],
+                folderId: try row[5] as String? ?? UnresolvedReferences.targets(db, .folder, of: id).first,
+                trashedAt: row[6], tagIds: tagIds,
+                editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: try SyncDevice.name(db))
+            ).fields
         case .folder:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT name, icon, sortOrder, createdAt, modifiedAt, parentId FROM folder WHERE id = ?
                 """), arguments: [id]) else { return nil }
-            return [
-                "name": .string(row[0]), "icon": optional(row[1] as String?), "sortOrder": .number(row[2]),
-                "createdAt": .number(row[3]), "modifiedAt": .number(row[4]),
-                "parentId": optional(try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first),
-            ]
+            return FolderRecord(
+                name: row[0], icon: row[1], sortOrder: row[2], createdAt: row[3], modifiedAt: row[4],
+                parentId: try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first
+            ).fields
         case .tag:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt FROM tag WHERE id = ?"), arguments: [id])
             else { return nil }
-            return ["name": .string(row[0]), "createdAt": .number(row[1])]
+            return TagRecord(name: row[0], createdAt: row[1]).fields
         case .attachment:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT noteId, kind, fileName, fileSize, contentHash, createdAt FROM attachment WHERE id = ?
                 """), arguments: [id]) else { return nil }
-            return [
-                "noteId": .string(row[0]), "kind": .string(row[1]), "fileName": .string(row[2]),
-                "fileSize": .number(row[3]), "contentHash": .string(row[4]), "createdAt": .number(row[5]),
-            ]
+            return AttachmentRecord(noteId: row[0], kind: row[1], fileName: row[2], fileSize: row[3], contentHash: row[4], createdAt: row[5]).fields
         }
-    }
-
-    private static func optional(_ text: String?) -> FieldValue {
-        text.map(FieldValue.string) ?? .null
     }
 
     /// Writes a record from the server into its local row (inserting or updating).
@@ -63,62 +53,70 @@ enum SyncRecords {
     /// references waiting for it. With `deferIndex`, a new note is left for the caller to
     /// add to the search index.
     static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields, deferIndex: Bool = false) throws {
-        let reader = FieldReader(type: type, id: id, fields: fields)
-        switch type {
-        case .note: try writeNote(db, id, reader, deferIndex: deferIndex)
-        case .folder:
-            try writeFolder(db, id, reader)
-            try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
-        case .tag:
-            let name = try NoteStore.validatedTagName(try reader.string("name"))
-            var normalized = Tag.normalizedName(name)
-            if try String.fetchOne(db, sql: "SELECT id FROM tag WHERE normalizedName = ? AND id <> ?", arguments: [normalized, id]) != nil {
-                // Another tag of that name exists here (a rename met a new tag): keep both.
-                normalized += " \u{E000}" + id
+        do {
+            switch type {
+            case .note: try writeNote(db, id, try NoteRecord(fields: fields), deferIndex: deferIndex)
+            case .folder:
+                try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
+                try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
+            case .tag: try writeTag(db, id, try TagRecord(fields: fields))
+            case .attachment: try writeAttachment(db, id, try AttachmentRecord(fields: fields))
             }
-            try db.execute(sql: """
-                INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
-                """, arguments: [id, name, normalized, reader.date("createdAt")])
-            _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
-            try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
-        case .attachment:
-            let noteId = try reader.id("noteId")
-            let hash = try reader.string("contentHash")
-            guard AttachmentFiles.isValidHash(hash) else { throw reader.invalid("contentHash") }
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [noteId]) == true else {
-                throw SyncRecordError.missingParent("note \(noteId)")
-            }
-            let kind = Attachment.Kind(rawValue: try reader.string("kind")) ?? .file
-            try db.execute(sql: """
-                INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
-                    fileSize = excluded.fileSize, contentHash = excluded.contentHash
-                """, arguments: [id, noteId, kind.rawValue, Attachment.safeFileName(try reader.string("fileName")),
-                                 try reader.count("fileSize"), hash, try reader.date("createdAt")])
+        } catch let error as RecordFieldError {
+            throw SyncRecordError.invalidField(error.field, record: "\(type.rawValue) \(id)")
         }
     }
 
-    private static func writeNote(_ db: Database, _ id: String, _ reader: FieldReader, deferIndex: Bool) throws {
-        let title = try NoteStore.validatedTitle(try reader.string("title"))
-        let body = try NoteStore.validatedBody(try reader.string("body"))
-        let isPinned = try reader.bool("isPinned")
-        let trashedAt = try reader.optionalDate("trashedAt")
+    private static func writeTag(_ db: Database, _ id: String, _ record: TagRecord) throws {
+        let name = try NoteStore.validatedTagName(record.name)
+        var normalized = Tag.normalizedName(name)
+        if try String.fetchOne(db, sql: "SELECT id FROM tag WHERE normalizedName = ? AND id <> ?", arguments: [normalized, id]) != nil {
+            // Another tag of that name exists here (a rename met a new tag): keep both.
+            normalized += " \u{E000}" + id
+        }
+        try db.execute(sql: """
+            INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
+            """, arguments: [id, name, normalized, record.createdAt])
+        _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
+        try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
+    }
+
+    private static func writeAttachment(_ db: Database, _ id: String, _ record: AttachmentRecord) throws {
+        guard AttachmentFiles.isValidHash(record.contentHash) else {
+            throw SyncRecordError.invalidField(AttachmentRecord.Field.contentHash.rawValue, record: "attachment \(id)")
+        }
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [record.noteId]) == true else {
+            throw SyncRecordError.missingParent("note \(record.noteId)")
+        }
+        let kind = Attachment.Kind(rawValue: record.kind) ?? .file
+        try db.execute(sql: """
+            INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
+                fileSize = excluded.fileSize, contentHash = excluded.contentHash
+            """, arguments: [id, record.noteId, kind.rawValue, Attachment.safeFileName(record.fileName), record.fileSize,
+                             record.contentHash, record.createdAt])
+    }
+
+    private static func writeNote(_ db: Database, _ id: String, _ record: NoteRecord, deferIndex: Bool) throws {
+        let title = try NoteStore.validatedTitle(record.title)
+        let body = try NoteStore.validatedBody(record.body)
         // Only a name to show: a device that sends a wrong one is not named, its note applies.
-        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(reader.fields["editedOn"]?.string), thisDevice: try SyncDevice.name(db))
-        let wantedFolder = try reader.optionalId("folderId")
+        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(record.editedOn), thisDevice: try SyncDevice.name(db))
+        let wantedFolder = record.folderId
         var folderId = wantedFolder
         if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
             folderId = nil
         }
-        let wanted = try reader.ids("tagIds")
+        let wanted = record.tagIds
         let tags = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE id IN (SELECT value FROM json_each(?))"),
                                     arguments: [NoteStore.jsonArray(wanted)]).map(Tag.init(row:))
         // The search fields are computed first, so the note is indexed once.
-        let fields = SearchFields(isPinned: isPinned, isTrashed: trashedAt != nil, tags: tags, folderChain: try SearchFields.folderChain(db, folderId))
+        let fields = SearchFields(isPinned: record.isPinned, isTrashed: record.trashedAt != nil, tags: tags,
+                                  folderChain: try SearchFields.folderChain(db, folderId))
         let arguments: StatementArguments = [
-            title, body, try reader.date("createdAt"), try reader.date("modifiedAt"), isPinned,
-            folderId, trashedAt, fields.tagNames, fields.facets, editedOn, id,
+            title, body, record.createdAt, record.modifiedAt, record.isPinned,
+            folderId, record.trashedAt, fields.tagNames, fields.facets, editedOn, id,
         ]
         let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id])
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
@@ -151,9 +149,9 @@ enum SyncRecords {
         if folderId == nil, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
     }
 
-    private static func writeFolder(_ db: Database, _ id: String, _ reader: FieldReader) throws {
-        let name = try NoteStore.validatedFolderName(try reader.string("name"))
-        let wantedParent = try reader.optionalId("parentId")
+    private static func writeFolder(_ db: Database, _ id: String, _ record: FolderRecord) throws {
+        let name = try NoteStore.validatedFolderName(record.name)
+        let wantedParent = record.parentId
         var parentId = wantedParent
         if let parent = parentId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [parent]) != true {
             parentId = nil
@@ -162,8 +160,7 @@ enum SyncRecords {
             INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
                 modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
-            """, arguments: [id, name, try reader.optionalString("icon", maxLength: NoteStore.maximumIconBytes), try reader.integer("sortOrder"),
-                             try reader.date("createdAt"), try reader.date("modifiedAt"), parentId])
+            """, arguments: [id, name, record.icon, record.sortOrder, record.createdAt, record.modifiedAt, parentId])
         if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
 
@@ -209,83 +206,6 @@ enum SyncRecordError: Error, CustomStringConvertible {
         switch self {
         case .invalidField(let field, let record): "The server's \(record) has a missing or malformed '\(field)'."
         case .missingParent(let parent): "The server's record belongs to \(parent), which this device does not hold."
-        }
-    }
-}
-
-/// Typed access to a record's fields, with errors naming the field.
-struct FieldReader {
-    let type: RecordType
-    let id: String
-    let fields: RecordFields
-
-    func invalid(_ name: String) -> SyncRecordError { .invalidField(name, record: "\(type.rawValue) \(id)") }
-    func string(_ name: String) throws -> String { try fields[name]?.string ?? { throw invalid(name) }() }
-    func number(_ name: String) throws -> Double { try fields[name]?.number ?? { throw invalid(name) }() }
-    /// A whole number that fits an `Int` (never a trapping conversion of outside data).
-    func integer(_ name: String) throws -> Int {
-        guard let value = Int(exactly: try number(name).rounded(.towardZero)) else { throw invalid(name) }
-        return value
-    }
-    /// A whole number that fits an `Int` and is not negative.
-    func count(_ name: String) throws -> Int {
-        let value = try integer(name)
-        guard value >= 0 else { throw invalid(name) }
-        return value
-    }
-    /// A date, as seconds since 1970, within the years 1 to 9999 (what dates can be shown as).
-    func date(_ name: String) throws -> Double {
-        let value = try number(name)
-        guard Timestamp.representable.contains(value) else { throw invalid(name) }
-        return value
-    }
-    func optionalDate(_ name: String) throws -> Double? {
-        guard let value = try optionalNumber(name) else { return nil }
-        guard Timestamp.representable.contains(value) else { throw invalid(name) }
-        return value
-    }
-    func bool(_ name: String) throws -> Bool {
-        switch fields[name] {
-        case .bool(let value)?: value
-        case .null?, nil: false
-        default: throw invalid(name)
-        }
-    }
-    /// A record id: a UUID, in the lowercase form ids are stored in.
-    func id(_ name: String) throws -> String {
-        let text = try string(name)
-        guard let id = UUID(key: text) else { throw invalid(name) }
-        return id.key
-    }
-    func optionalId(_ name: String) throws -> String? {
-        guard let text = try optionalString(name) else { return nil }
-        guard let id = UUID(key: text) else { throw invalid(name) }
-        return id.key
-    }
-    /// A list of record ids (missing: none), at most 10,000.
-    func ids(_ name: String) throws -> [String] {
-        switch fields[name] {
-        case .array(let values)? where values.count <= 10_000:
-            return try values.map { value in
-                guard let text = value.string, let id = UUID(key: text) else { throw invalid(name) }
-                return id.key
-            }
-        case .null?, nil: return []
-        default: throw invalid(name)
-        }
-    }
-    func optionalString(_ name: String, maxLength: Int = .max) throws -> String? {
-        switch fields[name] {
-        case .string(let value)? where value.utf8.count <= maxLength: value
-        case .null?, nil: nil
-        default: throw invalid(name)
-        }
-    }
-    func optionalNumber(_ name: String) throws -> Double? {
-        switch fields[name] {
-        case .number(let value)?: value
-        case .null?, nil: nil
-        default: throw invalid(name)
         }
     }
 }

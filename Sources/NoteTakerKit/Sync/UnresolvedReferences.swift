@@ -1,4 +1,5 @@
 import GRDB
+import NoteTakerSyncProtocol
 
 /// References in synced records to folders and tags this device has not received yet.
 ///
@@ -18,11 +19,20 @@ enum UnresolvedReferences {
     /// A property that refers to another record.
     enum Property: String {
         /// A note's folder.
-        case folder = "folderId"
+        case folder
         /// A note's tags.
-        case tags = "tagIds"
+        case tags
         /// A folder's parent folder.
-        case parent = "parentId"
+        case parent
+
+        /// The property's name in the holder's record (and in the store's `sync_reference`).
+        var rawValue: String {
+            switch self {
+            case .folder: NoteRecord.Field.folderId.rawValue
+            case .tags: NoteRecord.Field.tagIds.rawValue
+            case .parent: FolderRecord.Field.parentId.rawValue
+            }
+        }
 
         /// The type of the record that holds the property.
         var holder: RecordType { self == .parent ? .folder : .note }

@@ -85,10 +85,12 @@ struct BatchPlan {
     private static func versionSteps(key: RecordKey, held: StoredRecord, replacedBy change: RecordChange) -> [Step] {
         if change.operation == .delete { return [.dropVersions(recordId: key.recordId)] }
         let old = held.record.fields
+        typealias Field = NoteRecord.Field
+        let (title, body, modifiedAt, editedOn) = (Field.title.rawValue, Field.body.rawValue, Field.modifiedAt.rawValue, Field.editedOn.rawValue)
         guard !held.record.deleted, let sequence = Int64(held.record.changeTag),
-              old["title"] != change.fields?["title"] || old["body"] != change.fields?["body"] else { return [] }
-        let kept: RecordFields = ["title": old["title"] ?? .string(""), "body": old["body"] ?? .string(""),
-                                  "modifiedAt": old["modifiedAt"] ?? .null, "editedOn": old["editedOn"] ?? .null]
+              old[title] != change.fields?[title] || old[body] != change.fields?[body] else { return [] }
+        let kept: RecordFields = [title: old[title] ?? .string(""), body: old[body] ?? .string(""),
+                                  modifiedAt: old[modifiedAt] ?? .null, editedOn: old[editedOn] ?? .null]
         guard let data = try? JSONEncoder.sorted.encode(kept) else { return [] }
         return [.keepVersion(recordId: key.recordId, sequence: sequence, fields: String(decoding: data, as: UTF8.self))]
     }
