@@ -36,6 +36,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "NoteTakerSync",
+            dependencies: [
+                "NoteTakerKit",
+                "NoteTakerSyncProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "NoteTakerInterchange",
             dependencies: [
                 "NoteTakerKit",
@@ -51,6 +59,7 @@ let package = Package(
             name: "NoteTakerWeb",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSync",
                 "NoteTakerHTTP",
                 "NoteTakerInterchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -65,6 +74,7 @@ let package = Package(
             name: "NoteTakerCLI",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSync",
                 "NoteTakerSyncProtocol",
                 "NoteTakerInterchange",
                 "NoteTakerWeb",
@@ -103,6 +113,7 @@ let package = Package(
             name: "notetaker-bench",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSync",
                 "NoteTakerMarkdown",
                 "NoteTakerInterchange",
                 "NoteTakerServer",
@@ -140,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "NoteTakerSyncTests",
             dependencies: [
-                "NoteTakerKit", "NoteTakerServer", "NoteTakerServerTestSupport",
+                "NoteTakerKit", "NoteTakerSync", "NoteTakerServer", "NoteTakerServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -150,6 +161,7 @@ let package = Package(
             name: "NoteTakerWebTests",
             dependencies: [
                 "NoteTakerWeb",
+                "NoteTakerSync",
                 "NoteTakerInterchange",
                 "NoteTakerServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NoteTakerKit
 import NoteTakerSyncProtocol
+import NoteTakerSync
 
 /// The `sync` suite: a first sync of many notes from one device through a real server on a
 /// loopback port to a second device; an edit's trip from one device to another over the

@@ -105,21 +105,6 @@ struct HistoryTests {
         #expect(throws: NoteTakerError.self) { try store.setHistoryRetention(HistoryRetention(everyVersionDays: 10, dailyDays: 5, weeklyDays: nil)) }
     }
 
-    @Test("offline, a history is this device's versions, and says why the server's are missing")
-    func offlineHistory() async throws {
-        let directory = TemporaryDirectory()
-        let disk = try makeDiskStore(in: directory)
-        let note = try disk.make("Plan", "one")
-        _ = try disk.updateNote(id: note.id, body: "two")
-        let alone = try await disk.completeHistory(noteId: note.id)
-        #expect(alone.versions.count == 1 && alone.serverProblem == nil, "a store that does not sync has nothing to miss")
-        try disk.setSyncAccount(serverURL: try #require(URL(string: "http://127.0.0.1:1")), username: "ada", allowInsecure: false)
-        try disk.saveSyncToken("token")
-        let offline = try await disk.completeHistory(noteId: note.id)
-        #expect(offline.versions.count == 1)
-        #expect(offline.serverProblem?.isEmpty == false)
-    }
-
     @Test("a change from sync, a merge and a resolution each keep what they replace; purging the note drops its history")
     func everyKindKeepsAndPurgeDrops() throws {
         let note = try store.make("Shared", "line one\nline two\nline three")

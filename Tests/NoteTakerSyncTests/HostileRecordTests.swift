@@ -2,6 +2,7 @@ import Foundation
 @testable import NoteTakerKit
 import NoteTakerSyncProtocol
 import Testing
+@testable import NoteTakerSync
 
 /// Records written wrong by another client (buggy, or hostile), pushed through the real
 /// HTTP API: a device that syncs them never crashes, keeps its own notes exactly as they

@@ -1,6 +1,7 @@
 import Foundation
 @testable import NoteTakerKit
 import Testing
+@testable import NoteTakerSync
 
 @Suite("Live sync over the push channel")
 struct LiveTests {

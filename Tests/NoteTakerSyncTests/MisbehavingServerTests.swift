@@ -5,6 +5,7 @@ import NIOCore
 import NoteTakerSyncProtocol
 import ServiceLifecycle
 import Testing
+@testable import NoteTakerSync
 
 /// A server that sends more than the sync API promises gets a clear error from the device,
 /// not a device that fills its memory.

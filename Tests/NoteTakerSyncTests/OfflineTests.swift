@@ -2,6 +2,7 @@ import Foundation
 import NoteTakerKit
 import NoteTakerServer
 import Testing
+@testable import NoteTakerSync
 
 @Suite("Offline and failures")
 struct OfflineTests {

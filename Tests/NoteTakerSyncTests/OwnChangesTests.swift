@@ -3,6 +3,7 @@ import NoteTakerKit
 import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
+@testable import NoteTakerSync
 
 /// A device is not sent back the changes it pushed, and a store restored from a backup or
 /// copied elsewhere still gets every change it does not hold.

@@ -3,6 +3,7 @@ import NoteTakerKit
 import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
+@testable import NoteTakerSync
 
 /// Real records with fields mutated at random (types swapped, numbers out of range or not
 /// numbers at all, strings huge or empty, references to nothing, fields missing or extra),

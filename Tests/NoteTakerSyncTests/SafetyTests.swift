@@ -3,6 +3,7 @@ import GRDB
 @testable import NoteTakerKit
 import NoteTakerServer
 import Testing
+@testable import NoteTakerSync
 
 @Suite("Safety rails")
 struct SafetyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NoteTakerKit
 import Testing
+@testable import NoteTakerSync
 
 /// The server does not keep connections nobody uses: idle ones, or ones whose request
 /// headers never finish (a client that dawdles to use up the server's files).

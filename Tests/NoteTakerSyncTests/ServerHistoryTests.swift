@@ -6,6 +6,7 @@ import NoteTakerKit
 import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
+@testable import NoteTakerSync
 
 /// History survives the loss of a device: the server keeps the versions of each note it
 /// replaces, and a device set up later sees them, merged with its own, each once.
@@ -145,5 +146,22 @@ struct ServerHistoryTests {
             _ = try device.store.updateNote(id: note.id, body: "edited here")
             #expect(try device.store.history(noteId: note.id).first?.device == nil, "the text came from a device that did not say")
         }
+    }
+
+    @Test("offline, a history is this device's versions, and says why the server's are missing")
+    func offlineHistory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try NoteStore.open(at: directory.appendingPathComponent("NoteTaker.sqlite"))
+        let note = try disk.createNote(NoteDraft(title: "Plan", body: "one"))
+        _ = try disk.updateNote(id: note.id, body: "two")
+        let alone = try await disk.completeHistory(noteId: note.id)
+        #expect(alone.versions.count == 1 && alone.serverProblem == nil, "a store that does not sync has nothing to miss")
+        try disk.setSyncAccount(serverURL: try #require(URL(string: "http://127.0.0.1:1")), username: "ada", allowInsecure: false)
+        try disk.saveSyncToken("token")
+        let offline = try await disk.completeHistory(noteId: note.id)
+        #expect(offline.versions.count == 1)
+        #expect(offline.serverProblem?.isEmpty == false)
     }
 }

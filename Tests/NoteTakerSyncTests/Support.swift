@@ -6,6 +6,7 @@ import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import ServiceLifecycle
 import Testing
+@testable import NoteTakerSync
 
 /// A real sync server on a loopback port, over fresh storage (see ``TestStorage``).
 final class LiveServer: Sendable {

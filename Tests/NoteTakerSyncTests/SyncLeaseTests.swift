@@ -2,6 +2,7 @@ import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
 import Testing
+@testable import NoteTakerSync
 
 /// One sync cycle at a time per store file, whoever runs it.
 @Suite("One sync cycle per store")

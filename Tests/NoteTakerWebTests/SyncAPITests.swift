@@ -6,6 +6,7 @@ import NoteTakerServer
 import ServiceLifecycle
 @testable import NoteTakerWeb
 import Testing
+import NoteTakerSync
 
 /// Settings' sync account, status, preferences and conflicts, against a real sync server on loopback.
 @Suite struct SyncAPITests {

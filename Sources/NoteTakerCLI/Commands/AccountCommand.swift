@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
+import NoteTakerSync
 
 /// `notetaker account`: the sync account of this store.
 struct AccountCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 
 /// `notetaker history`: a note's earlier versions, one of them in full or as a diff,
 /// restoring one, and thinning them by the retention.

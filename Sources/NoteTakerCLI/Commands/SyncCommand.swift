@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 
 /// `notetaker sync`: one cycle, or watch; status, retry and settings.
 struct SyncCommand: ParsableCommand {

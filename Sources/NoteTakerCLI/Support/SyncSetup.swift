@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 
 /// Builds the sync engine for a store from its saved account and token.
 enum SyncSetup {

@@ -3,7 +3,7 @@ import GRDB
 
 /// Attachments: files copied into the store, deduplicated by content, tied to a note.
 extension NoteStore {
-    var attachmentFiles: AttachmentFiles { AttachmentFiles(directory: attachmentsDirectory) }
+    package var attachmentFiles: AttachmentFiles { AttachmentFiles(directory: attachmentsDirectory) }
 
     /// Copies the file at `url` into the store and attaches it to a note.
     ///

@@ -38,7 +38,7 @@ extension NoteStore {
     }
 
     /// Makes the thumbnails of the pictures among files that just arrived (by sync).
-    func makeThumbnails(hashes: [String]) throws(NoteTakerError) {
+    package func makeThumbnails(hashes: [String]) throws(NoteTakerError) {
         guard Thumbnailer.shared != nil, !hashes.isEmpty else { return }
         let pictures = try read { db in
             try String.fetchSet(

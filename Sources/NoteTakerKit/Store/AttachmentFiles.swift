@@ -4,7 +4,7 @@ import NoteTakerSyncProtocol
 
 /// The attachment files beside the database, each named by the SHA-256 of its content, so
 /// the same bytes are stored once. Paths are built from hashes only, never from user names.
-struct AttachmentFiles {
+package struct AttachmentFiles {
     /// The folder holding the files (two-character subfolders by hash prefix).
     let directory: URL
 
@@ -23,7 +23,7 @@ struct AttachmentFiles {
     }
 
     /// Where the file with this content hash lives.
-    func url(forHash hash: String) -> URL {
+    package func url(forHash hash: String) -> URL {
         directory
             .appendingPathComponent(String(hash.prefix(2)), isDirectory: true)
             .appendingPathComponent(hash)

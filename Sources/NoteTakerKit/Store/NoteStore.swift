@@ -157,7 +157,7 @@ extension NoteStore {
 
 extension NoteTakerError {
     /// Keeps a `NoteTakerError` as it is; turns anything else into ``NoteTakerError/database(_:)``.
-    init(databaseError error: any Error) {
+    package init(databaseError error: any Error) {
         switch error {
         case let error as NoteTakerError:
             self = error

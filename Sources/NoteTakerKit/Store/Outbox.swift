@@ -55,6 +55,9 @@ public struct PendingChange: Sendable, Hashable {
 /// other, but it does not win over a concurrent deletion of the record itself, as an edit
 /// does. A later edit of the record makes its entry an edit.
 enum Outbox {
+    /// A change the server refused this many times is marked `error` and left until retried by hand.
+    static let maximumAttempts = 3
+
     /// Records that a row was saved (and marks it `pending`), or deleted.
     static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
                        derived: Bool = false) throws {

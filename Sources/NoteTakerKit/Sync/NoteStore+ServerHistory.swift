@@ -17,23 +17,6 @@ extension NoteStore {
         }
     }
 
-    /// A note's history with the server's versions merged in first when this store syncs;
-    /// `serverProblem` says why they could not be read (offline, logged out), `nil` when they
-    /// were or when the store does not sync.
-    public func completeHistory(noteId: UUID) async throws(NoteTakerError) -> (versions: [NoteVersion], serverProblem: String?) {
-        var problem: String?
-        do {
-            try await fetchServerHistory(noteId: noteId, transport: try syncTransport())
-        } catch .notConfigured {
-            problem = nil
-        } catch .store(let error) {
-            throw error
-        } catch {
-            problem = error.message
-        }
-        return (try history(noteId: noteId), problem)
-    }
-
     /// Adds the server's versions of a note that are neither the note's text now nor in its
     /// history (same title, body and date), then stores the history again in time order.
     func mergeServerVersions(noteId: UUID, _ versions: [RecordVersion]) throws(NoteTakerError) -> Int {

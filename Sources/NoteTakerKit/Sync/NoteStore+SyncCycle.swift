@@ -7,7 +7,7 @@ extension NoteStore {
     /// Remembers the server's id. A different server than last time gets everything here
     /// queued again, against no change tags, and a fresh change token: nothing is deleted.
     /// Also gives the store its device id (see ``SyncDevice``).
-    func adoptServer(_ serverId: String) throws(NoteTakerError) {
+    package func adoptServer(_ serverId: String) throws(NoteTakerError) {
         let home = SyncDevice.home(of: databaseURL)
         try write { db in
             try SyncDevice.claim(db, home: home)
@@ -38,20 +38,20 @@ extension NoteStore {
     }
 
     /// Whether the outbox holds changes that may be sent (not failed too often).
-    func hasPushableChanges() throws(NoteTakerError) -> Bool {
+    package func hasPushableChanges() throws(NoteTakerError) -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE attempts < ? LIMIT 1", arguments: [SyncEngine.maximumAttempts]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE attempts < ? LIMIT 1", arguments: [Outbox.maximumAttempts]) ?? false
         }
     }
 
     /// The batch in flight when the last cycle stopped, if any.
-    func inflightBatch() throws(NoteTakerError) -> PushBatch? {
+    package func inflightBatch() throws(NoteTakerError) -> PushBatch? {
         try read { db in try PushBatch.load(db) }
     }
 
     /// The next batch of outbox changes after `cursor`, without saving it, and how many
     /// changes were refused before sending (too large).
-    func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> (PushBatch?, refused: Int) {
+    package func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> (PushBatch?, refused: Int) {
         try write { db in
             var refused = 0
             let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused)
@@ -62,7 +62,7 @@ extension NoteStore {
     /// Takes out of `batch` the attachments whose files the server refused, marking each
     /// `error` with a message that names the file (they wait for a retry by hand, once there
     /// is room); returns how many.
-    func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
+    package func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
         try write { db in
             var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
             var heldBack = 0
@@ -90,7 +90,7 @@ extension NoteStore {
     }
 
     /// Saves a batch as in flight and marks its rows `syncing`.
-    func beginPush(_ batch: PushBatch) throws(NoteTakerError) {
+    package func beginPush(_ batch: PushBatch) throws(NoteTakerError) {
         try write { db in
             try batch.save(db)
             try batch.markSyncing(db)
@@ -99,13 +99,13 @@ extension NoteStore {
 
     /// The batch could not be sent: its rows are pending again (the batch stays in flight,
     /// to be sent again as it was).
-    func pushFailed(_ batch: PushBatch) throws(NoteTakerError) {
+    package func pushFailed(_ batch: PushBatch) throws(NoteTakerError) {
         try write { db in try batch.markPending(db) }
     }
 
     /// The server refused a whole batch (too large, malformed, storage full): each change
     /// counts a failed attempt with the server's message, and the batch is dropped.
-    func batchRefused(_ batch: PushBatch, message: String) throws(NoteTakerError) {
+    package func batchRefused(_ batch: PushBatch, message: String) throws(NoteTakerError) {
         try write { db in
             for change in batch.request.changes {
                 guard let type = RecordType(rawValue: change.recordType) else { continue }
@@ -117,7 +117,7 @@ extension NoteStore {
     }
 
     /// Applies the server's answer to a batch and clears it.
-    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
             for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
@@ -134,14 +134,14 @@ extension NoteStore {
     }
 
     /// What to fetch: a partly staged pull continues where it stopped.
-    func changesQuery() throws(NoteTakerError) -> ChangesQuery {
+    package func changesQuery() throws(NoteTakerError) -> ChangesQuery {
         try read { db in
             try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
         }
     }
 
     /// Stages a page of fetched changes, and the token after it.
-    func stage(_ page: ChangesResponse) throws(NoteTakerError) {
+    package func stage(_ page: ChangesResponse) throws(NoteTakerError) {
         try write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
@@ -158,7 +158,7 @@ extension NoteStore {
     }
 
     /// Forgets the change token and anything staged, for a resync from scratch.
-    func resetChangeToken() throws(NoteTakerError) {
+    package func resetChangeToken() throws(NoteTakerError) {
         try write { db in
             try db.execute(sql: "DELETE FROM sync_inbox")
             try SyncState.set(db, .inboxToken, nil)
@@ -169,7 +169,7 @@ extension NoteStore {
     }
 
     /// How many notes here the staged changes would delete, and how many notes there are.
-    func stagedDeletions() throws(NoteTakerError) -> (deletions: Int, notes: Int) {
+    package func stagedDeletions() throws(NoteTakerError) -> (deletions: Int, notes: Int) {
         try read { db in
             let deletions = try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT i.recordId) FROM sync_inbox i JOIN note n ON n.id = i.recordId
@@ -181,7 +181,7 @@ extension NoteStore {
     }
 
     /// How many staged changes wait.
-    func stagedCount() throws(NoteTakerError) -> Int {
+    package func stagedCount() throws(NoteTakerError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_inbox") ?? 0 }
     }
 
@@ -191,7 +191,7 @@ extension NoteStore {
     /// A record that fails in a way no check foresaw (a database error of its own, not of the
     /// disk or the file) is held in ``SyncQuarantine`` and the batch is applied again
     /// without it: one record never stops a pull for good.
-    func applyStaged(limit: Int, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+    package func applyStaged(limit: Int, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
         var held = 0
         while true {
             do {
@@ -279,13 +279,13 @@ extension NoteStore {
     }
 
     /// Content hashes of attachments whose files are not here yet.
-    func missingAttachmentFiles() throws(NoteTakerError) -> [String] {
+    package func missingAttachmentFiles() throws(NoteTakerError) -> [String] {
         let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT contentHash FROM attachment") }
         return hashes.filter { !FileManager.default.fileExists(atPath: attachmentFiles.url(forHash: $0).path) }
     }
 
     /// Records a completed cycle.
-    func finishSyncCycle() throws(NoteTakerError) {
+    package func finishSyncCycle() throws(NoteTakerError) {
         try write { db in
             try SyncState.set(db, .lastSyncedAt, String(Date().storageValue))
             try Metrics.increment(db, .syncEvents)

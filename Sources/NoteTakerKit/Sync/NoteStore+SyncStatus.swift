@@ -69,7 +69,7 @@ extension NoteStore {
     @discardableResult
     public func retryFailedSync() throws(NoteTakerError) -> Int {
         try write { db in
-            let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [SyncEngine.maximumAttempts])
+            let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [Outbox.maximumAttempts])
             try db.execute(sql: "UPDATE outbox SET attempts = 0, lastError = NULL")
             for row in failed {
                 guard let type = RecordType(rawValue: row["recordType"]) else { continue }
@@ -82,14 +82,14 @@ extension NoteStore {
     }
 
     static func fetchSyncSummary(_ db: Database) throws -> SyncSummary {
-        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [SyncEngine.maximumAttempts]) ?? 0
+        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [Outbox.maximumAttempts]) ?? 0
         let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
         let failures = try Row.fetchAll(db, sql: """
             SELECT o.recordType, o.recordId, o.lastError, o.attempts,
                 COALESCE((SELECT title FROM note WHERE id = o.recordId), (SELECT name FROM folder WHERE id = o.recordId),
                          (SELECT name FROM tag WHERE id = o.recordId), (SELECT fileName FROM attachment WHERE id = o.recordId)) AS label
             FROM outbox o WHERE o.attempts >= ? ORDER BY o.seq
-            """, arguments: [SyncEngine.maximumAttempts]).compactMap { row -> SyncFailure? in
+            """, arguments: [Outbox.maximumAttempts]).compactMap { row -> SyncFailure? in
             guard let id = row.uuid("recordId") else { return nil }
             return SyncFailure(recordType: row["recordType"], recordId: id, label: row["label"],
                                message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])

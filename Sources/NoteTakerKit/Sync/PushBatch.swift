@@ -5,14 +5,14 @@ import NoteTakerSyncProtocol
 /// A batch of outbox changes on its way to the server, kept in the store until its answer
 /// is processed: after a lost answer the same request (same id, same changes) is sent
 /// again, so the server answers it again instead of applying it twice.
-struct PushBatch: Codable, Sendable {
+package struct PushBatch: Codable, Sendable {
     /// The request as sent.
-    var request: ModifyRequest
+    package var request: ModifyRequest
     /// The outbox sequence of each change when it was read: a higher one now means the
     /// record changed again while the batch was in flight.
-    var sequences: [Int64]
+    package var sequences: [Int64]
     /// Content hashes of attachments in the batch, uploaded before it is sent.
-    var assetHashes: [String]
+    package var assetHashes: [String]
 
     static func load(_ db: Database) throws -> PushBatch? {
         try SyncState.get(db, .inflight).map { try JSONDecoder().decode(PushBatch.self, from: Data($0.utf8)) }
@@ -42,7 +42,7 @@ struct PushBatch: Codable, Sendable {
         let rows = try Row.fetchAll(db, sql: """
             SELECT seq, recordType, recordId, operation FROM outbox
             WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
-            """, arguments: [cursor, SyncEngine.maximumAttempts, limit])
+            """, arguments: [cursor, Outbox.maximumAttempts, limit])
         guard !rows.isEmpty else { return nil }
         var changes: [RecordChange] = []
         var sequences: [Int64] = []

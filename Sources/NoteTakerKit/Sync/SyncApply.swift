@@ -5,13 +5,13 @@ import NoteTakerSyncProtocol
 /// Applies what the server says to local rows, inside the caller's write transaction:
 /// records fetched by a pull, and the answers to a push. Where this device has a pending
 /// change of the same record, the two are merged (see ``RecordMerge``).
-struct SyncApply {
+package struct SyncApply {
     let policy: MergePolicy
     let now: Date
     /// What was done, for the cycle's report.
-    var report = SyncReport()
+    package var report = SyncReport()
     /// Content hashes whose files may no longer be referenced.
-    var releasedHashes: Set<String> = []
+    package var releasedHashes: Set<String> = []
     /// New notes written but not yet in the search index: indexed together by
     /// ``flushIndex(_:)``, because every statement writing to FTS5 inside a transaction
     /// makes it flush its pending terms.
@@ -234,18 +234,18 @@ struct SyncApply {
         }
     }
 
-    /// Counts a failed attempt of a record; after ``SyncEngine/maximumAttempts`` (at once
+    /// Counts a failed attempt of a record; after ``Outbox/maximumAttempts`` (at once
     /// when `final`: trying again cannot help) it is marked `error` with the message and
     /// waits to be retried by hand.
     static func recordFailure(_ db: Database, _ type: RecordType, _ key: String, message: String, final: Bool = false) throws {
-        let attempts = final ? SyncEngine.maximumAttempts : 1
+        let attempts = final ? Outbox.maximumAttempts : 1
         try db.execute(sql: "UPDATE outbox SET attempts = MAX(attempts + 1, ?), lastError = ? WHERE recordType = ? AND recordId = ?",
                        arguments: [attempts, message, type.rawValue, key])
         try db.execute(sql: """
             UPDATE \(type.table) SET syncRetryCount = MAX(syncRetryCount + 1, ?), syncErrorMessage = ?,
                 syncStatus = CASE WHEN MAX(syncRetryCount + 1, ?) >= ? THEN 'error' ELSE 'pending' END
             WHERE id = ?
-            """, arguments: [attempts, message, attempts, SyncEngine.maximumAttempts, key])
+            """, arguments: [attempts, message, attempts, Outbox.maximumAttempts, key])
     }
 
     // MARK: Row bookkeeping

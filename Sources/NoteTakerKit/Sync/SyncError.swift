@@ -58,7 +58,7 @@ extension SyncError: CustomStringConvertible {
 
 extension SyncError {
     /// A size in whole megabytes, as people read storage (`940 MB`, `1,024 MB`).
-    static func megabytes(_ bytes: Int64) -> String {
+    package static func megabytes(_ bytes: Int64) -> String {
         let megabytes = (bytes + 524_288) / 1_048_576
         return (megabytes == 0 && bytes > 0 ? "<1" : megabytes.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) + " MB"
     }

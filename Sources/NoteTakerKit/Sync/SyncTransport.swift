@@ -1,7 +1,7 @@
 import Foundation
 import NoteTakerSyncProtocol
 
-/// How the sync engine talks to a sync server. The real one is ``HTTPSyncTransport``;
+/// How the sync engine talks to a sync server. The real one is `HTTPSyncTransport` (in `NoteTakerSync`);
 /// tests put faults in between.
 public protocol SyncTransport: Sendable {
     /// The server's database id: a different one means a different (or reset) server.

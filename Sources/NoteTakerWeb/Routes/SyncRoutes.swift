@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NoteTakerKit
+import NoteTakerSync
 
 /// `/api/v1/sync` and `/api/v1/conflicts`: the account, settings, status and conflicts.
 struct SyncRoutes {

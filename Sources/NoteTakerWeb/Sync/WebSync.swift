@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 
 /// Sync while the web app runs: a ``SyncWatcher`` when the store has an account and automatic
 /// sync is on, one cycle on request otherwise; and what the app shows about it.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import NoteTakerKit
 import NoteTakerServerTestSupport
+@testable import NoteTakerSync
 
 /// A seeded run: devices doing random operations offline and syncing over a faulty
 /// network, then healing and syncing to quiescence. Two oracles judge the end:

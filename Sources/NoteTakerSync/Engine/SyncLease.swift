@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NoteTakerKit
 
 /// One sync cycle at a time per store, across processes: an advisory lock (`flock`) on a
 /// file beside the database, held for the whole cycle.
@@ -28,7 +29,7 @@ struct SyncLease {
     /// Takes the lease of the store at `databaseURL`, waiting up to `timeout` for another
     /// process's cycle to end.
     ///
-    /// - Throws: ``SyncError/busy`` when the other cycle does not end in time.
+    /// - Throws: `SyncError.busy` when the other cycle does not end in time.
     static func acquire(databaseURL: URL, timeout: Duration) async throws(SyncError) -> SyncLease {
         let path = lockURL(for: databaseURL).path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// The client side of the push channel: listens to the server's events and yields each
 /// `changes` token as it arrives. The stream ends when the connection does.

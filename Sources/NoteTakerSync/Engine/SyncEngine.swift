@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// The client sync engine: pushes the outbox, pulls changes by token, merges, one cycle at a
 /// time, through a ``SyncTransport``.
@@ -10,7 +11,7 @@ import NoteTakerSyncProtocol
 /// ```
 ///
 /// Safety rails: a pull that would delete more notes than ``Options/massDeletionLimit``
-/// (or ``Options/massDeletionFraction`` of them) stops with ``SyncError/massDeletion(count:)``
+/// (or ``Options/massDeletionFraction`` of them) stops with `SyncError.massDeletion(count:)`
 /// unless ``Options/allowMassDeletion`` is set; a different or empty server never deletes
 /// local notes; "resync required" refetches without touching pending changes.
 public actor SyncEngine {
@@ -133,7 +134,7 @@ public actor SyncEngine {
         try local { store in try store.adoptServer(serverId) }
     }
 
-    /// Runs a store call, turning its errors into ``SyncError/store(_:)``.
+    /// Runs a store call, turning its errors into `SyncError.store(_:)`.
     func local<T>(_ body: (NoteStore) throws -> T) throws(SyncError) -> T {
         do {
             return try body(store)
@@ -141,25 +142,4 @@ public actor SyncEngine {
             throw .store(NoteTakerError(databaseError: error))
         }
     }
-}
-
-/// What one sync cycle did.
-public struct SyncReport: Sendable, Equatable, Codable {
-    /// Changes sent and accepted.
-    public var pushed = 0
-    /// Changes received and applied.
-    public var pulled = 0
-    /// Records merged with a concurrent change.
-    public var merged = 0
-    /// Notes whose bodies could not merge (a conflict copy was kept).
-    public var conflicts = 0
-    /// Records the server refused, or that could not be applied here.
-    public var errors = 0
-    /// Attachment files uploaded.
-    public var uploadedFiles = 0
-    /// Attachment files downloaded.
-    public var downloadedFiles = 0
-
-    /// An empty report.
-    public init() {}
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// Collects the answers of a session's data tasks, each up to a byte limit: an answer that
 /// runs over (by its declared length or by what arrives) is cancelled and fails with a clear

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// The real transport: the sync API over HTTPS (or HTTP on this machine), with a bearer token.
 public struct HTTPSyncTransport: SyncTransport {
@@ -183,7 +184,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// Sends a request and reads its answer, up to ``SyncLimits/maxResponseBytes``; any status
-    /// outside `accepting` becomes a ``SyncError``.
+    /// outside `accepting` becomes a `SyncError`.
     func send(_ request: URLRequest, accepting: Set<Int>) async throws(SyncError) -> (Data, HTTPURLResponse) {
         let result: (Data, URLResponse)
         do {

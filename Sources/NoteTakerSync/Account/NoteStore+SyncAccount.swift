@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// Setting up, using and leaving a store's sync account: what the command line and the
 /// web app's Settings both do.

@@ -1,10 +1,8 @@
 import Foundation
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 extension SyncEngine {
-    /// A record the server refused this many times is marked `error` and left until retried by hand.
-    static let maximumAttempts = 3
-
     /// Sends the outbox in batches: first any batch left in flight by an earlier cycle
     /// (exactly as it was sent), then new ones in outbox order.
     func push(into report: inout SyncReport) async throws(SyncError) {

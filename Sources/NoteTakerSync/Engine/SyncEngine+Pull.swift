@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 extension SyncEngine {
     /// Staged changes applied per transaction: each transaction writes the new notes'

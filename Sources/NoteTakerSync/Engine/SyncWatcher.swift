@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 
 /// Keeps a store in sync while it runs (`sync --watch`, `serve`): a cycle whenever this
 /// device changes something, whenever the server's push channel says another device did,

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NoteTakerSyncProtocol
+import NoteTakerKit
 
 /// Account operations, which only the HTTP transport has.
 extension HTTPSyncTransport {

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 
 /// How long to wait before trying again after failed sync attempts: exponential, capped,
 /// with jitter so that many devices do not retry in step. A pure function of its inputs.

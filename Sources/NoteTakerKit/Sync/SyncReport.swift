@@ -1,0 +1,20 @@
+/// What one sync cycle did.
+public struct SyncReport: Sendable, Equatable, Codable {
+    /// Changes sent and accepted.
+    public var pushed = 0
+    /// Changes received and applied.
+    public var pulled = 0
+    /// Records merged with a concurrent change.
+    public var merged = 0
+    /// Notes whose bodies could not merge (a conflict copy was kept).
+    public var conflicts = 0
+    /// Records the server refused, or that could not be applied here.
+    public var errors = 0
+    /// Attachment files uploaded.
+    public var uploadedFiles = 0
+    /// Attachment files downloaded.
+    public var downloadedFiles = 0
+
+    /// An empty report.
+    public init() {}
+}
