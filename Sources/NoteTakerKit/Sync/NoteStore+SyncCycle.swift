@@ -68,8 +68,9 @@ extension NoteStore {
             var heldBack = 0
             for (change, sequence) in zip(batch.request.changes, batch.sequences) {
                 if let hash = AttachmentRecord.contentHash(in: change.fields), let refusal = refusedFiles[hash] {
-                    let name = change.fields?["fileName"]?.string ?? "An attachment"
-                    let size = change.fields?["fileSize"]?.number.flatMap { Int64(exactly: $0.rounded()) }.map { " (\(SyncError.megabytes($0)))" } ?? ""
+                    let name = change.fields?[AttachmentRecord.Field.fileName.rawValue]?.string ?? "An attachment"
+                    let size = change.fields?[AttachmentRecord.Field.fileSize.rawValue]?.number.flatMap { Int64(exactly: $0.rounded()) }
+                        .map { " (\(SyncError.megabytes($0)))" } ?? ""
                     let reason = switch refusal {
                     case .storageFull(let used, let quota):
                         "the account uses \(SyncError.megabytes(used)) of \(SyncError.megabytes(quota))"
