@@ -25,6 +25,25 @@ struct BatchBytesTests {
     }
 }
 
+@Suite("A record larger than the server takes")
+struct OversizedRecordTests {
+    @Test("a note too large to send says so and what to do, and the notes beside it still go up")
+    func oversizedNote() async throws {
+        try await withDevices(2) { devices, _ in
+            // 1.2 MB of text: allowed in a note here, over the 1 MB a sync record may be.
+            let huge = try devices[0].store.createNote(NoteDraft(title: "Export dump", body: String(repeating: "0123456789", count: 120_000)))
+            _ = try devices[0].store.createNote(NoteDraft(title: "Small", body: "fits"))
+            let report = try await devices[0].sync()
+            #expect(report.pushed == 1)
+            let refused = try devices[0].store.note(id: huge.id)
+            #expect(refused.sync.status != .synced)
+            #expect(refused.sync.errorMessage?.contains("Shorten it or split it into several notes") == true, "\(String(describing: refused.sync.errorMessage))")
+            try await devices[1].sync()
+            #expect(try devices[1].allNotes().map(\.title) == ["Small"])
+        }
+    }
+}
+
 @Suite("The batch in flight")
 struct InflightBatchTests {
     @Test("a batch kept in flight (written by hand) reads back whole through its Codable form")

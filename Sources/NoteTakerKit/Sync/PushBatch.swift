@@ -48,35 +48,39 @@ package struct PushBatch: Codable, Sendable {
         var sequences: [Int64] = []
         var hashes: [String] = []
         var bytes = 0
-        for row in rows {
+        entries: for row in rows {
             guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
             let key: String = row["recordId"]
             let seq: Int64 = row["seq"]
-            if row["operation"] == PendingChange.Operation.delete.rawValue {
-                let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
-                changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
-            } else if let fields = try SyncRecords.fields(db, type, key) {
-                let estimate = Self.estimatedSize(fields)
-                if !changes.isEmpty, bytes + estimate > Self.requestBudget { break }
-                bytes += estimate
-                let size = estimate < SyncLimits.maxRecordBytes / 2 ? 0 : fields.wireJSON.utf8.count
-                if size > SyncLimits.maxRecordBytes {
-                    try SyncApply.recordFailure(db, type, key, message: """
-                        This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
-                        Shorten it or split it into several notes, then retry.
-                        """)
-                    refused += 1
-                    continue
-                }
-                let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
-                changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
-                if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
-            } else {
-                // The row is gone and no delete was queued after it: nothing to send.
+            let isDeletion = row["operation"] == PendingChange.Operation.delete.rawValue
+            let fields = isDeletion ? nil : try SyncRecords.fields(db, type, key)
+            let estimate = fields.map(Self.estimatedSize) ?? 0
+            let entry = PushAdmission.Entry(
+                isDeletion: isDeletion, rowExists: fields != nil, estimate: estimate,
+                measured: fields.flatMap { PushAdmission.needsMeasuring(estimate: estimate) ? $0.wireJSON.utf8.count : nil })
+            switch PushAdmission.decide(entry, batchBytes: bytes, batchIsEmpty: changes.isEmpty) {
+            case .batchFull:
+                break entries
+            case .gone:
                 try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq])
-                continue
+            case .tooLarge(let size):
+                try SyncApply.recordFailure(db, type, key, message: """
+                    This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
+                    Shorten it or split it into several notes, then retry.
+                    """)
+                refused += 1
+            case .add:
+                if isDeletion {
+                    let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
+                } else {
+                    bytes += estimate
+                    let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
+                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
+                    if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
+                }
+                sequences.append(seq)
             }
-            sequences.append(seq)
         }
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
         return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes)
