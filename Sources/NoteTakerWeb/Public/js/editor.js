@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
 import { taskBoxAt, toggleTaskBox } from './live-markdown.js';
-import './note-text.js';
+import { changedRange } from './note-text.js';
 import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-links.js';
 import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
@@ -27,11 +27,7 @@ const baseOf = (note) => ({ revision: note.revision, title: note.title, body: no
 function replaceText(field, text) {
   const old = field.value;
   if (old === text) return;
-  let prefix = 0;
-  while (prefix < old.length && prefix < text.length && old[prefix] === text[prefix]) prefix += 1;
-  let suffix = 0;
-  while (suffix < old.length - prefix && suffix < text.length - prefix
-         && old[old.length - 1 - suffix] === text[text.length - 1 - suffix]) suffix += 1;
+  const { prefix, suffix } = changedRange(old, text);
   const moved = (offset) => (offset <= prefix ? offset
     : offset >= old.length - suffix ? offset + text.length - old.length : prefix + (text.length - prefix - suffix));
   const { selectionStart, selectionEnd } = field;

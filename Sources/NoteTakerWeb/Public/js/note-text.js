@@ -12,6 +12,19 @@
 import { EditHistory } from './edit-history.js';
 import { LineDrawing } from './live-markdown.js';
 
+/**
+ * Where `text` differs from `old`: the length of their common start (`prefix`) and of their
+ * common end after it (`suffix`).
+ */
+export function changedRange(old, text) {
+  let prefix = 0;
+  while (prefix < old.length && prefix < text.length && old[prefix] === text[prefix]) prefix += 1;
+  let suffix = 0;
+  while (suffix < old.length - prefix && suffix < text.length - prefix
+         && old[old.length - 1 - suffix] === text[text.length - 1 - suffix]) suffix += 1;
+  return { prefix, suffix };
+}
+
 /** An editable, styled Markdown text that behaves as a text area. */
 export class NoteText extends HTMLElement {
   static observedAttributes = ['readonly'];
@@ -220,10 +233,7 @@ export class NoteText extends HTMLElement {
     const drawn = [...this.childNodes].map((row) => row.textContent).join('\n');
     const old = this.#text;
     if (drawn === old) return;
-    let prefix = 0;
-    while (prefix < old.length && prefix < drawn.length && old[prefix] === drawn[prefix]) prefix += 1;
-    let suffix = 0;
-    while (suffix < old.length - prefix && suffix < drawn.length - prefix && old.at(-1 - suffix) === drawn.at(-1 - suffix)) suffix += 1;
+    const { prefix, suffix } = changedRange(old, drawn);
     // Rows whose text changed are drawn again by the update; rows added or taken away by the
     // page leave the drawing unknown, so then all are drawn again.
     if (this.childNodes.length !== this.#drawing.lines.length || [...this.childNodes].some((row) => row.nodeName !== 'DIV')) this.#drawing.reset();
