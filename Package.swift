@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NoteTakerKit", targets: ["NoteTakerKit"]),
         .executable(name: "notetaker", targets: ["notetaker"]),
+        .executable(name: "notetaker-full", targets: ["notetaker-full"]),
         .executable(name: "notetaker-server", targets: ["notetaker-server"]),
         .executable(name: "notetaker-bench", targets: ["notetaker-bench"]),
     ],
@@ -74,6 +75,15 @@ let package = Package(
             name: "NoteTakerCLI",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "NoteTakerCLIFull",
+            dependencies: [
+                "NoteTakerCLI",
+                "NoteTakerKit",
                 "NoteTakerSync",
                 "NoteTakerSyncProtocol",
                 "NoteTakerInterchange",
@@ -101,7 +111,9 @@ let package = Package(
             ],
             resources: [.copy("openapi.json")]
         ),
+        // `notetaker` hands sync, serve, import and export to `notetaker-full` (see CompanionCommand).
         .executableTarget(name: "notetaker", dependencies: ["NoteTakerCLI"]),
+        .executableTarget(name: "notetaker-full", dependencies: ["NoteTakerCLIFull"]),
         .executableTarget(
             name: "notetaker-server",
             dependencies: [
@@ -128,7 +140,7 @@ let package = Package(
         .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
-        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-server", "NoteTakerServerTestSupport"]),
+        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport"]),
         .target(
             name: "NoteTakerServerTestSupport",
             dependencies: [

@@ -1,72 +1,93 @@
 import ArgumentParser
 import Foundation
-import NoteTakerInterchange
 import NoteTakerKit
 
 /// `notetaker`: every NoteTaker operation from the command line.
+///
+/// This executable runs the commands that work on the store; the companion commands
+/// (``CompanionCommand``: sync, the web app, import and export) run in `notetaker-full`.
 public struct NoteTakerCommand: ParsableCommand {
     /// The command's name, abstract and subcommands.
-    public static let configuration = CommandConfiguration(
-        commandName: "notetaker",
-        abstract: "Offline-first notes: write, organize and search from the command line.",
-        discussion: """
-            The store is $XDG_DATA_HOME/notetaker/NoteTaker.sqlite (~/.local/share/notetaker/ by default); \
-            --store PATH or NOTETAKER_STORE choose another. ID arguments accept any unique prefix of a note's id. \
-            A folder F is a name, a path like Work/Projects, or an id.
-            """,
-        subcommands: [
+    public static let configuration = rootConfiguration(subcommands: subcommands { $0.entry })
+
+    /// `notetaker`'s name, abstract and discussion, over `subcommands`.
+    package static func rootConfiguration(subcommands: [any ParsableCommand.Type]) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: "notetaker",
+            abstract: "Offline-first notes: write, organize and search from the command line.",
+            discussion: """
+                The store is $XDG_DATA_HOME/notetaker/NoteTaker.sqlite (~/.local/share/notetaker/ by default); \
+                --store PATH or NOTETAKER_STORE choose another. ID arguments accept any unique prefix of a note's id. \
+                A folder F is a name, a path like Work/Projects, or an id.
+                """,
+            subcommands: subcommands)
+    }
+
+    /// Every subcommand in the order `--help` lists them, with `companion`'s type for each
+    /// companion command.
+    package static func subcommands(
+        companion: (CompanionCommand) -> any ParsableCommand.Type
+    ) -> [any ParsableCommand.Type] {
+        let notes: [any ParsableCommand.Type] = [
             NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
             RemoveCommand.self, PinCommand.self, UnpinCommand.self, MoveCommand.self,
             TrashCommand.self, RestoreCommand.self, PurgeCommand.self, EmptyTrashCommand.self,
             FolderCommand.self, TagCommand.self,
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
             SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self,
-            AccountCommand.self, SyncCommand.self, ConflictsCommand.self, HistoryCommand.self,
-            ExportCommand.self, ImportCommand.self,
-            ServeCommand.self, TourCommand.self,
         ]
-    )
+        let sync: [any ParsableCommand.Type] = [companion(.account), companion(.sync), ConflictsCommand.self, companion(.history)]
+        let more: [any ParsableCommand.Type] = [companion(.export), companion(.import), companion(.serve), TourCommand.self]
+        return notes + sync + more
+    }
 
     /// Creates the root command (ArgumentParser's requirement).
     public init() {}
 
-    /// Parses `arguments` (the process's when `nil`), runs the command, and returns the exit
+    /// Runs a command (the process's arguments when `arguments` is `nil`) and returns the exit
     /// status: 0 on success, 1 for an error the user caused (message on stderr), 2 for bad usage.
-    public static func main(arguments: [String]? = nil) async -> Int32 {
-        do {
-            var command = try parseAsRoot(movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst())))
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-            return 0
-        } catch let error as NoteTakerError {
-            Terminal.printError(error.message)
+    /// A companion command replaces this process with `notetaker-full`.
+    ///
+    /// It is synchronous: no command here awaits anything, and a process that never starts
+    /// Swift's task executor starts sooner.
+    public static func main(arguments: [String]? = nil) -> Int32 {
+        let arguments = movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        if CompanionCommand.named(in: arguments) != nil {
+            Terminal.printError(CompanionCommand.execute(arguments).message)
             return 1
-        } catch let error as SyncError {
-            Terminal.printError(error.message)
-            return 1
-        } catch let error as InterchangeError {
-            Terminal.printError(error.message)
-            return 1
-        } catch let error as ExitCode {
-            return error.rawValue
-        } catch {
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if code == .success {
-                print(message)
-                return 0
-            }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            return 2
         }
+        let message = { (error: any Error) in (error as? NoteTakerError)?.message }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch {
+            return exitStatus(for: error, of: Self.self, message: message)
+        }
+    }
+
+    /// The exit status for `error`, thrown by a command of `root`, after saying what it is:
+    /// 1 for an error the user can act on (worded by `message`), 2 for bad usage, 0 for help.
+    package static func exitStatus(
+        for error: any Error, of root: any ParsableCommand.Type, message: (any Error) -> String?
+    ) -> Int32 {
+        if let error = error as? ExitCode { return error.rawValue }
+        if let text = message(error) {
+            Terminal.printError(text)
+            return 1
+        }
+        let text = root.fullMessage(for: error)
+        if root.exitCode(for: error) == .success {
+            print(text)
+            return 0
+        }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        return 2
     }
 
     /// `notetaker --store PATH new ...` is the documented form, but ArgumentParser reads an
     /// option only after the subcommand that declares it: a leading `--store` moves to the end.
-    static func movingStoreOption(_ arguments: [String]) -> [String] {
+    package static func movingStoreOption(_ arguments: [String]) -> [String] {
         var rest = arguments[...]
         var moved: [String] = []
         while let first = rest.first {

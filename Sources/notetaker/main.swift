@@ -1,4 +1,4 @@
 import Foundation
 import NoteTakerCLI
 
-exit(await NoteTakerCommand.main())
+exit(NoteTakerCommand.main())

@@ -17,6 +17,31 @@ struct ProcessTests {
         #expect(user.stderr.hasPrefix("error: "))
     }
 
+    @Test func companionCommandsRunInNotetakerFull() throws {
+        let help = try cli.run(["--help"], store: false).stdout
+        for command in ["account", "sync", "history", "export", "import", "serve", "search", "tour"] {
+            #expect(help.contains("  \(command) "), "notetaker --help does not list \(command)")
+        }
+        // Options only notetaker-full knows, and errors that only it words.
+        #expect(try cli.run(["serve", "--help"], store: false).stdout.contains("--port <port>"))
+        #expect(try cli.run(["help", "import"], store: false).stdout.contains("USAGE: notetaker import"))
+        let refused = try cli.run(["import", cli.directory.appendingPathComponent("missing.json").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("error: "), "\(refused.stderr)")
+        #expect(try cli.run(["serve", "--port", "70000"]).status == 2)
+    }
+
+    @Test func aNotetakerWithoutItsCompanionSaysWhatToInstall() throws {
+        let alone = cli.directory.appendingPathComponent("bin/notetaker")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLIRunner.executable, to: alone)
+        try #require(try cli.run(["new", "Still here"], executable: alone).status == 0)
+        let result = try cli.run(["sync"], executable: alone)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("notetaker-full, which is not beside notetaker"), "\(result.stderr)")
+        #expect(try cli.run(["list"], executable: alone).stdout.contains("Still here"))
+    }
+
     @Test func storeMayComeBeforeTheCommand() throws {
         let result = try cli.run(["--store", cli.storePath, "new", "First"], store: false)
         #expect(result.status == 0, "\(result.stderr)")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import NoteTakerKit
 
-struct TourCommand: AsyncParsableCommand {
+struct TourCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour",
         abstract: "Walk through NoteTaker's commands on a temporary store (your notes are not touched).")
@@ -10,7 +10,7 @@ struct TourCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run the tour on this store instead of a temporary one.", valueName: "path"))
     var store: String?
 
-    func run() async throws {
+    func run() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-tour-\(UUID().uuidString)")
         let path = store ?? directory.appendingPathComponent("NoteTaker.sqlite").path
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,7 +49,7 @@ struct TourCommand: AsyncParsableCommand {
             let words = try arguments()
             print("$ notetaker " + words.map(Self.shellQuoted).joined(separator: " "))
             fflush(nil)
-            let status = await NoteTakerCommand.main(arguments: words + ["--store", path])
+            let status = NoteTakerCommand.main(arguments: words + ["--store", path])
             fflush(nil)
             guard status == 0 else { throw ExitCode(status) }
         }

@@ -3,11 +3,14 @@ import Foundation
 import NoteTakerKit
 
 /// The `ID` argument of commands that act on one note.
-struct NoteArgument: ParsableArguments {
-    @Argument(help: "The note's id or a unique prefix.") var id: String
+package struct NoteArgument: ParsableArguments {
+    @Argument(help: "The note's id or a unique prefix.") package var id: String
+
+    /// No id yet (ArgumentParser's requirement).
+    package init() {}
 
     /// The note's full id.
-    func resolve(in store: NoteStore) throws -> UUID { try store.resolveNoteId(id) }
+    package func resolve(in store: NoteStore) throws -> UUID { try store.resolveNoteId(id) }
 }
 
 /// The `ID...` argument of commands that act on several notes.
@@ -33,12 +36,15 @@ struct NoteTagsArguments: ParsableArguments {
 }
 
 /// The `--json` flag.
-struct JSONFlag: ParsableArguments {
+package struct JSONFlag: ParsableArguments {
     @Flag(name: .long, help: "Print JSON (fields documented in docs/cli-json.md).")
-    var json = false
+    package var json = false
+
+    /// Text output (ArgumentParser's requirement).
+    package init() {}
 }
 
 /// "1 note", "2 notes".
-func notesPhrase(_ count: Int) -> String {
+package func notesPhrase(_ count: Int) -> String {
     "\(count) note\(count == 1 ? "" : "s")"
 }

@@ -3,7 +3,7 @@ import NoteTakerSyncProtocol
 import NoteTakerKit
 
 /// Edits a note in the user's editor ($VISUAL, else $EDITOR, else vi).
-enum Editor {
+package enum Editor {
     /// Opens the note in the editor; returns the new title and body, or `nil` when the user
     /// changed nothing.
     static func edit(title: String, body: String) throws -> (title: String, body: String)? {
@@ -42,7 +42,7 @@ enum Editor {
     }
 
     /// The text the editor shows: the title, a blank line, the body.
-    static func compose(title: String, body: String) -> String {
+    package static func compose(title: String, body: String) -> String {
         title + "\n\n" + body
     }
 

@@ -3,14 +3,14 @@ import NoteTakerKit
 
 /// The JSON that `--json` prints: stable field names, documented in docs/cli-json.md.
 /// Absent values are `null`, never missing; dates are ISO 8601 in UTC with milliseconds.
-enum JSONOutput {
-    static func print(_ value: some Encodable) throws {
+package enum JSONOutput {
+    package static func print(_ value: some Encodable) throws {
         let data = try encoder(pretty: true).encode(value)
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
     /// The value as one line of JSON (for streams of events, as `sync --watch --json` prints).
-    static func line(_ value: some Encodable) throws -> String {
+    package static func line(_ value: some Encodable) throws -> String {
         String(decoding: try encoder(pretty: false).encode(value), as: UTF8.self)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Text piped into the command.
-enum StandardInput {
+package enum StandardInput {
     /// Everything on standard input, as UTF-8 (invalid bytes replaced).
-    static func readAll() -> String {
+    package static func readAll() -> String {
         String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     }
 }

@@ -3,21 +3,26 @@ import Foundation
 import NoteTakerKit
 
 /// The options every command that touches the store takes.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store file to use (default: NOTETAKER_STORE, else the XDG data folder).", valueName: "path"))
     var store: String?
 
+    /// No store named: the default location (ArgumentParser's requirement).
+    package init() {}
+
     /// Opens the store for a command that changes it: counts the launch, and lets the trash
-    /// purge what has expired.
-    func open() throws -> NoteStore {
-        let opened = try NoteStore.open(at: location, reindexProgress: Self.showReindexProgress())
+    /// purge what has expired. One connection does it all, unless the command runs on
+    /// (`concurrentReads`: the web app).
+    package func open(concurrentReads: Bool = false) throws -> NoteStore {
+        let opened = try NoteStore.open(
+            at: location, reindexProgress: Self.showReindexProgress(), concurrentReads: concurrentReads)
         try opened.recordLaunch()
         return opened
     }
 
     /// Opens the store for a command that only reads it: nothing is written (but an upgrade
     /// of a store made by an earlier version).
-    func openForReading() throws -> NoteStore {
+    package func openForReading() throws -> NoteStore {
         try NoteStore.openForReading(at: location, reindexProgress: Self.showReindexProgress())
     }
 
@@ -39,7 +44,7 @@ struct StoreOptions: ParsableArguments {
 
 extension NoteStore {
     /// The folder named by a command-line argument, or `nil` when none was given.
-    func folderId(_ argument: String?) throws -> UUID? {
+    package func folderId(_ argument: String?) throws -> UUID? {
         try argument.map { try resolveFolder($0).id }
     }
 }

@@ -2,17 +2,17 @@ import Foundation
 import NoteTakerKit
 
 /// Where output goes, and whether a person is watching it.
-enum Terminal {
+package enum Terminal {
     /// Whether standard output is a terminal (not a pipe or a file).
-    static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Writes `message` to standard error, prefixed with `error: `.
-    static func printError(_ message: String) {
+    package static func printError(_ message: String) {
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     }
 
     /// Writes a line to standard error (progress and notices that scripts should not read).
-    static func printNotice(_ message: String) {
+    package static func printNotice(_ message: String) {
         FileHandle.standardError.write(Data("\(message)\n".utf8))
     }
 

@@ -14,7 +14,8 @@ import GRDB
 /// let note = try store.createNote(NoteDraft(title: "Groceries", body: "- milk"))
 /// ```
 public struct NoteStore: Sendable {
-    /// The database connection (a `DatabasePool` on disk, a `DatabaseQueue` in memory).
+    /// The database connection: a `DatabasePool` on disk, a `DatabaseQueue` in memory or for
+    /// a short-lived process (see ``open(at:reindexProgress:concurrentReads:)``).
     let writer: any DatabaseWriter
     /// Where attachment files are kept, named by the SHA-256 of their content.
     public let attachmentsDirectory: URL
@@ -45,7 +46,15 @@ public struct NoteStore: Sendable {
     /// is refused with a clear error, and left byte-for-byte untouched. A store made by an
     /// earlier version is upgraded; when that means rebuilding its search index,
     /// `reindexProgress` hears how far the rebuild got.
-    public static func open(at url: URL, reindexProgress: ReindexProgress? = nil) throws(NoteTakerError) -> NoteStore {
+    ///
+    /// With `concurrentReads` (a long-running process: the web app, a server of requests),
+    /// reads run beside a write on connections of their own. Without it, one connection does
+    /// everything, which opens faster: a command-line process that does one thing and exits
+    /// spends a good part of its life opening connections. Other processes read and write the
+    /// store alike either way.
+    public static func open(
+        at url: URL, reindexProgress: ReindexProgress? = nil, concurrentReads: Bool = true
+    ) throws(NoteTakerError) -> NoteStore {
         let path = url.path
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) {
@@ -62,19 +71,27 @@ public struct NoteStore: Sendable {
                 throw .fileWriteFailed(path: path, reason: "cannot create the store file there")
             }
         }
-        let pool: DatabasePool
+        let writer: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration())
+            if concurrentReads {
+                writer = try DatabasePool(path: path, configuration: configuration())
+            } else {
+                let queue = try DatabaseQueue(path: path, configuration: configuration())
+                // A pool puts a new store in WAL mode; a single connection does it here, so
+                // that other processes can read while this one writes.
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+                writer = queue
+            }
         } catch {
             throw .storeUnreadable(path: path, reason: NoteTakerError(databaseError: error).message)
         }
         return try NoteStore(
-            writer: pool, attachmentsDirectory: attachmentsDirectory(of: url), databaseURL: url, reindexProgress: reindexProgress)
+            writer: writer, attachmentsDirectory: attachmentsDirectory(of: url), databaseURL: url, reindexProgress: reindexProgress)
     }
 
     /// Opens the store at `url` for reading only, as commands that only show what is there do:
     /// nothing is written to the file (writing through this store fails). A store that does
-    /// not exist yet or needs an upgrade is opened as by ``open(at:reindexProgress:)``.
+    /// not exist yet or needs an upgrade is opened as by ``open(at:reindexProgress:concurrentReads:)``.
     public static func openForReading(at url: URL, reindexProgress: ReindexProgress? = nil) throws(NoteTakerError) -> NoteStore {
         guard FileManager.default.fileExists(atPath: url.path),
               let queue = try StoreInspection.check(path: url.path, migrator: migrator, readingWith: configuration())

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerCLI
 import NoteTakerKit
 import NoteTakerSync
 
@@ -15,11 +16,7 @@ enum SyncSetup {
     }
 }
 
-/// One line of progress on standard error, redrawn in place (only on a terminal).
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lastDrawn = Date.distantPast
-
+extension ProgressLine {
     /// Shows a sync phase.
     func show(_ phase: SyncEngine.Phase) {
         switch phase {
@@ -28,27 +25,5 @@ final class ProgressLine: @unchecked Sendable {
         case .applying(let done, let total): show("Applying changes \(done)/\(total)")
         case .transferringFiles(let done, let total): show("Attachment files \(done)/\(total)")
         }
-    }
-
-    /// Shows `text`; with `throttled`, at most ten times a second.
-    func show(_ text: String, throttled: Bool = false) {
-        lock.withLock {
-            let now = Date()
-            guard !throttled || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
-            lastDrawn = now
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-        }
-    }
-
-    /// A bar for a fraction done: `[#########.........]  45 %`.
-    static func bar(_ fraction: Double, width: Int = 30) -> String {
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + String(format: "%3d %%", Int(fraction * 100))
-    }
-
-    /// Clears the line.
-    func finish() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }

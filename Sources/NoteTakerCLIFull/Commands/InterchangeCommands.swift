@@ -1,4 +1,5 @@
 import ArgumentParser
+import NoteTakerCLI
 import Foundation
 import NoteTakerInterchange
 import NoteTakerKit
@@ -8,8 +9,7 @@ extension ExportFormat: ExpressibleByArgument {}
 /// `notetaker export`: notes to JSON, Markdown or PDF.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Export notes: json (complete, re-importable), markdown (for other tools) or pdf.",
+        commandName: CompanionCommand.export.rawValue, abstract: CompanionCommand.export.abstract,
         discussion: """
             json and markdown write a new folder at --out; pdf writes a file. Nothing existing is overwritten. \
             Without --folder, --tag or --note everything is exported (json includes the trash). \
@@ -50,8 +50,7 @@ struct ExportCommand: ParsableCommand {
 /// `notetaker import`: notes from a NoteTaker export, Markdown files or Evernote.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Import notes from a NoteTaker JSON export, a Markdown folder or file (Obsidian, Joplin), or an Evernote .enex file.",
+        commandName: CompanionCommand.import.rawValue, abstract: CompanionCommand.import.abstract,
         discussion: """
             The kind is found from what PATH holds. Each note goes in whole or not at all; a note that cannot \
             be imported is skipped and listed with the reason. Importing the same thing again adds nothing twice. \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NoteTakerCLI
 import Foundation
 import NoteTakerKit
 import NoteTakerSync
@@ -6,7 +7,7 @@ import NoteTakerSync
 /// `notetaker sync`: one cycle, or watch; status, retry and settings.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Sync with the account's server.",
+        commandName: CompanionCommand.sync.rawValue, abstract: CompanionCommand.sync.abstract,
         subcommands: [SyncNowCommand.self, SyncStatusCommand.self, SyncRetryCommand.self, SyncSettingsCommand.self],
         defaultSubcommand: SyncNowCommand.self)
 }
@@ -22,7 +23,7 @@ struct SyncNowCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(concurrentReads: watch)
         let transport = try store.syncTransport()
         let interactive = isatty(STDERR_FILENO) == 1 && !output.json
         let engine = try SyncSetup.engine(for: store, transport: transport, allowMassDeletion: yes, showProgress: interactive && !watch)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NoteTakerCLI
 import Foundation
 import NoteTakerKit
 import NoteTakerWeb
@@ -6,7 +7,7 @@ import NoteTakerWeb
 /// `notetaker serve`: the web app on 127.0.0.1, over the same store as the command line.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the web app on 127.0.0.1 (Ctrl-C stops it).",
+        commandName: CompanionCommand.serve.rawValue, abstract: CompanionCommand.serve.abstract,
         discussion: "Automatic sync runs beside it when this store has a sync account and auto-sync is on.")
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = WebConfiguration.defaultPort
@@ -19,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(concurrentReads: true)
         let open = self.open
         try await serveWebApp(store: store, configuration: WebConfiguration(port: port)) { port in
             let address = "http://127.0.0.1:\(port)/"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NoteTakerCLI
 import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
@@ -7,7 +8,7 @@ import NoteTakerSync
 /// `notetaker account`: the sync account of this store.
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Set up, inspect or leave the sync account.",
+        commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self])
 }
 

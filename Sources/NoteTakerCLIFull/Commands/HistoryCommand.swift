@@ -1,4 +1,5 @@
 import ArgumentParser
+import NoteTakerCLI
 import Foundation
 import NoteTakerKit
 import NoteTakerSync
@@ -7,7 +8,7 @@ import NoteTakerSync
 /// restoring one, and thinning them by the retention.
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "A note's earlier versions: list, show, restore; prune by the retention.",
+        commandName: CompanionCommand.history.rawValue, abstract: CompanionCommand.history.abstract,
         discussion: """
             Every version of a note's title and body is kept: edits (one per few minutes of continuous \
             editing), and the text before every change from sync, merge, restore or conflict resolution. \

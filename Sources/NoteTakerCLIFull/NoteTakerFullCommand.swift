@@ -1,0 +1,49 @@
+import ArgumentParser
+import NoteTakerCLI
+import NoteTakerInterchange
+import NoteTakerKit
+import NoteTakerSync
+
+/// `notetaker-full`: every `notetaker` command, the companion commands (sync, the web app,
+/// import and export) among them. `notetaker` hands those to it.
+public struct NoteTakerFullCommand: ParsableCommand {
+    /// The same name, abstract and subcommands as `notetaker`, each command with its code.
+    public static let configuration = NoteTakerCommand.rootConfiguration(subcommands: NoteTakerCommand.subcommands { command in
+        switch command {
+        case .account: AccountCommand.self
+        case .sync: SyncCommand.self
+        case .history: HistoryCommand.self
+        case .export: ExportCommand.self
+        case .import: ImportCommand.self
+        case .serve: ServeCommand.self
+        }
+    })
+
+    /// Creates the root command (ArgumentParser's requirement).
+    public init() {}
+
+    /// Runs a command (the process's arguments when `arguments` is `nil`) and returns the exit
+    /// status, as ``NoteTakerCommand/main(arguments:)`` does; the commands here may be asynchronous.
+    public static func main(arguments: [String]? = nil) async -> Int32 {
+        let arguments = NoteTakerCommand.movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        let message = { (error: any Error) -> String? in
+            switch error {
+            case let error as NoteTakerError: error.message
+            case let error as SyncError: error.message
+            case let error as InterchangeError: error.message
+            default: nil
+            }
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch {
+            return NoteTakerCommand.exitStatus(for: error, of: Self.self, message: message)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import NoteTakerCLIFull
+
+exit(await NoteTakerFullCommand.main())
