@@ -204,7 +204,7 @@ package struct SyncApply {
             // A version staged by an earlier, unfinished pull is older than this answer's;
             // applied later it would undo it (and the server does not send a device's own
             // version back to correct that).
-            try db.execute(sql: "DELETE FROM sync_inbox WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+            try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
         }
         switch result.outcome {
         case .saved:
@@ -278,7 +278,8 @@ package struct SyncApply {
     private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil) throws {
         try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key)
         let baseText = baseText ?? base.wireJSON
-        let conflicted = try type == .note && Bool.fetchOne(db, sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?", arguments: [key]) == true
+        let conflicted = try type == .note
+            && Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?"), arguments: [key]) == true
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
                 syncStatus = ? WHERE id = ?
