@@ -44,5 +44,9 @@ struct BulkImportTests {
         // The tag of a skipped draft was rolled back with it.
         #expect(try store.tags().map(\.tag.name) == ["kept"])
         #expect(try store.searchTitles("duplicate").isEmpty)
+        // Nothing of a skipped draft waits to be synced: the three notes and the one tag kept.
+        let pending = try store.pendingChanges()
+        #expect(pending.filter { $0.recordType == .note }.count == 3)
+        #expect(pending.filter { $0.recordType == .tag }.count == 1)
     }
 }
