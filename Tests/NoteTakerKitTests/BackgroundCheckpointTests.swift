@@ -13,19 +13,6 @@ struct BackgroundCheckpointTests {
         try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
     }
 
-    /// Waits at most 10 seconds for the database file to reach `size` bytes; records `failure`
-    /// when it does not.
-    private func waitForDatabaseFile(_ url: URL, toReach size: Int, _ failure: String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try databaseFileSize(url) < size {
-            guard Date() < deadline else {
-                Issue.record("\(failure) within 10 seconds.")
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
-
     private func connection(at url: URL, checkpoint: BackgroundCheckpoint) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.prepareDatabase { db in checkpoint.install(on: db) }
@@ -43,7 +30,14 @@ struct BackgroundCheckpointTests {
         try queue.write { db in
             for _ in 0..<64 { try db.execute(sql: "INSERT INTO page (content) VALUES (randomblob(4000))") }
         }
-        try waitForDatabaseFile(url, toReach: before + 64 * 4_000, "The log was not copied into the database file")
+        let deadline = Date().addingTimeInterval(10)
+        while try databaseFileSize(url) < before + 64 * 4_000 {
+            guard Date() < deadline else {
+                Issue.record("The log was not copied into the database file within 10 seconds.")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM page") } == 64)
     }
 
@@ -68,7 +62,14 @@ struct BackgroundCheckpointTests {
         Thread.sleep(forTimeInterval: 0.1)
         #expect(try databaseFileSize(url) == before)
         try reader.inDatabase { try $0.rollback() }
-        try waitForDatabaseFile(url, toReach: before + 64 * 4_000, "The pages held back by the reader were not copied")
+        let deadline = Date().addingTimeInterval(10)
+        while try databaseFileSize(url) < before + 64 * 4_000 {
+            guard Date() < deadline else {
+                Issue.record("The pages held back by the reader were not copied within 10 seconds of its end.")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     @Test func aLogBelowItsThresholdStaysALog() throws {
