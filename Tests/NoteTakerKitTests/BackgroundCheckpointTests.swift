@@ -41,37 +41,6 @@ struct BackgroundCheckpointTests {
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM page") } == 64)
     }
 
-    @Test func aCheckpointHeldBackByAReaderIsFinishedOnceTheReaderIsDone() throws {
-        let url = folder.file("held.sqlite")
-        let queue = try connection(at: url, checkpoint: BackgroundCheckpoint(path: url.path, pages: 16, followUpDelay: .milliseconds(300)))
-        // A reader whose snapshot predates the write: no checkpoint may copy the new pages
-        // over the ones it reads.
-        var readerConfiguration = Configuration()
-        readerConfiguration.allowsUnsafeTransactions = true
-        let reader = try DatabaseQueue(path: url.path, configuration: readerConfiguration)
-        try reader.inDatabase { db in
-            try db.beginTransaction(.deferred)
-            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM page")
-        }
-        let before = try databaseFileSize(url)
-        try queue.write { db in
-            for _ in 0..<64 { try db.execute(sql: "INSERT INTO page (content) VALUES (randomblob(4000))") }
-        }
-        // Let the first checkpoint find the reader in the way, then let the reader go. No
-        // commit follows: only the checkpointer's own second try can copy the pages.
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(try databaseFileSize(url) == before)
-        try reader.inDatabase { try $0.rollback() }
-        let deadline = Date().addingTimeInterval(10)
-        while try databaseFileSize(url) < before + 64 * 4_000 {
-            guard Date() < deadline else {
-                Issue.record("The pages held back by the reader were not copied within 10 seconds of its end.")
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
-
     @Test func aLogBelowItsThresholdStaysALog() throws {
         let url = folder.file("small.sqlite")
         let queue = try connection(at: url, checkpoint: BackgroundCheckpoint(path: url.path, pages: 1_000))

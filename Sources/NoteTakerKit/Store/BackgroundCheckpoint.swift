@@ -35,14 +35,10 @@ final class BackgroundCheckpoint: Sendable {
         var scheduledAt: Int32 = 0
     }
 
-    /// How long a checkpoint that could not copy the whole log waits before it tries again.
-    private let followUpDelay: DispatchTimeInterval
-
     /// A checkpointer of the database file at `path`, run when the log holds `pages` pages.
-    init(path: String, pages: Int = NoteStore.walCheckpointPages, followUpDelay: DispatchTimeInterval = .milliseconds(500)) {
+    init(path: String, pages: Int = NoteStore.walCheckpointPages) {
         self.path = path
         self.pages = Int32(clamping: pages)
-        self.followUpDelay = followUpDelay
     }
 
     /// Hands this connection's commits to the checkpointer, in place of SQLite's automatic
@@ -73,32 +69,14 @@ final class BackgroundCheckpoint: Sendable {
         guard isDue else { return }
         queue.async { [self] in
             state.withLock { $0.isScheduled = false }
-            run(previous: nil)
+            run()
         }
     }
 
-    /// Copies what it can, and tries again shortly while part of the log is left and the
-    /// last try changed something. Pages committed during a checkpoint are left in the log,
-    /// and until one checkpoint has copied it all, every write is appended to its end: the
-    /// file grows, and each commit's sync costs more (a save measured 0.25 ms at the end of a
-    /// 200 MB log, 0.12 ms at the start of a log begun again). So once an import's last batch
-    /// is in, the log is copied whole within a second. A reader that keeps an old snapshot
-    /// holds pages back; then nothing changes between two tries, and the next commit past the
-    /// threshold tries again.
-    private func run(previous: (log: Int, copied: Int)?) {
-        guard let connection = try? DatabaseQueue(path: path),
-              let row = try? connection.writeWithoutTransaction({ try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }),
-              let log = Int.fromDatabaseValue(row[1]), let copied = Int.fromDatabaseValue(row[2])
-        else { return }
-        guard copied < log, previous.map({ $0 != (log, copied) }) ?? true else { return }
-        let isNew = state.withLock { state in
-            defer { state.isScheduled = true }
-            return !state.isScheduled
-        }
-        guard isNew else { return }
-        queue.asyncAfter(deadline: .now() + followUpDelay) { [self] in
-            state.withLock { $0.isScheduled = false }
-            run(previous: (log, copied))
+    private func run() {
+        guard let connection = try? DatabaseQueue(path: path) else { return }
+        _ = try? connection.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
         }
     }
 }
