@@ -10,30 +10,23 @@ import Synchronization
 /// import or a first sync waits, batch after batch, while tens of megabytes are copied and
 /// the database file is synced. This does the same copy on a second core while the writer
 /// goes on: SQLite's `wal_hook` tells it, after each commit, how many pages the log holds;
-/// each time the log has grown by ``NoteStore/walCheckpointPages``, it runs a passive
-/// checkpoint on a connection opened for the purpose. A passive checkpoint never blocks a
-/// reader or the writer; what it cannot copy yet is copied by the next one. The next write
-/// transaction after a complete checkpoint starts the log again from its beginning, as after
-/// an automatic one.
+/// past ``NoteStore/walCheckpointPages`` it runs a passive checkpoint on a connection opened
+/// for the purpose. A passive checkpoint never blocks a reader or the writer; what it cannot
+/// copy yet is copied by the next one. The next write transaction after a complete
+/// checkpoint starts the log again from its beginning, as after an automatic one.
 ///
 /// Measured on the store benchmark's import of 100,000 notes, three runs of each in turn:
 /// the commits took 2.4–2.7 s (whole import 12.9–13.4 s) with the automatic checkpoint,
 /// 1.0 s (11.8–12.2 s) with this one.
 ///
 /// A checkpoint that fails (the disk is full, the file went away) changes nothing: the log
-/// keeps every committed page, and the next checkpoint copies them.
+/// keeps every committed page, and the next commit past the threshold tries again.
 final class BackgroundCheckpoint: Sendable {
     private let path: String
     private let pages: Int32
     private let queue = DispatchQueue(label: "NoteTaker.checkpoint", qos: .utility)
-    private let state = Mutex(State())
-
-    private struct State {
-        /// A checkpoint is waiting to run: commits in the meantime ask for no other.
-        var isScheduled = false
-        /// How many pages the log held when the last checkpoint was asked for.
-        var scheduledAt: Int32 = 0
-    }
+    /// Whether a checkpoint is waiting to run: commits in the meantime ask for no other.
+    private let isScheduled = Mutex(false)
 
     /// A checkpointer of the database file at `path`, run when the log holds `pages` pages.
     init(path: String, pages: Int = NoteStore.walCheckpointPages) {
@@ -47,28 +40,20 @@ final class BackgroundCheckpoint: Sendable {
     func install(on db: Database) {
         sqlite3_wal_hook(db.sqliteConnection, { context, _, _, frames in
             guard let context else { return SQLITE_OK }
-            Unmanaged<BackgroundCheckpoint>.fromOpaque(context).takeUnretainedValue().committed(logPages: frames)
+            let checkpoint = Unmanaged<BackgroundCheckpoint>.fromOpaque(context).takeUnretainedValue()
+            if frames >= checkpoint.pages { checkpoint.schedule() }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Asks for a checkpoint once the log has grown by `pages` since the last one was asked
-    /// for. Not at every commit past the threshold, as SQLite's own does: a write that begins
-    /// while a checkpoint is still copying keeps adding to the log (it starts again only
-    /// after a complete one), and a checkpoint per small commit after an import would sync
-    /// the database file beside every save.
-    private func committed(logPages: Int32) {
-        let isDue = state.withLock { state in
-            // The log started again from its beginning since the last checkpoint.
-            if logPages < state.scheduledAt { state.scheduledAt = 0 }
-            guard !state.isScheduled, logPages - state.scheduledAt >= pages else { return false }
-            state.isScheduled = true
-            state.scheduledAt = logPages
-            return true
+    private func schedule() {
+        let isNew = isScheduled.withLock { isScheduled in
+            defer { isScheduled = true }
+            return !isScheduled
         }
-        guard isDue else { return }
+        guard isNew else { return }
         queue.async { [self] in
-            state.withLock { $0.isScheduled = false }
+            isScheduled.withLock { $0 = false }
             run()
         }
     }
