@@ -72,12 +72,11 @@ public struct NoteStore: Sendable {
             }
         }
         let writer: any DatabaseWriter
-        let configuration = configuration(checkpoint: BackgroundCheckpoint(path: path))
         do {
             if concurrentReads {
-                writer = try DatabasePool(path: path, configuration: configuration)
+                writer = try DatabasePool(path: path, configuration: configuration())
             } else {
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                let queue = try DatabaseQueue(path: path, configuration: configuration())
                 // A pool puts a new store in WAL mode; a single connection does it here, so
                 // that other processes can read while this one writes.
                 try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
@@ -127,9 +126,7 @@ public struct NoteStore: Sendable {
     static let walCheckpointPages = 16_384
 
     /// The connection settings: durable commits, foreign keys, waiting on other writers.
-    /// With `checkpoint`, the log is copied into the database file by it, off the writer's
-    /// thread; without, by SQLite in the commit that fills the log.
-    static func configuration(checkpoint: BackgroundCheckpoint? = nil) -> Configuration {
+    static func configuration() -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(busyTimeout)
@@ -139,11 +136,7 @@ public struct NoteStore: Sendable {
             // A large page cache for the writer (imports touch many pages), a smaller one
             // for each reader.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16384 : -65536)")
-            if let checkpoint {
-                checkpoint.install(on: db)
-            } else {
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
-            }
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
             // After a large import the log file shrinks back to that size once it is copied.
             try db.execute(sql: "PRAGMA journal_size_limit = \(walCheckpointPages * 4096)")
             db.add(tokenizer: SearchTokenizer.self)
