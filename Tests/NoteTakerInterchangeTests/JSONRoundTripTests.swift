@@ -63,6 +63,24 @@ import Testing
         #expect(try copy.folderTree().count == 1)
     }
 
+    @Test func theImportBuildsTheSearchIndexOnceAtItsEndAndSaysSo() throws {
+        let directory = TemporaryDirectory()
+        let source = try Self.sampleStore(in: directory)
+        _ = try Exporter(store: source).export(.json, to: directory.file("export"))
+        let copy = try directory.store("copy")
+        let reports = ProgressReports()
+        _ = try Importer(store: copy).importItems(at: directory.file("export")) { reports.append($0) }
+        let indexing = reports.all.filter(\.indexing)
+        #expect(indexing.first.map { [$0.done, $0.total] } == [0, 3])
+        #expect(indexing.last.map { [$0.done, $0.total] } == [3, 3])
+        // The index pass comes after every note is in.
+        let afterFirstIndexing = reports.all.drop { !$0.indexing }
+        #expect(afterFirstIndexing.allSatisfy { $0.indexing })
+        #expect(try copy.search(SearchQuery("plain")).isEmpty)
+        #expect(try copy.search(SearchQuery("folder")).map(\.note.title) == ["Unfiled"])
+        #expect(try copy.search(SearchQuery("trash", inTrash: true)).map(\.note.title) == ["Old idea"])
+    }
+
     @Test func aSelectionExportsItsNotesAndTheirFolders() throws {
         let directory = TemporaryDirectory()
         let source = try Self.sampleStore(in: directory)
@@ -95,4 +113,13 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("partial") }
         #expect(leftovers.isEmpty)
     }
+}
+
+/// Progress reports, collected from the handler.
+private final class ProgressReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [InterchangeProgress] = []
+
+    func append(_ report: InterchangeProgress) { lock.withLock { reports.append(report) } }
+    var all: [InterchangeProgress] { lock.withLock { reports } }
 }

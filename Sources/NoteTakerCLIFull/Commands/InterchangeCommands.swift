@@ -69,7 +69,11 @@ struct ImportCommand: ParsableCommand {
         if let line {
             progress = { done in
                 let bar = done.fraction.map { ProgressLine.bar($0) + "  " } ?? ""
-                line.show("Importing \(bar)\(done.notes) notes", throttled: true)
+                if done.indexing {
+                    line.show("Indexing for search \(bar)\(done.done) of \(done.total ?? 0) notes", throttled: done.done < done.total ?? 0)
+                } else {
+                    line.show("Importing \(bar)\(done.notes) notes", throttled: true)
+                }
             }
         }
         let source = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)

@@ -2,7 +2,8 @@ import Foundation
 import NoteTakerKit
 
 /// Feeds imported notes to the store in batches (one transaction each, every note whole or
-/// not at all) and keeps the report. Memory holds one batch at most.
+/// not at all) and keeps the report. Memory holds one batch at most. The search index is
+/// built once, when the import ends (``finish()``, or ``indexWhatWentIn()`` when it fails).
 final class ImportBatcher {
     private struct Pending {
         var item: NoteImport
@@ -55,7 +56,7 @@ final class ImportBatcher {
         defer {
             for file in batch.flatMap(\.temporaryFiles) { try? FileManager.default.removeItem(at: file) }
         }
-        let outcomes = try storeCall { () throws(NoteTakerError) in try store.importNotes(batch.map(\.item)) }
+        let outcomes = try storeCall { () throws(NoteTakerError) in try store.importNotes(batch.map(\.item), indexing: .deferred) }
         for (entry, outcome) in zip(batch, outcomes) {
             switch outcome {
             case .imported:
@@ -69,9 +70,21 @@ final class ImportBatcher {
         }
     }
 
-    /// Writes what is left and returns the report.
+    /// Writes what is left, makes every imported note searchable, and returns the report.
     func finish() throws(InterchangeError) -> ImportReport {
         try flush()
+        try indexWhatWentIn()
         return report
+    }
+
+    /// Adds the notes imported so far to the search index.
+    func indexWhatWentIn() throws(InterchangeError) {
+        let progress = self.progress
+        let notes = report.found
+        try storeCall { () throws(NoteTakerError) in
+            try store.indexPendingNotes { done, total in
+                progress?(InterchangeProgress(done: Int64(done), total: Int64(total), notes: notes, indexing: true))
+            }
+        }
     }
 }

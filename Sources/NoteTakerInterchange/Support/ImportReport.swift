@@ -67,6 +67,9 @@ public struct InterchangeProgress: Sendable, Hashable {
     public var total: Int64?
     /// Notes handled so far.
     public var notes: Int
+    /// Whether the notes are in and the search index is being built (``done`` and ``total``
+    /// then count notes indexed).
+    public var indexing = false
 
     /// The fraction done, when the total is known.
     public var fraction: Double? {

@@ -19,10 +19,16 @@ public struct Importer: Sendable {
     public func importItems(at url: URL, progress: InterchangeProgressHandler? = nil) throws(InterchangeError) -> ImportReport {
         let (kind, location) = try Self.detect(url)
         let batcher = ImportBatcher(store: store, kind: kind, progress: progress)
-        switch kind {
-        case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
-        case .markdown: try MarkdownImporter(store: store, input: location).run(batcher)
-        case .evernote: try EvernoteImporter(store: store, file: location).run(batcher)
+        do {
+            switch kind {
+            case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
+            case .markdown: try MarkdownImporter(store: store, input: location).run(batcher)
+            case .evernote: try EvernoteImporter(store: store, file: location).run(batcher)
+            }
+        } catch {
+            // What went in before the failure stays, and is found by search like the rest.
+            try? batcher.indexWhatWentIn()
+            throw error
         }
         return try batcher.finish()
     }

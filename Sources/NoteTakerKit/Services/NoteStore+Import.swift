@@ -17,17 +17,30 @@ public struct ImportOutcome: Sendable {
     public var skipped: [Skipped] = []
 }
 
+/// When imported notes enter the search index.
+public enum SearchIndexing: Sendable {
+    /// In the transaction that adds them: searchable as soon as the import call returns.
+    case immediately
+    /// Later, by ``NoteStore/indexPendingNotes(progress:)``, once for a whole import of
+    /// many batches: faster in all (about a fifth for 100,000 notes), and the notes are not
+    /// found by search until then.
+    case deferred
+}
+
 extension NoteStore {
     /// Adds many notes in one transaction: the fast path for imports. Each note is indexed
-    /// for search as it goes in, so the batch is searchable when this returns.
+    /// for search as it goes in (or, with ``SearchIndexing/deferred``, when the whole import
+    /// is in).
     ///
     /// A draft that cannot be added (a bad title, an unknown folder, an id already taken) is
     /// skipped and reported; it never leaves half a note behind, and the others go in.
     /// Callers feed large imports in batches of a few thousand drafts.
-    public func importNotes(_ drafts: [NoteDraft]) throws(NoteTakerError) -> ImportOutcome {
+    public func importNotes(
+        _ drafts: [NoteDraft], indexing: SearchIndexing = .immediately
+    ) throws(NoteTakerError) -> ImportOutcome {
         var drafts = drafts
         for index in drafts.indices where drafts[index].id == nil { drafts[index].id = UUID() }
-        let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) })
+        let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) }, indexing: indexing)
         var result = ImportOutcome()
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
@@ -50,7 +63,9 @@ extension NoteStore {
     /// whose file cannot be read, or whose id is already taken by an attachment, is refused
     /// and leaves nothing behind. A note whose id is already in the store is left as it is
     /// (``NoteImport/Outcome/alreadyPresent``), so importing the same thing twice adds it once.
-    public func importNotes(_ items: [NoteImport]) throws(NoteTakerError) -> [NoteImport.Outcome] {
+    public func importNotes(
+        _ items: [NoteImport], indexing: SearchIndexing = .immediately
+    ) throws(NoteTakerError) -> [NoteImport.Outcome] {
         var items = items
         for index in items.indices where items[index].draft.id == nil { items[index].draft.id = UUID() }
         var outcomes = [NoteImport.Outcome](repeating: .imported, count: items.count)
@@ -77,8 +92,7 @@ extension NoteStore {
                 var cache = InsertCache()
                 var count = 0
                 for (index, item) in items.enumerated() where outcomes[index] == .imported {
-                    let id = item.draft.id?.key ?? ""
-                    if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
+                    if try Self.noteExists(db, item.draft.id?.key ?? "") {
                         outcomes[index] = .alreadyPresent
                         continue
                     }
@@ -86,10 +100,10 @@ extension NoteStore {
                         if item.files.isEmpty {
                             // `insertNote` refuses a draft before its first write, so a note
                             // alone needs no savepoint (one per note took a fifth of the time).
-                            _ = try Self.insertNote(db, item.draft, cache: &cache)
+                            _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true)
                         } else {
                             try db.inSavepoint {
-                                _ = try Self.insertNote(db, item.draft, cache: &cache)
+                                _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true)
                                 for (file, copy) in zip(item.files, stored[index]) {
                                     let name = Attachment.safeFileName(file.fileName)
                                     try Self.insertAttachment(db, Attachment(
@@ -107,7 +121,10 @@ extension NoteStore {
                         outcomes[index] = .failed(.invalidInput("An attachment of this note has an id already in use: \(error.message ?? "")."))
                     }
                 }
-                try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+                switch indexing {
+                case .immediately: try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+                case .deferred: try PendingSearchIndex.postpone(db, searchSeqAbove: before)
+                }
                 try Metrics.increment(db, .notesCreated, by: count)
             }
         } catch {

@@ -107,7 +107,8 @@ extension NoteStore {
     ///
     /// Every check that can refuse the draft runs before the first write, so a refused draft
     /// leaves nothing behind, even inside a larger transaction.
-    static func insertNote(_ db: Database, _ draft: NoteDraft, cache: inout InsertCache) throws -> String {
+    /// `checked`: the caller has just found that no note has the draft's id.
+    static func insertNote(_ db: Database, _ draft: NoteDraft, cache: inout InsertCache, checked: Bool = false) throws -> String {
         let id = (draft.id ?? UUID()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
@@ -125,7 +126,7 @@ extension NoteStore {
                 cache.folderChains[folderId] = chain
             }
         }
-        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true {
+        if !checked, try noteExists(db, id) {
             throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
         }
 
@@ -148,6 +149,11 @@ extension NoteStore {
         for tag in tags { try link.execute(arguments: [id, tag.id.key]) }
         try Outbox.append(db, .note, id)
         return id
+    }
+
+    /// Whether a note (in the trash or not) has this id.
+    static func noteExists(_ db: Database, _ id: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
     }
 
     /// After a change to a note's pin, folder, tags or trash state: refreshes its search

@@ -164,6 +164,10 @@ extension NoteStore {
             // Chinese, Japanese, Korean, Thai… found by any word, and by one character, not only whole runs.
             try SearchIndexSchema.reindex(db, progress: reindexProgress)
         }
+        migrator.registerMigration("v15-deferred-indexing") { db in
+            // A bulk import indexes its notes once, at its end (see PendingSearchIndex).
+            try PendingSearchIndex.create(db)
+        }
         return migrator
     }
 }

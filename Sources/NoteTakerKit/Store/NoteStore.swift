@@ -38,6 +38,8 @@ public struct NoteStore: Sendable {
         } catch {
             throw NoteTakerError(databaseError: error)
         }
+        // An import that was interrupted left notes out of the search index.
+        try indexPendingNotes(progress: reindexProgress)
     }
 
     /// Opens the store at `url`, creating it (and its folder) when it does not exist.

@@ -138,7 +138,7 @@ package struct SyncApply {
     /// Keeps an attachment whose note has not arrived yet, to apply when the note does.
     private func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
         guard let noteId = record.fields[AttachmentRecord.Field.noteId.rawValue]?.string.flatMap({ UUID(key: $0) })?.key,
-              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [noteId]) != true
+              try !NoteStore.noteExists(db, noteId)
         else { return false }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
                        arguments: [record.recordId.key, noteId, record.changeTag,

@@ -86,7 +86,7 @@ enum SyncRecords {
         guard AttachmentFiles.isValidHash(record.contentHash) else {
             throw SyncRecordError.invalidField(AttachmentRecord.Field.contentHash.rawValue, record: "attachment \(id)")
         }
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [record.noteId]) == true else {
+        guard try NoteStore.noteExists(db, record.noteId) else {
             throw SyncRecordError.missingParent("note \(record.noteId)")
         }
         let kind = Attachment.Kind(rawValue: record.kind) ?? .file
