@@ -39,7 +39,8 @@ extension NoteStore {
         _ drafts: [NoteDraft], indexing: SearchIndexing = .immediately
     ) throws(NoteTakerError) -> ImportOutcome {
         var drafts = drafts
-        for index in drafts.indices where drafts[index].id == nil { drafts[index].id = UUID() }
+        var ids = NoteIDSequence()
+        for index in drafts.indices where drafts[index].id == nil { drafts[index].id = ids.next() }
         let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) }, indexing: indexing)
         var result = ImportOutcome()
         for (index, outcome) in outcomes.enumerated() {
@@ -67,7 +68,8 @@ extension NoteStore {
         _ items: [NoteImport], indexing: SearchIndexing = .immediately
     ) throws(NoteTakerError) -> [NoteImport.Outcome] {
         var items = items
-        for index in items.indices where items[index].draft.id == nil { items[index].draft.id = UUID() }
+        var ids = NoteIDSequence()
+        for index in items.indices where items[index].draft.id == nil { items[index].draft.id = ids.next() }
         var outcomes = [NoteImport.Outcome](repeating: .imported, count: items.count)
         var stored: [[AttachmentFiles.Stored]] = Array(repeating: [], count: items.count)
         var copiedHashes = Set<String>()

@@ -109,7 +109,7 @@ extension NoteStore {
     /// leaves nothing behind, even inside a larger transaction.
     /// `checked`: the caller has just found that no note has the draft's id.
     static func insertNote(_ db: Database, _ draft: NoteDraft, cache: inout InsertCache, checked: Bool = false) throws -> String {
-        let id = (draft.id ?? UUID()).key
+        let id = (draft.id ?? NoteIDSequence.one()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
         let tagNames = try draft.tags.map(validatedTagName)
