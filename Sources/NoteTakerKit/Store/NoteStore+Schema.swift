@@ -168,6 +168,9 @@ extension NoteStore {
             // A bulk import indexes its notes once, at its end (see PendingSearchIndex).
             try PendingSearchIndex.create(db)
         }
+        migrator.registerMigration("v16-larger-index-segments") { db in
+            try SearchIndexSchema.setPendingIndexBytes(db)
+        }
         return migrator
     }
 }

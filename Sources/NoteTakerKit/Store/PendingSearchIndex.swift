@@ -59,8 +59,16 @@ enum PendingSearchIndex {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note_fts_pending") ?? 0
     }
 
+    /// The writer's page cache while it indexes, in KiB. FTS5 keeps up to
+    /// ``SearchIndexSchema/pendingIndexBytes`` of new entries in memory; the pages an import's
+    /// rows needed are not needed for that, and giving their memory back keeps the process as
+    /// small as before the pending entries grew from 32 to 64 MB.
+    static let cacheWhileIndexingKiB = 16_384
+
     /// Indexes the oldest waiting notes, up to ``notesPerTransaction``; returns how many.
     static func indexSome(_ db: Database) throws -> Int {
+        try db.execute(sql: "PRAGMA cache_size = -\(cacheWhileIndexingKiB)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -\(NoteStore.writerCacheKiB)") }
         let upper = try Int64.fetchOne(db, sql: """
             SELECT searchSeq FROM note_fts_pending ORDER BY searchSeq LIMIT 1 OFFSET \(notesPerTransaction - 1)
             """) ?? Int64.max

@@ -64,8 +64,8 @@ enum SearchIndexSchema {
                 tokenize = '\(SearchTokenizer.name)',
                 prefix = '2 3'
             );
-            INSERT INTO note_fts(note_fts, rank) VALUES ('hashsize', \(pendingIndexBytes));
             """)
+        try setPendingIndexBytes(db)
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0
         guard total > 0 else { return }
         let boundary = try db.makeStatement(sql: """
@@ -91,7 +91,14 @@ enum SearchIndexSchema {
     /// out as a segment (its default is 1 MB, a few hundred notes). Imports and first syncs add
     /// thousands of notes per transaction: fewer, larger segments leave far less merging to
     /// do, about 1.5 times faster on the benchmark's corpus. Small edits are unaffected.
-    static let pendingIndexBytes = 32 * 1_048_576
+    /// (32 MB until the index pass at the end of an import made room for more: see
+    /// ``PendingSearchIndex``.)
+    static let pendingIndexBytes = 64 * 1_048_576
+
+    /// Sets ``pendingIndexBytes`` in an existing index.
+    static func setPendingIndexBytes(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('hashsize', \(pendingIndexBytes))")
+    }
 
     /// How many notes the re-index adds between two reports of progress.
     static let reindexBatchSize = 10_000
