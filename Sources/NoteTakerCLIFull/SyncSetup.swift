@@ -23,6 +23,7 @@ extension ProgressLine {
         case .pushing(let done, let total): show("Sending changes \(done)/\(total)")
         case .fetching(let received): show("Receiving changes: \(received)")
         case .applying(let done, let total): show("Applying changes \(done)/\(total)")
+        case .indexing(let done, let total): show("Indexing for search \(done)/\(total)")
         case .transferringFiles(let done, let total): show("Attachment files \(done)/\(total)")
         }
     }

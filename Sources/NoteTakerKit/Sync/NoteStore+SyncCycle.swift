@@ -192,11 +192,15 @@ extension NoteStore {
     /// A record that fails in a way no check foresaw (a database error of its own, not of the
     /// disk or the file) is held in ``SyncQuarantine`` and the batch is applied again
     /// without it: one record never stops a pull for good.
-    package func applyStaged(limit: Int, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+    ///
+    /// With ``SearchIndexing/deferred``, new notes wait for ``indexPendingNotes(progress:)``.
+    package func applyStaged(
+        limit: Int, policy: MergePolicy, indexing: SearchIndexing = .immediately
+    ) throws(NoteTakerError) -> SyncApply {
         var held = 0
         while true {
             do {
-                var apply = try applyStagedBatch(limit: limit, policy: policy)
+                var apply = try applyStagedBatch(limit: limit, policy: policy, indexing: indexing)
                 apply.report.errors += held
                 apply.report.pulled += held
                 return apply
@@ -229,9 +233,10 @@ extension NoteStore {
         .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOTADB, .SQLITE_INTERRUPT, .SQLITE_PERM,
     ]
 
-    private func applyStagedBatch(limit: Int, policy: MergePolicy) throws -> SyncApply {
+    private func applyStagedBatch(limit: Int, policy: MergePolicy, indexing: SearchIndexing) throws -> SyncApply {
         let (apply, released) = try writer.write { db in
             var apply = SyncApply(policy: policy)
+            apply.indexing = indexing
             let rows = try Row.fetchAll(db, sql: """
                 SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
                 """, arguments: [limit])

@@ -18,6 +18,9 @@ package struct SyncApply {
     private var unindexed: [String] = []
     /// The server's record being applied: the one held if it cannot be.
     private var incoming: SyncRecord?
+    /// Whether new notes enter the search index with their transaction or are left for
+    /// ``NoteStore/indexPendingNotes(progress:)`` (a first sync, like an import).
+    var indexing = SearchIndexing.immediately
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -44,10 +47,15 @@ package struct SyncApply {
     /// a first sync spent most of its time merging them).
     mutating func flushIndex(_ db: Database) throws {
         guard !unindexed.isEmpty else { return }
-        try db.execute(sql: """
-            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?)) ORDER BY searchSeq
-            """, arguments: [NoteStore.jsonArray(unindexed)])
+        switch indexing {
+        case .immediately:
+            try db.execute(sql: """
+                INSERT INTO note_fts(rowid, title, body, tagNames, facets)
+                SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?)) ORDER BY searchSeq
+                """, arguments: [NoteStore.jsonArray(unindexed)])
+        case .deferred:
+            try PendingSearchIndex.postpone(db, noteIds: unindexed)
+        }
         unindexed.removeAll()
     }
 

@@ -34,14 +34,20 @@ extension SyncEngine {
         }
         try checkDeletions()
         let total = try local { try $0.stagedCount() }
+        // More than one transaction's worth (a first sync): indexed once at the end, as an import is.
+        let indexing: SearchIndexing = total > Self.applyBatchSize ? .deferred : .immediately
         var done = 0
         repeat {
-            let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: options.policy) }
+            let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: options.policy, indexing: indexing) }
             report.add(applied.report)
             done += applied.report.pulled
             progress?(.applying(done: done, total: total))
             if applied.report.pulled == 0 { break }
         } while done < total
+        if indexing == .deferred {
+            let progress = self.progress
+            try local { try $0.indexPendingNotes { done, total in progress?(.indexing(done: done, total: total)) } }
+        }
     }
 
     /// Stops before a pull that would delete many notes here, unless allowed.

@@ -49,6 +49,8 @@ public actor SyncEngine {
         case fetching(received: Int)
         /// Applying fetched changes: done so far, of how many.
         case applying(done: Int, total: Int)
+        /// Adding the notes a large pull brought to the search index: done so far, of how many.
+        case indexing(done: Int, total: Int)
         /// Transferring attachment files.
         case transferringFiles(done: Int, total: Int)
     }
