@@ -20,6 +20,9 @@ struct StoreBenchmark {
     private static let folderNames = ["Work", "Personal", "Projects", "Archive", "Reading"]
     private static let tagNames = (1...50).map { "tag\($0)" }
 
+    /// Notes per second an import must reach: DESIGN.md asks less of a store ten times as large.
+    var importBudget: Int { noteCount >= 1_000_000 ? 8_000 : 10_000 }
+
     func run() throws -> Report {
         var report = Report(suite: "store", notes: noteCount, machine: Report.machine())
         let storeURL = directory.appendingPathComponent("NoteTaker.sqlite")
@@ -30,7 +33,7 @@ struct StoreBenchmark {
         report.figures.append(Figure(
             name: "import \(noteCount) notes, searchable", unit: "notes/s",
             noteTaker: Double(noteCount) / ours * 1_000, baseline: Double(noteCount) / theirs * 1_000,
-            budget: ">= 10000 notes/s", meetsBudget: Double(noteCount) / ours * 1_000 >= 10_000))
+            budget: ">= \(importBudget) notes/s", meetsBudget: Double(noteCount) / ours * 1_000 >= Double(importBudget)))
 
         progress("Measuring the search index...")
         report.figures.append(try measureIndexSize(storeURL))
