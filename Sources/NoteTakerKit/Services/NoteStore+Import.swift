@@ -125,7 +125,7 @@ extension NoteStore {
                 }
                 switch indexing {
                 case .immediately: try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
-                case .deferred: try PendingSearchIndex.postpone(db, searchSeqAbove: before)
+                case .deferred: try PendingSearchIndex.postpone(db, notesWhere: "searchSeq > ?", arguments: [before])
                 }
                 try Metrics.increment(db, .notesCreated, by: count)
             }

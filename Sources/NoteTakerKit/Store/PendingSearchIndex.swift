@@ -47,17 +47,11 @@ enum PendingSearchIndex {
             """)
     }
 
-    /// Leaves the notes whose search sequence is above `sequence` (notes just inserted) for
-    /// the pass at the end of the import.
-    static func postpone(_ db: Database, searchSeqAbove sequence: Int64) throws {
-        try db.cachedStatement(sql: "INSERT INTO note_fts_pending (searchSeq) SELECT searchSeq FROM note WHERE searchSeq > ?")
-            .execute(arguments: [sequence])
-    }
-
-    /// Leaves these notes (just inserted) for the pass at the end.
-    static func postpone(_ db: Database, noteIds: [String]) throws {
-        try db.execute(sql: "INSERT INTO note_fts_pending (searchSeq) SELECT searchSeq FROM note WHERE id IN (SELECT value FROM json_each(?))",
-                       arguments: [NoteStore.jsonArray(noteIds)])
+    /// Leaves the notes that `condition` (SQL over `note`) selects, just inserted, for the
+    /// pass at the end of the import.
+    static func postpone(_ db: Database, notesWhere condition: String, arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: "INSERT INTO note_fts_pending (searchSeq) SELECT searchSeq FROM note WHERE \(condition)")
+            .execute(arguments: arguments)
     }
 
     /// How many notes wait to be indexed.
@@ -88,12 +82,9 @@ enum PendingSearchIndex {
         let upper = try Int64.fetchOne(db, sql: """
             SELECT searchSeq FROM note_fts_pending ORDER BY searchSeq LIMIT 1 OFFSET \(notesPerTransaction - 1)
             """) ?? Int64.max
-        try db.execute(sql: """
-            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-            SELECT note.searchSeq, title, body, tagNames, facets FROM note_fts_pending JOIN note USING (searchSeq)
-            WHERE note_fts_pending.searchSeq <= ?;
-            DELETE FROM note_fts_pending WHERE searchSeq <= ?;
-            """, arguments: [upper, upper])
+        try SearchIndexSchema.index(
+            db, notesWhere: "searchSeq IN (SELECT searchSeq FROM note_fts_pending WHERE searchSeq <= ?)", arguments: [upper])
+        try db.execute(sql: "DELETE FROM note_fts_pending WHERE searchSeq <= ?", arguments: [upper])
         let indexed = db.changesCount
         try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', \(mergeWidth))")
         return indexed

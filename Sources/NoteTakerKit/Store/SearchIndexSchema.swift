@@ -71,16 +71,12 @@ enum SearchIndexSchema {
         let boundary = try db.makeStatement(sql: """
             SELECT searchSeq FROM note WHERE searchSeq > ? ORDER BY searchSeq LIMIT 1 OFFSET \(reindexBatchSize - 1)
             """)
-        let insert = try db.makeStatement(sql: """
-            INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE searchSeq > ? AND searchSeq <= ?
-            """)
         var done = 0
         var last: Int64 = 0
         progress?(0, total)
         while done < total {
             let upper = try Int64.fetchOne(boundary, arguments: [last]) ?? Int64.max
-            try insert.execute(arguments: [last, upper])
+            try index(db, notesWhere: "searchSeq > ? AND searchSeq <= ?", arguments: [last, upper])
             last = upper
             done = upper == Int64.max ? total : done + reindexBatchSize
             progress?(done, total)
@@ -106,10 +102,18 @@ enum SearchIndexSchema {
     /// Adds to the index the notes whose search sequence is above `sequence` (notes just
     /// inserted: new notes are indexed by the code that inserts them, not by a trigger).
     static func indexNotes(_ db: Database, searchSeqAbove sequence: Int64) throws {
+        try index(db, notesWhere: "searchSeq > ?", arguments: [sequence])
+    }
+
+    /// Adds to the index the notes that `condition` (SQL over `note`) selects, which must not
+    /// be in it yet, in the order of their index rowids: FTS5 writes out its pending entries
+    /// whenever a rowid is lower than the one before, so any other order makes many small
+    /// segments.
+    static func index(_ db: Database, notesWhere condition: String, arguments: StatementArguments) throws {
         try db.cachedStatement(sql: """
             INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE searchSeq > ?
-            """).execute(arguments: [sequence])
+            SELECT searchSeq, title, body, tagNames, facets FROM note WHERE \(condition) ORDER BY searchSeq
+            """).execute(arguments: arguments)
     }
 
     /// The highest search sequence in use (0 in an empty store).

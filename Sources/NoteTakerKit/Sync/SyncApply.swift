@@ -41,20 +41,16 @@ package struct SyncApply {
         return (row["seq"], operation, row["derived"])
     }
 
-    /// Adds the notes written since the last flush to the search index, in one statement,
-    /// in the order of their index rowids: FTS5 writes out its pending terms whenever a rowid
-    /// is lower than the one before, so notes taken in id order made a segment each (and
-    /// a first sync spent most of its time merging them).
+    /// Adds the notes written since the last flush to the search index in one statement (or
+    /// leaves them for the pass at the end of a large pull). One at a time, in id order, they
+    /// made a segment each, and a first sync spent most of its time merging them.
     mutating func flushIndex(_ db: Database) throws {
         guard !unindexed.isEmpty else { return }
+        let condition = "id IN (SELECT value FROM json_each(?))"
+        let arguments: StatementArguments = [NoteStore.jsonArray(unindexed)]
         switch indexing {
-        case .immediately:
-            try db.execute(sql: """
-                INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-                SELECT searchSeq, title, body, tagNames, facets FROM note WHERE id IN (SELECT value FROM json_each(?)) ORDER BY searchSeq
-                """, arguments: [NoteStore.jsonArray(unindexed)])
-        case .deferred:
-            try PendingSearchIndex.postpone(db, noteIds: unindexed)
+        case .immediately: try SearchIndexSchema.index(db, notesWhere: condition, arguments: arguments)
+        case .deferred: try PendingSearchIndex.postpone(db, notesWhere: condition, arguments: arguments)
         }
         unindexed.removeAll()
     }
