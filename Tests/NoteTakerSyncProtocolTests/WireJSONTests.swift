@@ -88,6 +88,16 @@ import Testing
             #expect(String(decoding: batch.wireJSON, as: UTF8.self) == String(decoding: try Self.sortedEncoder.encode(batch), as: UTF8.self))
             #expect(try ModifyRequest(wireJSON: Array(JSONEncoder().encode(batch))) == batch)
             #expect(try JSONDecoder().decode(ModifyRequest.self, from: Data(batch.wireJSON)) == batch)
+
+            let answer = ModifyResponse(results: records.map { record in
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: RecordResult(recordId: record.recordId, recordType: record.recordType, outcome: .saved, changeTag: record.changeTag)
+                case 1: RecordResult(recordId: record.recordId, recordType: record.recordType, outcome: .serverRecordChanged, serverRecord: record)
+                default: RecordResult(recordId: record.recordId, recordType: record.recordType, outcome: .error, message: "Refused \"/\n\u{7}")
+                }
+            }, authoredToken: Bool.random(using: &generator) ? "device:7" : nil)
+            #expect(String(decoding: answer.wireJSON, as: UTF8.self) == String(decoding: try Self.sortedEncoder.encode(answer), as: UTF8.self))
+            #expect(try ModifyResponse(wireJSON: Array(JSONEncoder().encode(answer))) == answer)
         }
     }
 
@@ -135,6 +145,9 @@ import Testing
     @Test func refusesMessagesWithoutTheirParts() {
         #expect(throws: WireJSONError.self) { try ChangesResponse(wireJSON: Array("{\"records\":[],\"token\":\"t\"}".utf8)) }
         #expect(throws: WireJSONError.self) { try ModifyRequest(wireJSON: Array("{\"changes\":[]}".utf8)) }
+        #expect(throws: WireJSONError.self) { try ModifyResponse(wireJSON: Array("{\"authoredToken\":\"t\"}".utf8)) }
+        let badOutcome = "{\"results\":[{\"recordId\":\"\(UUID())\",\"recordType\":\"note\",\"outcome\":\"maybe\"}]}"
+        #expect(throws: WireJSONError.self) { try ModifyResponse(wireJSON: Array(badOutcome.utf8)) }
         let badId = "{\"changes\":[],\"requestId\":\"not-a-uuid\"}"
         let error = #expect(throws: WireJSONError.self) { try ModifyRequest(wireJSON: Array(badId.utf8)) }
         #expect(error?.description == "The JSON is malformed: 'not-a-uuid' is not a UUID at byte 38.")

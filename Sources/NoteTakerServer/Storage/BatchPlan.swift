@@ -100,12 +100,12 @@ struct BatchPlan {
 
     /// The answer as kept for a repeated batch: without the server's copies of conflicting
     /// records (a replay reads them afresh), so each stays small, a couple of hundred bytes a change.
-    func keptAnswer() throws -> Data {
-        try JSONEncoder().encode(ModifyResponse(results: results.map { result in
+    func keptAnswer() -> Data {
+        Data(ModifyResponse(results: results.map { result in
             var result = result
             result.serverRecord = nil
             return result
-        }))
+        }).wireJSON)
     }
 
     /// Refuses the batch when the account's records would grow past its quota. `used` is the

@@ -60,7 +60,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Sends a batch of saves and deletes.
     public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
-        try await exchange(SyncAPI.modify, body: Data(request.wireJSON)) { try JSONDecoder().decode(ModifyResponse.self, from: $0) }
+        try await exchange(SyncAPI.modify, body: Data(request.wireJSON)) { try ModifyResponse(wireJSON: Array($0)) }
     }
 
     /// The earlier versions of a note that the server kept, newest first.

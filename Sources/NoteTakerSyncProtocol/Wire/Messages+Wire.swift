@@ -143,6 +143,72 @@ extension ModifyRequest {
     }
 }
 
+extension RecordResult {
+    /// Reads the answer for one change.
+    public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var recordId: UUID?, recordType: String?, outcome: Outcome?, changeTag: String?, serverRecord: SyncRecord?, message: String?
+        try reader.object { reader, key throws(WireJSONError) in
+            switch key {
+            case "recordId": recordId = try reader.uuid()
+            case "recordType": recordType = try reader.string()
+            case "outcome":
+                let name = try reader.string()
+                guard let value = Outcome(rawValue: name) else { throw reader.refusal("an unknown outcome '\(name.prefix(40))'") }
+                outcome = value
+            case "changeTag": changeTag = try reader.null() ? nil : try reader.string()
+            case "serverRecord": serverRecord = try reader.null() ? nil : try SyncRecord(reading: &reader)
+            case "message": message = try reader.null() ? nil : try reader.string()
+            default: try reader.skip()
+            }
+        }
+        guard let recordId, let recordType, let outcome else { throw reader.refusal("a result without its recordId, recordType and outcome") }
+        self.init(recordId: recordId, recordType: recordType, outcome: outcome, changeTag: changeTag, serverRecord: serverRecord, message: message)
+    }
+
+    /// Writes the result.
+    public func write(to writer: inout WireWriter) {
+        writer.object { writer in
+            if let changeTag { writer.key("changeTag"); writer.string(changeTag) }
+            if let message { writer.key("message"); writer.string(message) }
+            writer.key("outcome"); writer.string(outcome.rawValue)
+            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordType"); writer.string(recordType)
+            if let serverRecord { writer.key("serverRecord"); serverRecord.write(to: &writer) }
+        }
+    }
+}
+
+extension ModifyResponse {
+    /// Reads the answer to a batch from a whole JSON document.
+    public init(wireJSON bytes: [UInt8]) throws(WireJSONError) {
+        self = try WireReader.read(bytes) { reader throws(WireJSONError) in
+            var results: [RecordResult]?, authoredToken: String?
+            try reader.object { reader, key throws(WireJSONError) in
+                switch key {
+                case "results":
+                    var list: [RecordResult] = []
+                    try reader.array { reader throws(WireJSONError) in list.append(try RecordResult(reading: &reader)) }
+                    results = list
+                case "authoredToken": authoredToken = try reader.null() ? nil : try reader.string()
+                default: try reader.skip()
+                }
+            }
+            guard let results else { throw reader.refusal("an answer without its results") }
+            return ModifyResponse(results: results, authoredToken: authoredToken)
+        }
+    }
+
+    /// The answer as one JSON document.
+    public var wireJSON: [UInt8] {
+        var writer = WireWriter()
+        writer.object { writer in
+            if let authoredToken { writer.key("authoredToken"); writer.string(authoredToken) }
+            writer.key("results"); writer.array(results) { writer, result in result.write(to: &writer) }
+        }
+        return writer.bytes
+    }
+}
+
 extension WireReader {
     /// Reads a UUID written as a string, in either case.
     public mutating func uuid() throws(WireJSONError) -> UUID {
@@ -163,3 +229,4 @@ public protocol WireMessage: Codable {
 
 extension ChangesResponse: WireMessage {}
 extension ModifyRequest: WireMessage {}
+extension ModifyResponse: WireMessage {}

@@ -66,7 +66,7 @@ extension PostgresSyncStorage {
                 """, logger: logger), Int64.self) ?? 0
             try plan.checkQuota(used: used, versionBytes: versionBytes, quota: quota)
             let now = Date().timeIntervalSince1970
-            let kept = try plan.keptAnswer()
+            let kept = plan.keptAnswer()
             try await connection.query("""
                 INSERT INTO request (account_id, request_id, response, created_at) VALUES (\(account), \(requestKey), \(kept), \(now))
                 """, logger: logger)
@@ -179,7 +179,7 @@ extension PostgresSyncStorage {
 
     /// A kept answer, with the server's current copy of each record that conflicted.
     private func replay(_ connection: PostgresConnection, account: Int64, _ stored: Data) async throws -> ModifyResponse {
-        var response = try JSONDecoder().decode(ModifyResponse.self, from: stored)
+        var response = try ModifyResponse(wireJSON: Array(stored))
         for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
             let result = response.results[index]
             let rows = try await connection.query("""

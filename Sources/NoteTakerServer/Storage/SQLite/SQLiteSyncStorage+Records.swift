@@ -74,7 +74,7 @@ extension SQLiteSyncStorage {
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
                 arguments: [plan.sequence, plan.addedBytes, account])
             let now = Date().timeIntervalSince1970
-            let kept = try plan.keptAnswer()
+            let kept = plan.keptAnswer()
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [account, requestKey, kept, now])
@@ -141,7 +141,7 @@ extension SQLiteSyncStorage {
 
     /// A kept answer, with the server's current copy of each record that conflicted.
     static func replay(_ db: Database, account: Int64, _ stored: Data) throws -> ModifyResponse {
-        var response = try JSONDecoder().decode(ModifyResponse.self, from: stored)
+        var response = try ModifyResponse(wireJSON: Array(stored))
         for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
             let result = response.results[index]
             response.results[index].serverRecord = try Row.fetchOne(db, sql: """
