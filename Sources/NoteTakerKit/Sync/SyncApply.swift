@@ -21,6 +21,10 @@ package struct SyncApply {
     /// Whether new notes enter the search index with their transaction or are left for
     /// ``NoteStore/indexPendingNotes(progress:)`` (a first sync, like an import).
     var indexing = SearchIndexing.immediately
+    /// Folders, tags and the device name, read once per transaction.
+    private var cache = RecordWriteCache()
+    /// Whether attachments may be waiting for their notes (`nil`: not looked yet).
+    private var attachmentsWaiting: Bool?
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -100,12 +104,18 @@ package struct SyncApply {
         case .keep:
             break
         case .take:
-            if try write(db, type, key, record.fields, deferIndex: newNote) {
-                if newNote { unindexed.append(key) }
+            if newNote {
+                // Written once, already in sync (``apply(_:_:fieldsText:)`` released any held version).
+                let arriving = SyncedVersion(tag: record.changeTag, base: fieldsText ?? record.fields.wireJSON, at: now)
+                if try write(db, type, key, record.fields, arriving: arriving) { unindexed.append(key) }
+            } else if try write(db, type, key, record.fields) {
                 try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
             }
         case .delete:
-            if situation.exists { releasedHashes.formUnion(try SyncRecords.delete(db, type, key)) }
+            if situation.exists {
+                releasedHashes.formUnion(try SyncRecords.delete(db, type, key))
+                if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
+            }
             try forgetDeletion(db, type, key)
         case .bothDeleted:
             try clearOutbox(db, type, key)
@@ -140,18 +150,23 @@ package struct SyncApply {
     }
 
     /// Keeps an attachment whose note has not arrived yet, to apply when the note does.
-    private func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
+    private mutating func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
         guard let noteId = record.fields[AttachmentRecord.Field.noteId.rawValue]?.string.flatMap({ UUID(key: $0) })?.key,
               try !NoteStore.noteExists(db, noteId)
         else { return false }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
                        arguments: [record.recordId.key, noteId, record.changeTag,
                                    record.fields.wireJSON])
+        attachmentsWaiting = true
         return true
     }
 
     /// Applies the attachments that waited for a note that is now here.
     private mutating func applyWaiting(_ db: Database, noteId: String) throws {
+        if attachmentsWaiting == nil {
+            attachmentsWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_waiting LIMIT 1") == true
+        }
+        guard attachmentsWaiting == true else { return }
         let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT recordId, changeTag, fields FROM sync_waiting WHERE noteId = ?"),
                                     arguments: [noteId])
         guard !rows.isEmpty else { return }
@@ -260,10 +275,13 @@ package struct SyncApply {
     ///
     /// Every check runs before the first write, so a refused record leaves nothing behind
     /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
-    private mutating func write(_ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, deferIndex: Bool = false) throws -> Bool {
+    private mutating func write(
+        _ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, arriving: SyncedVersion? = nil
+    ) throws -> Bool {
         let reason: String
         do {
-            try SyncRecords.write(db, type, key, fields, deferIndex: deferIndex)
+            try SyncRecords.write(db, type, key, fields, cache: &cache, arriving: arriving)
+            if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             return true
         } catch let error as SyncRecordError {
             reason = error.description

@@ -50,12 +50,17 @@ enum SyncRecords {
     /// Writes a record from the server into its local row (inserting or updating).
     /// References to folders and tags this device does not hold yet are kept as
     /// ``UnresolvedReferences``, never dropped; a folder or tag that arrives resolves the
-    /// references waiting for it. With `deferIndex`, a new note is left for the caller to
-    /// add to the search index.
-    static func write(_ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields, deferIndex: Bool = false) throws {
+    /// references waiting for it.
+    ///
+    /// With `arriving`, the record is a note this device does not hold: it is inserted
+    /// already in sync at that version, and left for the caller to add to the search index.
+    static func write(
+        _ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields,
+        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil
+    ) throws {
         do {
             switch type {
-            case .note: try writeNote(db, id, try NoteRecord(fields: fields), deferIndex: deferIndex)
+            case .note: try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving)
             case .folder:
                 try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
                 try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
@@ -98,29 +103,33 @@ enum SyncRecords {
                              record.contentHash, record.createdAt])
     }
 
-    private static func writeNote(_ db: Database, _ id: String, _ record: NoteRecord, deferIndex: Bool) throws {
+    private static func writeNote(
+        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?
+    ) throws {
         let title = try NoteStore.validatedTitle(record.title)
         let body = try NoteStore.validatedBody(record.body)
         // Only a name to show: a device that sends a wrong one is not named, its note applies.
-        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(record.editedOn), thisDevice: try SyncDevice.name(db))
+        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(record.editedOn), thisDevice: try cache.deviceName(db))
         let wantedFolder = record.folderId
-        var folderId = wantedFolder
-        if let folder = folderId, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folder]) != true {
-            folderId = nil
-        }
+        let folderChain = try wantedFolder.flatMap { try cache.folderChain(db, $0) }
+        let folderId = folderChain == nil ? nil : wantedFolder
         let wanted = record.tagIds
-        let tags = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Columns.tag) FROM tag WHERE id IN (SELECT value FROM json_each(?))"),
-                                    arguments: [NoteStore.jsonArray(wanted)]).map(Tag.init(row:))
+        let tags = wanted.isEmpty ? [] : try cache.tags(db, ids: wanted)
         // The search fields are computed first, so the note is indexed once.
-        let fields = SearchFields(isPinned: record.isPinned, isTrashed: record.trashedAt != nil, tags: tags,
-                                  folderChain: try SearchFields.folderChain(db, folderId))
-        let arguments: StatementArguments = [
+        let fields = SearchFields(isPinned: record.isPinned, isTrashed: record.trashedAt != nil, tags: tags, folderChain: folderChain ?? [])
+        var arguments: StatementArguments = [
             title, body, record.createdAt, record.modifiedAt, record.isPinned,
             folderId, record.trashedAt, fields.tagNames, fields.facets, editedOn, id,
         ]
-        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id])
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
-        if let existing {
+        if let arriving {
+            arguments += [arriving.tag, arriving.base, arriving.at.storageValue]
+            try db.cachedStatement(sql: """
+                INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn, id,
+                    changeTag, syncBase, lastSyncedAt, syncStatus, searchSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'synced', (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                """).execute(arguments: arguments)
+        } else if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id]) {
             if existing["title"] != title || existing["body"] != body {
                 try NoteHistory.keep(db, noteId: id, title: existing["title"], body: existing["body"], newBody: body,
                                      modifiedAt: existing.date("modifiedAt") ?? Date(), replacedBy: .sync)
@@ -137,15 +146,22 @@ enum SyncRecords {
                 INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn, id, searchSeq)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
                 """).execute(arguments: arguments)
-            if !deferIndex { try SearchIndexSchema.indexNotes(db, searchSeqAbove: before) }
+            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
         }
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
-            .execute(arguments: [id, tagKeys])
+        if !tags.isEmpty {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
+                .execute(arguments: [id, tagKeys])
+        }
         // What this device does not hold yet is kept: the record stays whole (after the
-        // update, whose trigger clears an earlier pending folder).
-        try db.cachedStatement(sql: "DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = ? AND property = 'tagIds'")
-            .execute(arguments: [id])
-        try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
+        // update, whose trigger clears an earlier pending folder). A note that just arrived
+        // has no earlier references to clear.
+        if arriving == nil {
+            try db.cachedStatement(sql: "DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = ? AND property = 'tagIds'")
+                .execute(arguments: [id])
+        }
+        if tags.count < wanted.count {
+            try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
+        }
         if folderId == nil, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
     }
 
@@ -195,6 +211,14 @@ enum SyncRecords {
         }
         return []
     }
+}
+
+/// The version a note arrives at from the server, written with its row: its change tag,
+/// its fields as JSON (the base of later merges), and when it was synced.
+struct SyncedVersion {
+    var tag: String
+    var base: String
+    var at: Date
 }
 
 /// Why a record from the server could not be written locally.
