@@ -171,6 +171,9 @@ extension NoteStore {
         migrator.registerMigration("v16-larger-index-segments") { db in
             try SearchIndexSchema.setPendingIndexBytes(db)
         }
+        migrator.registerMigration("v17-edited-notes-stay-pending") { db in
+            try PendingSearchIndex.replaceUpdateTrigger(db)
+        }
         return migrator
     }
 }

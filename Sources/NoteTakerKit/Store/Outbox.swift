@@ -15,6 +15,11 @@ public enum RecordType: String, Sendable, Codable, CaseIterable {
     /// The table that holds records of this type.
     var table: String { rawValue }
 
+    /// Every type, those that others refer to first: the order of applying fetched records,
+    /// and of queueing a whole store to go up (so that other devices receive folders and tags
+    /// before the notes in them).
+    static let parentsFirst = allCases.sorted { $0.applyOrder < $1.applyOrder }
+
     /// The order in which fetched records are applied: what others refer to comes first.
     var applyOrder: Int {
         switch self {

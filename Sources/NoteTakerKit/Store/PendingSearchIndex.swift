@@ -10,8 +10,9 @@ import GRDB
 ///
 /// The triggers that keep the index up to date know these notes: a note that was never
 /// indexed is not removed from the index (an FTS5 `delete` of entries that are not there
-/// damages it), and a pending note that is edited or deleted leaves the list, edited notes
-/// being indexed with their new text at once.
+/// damages it), a pending note that is deleted leaves the list, and one that is edited stays
+/// on it, to be indexed with its text of then. (Indexed one by one as they changed, the
+/// 100,000 notes of a first sync whose folder arrived after them took 38 s.)
 ///
 /// A store left with pending notes (an import that was interrupted) is indexed when it is
 /// next opened for writing.
@@ -31,7 +32,14 @@ enum PendingSearchIndex {
                 WHERE NOT EXISTS (SELECT 1 FROM note_fts_pending WHERE searchSeq = old.searchSeq);
                 DELETE FROM note_fts_pending WHERE searchSeq = old.searchSeq;
             END;
+            """)
+        try replaceUpdateTrigger(db)
+    }
 
+    /// The update trigger: an indexed note's entry is replaced; an edited pending note stays
+    /// pending, under its new search sequence (since migration v17; before, it was indexed alone).
+    static func replaceUpdateTrigger(_ db: Database) throws {
+        try db.execute(sql: """
             DROP TRIGGER note_fts_update;
             CREATE TRIGGER note_fts_update AFTER UPDATE OF title, body, tagNames, facets, searchSeq ON note
             WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.tagNames IS NOT new.tagNames
@@ -40,9 +48,10 @@ enum PendingSearchIndex {
                 INSERT INTO note_fts(note_fts, rowid, title, body, tagNames, facets)
                 SELECT 'delete', old.searchSeq, old.title, old.body, old.tagNames, old.facets
                 WHERE NOT EXISTS (SELECT 1 FROM note_fts_pending WHERE searchSeq = old.searchSeq);
-                DELETE FROM note_fts_pending WHERE searchSeq = old.searchSeq;
                 INSERT INTO note_fts(rowid, title, body, tagNames, facets)
-                VALUES (new.searchSeq, new.title, new.body, new.tagNames, new.facets);
+                SELECT new.searchSeq, new.title, new.body, new.tagNames, new.facets
+                WHERE NOT EXISTS (SELECT 1 FROM note_fts_pending WHERE searchSeq = old.searchSeq);
+                UPDATE note_fts_pending SET searchSeq = new.searchSeq WHERE searchSeq = old.searchSeq;
             END;
             """)
     }

@@ -22,7 +22,7 @@ extension NoteStore {
     /// Forgets everything this store knew of a server (tags, bases, tokens) and queues every
     /// record to go up: for a different server or account. Deletes nothing.
     static func requeueEverything(_ db: Database) throws {
-        for type in RecordType.allCases {
+        for type in RecordType.parentsFirst {
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
             try db.execute(sql: """
                 INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
@@ -184,104 +184,6 @@ extension NoteStore {
     /// How many staged changes wait.
     package func stagedCount() throws(NoteTakerError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_inbox") ?? 0 }
-    }
-
-    /// Applies up to `limit` staged changes — folders first, then tags, notes, attachments —
-    /// and removes them from the stage; returns how many were applied (0 when done).
-    ///
-    /// A record that fails in a way no check foresaw (a database error of its own, not of the
-    /// disk or the file) is held in ``SyncQuarantine`` and the batch is applied again
-    /// without it: one record never stops a pull for good.
-    ///
-    /// With ``SearchIndexing/deferred``, new notes wait for ``indexPendingNotes(progress:)``.
-    package func applyStaged(
-        limit: Int, policy: MergePolicy, indexing: SearchIndexing = .immediately
-    ) throws(NoteTakerError) -> SyncApply {
-        var held = 0
-        while true {
-            do {
-                var apply = try applyStagedBatch(limit: limit, policy: policy, indexing: indexing)
-                apply.report.errors += held
-                apply.report.pulled += held
-                return apply
-            } catch let failure as StagedRecordFailure {
-                try write { db in
-                    let row = try Row.fetchOne(db, sql: "SELECT recordType, recordId, changeTag, deleted, fields FROM sync_inbox WHERE seq = ?",
-                                               arguments: [failure.seq])
-                    if let row {
-                        try SyncQuarantine.hold(db, recordType: row["recordType"], recordId: row["recordId"], changeTag: row["changeTag"],
-                                                deleted: row["deleted"], fields: row["fields"], reason: "This device could not store it: \(failure.reason)")
-                    }
-                    try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [failure.seq])
-                }
-                held += 1
-            } catch {
-                throw NoteTakerError(databaseError: error)
-            }
-        }
-    }
-
-    /// One staged record that failed on its own; its batch was rolled back.
-    private struct StagedRecordFailure: Error {
-        let seq: Int64
-        let reason: String
-    }
-
-    /// Database failures of the disk or the file, not of one record: these stop the pull.
-    private static let environmentFailures: [ResultCode] = [
-        .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CORRUPT, .SQLITE_NOMEM,
-        .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOTADB, .SQLITE_INTERRUPT, .SQLITE_PERM,
-    ]
-
-    private func applyStagedBatch(limit: Int, policy: MergePolicy, indexing: SearchIndexing) throws -> SyncApply {
-        let (apply, released) = try writer.write { db in
-            var apply = SyncApply(policy: policy)
-            apply.indexing = indexing
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?
-                """, arguments: [limit])
-            let delete = try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE seq = ?")
-            for row in rows {
-                let seq: Int64 = row["seq"]
-                let recordType: String = row["recordType"]
-                let recordId: String = row["recordId"]
-                let changeTag: String = row["changeTag"]
-                let deleted: Bool = row["deleted"]
-                let fieldsText: String = row["fields"]
-                try delete.execute(arguments: [seq])
-                apply.report.pulled += 1
-                if try SyncApply.isEcho(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted) {
-                    continue
-                }
-                let id = UUID(key: recordId)
-                let fields = try? RecordFields(wireJSON: fieldsText.utf8)
-                let unreadable = id == nil ? "its id '\(recordId.prefix(80))' is not a UUID"
-                    : fields == nil ? "its fields are not a JSON object"
-                    : RecordType(rawValue: recordType) == nil ? "this app does not know the record type '\(recordType.prefix(40))'"
-                    : nil
-                guard let id, let fields, unreadable == nil else {
-                    apply.report.errors += 1
-                    try SyncQuarantine.hold(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted,
-                                            fields: fieldsText, reason: "The server's record could not be read: \(unreadable ?? "").")
-                    continue
-                }
-                let record = SyncRecord(recordType: recordType, recordId: id, changeTag: changeTag, deleted: deleted, fields: fields)
-                do {
-                    try apply.apply(db, record, fieldsText: fieldsText)
-                } catch let error as DatabaseError where !Self.environmentFailures.contains(error.resultCode.primaryResultCode) {
-                    throw StagedRecordFailure(seq: seq, reason: error.message ?? error.description)
-                }
-            }
-            try apply.flushIndex(db)
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
-                try FolderCycles.break(db)
-                try SyncState.set(db, .changeToken, try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
-                try SyncState.set(db, .inboxToken, nil)
-            }
-            return (apply, apply.releasedHashes)
-        }
-        try removeUnreferencedFiles(released)
-        return apply
     }
 
     /// Content hashes of attachments whose files are not here yet.
