@@ -9,32 +9,66 @@ extension SyncEngine {
     /// each, which a save from the app waits out).
     static let applyBatchSize = 5_000
 
-    /// Fetches every change since the last token into the stage, checks the deletions it
-    /// would make, then applies it. A token the server no longer honours starts over from
+    /// Fetches every change since the last token and applies it; the next page is fetched
+    /// while one is applied or staged. A token the server no longer honours starts over from
     /// nothing, keeping every pending local change.
+    ///
+    /// A pull from scratch (a first sync) applies each page as it arrives, as long as none
+    /// deletes a note here, and builds the search index once at the end, as an import does.
+    /// Otherwise, and from the first page that deletes a note here, pages are staged: their
+    /// deletions are counted (see ``Options/massDeletionLimit``) before any is applied.
     func pull(into report: inout SyncReport) async throws(SyncError) {
         var query = try local { try $0.changesQuery() }
+        var direct = try local { try $0.pullsFromScratch() }
         var received = 0
         var restarted = false
+        var fetch = prefetch(query)
+        defer { fetch.cancel() }
         while true {
             let page: ChangesResponse
             do throws(SyncError) {
-                page = try await transport.fetchChanges(query)
+                page = try await fetch.value.get()
             } catch .resyncRequired where !restarted {
                 restarted = true
                 try local { try $0.resetChangeToken() }
                 query = try local { try $0.changesQuery() }
+                fetch = prefetch(query)
                 continue
             }
-            try local { try $0.stage(page) }
             query.since = page.token
+            if page.moreComing { fetch = prefetch(query) }
             received += page.records.count
             progress?(.fetching(received: received))
+            if direct, let applied = try local({ try $0.applyPage(page, policy: options.policy) }) {
+                report.add(applied.report)
+            } else {
+                direct = false
+                try local { try $0.stage(page) }
+            }
             if !page.moreComing { break }
         }
+        if !direct { try applyStaged(into: &report) }
+        try indexPendingNotes()
+    }
+
+    /// Starts fetching a page of changes, off the engine, so that it arrives while the engine
+    /// applies the one before.
+    private func prefetch(_ query: ChangesQuery) -> Task<Result<ChangesResponse, SyncError>, Never> {
+        let transport = transport
+        return Task.detached {
+            do throws(SyncError) {
+                return .success(try await transport.fetchChanges(query))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Checks the staged deletions, then applies the stage. More than one transaction's worth
+    /// leaves new notes to be indexed once at the end (``indexPendingNotes()``).
+    private func applyStaged(into report: inout SyncReport) throws(SyncError) {
         try checkDeletions()
         let total = try local { try $0.stagedCount() }
-        // More than one transaction's worth (a first sync): indexed once at the end, as an import is.
         let indexing: SearchIndexing = total > Self.applyBatchSize ? .deferred : .immediately
         var done = 0
         repeat {
@@ -44,10 +78,12 @@ extension SyncEngine {
             progress?(.applying(done: done, total: total))
             if applied.report.pulled == 0 { break }
         } while done < total
-        if indexing == .deferred {
-            let progress = self.progress
-            try local { try $0.indexPendingNotes { done, total in progress?(.indexing(done: done, total: total)) } }
-        }
+    }
+
+    /// Adds the notes the pull left pending (if any) to the search index, reporting its progress.
+    private func indexPendingNotes() throws(SyncError) {
+        let progress = self.progress
+        try local { try $0.indexPendingNotes { done, total in progress?(.indexing(done: done, total: total)) } }
     }
 
     /// Stops before a pull that would delete many notes here, unless allowed.
