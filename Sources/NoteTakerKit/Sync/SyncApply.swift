@@ -25,6 +25,10 @@ package struct SyncApply {
     private var cache = RecordWriteCache()
     /// Whether attachments may be waiting for their notes (`nil`: not looked yet).
     private var attachmentsWaiting: Bool?
+    /// Whether the stage holds records (`nil`: not looked yet).
+    private var staging: Bool?
+    /// Whether records are held in quarantine (`nil`: not looked yet).
+    private var quarantined: Bool?
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -219,7 +223,7 @@ package struct SyncApply {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
         let current = try pending(db, type, key)
-        if result.outcome != .error {
+        if result.outcome != .error, try isStaging(db) {
             // A version staged by an earlier, unfinished pull is older than this answer's;
             // applied later it would undo it (and the server does not send a device's own
             // version back to correct that).
@@ -232,8 +236,7 @@ package struct SyncApply {
             if change.operation == .delete {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
                 try forgetDeletion(db, type, key)
-            } else if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(type.table) WHERE id = ?"), arguments: [key]) == true {
-                try markSynced(db, type, key, tag: tag, base: change.fields ?? [:])
+            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:]) {
                 if current?.seq == sentSequence {
                     try clearOutbox(db, type, key)
                 } else {
@@ -294,18 +297,41 @@ package struct SyncApply {
         try SyncQuarantine.hold(db, recordType: type.rawValue, recordId: key, changeTag: incoming?.changeTag ?? "", deleted: false,
                                 fields: (incoming?.fields ?? fields).wireJSON,
                                 reason: reason)
+        quarantined = true
         return false
     }
 
-    private func markSynced(_ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil) throws {
-        try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key)
-        let baseText = baseText ?? base.wireJSON
-        let conflicted = try type == .note
-            && Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sync_conflict WHERE noteId = ?"), arguments: [key]) == true
+    /// Marks a row as in sync with the server's version `tag`, `base` its fields then;
+    /// returns whether the row exists.
+    @discardableResult
+    private mutating func markSynced(
+        _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil
+    ) throws -> Bool {
+        if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
-                syncStatus = ? WHERE id = ?
-            """).execute(arguments: [tag, baseText, now.storageValue, conflicted ? "conflict" : "synced", key])
+                syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
+            WHERE id = ?
+            """).execute(arguments: [tag, baseText ?? base.wireJSON, now.storageValue, key])
+        return db.changesCount > 0
+    }
+
+    /// Whether a pull left records staged (looked up once per transaction, which adds none).
+    private mutating func isStaging(_ db: Database) throws -> Bool {
+        if let staging { return staging }
+        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") == true
+        staging = found
+        return found
+    }
+
+    /// Whether any record is held in quarantine (looked up once per transaction; holding one
+    /// here sets it). A pulled record's held version is released by ``apply(_:_:fieldsText:)``
+    /// in any case; this spares the answers to a push the lookup.
+    private mutating func holdsRecords(_ db: Database) throws -> Bool {
+        if let quarantined { return quarantined }
+        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_quarantine LIMIT 1") == true
+        quarantined = found
+        return found
     }
 
     private func clearOutbox(_ db: Database, _ type: RecordType, _ key: String) throws {

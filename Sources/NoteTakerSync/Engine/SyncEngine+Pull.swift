@@ -55,13 +55,7 @@ extension SyncEngine {
     /// applies the one before.
     private func prefetch(_ query: ChangesQuery) -> Task<Result<ChangesResponse, SyncError>, Never> {
         let transport = transport
-        return Task.detached {
-            do throws(SyncError) {
-                return .success(try await transport.fetchChanges(query))
-            } catch {
-                return .failure(error)
-            }
-        }
+        return Self.offEngine { () async throws(SyncError) in try await transport.fetchChanges(query) }
     }
 
     /// Checks the staged deletions, then applies the stage. More than one transaction's worth

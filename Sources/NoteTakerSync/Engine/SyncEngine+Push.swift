@@ -4,31 +4,47 @@ import NoteTakerKit
 
 extension SyncEngine {
     /// Sends the outbox in batches: first any batch left in flight by an earlier cycle
-    /// (exactly as it was sent), then new ones in outbox order.
+    /// (exactly as it was sent), then new ones in outbox order. The next batch is read while
+    /// the server answers one; read again if answering changed what it holds.
     func push(into report: inout SyncReport) async throws(SyncError) {
         if let inflight = try local({ try $0.inflightBatch() }) {
-            try await send(inflight, into: &report)
+            _ = try await settle(inflight, answer: modify(inflight.request).value, into: &report)
         }
         var cursor: Int64 = 0
         var done = 0
         let total = try local { try $0.pendingChanges().count }
-        while true {
-            let (next, refused) = try local { try $0.nextPushBatch(after: cursor, limit: options.batchSize) }
-            report.errors += refused
-            guard var batch = next else { break }
+        var upcoming = try nextBatch(after: cursor, into: &report)
+        while var batch = upcoming {
             cursor = batch.sequences.max() ?? cursor
             let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
             if !refusedFiles.isEmpty {
                 // A file the server does not take holds back its attachment alone.
                 let heldBack = try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
                 report.errors += heldBack
-                if batch.request.changes.isEmpty { continue }
+                if batch.request.changes.isEmpty {
+                    upcoming = try nextBatch(after: cursor, into: &report)
+                    continue
+                }
             }
             try local { try $0.beginPush(batch) }
-            try await send(batch, into: &report)
+            let answer = modify(batch.request)
+            upcoming = try nextBatch(after: cursor, into: &report)
+            let plain = try await settle(batch, answer: answer.value, into: &report)
+            let sent = Set(batch.request.changes.map(\.recordId))
+            if !plain || upcoming?.request.changes.contains(where: { sent.contains($0.recordId) }) == true {
+                // A merge, or a record edited while it was in flight: read from the store again.
+                upcoming = try nextBatch(after: cursor, into: &report)
+            }
             done += batch.request.changes.count
             progress?(.pushing(done: done, total: max(total, done)))
         }
+    }
+
+    /// The next batch of the outbox after `cursor`, counting the changes refused as too large.
+    private func nextBatch(after cursor: Int64, into report: inout SyncReport) throws(SyncError) -> PushBatch? {
+        let (batch, refused) = try local { try $0.nextPushBatch(after: cursor, limit: options.batchSize) }
+        report.errors += refused
+        return batch
     }
 
     /// Error codes with which the server refuses a whole batch for what it holds: each change
@@ -43,21 +59,31 @@ extension SyncEngine {
         }
     }
 
-    /// Sends one batch and applies the answer; on failure the batch stays in flight.
-    private func send(_ batch: PushBatch, into report: inout SyncReport) async throws(SyncError) {
+    /// Starts sending a batch, off the engine, so that the engine reads the next one meanwhile.
+    private func modify(_ request: ModifyRequest) -> Task<Result<ModifyResponse, SyncError>, Never> {
+        let transport = transport
+        return Self.offEngine { () async throws(SyncError) in try await transport.modify(request) }
+    }
+
+    /// Applies the answer to a batch; on failure the batch stays in flight. Returns whether
+    /// every change was saved as sent (no merge, no refusal).
+    private func settle(
+        _ batch: PushBatch, answer: Result<ModifyResponse, SyncError>, into report: inout SyncReport
+    ) throws(SyncError) -> Bool {
         let response: ModifyResponse
         do throws(SyncError) {
-            response = try await transport.modify(batch.request)
+            response = try answer.get()
         } catch let error where Self.isRefusal(error) {
             try local { try $0.batchRefused(batch, message: error.message) }
             report.errors += batch.request.changes.count
-            return
+            return false
         } catch {
             try local { try $0.pushFailed(batch) }
             throw error
         }
         let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
         report.add(applied.report)
+        return response.results.allSatisfy { $0.outcome == .saved }
     }
 
     /// Uploads the attachment files a batch needs, once per hash. Returns the files the

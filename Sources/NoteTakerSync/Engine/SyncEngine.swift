@@ -136,6 +136,18 @@ public actor SyncEngine {
         try local { store in try store.adoptServer(serverId) }
     }
 
+    /// Starts a request off the engine's executor, so that the engine goes on with the store
+    /// meanwhile; its outcome is awaited with `.value`.
+    static func offEngine<T: Sendable>(_ request: @escaping @Sendable () async throws(SyncError) -> T) -> Task<Result<T, SyncError>, Never> {
+        Task.detached {
+            do throws(SyncError) {
+                return .success(try await request())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// Runs a store call, turning its errors into `SyncError.store(_:)`.
     func local<T>(_ body: (NoteStore) throws -> T) throws(SyncError) -> T {
         do {

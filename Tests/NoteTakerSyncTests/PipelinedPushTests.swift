@@ -1,0 +1,74 @@
+import Foundation
+@testable import NoteTakerKit
+import NoteTakerSyncProtocol
+import Testing
+@testable import NoteTakerSync
+
+/// The engine reads the next batch of the outbox while the server answers one.
+@Suite("Batches read while one is in flight")
+struct PipelinedPushTests {
+    @Test func aNoteEditedWhileItsBatchIsInFlightGoesUpAgainWithoutAMerge() async throws {
+        try await withLiveServer { server, token in
+            let store = try NoteStore.inMemory()
+            let edited = try store.createNote(NoteDraft(title: "Edited in flight", body: "first words"))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipelined-\(UUID().uuidString).txt")
+            try Data("a file, so that the first batch checks the server for it".utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            _ = try store.attachFile(at: file, toNote: edited.id)
+            _ = try store.importNotes((0..<SyncLimits.maxBatchSize + 50).map { NoteDraft(title: "note \($0)") })
+
+            // The first batch is read with the first words; the edit lands before it is sent,
+            // so the batch read while it is in flight holds the note again.
+            let transport = EditingTransport(inner: try HTTPSyncTransport(server: server.url, token: token)) {
+                _ = try? store.updateNote(id: edited.id, body: "second words")
+            }
+            let report = try await SyncEngine(store: store, transport: transport).sync()
+            #expect(report.merged == 0)
+            #expect(try store.conflicts().isEmpty)
+            #expect(try !store.hasPushableChanges())
+
+            let other = try Device("other", server: server, token: token)
+            try await other.sync()
+            #expect(try other.note(titled: "Edited in flight").body == "second words")
+            #expect(try other.store.statistics().notes == SyncLimits.maxBatchSize + 51)
+        }
+    }
+}
+
+/// The real transport, with an edit made by the engine's first question about a file:
+/// between reading a batch and sending it.
+private struct EditingTransport: SyncTransport {
+    let inner: HTTPSyncTransport
+    let edit: OnlyOnce
+
+    init(inner: HTTPSyncTransport, edit: @escaping @Sendable () -> Void) {
+        self.inner = inner
+        self.edit = OnlyOnce(edit)
+    }
+
+    func serverId() async throws(SyncError) -> String { try await inner.serverId() }
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse { try await inner.fetchChanges(query) }
+    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse { try await inner.modify(request) }
+    func assetExists(hash: String) async throws(SyncError) -> Bool {
+        edit.run()
+        return try await inner.assetExists(hash: hash)
+    }
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await inner.uploadAsset(hash: hash, from: file) }
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await inner.downloadAsset(hash: hash, to: file) }
+}
+
+/// Runs an action the first time it is asked to.
+private final class OnlyOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func run() {
+        let pending = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        pending?()
+    }
+}
