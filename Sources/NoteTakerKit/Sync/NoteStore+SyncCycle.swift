@@ -66,7 +66,7 @@ extension NoteStore {
         try write { db in
             var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
             var heldBack = 0
-            for (change, sequence) in zip(batch.request.changes, batch.sequences) {
+            for (index, (change, sequence)) in zip(batch.request.changes, batch.sequences).enumerated() {
                 if let hash = AttachmentRecord.contentHash(in: change.fields), let refusal = refusedFiles[hash] {
                     let name = change.fields?[AttachmentRecord.Field.fileName.rawValue]?.string ?? "An attachment"
                     let size = change.fields?[AttachmentRecord.Field.fileSize.rawValue]?.number.flatMap { Int64(exactly: $0.rounded()) }
@@ -82,6 +82,7 @@ extension NoteStore {
                 } else {
                     kept.request.changes.append(change)
                     kept.sequences.append(sequence)
+                    kept.fieldsJSON.append(batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
                     if let hash = AttachmentRecord.contentHash(in: change.fields) { kept.assetHashes.append(hash) }
                 }
             }
@@ -122,7 +123,8 @@ extension NoteStore {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
             for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
-                try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result)
+                try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
+                                      fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
             }
             try apply.flushIndex(db)
             try PushBatch.clear(db)

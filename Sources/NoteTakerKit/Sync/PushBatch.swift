@@ -13,6 +13,21 @@ package struct PushBatch: Codable, Sendable {
     package var sequences: [Int64]
     /// Content hashes of attachments in the batch, uploaded before it is sent.
     package var assetHashes: [String]
+    /// Each change's fields as JSON, written once when the batch is read: kept in flight with
+    /// it, and as the base of its records once the server saved them. Empty for a batch
+    /// loaded again after a restart (its fields are then written again).
+    var fieldsJSON: [String?] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case request, sequences, assetHashes
+    }
+
+    package init(request: ModifyRequest, sequences: [Int64], assetHashes: [String], fieldsJSON: [String?] = []) {
+        self.request = request
+        self.sequences = sequences
+        self.assetHashes = assetHashes
+        self.fieldsJSON = fieldsJSON
+    }
 
     static func load(_ db: Database) throws -> PushBatch? {
         try SyncState.get(db, .inflight).map { try JSONDecoder().decode(PushBatch.self, from: Data($0.utf8)) }
@@ -24,7 +39,7 @@ package struct PushBatch: Codable, Sendable {
         var writer = WireWriter()
         writer.object { writer in
             writer.key("assetHashes"); writer.array(assetHashes) { $0.string($1) }
-            writer.key("request"); request.write(to: &writer)
+            writer.key("request"); request.write(to: &writer, fieldsJSON: fieldsJSON)
             writer.key("sequences"); writer.array(sequences) { $0.integer($1) }
         }
         try SyncState.set(db, .inflight, writer.text)
@@ -47,17 +62,21 @@ package struct PushBatch: Codable, Sendable {
         var changes: [RecordChange] = []
         var sequences: [Int64] = []
         var hashes: [String] = []
+        var texts: [String?] = []
         var bytes = 0
+        var deviceName: String?
         entries: for row in rows {
             guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
             let key: String = row["recordId"]
             let seq: Int64 = row["seq"]
             let isDeletion = row["operation"] == PendingChange.Operation.delete.rawValue
-            let fields = isDeletion ? nil : try SyncRecords.fields(db, type, key)
+            if deviceName == nil { deviceName = try SyncDevice.name(db) }
+            let fields = isDeletion ? nil : try SyncRecords.fields(db, type, key, deviceName: deviceName ?? "")
+            let text = fields?.wireJSON
             let estimate = fields.map(Self.estimatedSize) ?? 0
             let entry = PushAdmission.Entry(
                 isDeletion: isDeletion, rowExists: fields != nil, estimate: estimate,
-                measured: fields.flatMap { PushAdmission.needsMeasuring(estimate: estimate) ? $0.wireJSON.utf8.count : nil })
+                measured: text.flatMap { PushAdmission.needsMeasuring(estimate: estimate) ? $0.utf8.count : nil })
             switch PushAdmission.decide(entry, batchBytes: bytes, batchIsEmpty: changes.isEmpty) {
             case .batchFull:
                 break entries
@@ -73,17 +92,20 @@ package struct PushBatch: Codable, Sendable {
                 if isDeletion {
                     let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
+                    texts.append(nil)
                 } else {
                     bytes += estimate
                     let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
+                    texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }
                 sequences.append(seq)
             }
         }
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
-        return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes)
+        return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes,
+                         fieldsJSON: texts)
     }
 
     /// The bytes of record fields a batch may carry: a request's limit, less room for the
@@ -105,17 +127,23 @@ package struct PushBatch: Codable, Sendable {
 
     /// Marks the batch's rows as being sent.
     func markSyncing(_ db: Database) throws {
-        for change in request.changes where change.operation == .save {
-            try db.cachedStatement(sql: "UPDATE \(change.recordType) SET syncStatus = 'syncing' WHERE id = ? AND syncStatus <> 'conflict'")
-                .execute(arguments: [change.recordId.key])
-        }
+        try setStatus(db, "syncing", where: "syncStatus <> 'conflict'")
     }
 
-    /// Puts the batch's rows back to pending after a failed send.
+    /// Puts the batch's rows back to pending after a failed send (or those its answer left
+    /// as being sent).
     func markPending(_ db: Database) throws {
-        for change in request.changes where change.operation == .save {
-            try db.cachedStatement(sql: "UPDATE \(change.recordType) SET syncStatus = 'pending' WHERE id = ? AND syncStatus = 'syncing'")
-                .execute(arguments: [change.recordId.key])
+        try setStatus(db, "pending", where: "syncStatus = 'syncing'")
+    }
+
+    /// Sets the status of the batch's saved rows that meet `condition`, one statement a type.
+    private func setStatus(_ db: Database, _ status: String, where condition: String) throws {
+        let saves = Dictionary(grouping: request.changes.filter { $0.operation == .save }, by: \.recordType)
+        for (type, changes) in saves {
+            guard let table = RecordType(rawValue: type)?.table else { continue }
+            try db.cachedStatement(sql: """
+                UPDATE \(table) SET syncStatus = '\(status)' WHERE id IN (SELECT value FROM json_each(?)) AND \(condition)
+                """).execute(arguments: [NoteStore.jsonArray(changes.map(\.recordId.key))])
         }
     }
 }

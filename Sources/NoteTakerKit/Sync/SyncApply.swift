@@ -219,7 +219,8 @@ package struct SyncApply {
     }
 
     /// Applies the server's answer to one change of a pushed batch.
-    mutating func applyResult(_ db: Database, _ change: RecordChange, sentSequence: Int64, result: RecordResult) throws {
+    /// `fieldsJSON` is the change's fields as sent, when the caller has them.
+    mutating func applyResult(_ db: Database, _ change: RecordChange, sentSequence: Int64, result: RecordResult, fieldsJSON: String? = nil) throws {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
         let current = try pending(db, type, key)
@@ -236,7 +237,7 @@ package struct SyncApply {
             if change.operation == .delete {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
                 try forgetDeletion(db, type, key)
-            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:]) {
+            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON) {
                 if current?.seq == sentSequence {
                     try clearOutbox(db, type, key)
                 } else {

@@ -8,8 +8,9 @@ import NoteTakerSyncProtocol
 /// user's. Values from the server are checked like user input; a malformed record is
 /// refused with an error for that record alone.
 enum SyncRecords {
-    /// The fields of a local row, or `nil` when it does not exist.
-    static func fields(_ db: Database, _ type: RecordType, _ id: String) throws -> RecordFields? {
+    /// The fields of a local row, or `nil` when it does not exist. `deviceName` is this
+    /// device's (``SyncDevice/name(_:)``), when the caller has it.
+    static func fields(_ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil) throws -> RecordFields? {
         switch type {
         case .note:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -25,7 +26,7 @@ enum SyncRecords {
                 title: row[0], body: row[1], createdAt: row[2], modifiedAt: row[3], isPinned: row[4],
                 folderId: try row[5] as String? ?? UnresolvedReferences.targets(db, .folder, of: id).first,
                 trashedAt: row[6], tagIds: tagIds,
-                editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: try SyncDevice.name(db))
+                editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: try deviceName ?? SyncDevice.name(db))
             ).fields
         case .folder:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """

@@ -90,11 +90,15 @@ extension RecordChange {
         self.init(recordType: recordType, recordId: recordId, operation: operation, baseChangeTag: baseChangeTag, fields: fields)
     }
 
-    /// Writes the change.
-    public func write(to writer: inout WireWriter) {
+    /// Writes the change; `fieldsJSON`, when given, is its fields already written.
+    public func write(to writer: inout WireWriter, fieldsJSON: String? = nil) {
         writer.object { writer in
             if let baseChangeTag { writer.key("baseChangeTag"); writer.string(baseChangeTag) }
-            if let fields { writer.key("fields"); fields.write(to: &writer) }
+            if let fieldsJSON {
+                writer.key("fields"); writer.raw(fieldsJSON.utf8)
+            } else if let fields {
+                writer.key("fields"); fields.write(to: &writer)
+            }
             writer.key("operation"); writer.string(operation.rawValue)
             writer.key("recordId"); writer.string(recordId.uuidString)
             writer.key("recordType"); writer.string(recordType)
@@ -126,10 +130,13 @@ extension ModifyRequest {
         self = try WireReader.read(bytes) { reader throws(WireJSONError) in try ModifyRequest(reading: &reader) }
     }
 
-    /// Writes the batch.
-    public func write(to writer: inout WireWriter) {
+    /// Writes the batch. `fieldsJSON`, when it has an entry for each change, holds their
+    /// fields already written (`nil` for a deletion).
+    public func write(to writer: inout WireWriter, fieldsJSON: [String?] = []) {
+        let written = fieldsJSON.count == changes.count ? fieldsJSON : Array(repeating: nil, count: changes.count)
         writer.object { writer in
-            writer.key("changes"); writer.array(changes) { writer, change in change.write(to: &writer) }
+            writer.key("changes")
+            writer.array(zip(changes, written)) { writer, pair in pair.0.write(to: &writer, fieldsJSON: pair.1) }
             if let deviceId { writer.key("deviceId"); writer.string(deviceId.uuidString) }
             writer.key("requestId"); writer.string(requestId.uuidString)
         }
