@@ -34,7 +34,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
         try db.execute(sql: "DELETE FROM sync_quarantine")
-        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
+        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .answered, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
     }
 
     /// Whether the outbox holds changes that may be sent (not failed too often).
@@ -91,12 +91,20 @@ extension NoteStore {
         }
     }
 
-    /// Saves a batch as in flight and marks its rows `syncing`.
-    package func beginPush(_ batch: PushBatch) throws(NoteTakerError) {
+    /// Saves a batch as in flight and marks its rows `syncing`. `answered` is the batch sent
+    /// before it, with the server's answer, when that answer is applied only after this batch
+    /// is sent: it is kept until ``finishPush(_:response:policy:answered:)`` applies it.
+    package func beginPush(_ batch: PushBatch, answered: (batch: PushBatch, response: ModifyResponse)? = nil) throws(NoteTakerError) {
         try write { db in
             try batch.save(db)
             try batch.markSyncing(db)
+            try answered.map { try $0.batch.saveAnswered(db, response: $0.response) }
         }
+    }
+
+    /// A batch answered but whose answer was not applied when the last cycle stopped.
+    package func answeredBatch() throws(NoteTakerError) -> (batch: PushBatch, response: ModifyResponse)? {
+        try read { db in try PushBatch.loadAnswered(db) }
     }
 
     /// The batch could not be sent: its rows are pending again (the batch stays in flight,
@@ -118,8 +126,11 @@ extension NoteStore {
         }
     }
 
-    /// Applies the server's answer to a batch and clears it.
-    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
+    /// Applies the server's answer to a batch and forgets the batch: the one in flight, or
+    /// with `answered`, the one kept with its answer while the next was sent.
+    package func finishPush(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, answered: Bool = false
+    ) throws(NoteTakerError) -> SyncApply {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
             for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
@@ -127,7 +138,7 @@ extension NoteStore {
                                       fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
             }
             try apply.flushIndex(db)
-            try PushBatch.clear(db)
+            if answered { try PushBatch.clearAnswered(db) } else { try PushBatch.clear(db) }
             try batch.markPending(db)
             try SyncDevice.recordAnswer(db, response)
             return (apply, apply.releasedHashes)

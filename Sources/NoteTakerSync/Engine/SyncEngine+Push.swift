@@ -3,10 +3,19 @@ import NoteTakerSyncProtocol
 import NoteTakerKit
 
 extension SyncEngine {
-    /// Sends the outbox in batches: first any batch left in flight by an earlier cycle
-    /// (exactly as it was sent), then new ones in outbox order. The next batch is read while
-    /// the server answers one; read again if answering changed what it holds.
+    /// Sends the outbox in batches: first what an earlier cycle left (an answer not applied
+    /// yet, a batch in flight, sent again exactly as it was), then new batches in outbox order.
+    ///
+    /// Two batches overlap: the next batch is read while the server answers one, and sent
+    /// before that answer is applied (the answer is kept until then, see
+    /// ``NoteStore/beginPush(_:answered:)``). When an answer merged or refused anything, or
+    /// the next batch holds a record of the answered one (edited meanwhile), the answer is
+    /// applied first and the next batch read again.
     func push(into report: inout SyncReport) async throws(SyncError) {
+        if let (batch, response) = try local({ try $0.answeredBatch() }) {
+            let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
+            report.add(applied.report)
+        }
         if let inflight = try local({ try $0.inflightBatch() }) {
             _ = try await settle(inflight, answer: modify(inflight.request).value, into: &report)
         }
@@ -14,26 +23,45 @@ extension SyncEngine {
         var done = 0
         let total = try local { try $0.pendingChanges().count }
         var upcoming = try nextBatch(after: cursor, into: &report)
-        while var batch = upcoming {
-            cursor = batch.sequences.max() ?? cursor
-            let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
-            if !refusedFiles.isEmpty {
-                // A file the server does not take holds back its attachment alone.
-                let heldBack = try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
-                report.errors += heldBack
-                if batch.request.changes.isEmpty {
-                    upcoming = try nextBatch(after: cursor, into: &report)
-                    continue
+        var sending: (batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)?
+        while true {
+            if sending == nil {
+                guard var batch = upcoming else { break }
+                cursor = batch.sequences.max() ?? cursor
+                let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
+                if !refusedFiles.isEmpty {
+                    // A file the server does not take holds back its attachment alone.
+                    let heldBack = try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
+                    report.errors += heldBack
+                    if batch.request.changes.isEmpty {
+                        upcoming = try nextBatch(after: cursor, into: &report)
+                        continue
+                    }
                 }
-            }
-            try local { try $0.beginPush(batch) }
-            let answer = modify(batch.request)
-            upcoming = try nextBatch(after: cursor, into: &report)
-            let plain = try await settle(batch, answer: answer.value, into: &report)
-            let sent = Set(batch.request.changes.map(\.recordId))
-            if !plain || upcoming?.request.changes.contains(where: { sent.contains($0.recordId) }) == true {
-                // A merge, or a record edited while it was in flight: read from the store again.
+                try local { try $0.beginPush(batch) }
+                sending = (batch, modify(batch.request))
                 upcoming = try nextBatch(after: cursor, into: &report)
+            }
+            guard let (batch, answer) = sending else { break }
+            let result = await answer.value
+            let sent = Set(batch.request.changes.map(\.recordId))
+            let overlaps = upcoming?.request.changes.contains { sent.contains($0.recordId) } == true
+            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }), !overlaps,
+               let next = upcoming, next.assetHashes.isEmpty {
+                // The next batch goes out first; this answer is applied while the server works.
+                cursor = next.sequences.max() ?? cursor
+                try local { try $0.beginPush(next, answered: (batch, response)) }
+                sending = (next, modify(next.request))
+                let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
+                report.add(applied.report)
+                upcoming = try nextBatch(after: cursor, into: &report)
+            } else {
+                sending = nil
+                let plain = try settle(batch, answer: result, into: &report)
+                if !plain || overlaps {
+                    // A merge, or a record edited while it was in flight: read from the store again.
+                    upcoming = try nextBatch(after: cursor, into: &report)
+                }
             }
             done += batch.request.changes.count
             progress?(.pushing(done: done, total: max(total, done)))

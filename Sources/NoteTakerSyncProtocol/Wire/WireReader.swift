@@ -157,6 +157,14 @@ public struct WireReader {
         }
     }
 
+    /// Reads past one value of any kind and returns its JSON text as it was written.
+    public mutating func rawValue() throws(WireJSONError) -> String {
+        skipSpace()
+        let start = offset
+        try skip()
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
+    }
+
     /// What the next value is, without reading it.
     public mutating func peek() -> UInt8? {
         skipSpace()
