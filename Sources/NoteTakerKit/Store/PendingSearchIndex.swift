@@ -88,6 +88,7 @@ enum PendingSearchIndex {
             INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', \(mergeWidthWhileIndexing));
             """)
         defer { try? db.execute(sql: "PRAGMA cache_size = -\(NoteStore.writerCacheKiB)") }
+        FreedMemory.giveBack()
         let upper = try Int64.fetchOne(db, sql: """
             SELECT searchSeq FROM note_fts_pending ORDER BY searchSeq LIMIT 1 OFFSET \(notesPerTransaction - 1)
             """) ?? Int64.max
