@@ -56,14 +56,16 @@ extension NoteStore {
                 if try Self.deletesNotes(db, records) { return nil }
                 var apply = SyncApply(policy: policy)
                 apply.indexing = .deferred
+                let held = try Self.notesHeld(db, records)
                 for index in remaining {
                     let record = records[index]
                     apply.report.pulled += 1
-                    if try SyncApply.isEcho(db, recordType: record.recordType, recordId: record.recordId.key, changeTag: record.changeTag,
-                                            deleted: record.deleted) {
+                    let absent = record.recordType == RecordType.note.rawValue && !held.contains(record.recordId.key)
+                    if try !absent && SyncApply.isEcho(db, recordType: record.recordType, recordId: record.recordId.key,
+                                                       changeTag: record.changeTag, deleted: record.deleted) {
                         continue
                     }
-                    try Self.applyOne(db, record, fieldsText: nil, position: Int64(index), with: &apply)
+                    try Self.applyOne(db, record, fieldsText: nil, absent: absent, position: Int64(index), with: &apply)
                 }
                 try apply.flushIndex(db)
                 if !page.moreComing { try FolderCycles.break(db) }
@@ -77,6 +79,17 @@ extension NoteStore {
             remaining.removeAll { $0 == Int(index) }
         }
         return try apply.map { apply throws(NoteTakerError) in try finished(apply, held: held) }
+    }
+
+    /// The notes among `records` that this device holds or has a change of waiting, looked up
+    /// at once: the others (in a first sync, all of them) are applied without a lookup each.
+    private static func notesHeld(_ db: Database, _ records: [SyncRecord]) throws -> Set<String> {
+        let ids = records.filter { $0.recordType == RecordType.note.rawValue }.map(\.recordId.key)
+        guard !ids.isEmpty else { return [] }
+        return Set(try String.fetchAll(db, sql: """
+            SELECT id FROM note WHERE id IN (SELECT value FROM json_each(?1))
+            UNION SELECT recordId FROM outbox WHERE recordType = 'note' AND recordId IN (SELECT value FROM json_each(?1))
+            """, arguments: [NoteStore.jsonArray(ids)]))
     }
 
     /// Whether any of `records` deletes a note here that has no change of its own waiting.
@@ -103,9 +116,11 @@ extension NoteStore {
     ]
 
     /// Applies one record, turning a database error of its own into a ``RecordFailure``.
-    private static func applyOne(_ db: Database, _ record: SyncRecord, fieldsText: String?, position: Int64, with apply: inout SyncApply) throws {
+    private static func applyOne(
+        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool = false, position: Int64, with apply: inout SyncApply
+    ) throws {
         do {
-            try apply.apply(db, record, fieldsText: fieldsText)
+            try apply.apply(db, record, fieldsText: fieldsText, absent: absent)
         } catch let error as DatabaseError where !environmentFailures.contains(error.resultCode.primaryResultCode) {
             throw RecordFailure(position: position, reason: error.message ?? error.description)
         }

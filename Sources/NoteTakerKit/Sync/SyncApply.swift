@@ -65,23 +65,27 @@ package struct SyncApply {
 
     /// Applies one record from the server (fetched, or returned as "server record changed").
     /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
-    mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil) throws {
+    /// With `absent`, the caller has looked (for a whole page at once): this device has no
+    /// row of the record and no change of it waiting.
+    mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
-        try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
-        try applyRecord(db, record, fieldsText: fieldsText)
+        if try !absent || holdsRecords(db) {
+            try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
+        }
+        try applyRecord(db, record, fieldsText: fieldsText, absent: absent)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
     }
 
-    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?) throws {
+    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-        let pendingChange = try pending(db, type, key, deleted: record.deleted)
+        let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
+        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted)
         var situation = ApplyDecision.Situation(
             serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? })
         switch pendingChange?.operation {
