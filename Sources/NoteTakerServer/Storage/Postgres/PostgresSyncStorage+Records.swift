@@ -13,9 +13,19 @@ extension PostgresSyncStorage {
     ///
     /// One query: the fields of the rows past the byte budget are not even read, and one
     /// row past the page tells whether more are coming.
+    ///
+    /// The query reads the account's records in `seq` order from `record_changes` and stops
+    /// after the page; it runs with sorting turned off so that PostgreSQL always plans it so.
+    /// Before the table's statistics catch up with a large push (autovacuum looks once a
+    /// minute), the planner expected a thousand rows and chose to fetch and sort every record
+    /// after the token instead: 120 ms a page in the middle of a first sync of 100,000 notes,
+    /// against 1.6 ms.
     public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
         let author = own?.device.uuidString.lowercased()
-        let rows = try await database.query("""
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await connection.query("SET LOCAL enable_sort = off", logger: logger)
+            return try await Self.page(connection.query("""
             SELECT record_type, record_id, seq, deleted, CASE WHEN n = 1 OR running <= \(Int64(maxBytes)) THEN fields END
             FROM (SELECT record_type, record_id, seq, deleted, fields,
                          ROW_NUMBER() OVER (ORDER BY seq) AS n, SUM(size) OVER (ORDER BY seq) AS running
@@ -24,7 +34,13 @@ extension PostgresSyncStorage {
                     AND NOT (author IS NOT DISTINCT FROM \(author) AND seq <= \(own?.through ?? 0))
                   ORDER BY seq LIMIT \(Int64(limit) + 1)) page
             ORDER BY seq
-            """)
+            """, logger: logger), limit: limit)
+        }
+    }
+
+    /// Reads a page of changes from the rows of ``changes(account:after:skipping:limit:maxBytes:)``:
+    /// a row without fields, or one past `limit`, means more are coming.
+    private static func page(_ rows: PostgresRowSequence, limit: Int) async throws -> ChangesPage {
         var page = ChangesPage(records: [], moreComing: false)
         for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String?).self) {
             guard page.records.count < limit, let fields else {
