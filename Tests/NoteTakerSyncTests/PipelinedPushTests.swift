@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import NoteTakerKit
 import NoteTakerSyncProtocol
 import Testing
@@ -26,6 +27,10 @@ struct PipelinedPushTests {
             #expect(report.merged == 0)
             #expect(try store.conflicts().isEmpty)
             #expect(try !store.hasPushableChanges())
+            // Nothing is left in flight, in either slot, and no answer is kept.
+            #expect(try store.read { db in
+                try String.fetchAll(db, sql: "SELECT key FROM sync_state WHERE key IN ('inflight', 'inflight2', 'answered')")
+            }.isEmpty)
 
             let other = try Device("other", server: server, token: token)
             try await other.sync()

@@ -34,7 +34,8 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
         try db.execute(sql: "DELETE FROM sync_quarantine")
-        for key in [SyncState.Key.changeToken, .inboxToken, .inflight, .answered, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
+        for key in [SyncState.Key.changeToken, .inboxToken, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
+        try PushBatch.clearAll(db)
     }
 
     /// Whether the outbox holds changes that may be sent (not failed too often).
@@ -91,15 +92,19 @@ extension NoteStore {
         }
     }
 
-    /// Saves a batch as in flight and marks its rows `syncing`. `answered` is the batch sent
-    /// before it, with the server's answer, when that answer is applied only after this batch
-    /// is sent: it is kept until ``finishPush(_:response:policy:answered:)`` applies it.
-    package func beginPush(_ batch: PushBatch, answered: (batch: PushBatch, response: ModifyResponse)? = nil) throws(NoteTakerError) {
+    /// Saves a batch as in flight and marks its rows `syncing`; returns it as saved.
+    /// `answered` is the batch sent before it, with the server's answer, when that answer is
+    /// applied only after this batch is sent: the answer is kept until
+    /// ``finishPush(_:response:policy:answered:)`` applies it.
+    @discardableResult
+    package func beginPush(_ batch: PushBatch, answered: (batch: PushBatch, response: ModifyResponse)? = nil) throws(NoteTakerError) -> PushBatch {
+        let placed = batch.placed(besides: answered?.batch)
         try write { db in
-            try batch.save(db)
-            try batch.markSyncing(db)
-            try answered.map { try $0.batch.saveAnswered(db, response: $0.response) }
+            try placed.save(db)
+            try placed.markSyncing(db)
+            try answered.map { try $0.batch.keepAnswer(db, $0.response) }
         }
+        return placed
     }
 
     /// A batch answered but whose answer was not applied when the last cycle stopped.
@@ -121,7 +126,7 @@ extension NoteStore {
                 guard let type = RecordType(rawValue: change.recordType) else { continue }
                 try SyncApply.recordFailure(db, type, change.recordId.key, message: message)
             }
-            try PushBatch.clear(db)
+            try batch.clear(db)
             try batch.markPending(db)
         }
     }
@@ -138,7 +143,8 @@ extension NoteStore {
                                       fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
             }
             try apply.flushIndex(db)
-            if answered { try PushBatch.clearAnswered(db) } else { try PushBatch.clear(db) }
+            try batch.clear(db)
+            if answered { try PushBatch.forgetAnswer(db) }
             try batch.markPending(db)
             try SyncDevice.recordAnswer(db, response)
             return (apply, apply.releasedHashes)

@@ -17,6 +17,8 @@ package struct PushBatch: Codable, Sendable {
     /// it, and as the base of its records once the server saved them. Empty for a batch
     /// loaded again after a restart (its fields are then written again).
     var fieldsJSON: [String?] = []
+    /// Where the batch is kept while in flight (see `PushBatch+InFlight.swift`).
+    var slot = SyncState.Key.inflight
 
     private enum CodingKeys: String, CodingKey {
         case request, sequences, assetHashes
@@ -27,62 +29,6 @@ package struct PushBatch: Codable, Sendable {
         self.sequences = sequences
         self.assetHashes = assetHashes
         self.fieldsJSON = fieldsJSON
-    }
-
-    static func load(_ db: Database) throws -> PushBatch? {
-        try SyncState.get(db, .inflight).map { try JSONDecoder().decode(PushBatch.self, from: Data($0.utf8)) }
-    }
-
-    /// Keeps the batch as in flight, in the JSON of its `Codable` form (written by hand:
-    /// a batch of 200 notes is written for every push).
-    func save(_ db: Database) throws {
-        try SyncState.set(db, .inflight, String(decoding: Self.json(self), as: UTF8.self))
-    }
-
-    private static func json(_ batch: PushBatch) -> [UInt8] {
-        var writer = WireWriter()
-        writer.object { writer in
-            writer.key("assetHashes"); writer.array(batch.assetHashes) { $0.string($1) }
-            writer.key("request"); batch.request.write(to: &writer, fieldsJSON: batch.fieldsJSON)
-            writer.key("sequences"); writer.array(batch.sequences) { $0.integer($1) }
-        }
-        return writer.bytes
-    }
-
-    static func clear(_ db: Database) throws {
-        try SyncState.set(db, .inflight, nil)
-    }
-
-    /// Keeps the batch with its answer, until the answer is applied: the next batch is sent
-    /// first (and becomes the one in flight), while this answer is applied.
-    func saveAnswered(_ db: Database, response: ModifyResponse) throws {
-        var writer = WireWriter()
-        writer.object { writer in
-            writer.key("batch"); writer.raw(Self.json(self))
-            writer.key("response"); writer.raw(response.wireJSON)
-        }
-        try SyncState.set(db, .answered, writer.text)
-    }
-
-    /// The answered batch kept by ``saveAnswered(_:response:)``, if its answer was not applied.
-    static func loadAnswered(_ db: Database) throws -> (PushBatch, ModifyResponse)? {
-        guard let text = try SyncState.get(db, .answered) else { return nil }
-        var batch: PushBatch?, response: ModifyResponse?
-        try WireReader.read(Array(text.utf8)) { reader throws(WireJSONError) in
-            try reader.object { reader, key throws(WireJSONError) in
-                switch key {
-                case "batch": batch = try? JSONDecoder().decode(PushBatch.self, from: Data(reader.rawValue().utf8))
-                case "response": response = try ModifyResponse(wireJSON: Array(reader.rawValue().utf8))
-                default: try reader.skip()
-                }
-            }
-        }
-        guard let batch, let response else { return nil }
-        return (batch, response)
-    }
-
-    static func clearAnswered(_ db: Database) throws {
-        try SyncState.set(db, .answered, nil)
     }
 
     /// Reads up to `limit` outbox entries after `cursor` that have not failed too often, and

@@ -38,8 +38,8 @@ extension SyncEngine {
                         continue
                     }
                 }
-                try local { try $0.beginPush(batch) }
-                sending = (batch, modify(batch.request))
+                let begun = try local { try $0.beginPush(batch) }
+                sending = (begun, modify(begun.request))
                 upcoming = try nextBatch(after: cursor, into: &report)
             }
             guard let (batch, answer) = sending else { break }
@@ -50,8 +50,8 @@ extension SyncEngine {
                let next = upcoming, next.assetHashes.isEmpty {
                 // The next batch goes out first; this answer is applied while the server works.
                 cursor = next.sequences.max() ?? cursor
-                try local { try $0.beginPush(next, answered: (batch, response)) }
-                sending = (next, modify(next.request))
+                let begun = try local { try $0.beginPush(next, answered: (batch, response)) }
+                sending = (begun, modify(begun.request))
                 let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
                 report.add(applied.report)
                 upcoming = try nextBatch(after: cursor, into: &report)
