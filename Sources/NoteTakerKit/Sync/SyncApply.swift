@@ -15,20 +15,20 @@ package struct SyncApply {
     /// New notes written but not yet in the search index: indexed together by
     /// ``flushIndex(_:)``, because every statement writing to FTS5 inside a transaction
     /// makes it flush its pending terms.
-    private var unindexed: [String] = []
+    var unindexed: [String] = []
     /// The server's record being applied: the one held if it cannot be.
-    private var incoming: SyncRecord?
+    var incoming: SyncRecord?
     /// Whether new notes enter the search index with their transaction or are left for
     /// ``NoteStore/indexPendingNotes(progress:)`` (a first sync, like an import).
     var indexing = SearchIndexing.immediately
     /// Folders, tags and the device name, read once per transaction.
-    private var cache = RecordWriteCache()
+    var cache = RecordWriteCache()
     /// Whether attachments may be waiting for their notes (`nil`: not looked yet).
-    private var attachmentsWaiting: Bool?
+    var attachmentsWaiting: Bool?
     /// Whether the stage holds records (`nil`: not looked yet).
-    private var staging: Bool?
+    var staging: Bool?
     /// Whether records are held in quarantine (`nil`: not looked yet).
-    private var quarantined: Bool?
+    var quarantined: Bool?
 
     init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
@@ -113,7 +113,7 @@ package struct SyncApply {
             break
         case .take:
             if newNote {
-                // Written once, already in sync (``apply(_:_:fieldsText:)`` released any held version).
+                // Written once, already in sync (``apply(_:_:fieldsText:absent:)`` released any held version).
                 let arriving = SyncedVersion(tag: record.changeTag, base: fieldsText ?? record.fields.wireJSON, at: now)
                 if try write(db, type, key, record.fields, arriving: arriving) { unindexed.append(key) }
             } else if try write(db, type, key, record.fields) {
@@ -273,77 +273,5 @@ package struct SyncApply {
                 syncStatus = CASE WHEN MAX(syncRetryCount + 1, ?) >= ? THEN 'error' ELSE 'pending' END
             WHERE id = ?
             """, arguments: [attempts, message, attempts, Outbox.maximumAttempts, key])
-    }
-
-    // MARK: Row bookkeeping
-
-    /// Writes fields into the row. A record this device cannot store (malformed, or its note
-    /// is missing) is counted as an error and held in ``SyncQuarantine``; returns whether it
-    /// was written.
-    ///
-    /// Every check runs before the first write, so a refused record leaves nothing behind
-    /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
-    private mutating func write(
-        _ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, arriving: SyncedVersion? = nil
-    ) throws -> Bool {
-        let reason: String
-        do {
-            try SyncRecords.write(db, type, key, fields, cache: &cache, arriving: arriving)
-            if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
-            return true
-        } catch let error as SyncRecordError {
-            reason = error.description
-        } catch let error as NoteTakerError {
-            guard case .invalidInput(let message) = error else { throw error }
-            reason = "The server's \(type.rawValue) \(key) was refused: \(message)"
-        }
-        report.errors += 1
-        // Held as it came, to be tried again by an app that can read it.
-        try SyncQuarantine.hold(db, recordType: type.rawValue, recordId: key, changeTag: incoming?.changeTag ?? "", deleted: false,
-                                fields: (incoming?.fields ?? fields).wireJSON,
-                                reason: reason)
-        quarantined = true
-        return false
-    }
-
-    /// Marks a row as in sync with the server's version `tag`, `base` its fields then;
-    /// returns whether the row exists.
-    @discardableResult
-    private mutating func markSynced(
-        _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil
-    ) throws -> Bool {
-        if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
-        try db.cachedStatement(sql: """
-            UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
-                syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
-            WHERE id = ?
-            """).execute(arguments: [tag, baseText ?? base.wireJSON, now.storageValue, key])
-        return db.changesCount > 0
-    }
-
-    /// Whether a pull left records staged (looked up once per transaction, which adds none).
-    private mutating func isStaging(_ db: Database) throws -> Bool {
-        if let staging { return staging }
-        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") == true
-        staging = found
-        return found
-    }
-
-    /// Whether any record is held in quarantine (looked up once per transaction; holding one
-    /// here sets it). A pulled record's held version is released by ``apply(_:_:fieldsText:)``
-    /// in any case; this spares the answers to a push the lookup.
-    private mutating func holdsRecords(_ db: Database) throws -> Bool {
-        if let quarantined { return quarantined }
-        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_quarantine LIMIT 1") == true
-        quarantined = found
-        return found
-    }
-
-    private func clearOutbox(_ db: Database, _ type: RecordType, _ key: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
-    }
-
-    private func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_deleted WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
     }
 }

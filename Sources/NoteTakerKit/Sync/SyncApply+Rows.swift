@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// The row bookkeeping of ``SyncApply``: writing a record into its row (or holding it), and
+/// the sync columns, the outbox and the deletions that follow.
+extension SyncApply {
+    /// Writes fields into the row. A record this device cannot store (malformed, or its note
+    /// is missing) is counted as an error and held in ``SyncQuarantine``; returns whether it
+    /// was written.
+    ///
+    /// Every check runs before the first write, so a refused record leaves nothing behind
+    /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
+    mutating func write(
+        _ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, arriving: SyncedVersion? = nil
+    ) throws -> Bool {
+        let reason: String
+        do {
+            try SyncRecords.write(db, type, key, fields, cache: &cache, arriving: arriving)
+            if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
+            return true
+        } catch let error as SyncRecordError {
+            reason = error.description
+        } catch let error as NoteTakerError {
+            guard case .invalidInput(let message) = error else { throw error }
+            reason = "The server's \(type.rawValue) \(key) was refused: \(message)"
+        }
+        report.errors += 1
+        // Held as it came, to be tried again by an app that can read it.
+        try SyncQuarantine.hold(db, recordType: type.rawValue, recordId: key, changeTag: incoming?.changeTag ?? "", deleted: false,
+                                fields: (incoming?.fields ?? fields).wireJSON,
+                                reason: reason)
+        quarantined = true
+        return false
+    }
+
+    /// Marks a row as in sync with the server's version `tag`, `base` its fields then;
+    /// returns whether the row exists.
+    @discardableResult
+    mutating func markSynced(
+        _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil
+    ) throws -> Bool {
+        if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
+        try db.cachedStatement(sql: """
+            UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
+                syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
+            WHERE id = ?
+            """).execute(arguments: [tag, baseText ?? base.wireJSON, now.storageValue, key])
+        return db.changesCount > 0
+    }
+
+    /// Whether a pull left records staged (looked up once per transaction, which adds none).
+    mutating func isStaging(_ db: Database) throws -> Bool {
+        if let staging { return staging }
+        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") == true
+        staging = found
+        return found
+    }
+
+    /// Whether any record is held in quarantine (looked up once per transaction; holding one
+    /// here sets it). A pulled record's held version is released by ``apply(_:_:fieldsText:absent:)``
+    /// in any case; this spares the answers to a push the lookup.
+    mutating func holdsRecords(_ db: Database) throws -> Bool {
+        if let quarantined { return quarantined }
+        let found = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_quarantine LIMIT 1") == true
+        quarantined = found
+        return found
+    }
+
+    func clearOutbox(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+    }
+
+    func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_deleted WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+    }
+}
