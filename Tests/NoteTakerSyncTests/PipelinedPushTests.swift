@@ -67,6 +67,28 @@ extension PipelinedPushTests {
     }
 }
 
+extension PipelinedPushTests {
+    @Test func anUnreadableKeptAnswerIsAnsweredAgainByTheServer() async throws {
+        try await withLiveServer { server, token in
+            let store = try NoteStore.inMemory()
+            _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
+            let transport = try HTTPSyncTransport(server: server.url, token: token)
+            _ = try store.adoptServer(try await transport.serverId())
+            let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
+            try store.beginPush(first)
+            _ = try await transport.modify(first.request)
+            try store.write { db in try SyncState.set(db, .answered, "{\"requestId\": 12") }
+
+            let report = try await SyncEngine(store: store, transport: transport).sync()
+            #expect(report.merged == 0)
+            #expect(try !store.hasPushableChanges())
+            let other = try Device("other", server: server, token: token)
+            try await other.sync()
+            #expect(try other.titles() == ["note 0", "note 1", "note 2"])
+        }
+    }
+}
+
 /// The real transport, with an edit made by the engine's first question about a file:
 /// between reading a batch and sending it.
 private struct EditingTransport: SyncTransport {

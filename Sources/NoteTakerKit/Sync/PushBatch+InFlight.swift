@@ -81,10 +81,13 @@ extension PushBatch {
         }
     }
 
+    /// The kept answer and the request it answers. One that cannot be read counts as none:
+    /// its batch is then sent again, and the server answers it again, instead of every
+    /// cycle stopping on it.
     private static func answeredRequest(_ db: Database) throws -> (requestId: UUID, response: ModifyResponse)? {
         guard let text = try SyncState.get(db, .answered) else { return nil }
         var requestId: UUID?, response: ModifyResponse?
-        try WireReader.read(Array(text.utf8)) { reader throws(WireJSONError) in
+        try? WireReader.read(Array(text.utf8)) { reader throws(WireJSONError) in
             try reader.object { reader, key throws(WireJSONError) in
                 switch key {
                 case "requestId": requestId = try reader.uuid()
