@@ -54,10 +54,17 @@ extension PostgresSyncStorage {
 
     /// Applies a batch in one transaction, or answers a repeated one again. The account's
     /// row is locked first, so batches of one account apply one after the other on every node.
+    ///
+    /// Every statement of the transaction reads by an index, and runs with sequential scans
+    /// turned off so that PostgreSQL always plans it so. Before the table's statistics catch
+    /// up with a large push, the planner took `record` for a small table and looked up the
+    /// batch's records by reading all of it: 2.4 ms a batch on average in a first push of
+    /// 100,000 notes, growing with the table, against a few hundredths of a millisecond.
     public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
         let requestKey = request.requestId.uuidString.lowercased()
         let logger = database.logger
         return try await database.transaction { connection in
+            try await connection.query("SET LOCAL enable_seqscan = off", logger: logger)
             let sequence = try await Self.first(
                 connection.query("SELECT sequence FROM account WHERE id = \(account) FOR UPDATE", logger: logger), Int64.self) ?? 0
             if let stored = try await Self.first(connection.query("""
