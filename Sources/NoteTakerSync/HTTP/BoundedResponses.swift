@@ -48,16 +48,18 @@ final class BoundedResponses: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // The body grows in place: a copy of the entry taken out and put back would copy
+        // the whole body so far with each piece.
         let overflowed: Bool = lock.withLock {
-            guard var entry = pending[dataTask.taskIdentifier], !entry.overflowed else { return false }
-            if entry.body.count + data.count > limit {
-                entry.overflowed = true
-                entry.body = Data()
-            } else {
-                entry.body.append(data)
+            let id = dataTask.taskIdentifier
+            guard pending[id]?.overflowed == false, let received = pending[id]?.body.count else { return false }
+            if received + data.count > limit {
+                pending[id]?.overflowed = true
+                pending[id]?.body = Data()
+                return true
             }
-            pending[dataTask.taskIdentifier] = entry
-            return entry.overflowed
+            pending[id]?.body.append(data)
+            return false
         }
         if overflowed { dataTask.cancel() }
     }

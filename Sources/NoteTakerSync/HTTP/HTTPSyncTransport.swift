@@ -24,6 +24,10 @@ public struct HTTPSyncTransport: SyncTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 4
+        // Sync answers are never cached: without this, URLSession looks into its cache
+        // directory for every request.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         self.responses = BoundedResponses()
         self.session = URLSession(configuration: configuration, delegate: responses, delegateQueue: nil)
     }
