@@ -70,11 +70,21 @@ public struct HealthResponse: Sendable, Hashable, Codable {
     public var apiVersion: String
     /// Identifies this server's database: a different one means a different server.
     public var serverId: String
+    /// The most changes the server takes in one modify batch; `nil` from servers that did not
+    /// say (they take ``SyncLimits/unannouncedBatchSize``).
+    public var maxBatchSize: Int?
 
     /// Creates a health answer.
-    public init(status: String, apiVersion: String, serverId: String) {
+    public init(status: String, apiVersion: String, serverId: String, maxBatchSize: Int? = nil) {
         self.status = status
         self.apiVersion = apiVersion
         self.serverId = serverId
+        self.maxBatchSize = maxBatchSize
+    }
+
+    /// How many changes a device may send this server in one batch: what it announced
+    /// (within 1 and ``SyncLimits/maxBatchSize``), or ``SyncLimits/unannouncedBatchSize``.
+    public var batchLimit: Int {
+        maxBatchSize.map { min(max($0, 1), SyncLimits.maxBatchSize) } ?? SyncLimits.unannouncedBatchSize
     }
 }

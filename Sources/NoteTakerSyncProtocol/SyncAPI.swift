@@ -51,8 +51,11 @@ public enum SyncAPI {
 
 /// The limits both sides respect; the server refuses anything over them with a clear error.
 public enum SyncLimits {
-    /// The most changes in one modify batch.
-    public static let maxBatchSize = 200
+    /// The most changes in one modify batch that this server takes; its health answer says so.
+    public static let maxBatchSize = 500
+    /// The most changes a device sends in one batch to a server whose health answer does not
+    /// say its limit: servers before it did took 200.
+    public static let unannouncedBatchSize = 200
     /// The most bytes of one record's fields, as JSON.
     public static let maxRecordBytes = 1_000_000
     /// The most bytes of one request body other than an asset.

@@ -119,7 +119,7 @@ private actor OnePageThenOffline: SyncTransport {
         self.inner = inner
     }
 
-    func serverId() async throws(SyncError) -> String { try await inner.serverId() }
+    func health() async throws(SyncError) -> HealthResponse { try await inner.health() }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         fetches += 1
         guard fetches == 1 else { throw .unreachable("offline") }

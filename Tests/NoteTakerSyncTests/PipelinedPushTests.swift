@@ -46,7 +46,7 @@ extension PipelinedPushTests {
             let store = try NoteStore.inMemory()
             _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
             let transport = try HTTPSyncTransport(server: server.url, token: token)
-            _ = try store.adoptServer(try await transport.serverId())
+            _ = try store.adoptServer(try await transport.health().serverId)
             // The first batch is answered; the second is sent with that answer kept; then the
             // process stops before applying it.
             let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
@@ -73,7 +73,7 @@ extension PipelinedPushTests {
             let store = try NoteStore.inMemory()
             _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
             let transport = try HTTPSyncTransport(server: server.url, token: token)
-            _ = try store.adoptServer(try await transport.serverId())
+            _ = try store.adoptServer(try await transport.health().serverId)
             let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
             try store.beginPush(first)
             _ = try await transport.modify(first.request)
@@ -100,7 +100,7 @@ private struct EditingTransport: SyncTransport {
         self.edit = OnlyOnce(edit)
     }
 
-    func serverId() async throws(SyncError) -> String { try await inner.serverId() }
+    func health() async throws(SyncError) -> HealthResponse { try await inner.health() }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse { try await inner.fetchChanges(query) }
     func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse { try await inner.modify(request) }
     func assetExists(hash: String) async throws(SyncError) -> Bool {

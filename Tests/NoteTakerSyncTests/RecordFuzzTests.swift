@@ -86,7 +86,7 @@ actor FixedRecordsTransport: SyncTransport {
         self.records = records
     }
 
-    func serverId() async throws(SyncError) -> String { "fuzz" }
+    func health() async throws(SyncError) -> HealthResponse { HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: "fuzz") }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         ChangesResponse(records: query.since == nil ? records : [], token: "fuzz:1", moreComing: false)
     }

@@ -15,7 +15,7 @@ struct ServerConnectionTests {
         // The server closes it: reading ends (0 bytes) instead of waiting the full 20 s.
         #expect(socket.readUntilClosed(timeoutSeconds: 20) == .closed)
         // The server still answers.
-        #expect(try await HTTPSyncTransport(server: server.url, token: nil).serverId().isEmpty == false)
+        #expect(try await HTTPSyncTransport(server: server.url, token: nil).health().serverId.isEmpty == false)
         await server.stop()
     }
 
@@ -27,7 +27,7 @@ struct ServerConnectionTests {
         // A byte every 300 ms keeps the connection from ever being idle; the deadline closes it.
         #expect(socket.trickleUntilClosed(everyMilliseconds: 300, timeoutSeconds: 20) == .closed)
         // A normal client, and a push stream outliving the deadline, are not affected.
-        #expect(try await HTTPSyncTransport(server: server.url, token: nil).serverId().isEmpty == false)
+        #expect(try await HTTPSyncTransport(server: server.url, token: nil).health().serverId.isEmpty == false)
         await server.stop()
     }
 }

@@ -78,7 +78,7 @@ struct GaugedTransport: SyncTransport {
         return try result.get()
     }
 
-    func serverId() async throws(SyncError) -> String { try await measured { () async throws(SyncError) in try await inner.serverId() } }
+    func health() async throws(SyncError) -> HealthResponse { try await measured { () async throws(SyncError) in try await inner.health() } }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         try await measured { () async throws(SyncError) in try await inner.fetchChanges(query) }
     }

@@ -126,9 +126,14 @@ extension NoteStore {
                 guard let type = RecordType(rawValue: change.recordType) else { continue }
                 try SyncApply.recordFailure(db, type, change.recordId.key, message: message)
             }
-            try batch.clear(db)
-            try batch.markPending(db)
+            try batch.drop(db)
         }
+    }
+
+    /// Drops a batch in flight without sending it again: its changes stay in the outbox, to go
+    /// up in later batches.
+    package func abandonPush(_ batch: PushBatch) throws(NoteTakerError) {
+        try write { db in try batch.drop(db) }
     }
 
     /// Applies the server's answer to a batch and forgets the batch: the one in flight, or

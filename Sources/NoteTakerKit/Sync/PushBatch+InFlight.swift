@@ -52,6 +52,12 @@ extension PushBatch {
         try SyncState.set(db, slot, nil)
     }
 
+    /// Forgets the batch unanswered: its rows are pending again, their changes still in the outbox.
+    func drop(_ db: Database) throws {
+        try clear(db)
+        try markPending(db)
+    }
+
     /// Keeps the answer to this batch until it is applied.
     func keepAnswer(_ db: Database, _ response: ModifyResponse) throws {
         var writer = WireWriter()

@@ -4,8 +4,9 @@ import NoteTakerSyncProtocol
 /// How the sync engine talks to a sync server. The real one is `HTTPSyncTransport` (in `NoteTakerSync`);
 /// tests put faults in between.
 public protocol SyncTransport: Sendable {
-    /// The server's database id: a different one means a different (or reset) server.
-    func serverId() async throws(SyncError) -> String
+    /// The server's health answer: its database id (a different one means a different or
+    /// reset server) and the most changes it takes in one batch.
+    func health() async throws(SyncError) -> HealthResponse
     /// A page of changes since the query's token (`nil` for everything), without the
     /// device's own changes it holds.
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse

@@ -8,7 +8,7 @@ struct SyncRoutes {
 
     func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/health") { _, _ in
-            try JSONBody.response(HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: service.storage.serverId))
+            try JSONBody.response(service.health)
         }
         router.get("/v1/openapi.json") { _, _ in
             let data = try OpenAPIDocument.data()

@@ -51,6 +51,12 @@ public struct SyncService: Sendable {
         self.hasher = hasher
     }
 
+    /// The health answer: the storage's server id, and the most changes this server takes
+    /// in one batch.
+    public var health: HealthResponse {
+        HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: storage.serverId, maxBatchSize: SyncLimits.maxBatchSize)
+    }
+
     // MARK: Accounts
 
     /// Creates an account and logs it in, when registration is open.

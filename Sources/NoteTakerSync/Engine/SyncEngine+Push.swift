@@ -17,7 +17,13 @@ extension SyncEngine {
             report.add(applied.report)
         }
         if let inflight = try local({ try $0.inflightBatch() }) {
-            _ = try await settle(inflight, answer: modify(inflight.request).value, into: &report)
+            if inflight.request.changes.count > batchLimit {
+                // More than the server takes now (it was replaced by an older one): the changes
+                // go up again in smaller batches, from the outbox, instead of being refused.
+                try local { try $0.abandonPush(inflight) }
+            } else {
+                _ = try await settle(inflight, answer: modify(inflight.request).value, into: &report)
+            }
         }
         var cursor: Int64 = 0
         var done = 0
@@ -70,7 +76,7 @@ extension SyncEngine {
 
     /// The next batch of the outbox after `cursor`, counting the changes refused as too large.
     private func nextBatch(after cursor: Int64, into report: inout SyncReport) throws(SyncError) -> PushBatch? {
-        let (batch, refused) = try local { try $0.nextPushBatch(after: cursor, limit: options.batchSize) }
+        let (batch, refused) = try local { try $0.nextPushBatch(after: cursor, limit: batchLimit) }
         report.errors += refused
         return batch
     }

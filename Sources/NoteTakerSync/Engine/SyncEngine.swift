@@ -25,7 +25,8 @@ public actor SyncEngine {
         public var massDeletionLimit: Int
         /// A larger share of this device's notes than this (with more than 5 notes) stops and asks.
         public var massDeletionFraction: Double
-        /// Records per page of changes.
+        /// The most changes sent in one batch; fewer when the server takes fewer (it says so
+        /// in its health answer).
         public var batchSize: Int
 
         /// Creates options; the defaults are those of the command line.
@@ -60,6 +61,9 @@ public actor SyncEngine {
     /// The engine's options; change them between cycles.
     public var options: Options
     let progress: (@Sendable (Phase) -> Void)?
+    /// The most changes in a batch for this cycle: ``Options/batchSize``, or fewer when the
+    /// server takes fewer.
+    var batchLimit = SyncLimits.unannouncedBatchSize
     private var cycleRunning = false
     private var waitingCycles: [CheckedContinuation<Void, Never>] = []
 
@@ -130,10 +134,12 @@ public actor SyncEngine {
     }
 
     /// Notices a different (or reset) server: everything here is queued to go up again, and
-    /// nothing is deleted to match the new server.
+    /// nothing is deleted to match the new server. Learns how many changes the server takes
+    /// in one batch.
     func checkServer() async throws(SyncError) {
-        let serverId = try await transport.serverId()
-        try local { store in try store.adoptServer(serverId) }
+        let health = try await transport.health()
+        try local { store in try store.adoptServer(health.serverId) }
+        batchLimit = min(options.batchSize, health.batchLimit)
     }
 
     /// Starts a request off the engine's executor, so that the engine goes on with the store

@@ -48,9 +48,9 @@ public struct HTTPSyncTransport: SyncTransport {
 
     // MARK: SyncTransport
 
-    /// The server's database id, from its health answer.
-    public func serverId() async throws(SyncError) -> String {
-        try await json(HealthResponse.self, SyncAPI.health).serverId
+    /// The server's health answer.
+    public func health() async throws(SyncError) -> HealthResponse {
+        try await json(HealthResponse.self, SyncAPI.health)
     }
 
     /// A page of changes (up to the API's largest page) since the query's token.

@@ -118,9 +118,9 @@ actor SimulatedNetwork {
         }
     }
 
-    func serverId(token: String) async throws(SyncError) -> String {
+    func health(token: String) async throws(SyncError) -> HealthResponse {
         if nextFault(allowDelay: false) == .dropRequest { throw .unreachable("request lost") }
-        return service.storage.serverId
+        return service.health
     }
 
     func changes(token: String, query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
@@ -170,7 +170,7 @@ struct SimulatedTransport: SyncTransport {
     let network: SimulatedNetwork
     let token: String
 
-    func serverId() async throws(SyncError) -> String { try await network.serverId(token: token) }
+    func health() async throws(SyncError) -> HealthResponse { try await network.health(token: token) }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         try await network.changes(token: token, query: query)
     }
