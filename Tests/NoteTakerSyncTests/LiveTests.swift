@@ -30,8 +30,8 @@ struct LiveTests {
 
     @Test("the event stream parser reads changes events and skips comments")
     func parser() {
-        #expect(EventReceiver.changesToken(in: "event: changes\ndata: {\"token\":\"abc:3\"}") == "abc:3")
-        #expect(EventReceiver.changesToken(in: ": heartbeat") == nil)
-        #expect(EventReceiver.changesToken(in: "event: other\ndata: {\"token\":\"x\"}") == nil)
+        #expect(EventParser.changesToken(in: "event: changes\ndata: {\"token\":\"abc:3\"}") == "abc:3")
+        #expect(EventParser.changesToken(in: ": heartbeat") == nil)
+        #expect(EventParser.changesToken(in: "event: other\ndata: {\"token\":\"x\"}") == nil)
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NoteTakerSyncProtocol
 import NoteTakerKit
 
@@ -29,9 +26,7 @@ extension HTTPSyncTransport {
 
     /// Changes the password; the server ends every other session.
     public func changePassword(current: String, new: String) async throws(SyncError) {
-        var request = makeRequest(SyncAPI.changePassword)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONEncoder().encode(PasswordChange(currentPassword: current, newPassword: new))
-        _ = try await send(request, accepting: [204])
+        try await exchange(SyncAPI.changePassword, body: try Self.encoded(PasswordChange(currentPassword: current, newPassword: new)),
+                           accepting: [204]) { _ in }
     }
 }

@@ -1,7 +1,6 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
 import NoteTakerSyncProtocol
 import NoteTakerKit
 
@@ -10,77 +9,72 @@ import NoteTakerKit
 public enum SyncEventStream {
     /// Connects to the server's event stream.
     public static func connect(_ transport: HTTPSyncTransport) -> AsyncThrowingStream<String, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
-        let receiver = EventReceiver(continuation: continuation)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 60
-        configuration.timeoutIntervalForResource = .infinity
-        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
         var request = transport.makeRequest(SyncAPI.events)
-        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        continuation.onTermination = { _ in
-            // Not inline: cancelling calls back into the stream, which is terminating now.
-            DispatchQueue.global().async {
-                task.cancel()
-                session.invalidateAndCancel()
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let task = Task { [request] in
+            do {
+                try await listen(request, continuation)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
             }
         }
-        task.resume()
+        continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    private static func listen(_ request: HTTPClientRequest, _ continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
+        let response: HTTPClientResponse
+        do {
+            response = try await SyncHTTPClient.shared.execute(request, deadline: .distantFuture)
+        } catch {
+            throw SyncError.unreachable(SyncHTTPClient.reason(error))
+        }
+        guard response.status == .ok else {
+            throw response.status == .unauthorized ? SyncError.notLoggedIn : SyncError.unreachable("events answered \(response.status.code)")
+        }
+        var parser = EventParser()
+        do {
+            for try await chunk in response.body {
+                for token in try parser.tokens(after: chunk.readableBytesView) { continuation.yield(token) }
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError.unreachable(SyncHTTPClient.reason(error))
+        }
     }
 }
 
 /// Parses server-sent events as bytes arrive.
-final class EventReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let continuation: AsyncThrowingStream<String, any Error>.Continuation
-    private let lock = NSLock()
-    private var buffer = Data()
-
-    init(continuation: AsyncThrowingStream<String, any Error>.Continuation) {
-        self.continuation = continuation
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            continuation.finish(throwing: http.statusCode == 401 ? SyncError.notLoggedIn : SyncError.unreachable("events answered \(http.statusCode)"))
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
+struct EventParser {
+    private var buffer: [UInt8] = []
 
     /// The longest event the push channel sends is a few hundred bytes: a server that sends
     /// more without ending an event is cut off instead of filling memory.
     static let maximumEventBytes = 64 * 1024
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let events: [String]? = lock.withLock {
-            buffer.append(data)
-            var events: [String] = []
-            while let range = buffer.range(of: Data("\n\n".utf8)) {
-                events.append(String(decoding: buffer[buffer.startIndex..<range.lowerBound], as: UTF8.self))
-                buffer.removeSubrange(buffer.startIndex..<range.upperBound)
+    /// The `changes` tokens of the events that `bytes` completes.
+    mutating func tokens(after bytes: some Sequence<UInt8>) throws(SyncError) -> [String] {
+        buffer.append(contentsOf: bytes)
+        var tokens: [String] = []
+        var start = buffer.startIndex
+        var index = buffer.startIndex
+        while index + 1 < buffer.endIndex {
+            if buffer[index] == UInt8(ascii: "\n"), buffer[index + 1] == UInt8(ascii: "\n") {
+                if let token = Self.changesToken(in: String(decoding: buffer[start..<index], as: UTF8.self)) { tokens.append(token) }
+                index += 2
+                start = index
+            } else {
+                index += 1
             }
-            return buffer.count > Self.maximumEventBytes ? nil : events
         }
-        guard let events else {
-            dataTask.cancel()
-            continuation.finish(throwing: SyncError.unreachable("the server's push channel sent an event over \(Self.maximumEventBytes / 1024) kB"))
-            return
+        buffer.removeSubrange(buffer.startIndex..<start)
+        guard buffer.count <= Self.maximumEventBytes else {
+            throw .unreachable("the server's push channel sent an event over \(Self.maximumEventBytes / 1024) kB")
         }
-        for event in events {
-            if let token = Self.changesToken(in: event) { continuation.yield(token) }
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
-            continuation.finish(throwing: SyncError.unreachable(error.localizedDescription))
-        } else {
-            continuation.finish()
-        }
+        return tokens
     }
 
     /// The token of a `changes` event (`nil` for comments and other events).

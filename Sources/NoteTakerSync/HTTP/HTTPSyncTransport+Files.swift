@@ -1,0 +1,135 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NoteTakerSyncProtocol
+import NoteTakerKit
+
+/// Attachment files, streamed both ways a megabyte at a time: never whole in memory.
+extension HTTPSyncTransport {
+    /// Whether the account holds the file with this SHA-256.
+    public func assetExists(hash: String) async throws(SyncError) -> Bool {
+        try await send(makeRequest(SyncAPI.assetExists, hash: hash), accepting: [200, 404]).1 == 200
+    }
+
+    /// Uploads a file under its SHA-256.
+    public func uploadAsset(hash: String, from file: URL) async throws(SyncError) {
+        let handle: FileHandle
+        let size: Int64
+        do {
+            handle = try FileHandle(forReadingFrom: file)
+            size = Int64(try handle.seekToEnd())
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw .store(.fileUnreadable(path: file.path, reason: error.localizedDescription))
+        }
+        defer { try? handle.close() }
+        var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.body = .stream(FileChunks(handle: handle), length: .known(size))
+        let status: Int
+        let body: ByteBuffer
+        do {
+            let response = try await SyncHTTPClient.shared.execute(request, deadline: .distantFuture)
+            status = Int(response.status.code)
+            body = try await response.body.collect(upTo: Self.errorBodyBytes)
+        } catch {
+            throw .unreachable(SyncHTTPClient.reason(error))
+        }
+        try Self.check(status: status, body: Data(buffer: body), accepting: [200, 204])
+    }
+
+    /// Downloads a file to disk (never whole into memory), checks its size and SHA-256, and
+    /// moves it to `file`; a file over the attachment limit or with another hash is refused.
+    public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
+        let staging = file.deletingLastPathComponent().appendingPathComponent(".download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let response: HTTPClientResponse
+        do {
+            response = try await SyncHTTPClient.shared.execute(makeRequest(SyncAPI.downloadAsset, hash: hash), deadline: .distantFuture)
+        } catch {
+            throw .unreachable(SyncHTTPClient.reason(error))
+        }
+        guard response.status == .ok else {
+            let body = (try? await response.body.collect(upTo: Self.errorBodyBytes)).map { Data(buffer: $0) } ?? Data()
+            try Self.check(status: Int(response.status.code), body: body, accepting: [200])
+            return
+        }
+        try await Self.write(response.body, to: staging)
+        try Self.verify(staging, hash: hash)
+        do {
+            try OwnerOnly.restrict(staging)
+            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            try FileManager.default.moveItem(at: staging, to: file)
+        } catch {
+            throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
+        }
+    }
+
+    /// The most bytes of an error answer read.
+    static let errorBodyBytes = 65_536
+
+    /// Writes an answer's body to `file` as it arrives; one over the attachment limit is cut off.
+    private static func write(_ body: HTTPClientResponse.Body, to file: URL) async throws(SyncError) {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
+            throw .store(.fileWriteFailed(path: file.path, reason: "it could not be created"))
+        }
+        defer { try? handle.close() }
+        var written: Int64 = 0
+        do {
+            for try await chunk in body {
+                written += Int64(chunk.readableBytes)
+                guard written <= SyncLimits.maxAssetBytes else { throw tooLargeFile }
+                try handle.write(contentsOf: chunk.readableBytesView)
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch let error as CocoaError {
+            throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
+        } catch {
+            throw .unreachable(SyncHTTPClient.reason(error))
+        }
+    }
+
+    private static let tooLargeFile = SyncError.server(
+        code: "tooLarge", message: "The server sent a file larger than any attachment may be; it was not saved.")
+
+    /// Checks a downloaded file's size against the attachment limit and its SHA-256, reading
+    /// it a megabyte at a time.
+    static func verify(_ file: URL, hash: String) throws(SyncError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size <= SyncLimits.maxAssetBytes else {
+            throw .server(code: "tooLarge", message: "The server sent a file of \(SyncError.megabytes(size)), larger than any attachment may be; it was not saved.")
+        }
+        var hasher = SHA256()
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        } catch {
+            throw .store(.fileUnreadable(path: file.path, reason: error.localizedDescription))
+        }
+        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard actual == hash else {
+            throw .server(code: "hashMismatch", message: "The downloaded attachment file does not match its SHA-256; it was not saved.")
+        }
+    }
+}
+
+/// An open file's bytes, a megabyte at a time, for a request body to stream.
+struct FileChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let handle: FileHandle
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let handle: FileHandle
+
+        func next() async throws -> ByteBuffer? {
+            guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
+            return ByteBuffer(data: data)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: handle) }
+}

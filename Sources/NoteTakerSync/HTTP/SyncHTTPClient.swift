@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NoteTakerKit
+
+/// The HTTP client every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
+/// event loops): connections are kept and reused between requests and transports.
+///
+/// Not URLSession: on Linux, its libcurl driver keeps watching a connection for "writable"
+/// once a request is sent, and a connection is nearly always writable. A device waiting for
+/// an answer, or watching the push channel, then kept a core busy: a device watching an
+/// idle server used 80 % of a core, and one sending a first sync spent about a third of its
+/// time in that loop.
+enum SyncHTTPClient {
+    /// The shared client. It lives as long as the process, so it is never shut down.
+    static let shared = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+
+    /// A connection that takes longer than this to open, or a request or answer that stays
+    /// silent for longer than `idleTimeout`, fails; the push channel's heartbeat comes every 15 s.
+    static let connectTimeout: TimeAmount = .seconds(15)
+    static let idleTimeout: TimeAmount = .seconds(60)
+    /// The longest a request other than the push channel and a file may take in all.
+    static let requestTimeout: TimeAmount = .minutes(10)
+
+    private static var configuration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: connectTimeout, read: idleTimeout))
+        // The sync API never compresses; an answer is read as it is, up to its limit.
+        configuration.decompression = .disabled
+        // A server that refuses connections (it is down) fails the request at once, as
+        // offline; the engine and the watcher retry on their own schedule.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// Why a request failed, in words for ``SyncError/unreachable(_:)``.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as HTTPClientError where error == .connectTimeout:
+            "the connection timed out"
+        case let error as HTTPClientError where error == .readTimeout || error == .deadlineExceeded:
+            "the server did not answer in time"
+        case let error as HTTPClientError where error == .remoteConnectionClosed:
+            "the server closed the connection"
+        case let error as HTTPClientError where error == .cancelled:
+            "the request was cancelled"
+        default:
+            String(describing: error)
+        }
+    }
+}
