@@ -31,7 +31,7 @@ extension HTTPSyncTransport {
         let status: Int
         let body: ByteBuffer
         do {
-            let response = try await SyncHTTPClient.shared.execute(request, deadline: .distantFuture)
+            let response = try await client.execute(request, deadline: .distantFuture)
             status = Int(response.status.code)
             body = try await response.body.collect(upTo: Self.errorBodyBytes)
         } catch {
@@ -47,7 +47,7 @@ extension HTTPSyncTransport {
         defer { try? FileManager.default.removeItem(at: staging) }
         let response: HTTPClientResponse
         do {
-            response = try await SyncHTTPClient.shared.execute(makeRequest(SyncAPI.downloadAsset, hash: hash), deadline: .distantFuture)
+            response = try await client.execute(makeRequest(SyncAPI.downloadAsset, hash: hash), deadline: .distantFuture)
         } catch {
             throw .unreachable(SyncHTTPClient.reason(error))
         }

@@ -12,6 +12,8 @@ public struct HTTPSyncTransport: SyncTransport {
     public let server: URL
     /// The session's bearer token, once logged in.
     public let token: String?
+    /// The shared client for this server: direct, or through the environment's proxy.
+    var client: HTTPClient { SyncHTTPClient.client(for: server) }
 
     /// Creates a transport. A plain `http://` address that is not on this machine is
     /// refused unless `allowInsecure` is set: sync carries notes and passwords.
@@ -118,7 +120,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let status: Int
         let body: ByteBuffer
         do {
-            let response = try await SyncHTTPClient.shared.execute(request, timeout: SyncHTTPClient.requestTimeout)
+            let response = try await client.execute(request, timeout: SyncHTTPClient.requestTimeout)
             status = Int(response.status.code)
             body = try await response.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {

@@ -12,9 +12,10 @@ public enum SyncEventStream {
         var request = transport.makeRequest(SyncAPI.events)
         request.headers.add(name: "Accept", value: "text/event-stream")
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let client = transport.client
         let task = Task { [request] in
             do {
-                try await listen(request, continuation)
+                try await listen(request, through: client, continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -24,10 +25,12 @@ public enum SyncEventStream {
         return stream
     }
 
-    private static func listen(_ request: HTTPClientRequest, _ continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
+    private static func listen(
+        _ request: HTTPClientRequest, through client: HTTPClient, _ continuation: AsyncThrowingStream<String, any Error>.Continuation
+    ) async throws {
         let response: HTTPClientResponse
         do {
-            response = try await SyncHTTPClient.shared.execute(request, deadline: .distantFuture)
+            response = try await client.execute(request, deadline: .distantFuture)
         } catch {
             throw SyncError.unreachable(SyncHTTPClient.reason(error))
         }

@@ -3,8 +3,9 @@ import Foundation
 import NIOCore
 import NoteTakerKit
 
-/// The HTTP client every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
-/// event loops): connections are kept and reused between requests and transports.
+/// The HTTP clients every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
+/// event loops): connections are kept and reused between requests and transports. One goes
+/// direct; the others through the proxies the environment names (see ``ProxyEnvironment``).
 ///
 /// Not URLSession: on Linux, its libcurl driver keeps watching a connection for "writable"
 /// once a request is sent, and a connection is nearly always writable. A device waiting for
@@ -12,8 +13,17 @@ import NoteTakerKit
 /// idle server used 80 % of a core, and one sending a first sync spent about a third of its
 /// time in that loop.
 enum SyncHTTPClient {
-    /// The shared client. It lives as long as the process, so it is never shut down.
-    static let shared = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    /// The client for requests to `server`. The clients live as long as the process, so they
+    /// are never shut down.
+    static func client(for server: URL) -> HTTPClient {
+        guard environment.proxy(for: server) != nil else { return direct }
+        return server.scheme?.lowercased() == "https" ? viaHTTPSProxy : viaHTTPProxy
+    }
+
+    private static let environment = ProxyEnvironment(ProcessInfo.processInfo.environment)
+    private static let direct = makeClient(proxy: nil)
+    private static let viaHTTPSProxy = makeClient(proxy: environment.https)
+    private static let viaHTTPProxy = makeClient(proxy: environment.http)
 
     /// A connection that takes longer than this to open, or a request or answer that stays
     /// silent for longer than `idleTimeout`, fails; the push channel's heartbeat comes every 15 s.
@@ -22,16 +32,17 @@ enum SyncHTTPClient {
     /// The longest a request other than the push channel and a file may take in all.
     static let requestTimeout: TimeAmount = .minutes(10)
 
-    private static var configuration: HTTPClient.Configuration {
+    /// A client with the sync settings, through `proxy` if any.
+    static func makeClient(proxy: HTTPClient.Configuration.Proxy?) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 5, allowCycles: false),
-            timeout: .init(connect: connectTimeout, read: idleTimeout))
+            timeout: .init(connect: connectTimeout, read: idleTimeout), proxy: proxy)
         // The sync API never compresses; an answer is read as it is, up to its limit.
         configuration.decompression = .disabled
         // A server that refuses connections (it is down) fails the request at once, as
         // offline; the engine and the watcher retry on their own schedule.
         configuration.connectionPool.retryConnectionEstablishment = false
-        return configuration
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     /// Why a request failed, in words for ``SyncError/unreachable(_:)``.
