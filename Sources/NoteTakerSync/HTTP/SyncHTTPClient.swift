@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NoteTakerKit
 
 /// The HTTP clients every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
 /// event loops): connections are kept and reused between requests and transports. One goes
