@@ -51,6 +51,42 @@ struct MisbehavingServerTests {
         }
     }
 
+    @Test("a downloaded file with another SHA-256 is refused, and nothing is left on disk")
+    func wrongFile() async throws {
+        let router = Router()
+        router.get("/v1/assets/:hash") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "not the file"))) }
+        try await Self.expectRefusedDownload(router, saying: "does not match its SHA-256")
+    }
+
+    @Test("a download over the attachment limit is refused, and nothing is left on disk")
+    func endlessFile() async throws {
+        let router = Router()
+        let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
+        router.get("/v1/assets/:hash") { _, _ in
+            Response(status: .ok, body: ResponseBody { writer in
+                for _ in 0...(SyncLimits.maxAssetBytes >> 20) { try await writer.write(chunk) }
+                try await writer.finish(nil)
+            })
+        }
+        try await Self.expectRefusedDownload(router, saying: "larger than any attachment may be")
+    }
+
+    /// Downloads a file from a server of `router`: the download must fail with `message`,
+    /// and leave its folder empty.
+    static func expectRefusedDownload(_ router: Router<BasicRequestContext>, saying message: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(router) { server in
+            let transport = try HTTPSyncTransport(server: server, token: "t")
+            let error = await #expect(throws: SyncError.self) {
+                try await transport.downloadAsset(hash: String(repeating: "0", count: 64), to: folder.appendingPathComponent("file"))
+            }
+            #expect(error?.message.contains(message) == true, "\(error?.message ?? "no error")")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// Runs `body` with a server of `router` on a loopback port, and stops the server after.
     static func withServer(_ router: Router<BasicRequestContext>, _ body: (URL) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()

@@ -28,16 +28,8 @@ extension HTTPSyncTransport {
         var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
         request.headers.add(name: "Content-Type", value: "application/octet-stream")
         request.body = .stream(FileChunks(handle: handle), length: .known(size))
-        let status: Int
-        let body: ByteBuffer
-        do {
-            let response = try await client.execute(request, deadline: .distantFuture)
-            status = Int(response.status.code)
-            body = try await response.body.collect(upTo: Self.errorBodyBytes)
-        } catch {
-            throw .unreachable(SyncHTTPClient.reason(error))
-        }
-        try Self.check(status: status, body: Data(buffer: body), accepting: [200, 204])
+        // A file takes as long as it takes; the idle timeout still applies.
+        _ = try await send(request, accepting: [200, 204], limit: Self.errorBodyBytes, deadline: .distantFuture)
     }
 
     /// Downloads a file to disk (never whole into memory), checks its size and SHA-256, and

@@ -112,15 +112,16 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    /// Sends a request and reads its answer, up to ``SyncLimits/maxResponseBytes`` (an answer
-    /// that declares or sends more is not read); any status outside `accepting` becomes a
-    /// `SyncError`.
-    func send(_ request: HTTPClientRequest, accepting: Set<Int>) async throws(SyncError) -> (Data, Int) {
-        let limit = SyncLimits.maxResponseBytes
+    /// Sends a request and reads its answer, up to `limit` bytes (an answer that declares or
+    /// sends more is not read); any status outside `accepting` becomes a `SyncError`. The
+    /// request may take up to ``SyncHTTPClient/requestTimeout`` in all, or until `deadline`.
+    func send(
+        _ request: HTTPClientRequest, accepting: Set<Int>, limit: Int = SyncLimits.maxResponseBytes, deadline: NIODeadline? = nil
+    ) async throws(SyncError) -> (Data, Int) {
         let status: Int
         let body: ByteBuffer
         do {
-            let response = try await client.execute(request, timeout: SyncHTTPClient.requestTimeout)
+            let response = try await client.execute(request, deadline: deadline ?? .now() + SyncHTTPClient.requestTimeout)
             status = Int(response.status.code)
             body = try await response.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
