@@ -88,9 +88,8 @@ import Testing
             #expect(String(decoding: batch.wireJSON, as: UTF8.self) == String(decoding: try Self.sortedEncoder.encode(batch), as: UTF8.self))
             #expect(try ModifyRequest(wireJSON: Array(JSONEncoder().encode(batch))) == batch)
             #expect(try JSONDecoder().decode(ModifyRequest.self, from: Data(batch.wireJSON)) == batch)
-            var written = WireWriter()
-            batch.write(to: &written, fieldsJSON: batch.changes.map { $0.fields?.wireJSON })
-            #expect(written.bytes == batch.wireJSON)
+            // A batch sent with its fields already written is the same document.
+            #expect(batch.wireJSON(fieldsJSON: batch.changes.map { $0.fields?.wireJSON }) == batch.wireJSON)
 
             let answer = ModifyResponse(results: records.map { record in
                 switch Int.random(in: 0...2, using: &generator) {

@@ -74,12 +74,12 @@ private final class OlderServerTransport: SyncTransport, @unchecked Sendable {
         return health
     }
 
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
         lock.withLock { sizes.append(request.changes.count) }
         if older, request.changes.count > 200 {
             throw .server(code: "tooLarge", message: "A batch holds at most 200 changes; this one has \(request.changes.count).")
         }
-        return try await inner.modify(request)
+        return try await inner.modify(request, fieldsJSON: fieldsJSON)
     }
 
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse { try await inner.fetchChanges(query) }

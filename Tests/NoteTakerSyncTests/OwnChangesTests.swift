@@ -128,7 +128,9 @@ private actor OnePageThenOffline: SyncTransport {
         let server = page.token.split(separator: ":").first.map(String.init) ?? ""
         return ChangesResponse(records: [first], token: "\(server):\(first.changeTag)", moreComing: true)
     }
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse { try await inner.modify(request) }
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        try await inner.modify(request, fieldsJSON: fieldsJSON)
+    }
     func assetExists(hash: String) async throws(SyncError) -> Bool { try await inner.assetExists(hash: hash) }
     func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await inner.uploadAsset(hash: hash, from: file) }
     func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await inner.downloadAsset(hash: hash, to: file) }

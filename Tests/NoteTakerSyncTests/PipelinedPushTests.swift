@@ -102,7 +102,9 @@ private struct EditingTransport: SyncTransport {
 
     func health() async throws(SyncError) -> HealthResponse { try await inner.health() }
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse { try await inner.fetchChanges(query) }
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse { try await inner.modify(request) }
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        try await inner.modify(request, fieldsJSON: fieldsJSON)
+    }
     func assetExists(hash: String) async throws(SyncError) -> Bool {
         edit.run()
         return try await inner.assetExists(hash: hash)

@@ -90,7 +90,7 @@ actor FixedRecordsTransport: SyncTransport {
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         ChangesResponse(records: query.since == nil ? records : [], token: "fuzz:1", moreComing: false)
     }
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
         ModifyResponse(results: request.changes.map { change in
             sequence += 1
             return RecordResult(recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(sequence))

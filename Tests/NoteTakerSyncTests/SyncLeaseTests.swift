@@ -82,8 +82,8 @@ struct GaugedTransport: SyncTransport {
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         try await measured { () async throws(SyncError) in try await inner.fetchChanges(query) }
     }
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
-        try await measured { () async throws(SyncError) in try await inner.modify(request) }
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        try await measured { () async throws(SyncError) in try await inner.modify(request, fieldsJSON: fieldsJSON) }
     }
     func assetExists(hash: String) async throws(SyncError) -> Bool {
         try await measured { () async throws(SyncError) in try await inner.assetExists(hash: hash) }

@@ -16,7 +16,7 @@ package struct PushBatch: Codable, Sendable {
     /// Each change's fields as JSON, written once when the batch is read: kept in flight with
     /// it, and as the base of its records once the server saved them. Empty for a batch
     /// loaded again after a restart (its fields are then written again).
-    var fieldsJSON: [String?] = []
+    package var fieldsJSON: [String?] = []
     /// Where the batch is kept while in flight (see `PushBatch+InFlight.swift`).
     var slot = SyncState.Key.inflight
 
@@ -72,12 +72,13 @@ package struct PushBatch: Codable, Sendable {
                 refused += 1
             case .add:
                 if isDeletion {
-                    let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+                    let tag = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?"),
+                                                  arguments: [type.rawValue, key])
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
                     texts.append(nil)
                 } else {
                     bytes += estimate
-                    let tag = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [key])
+                    let tag = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }

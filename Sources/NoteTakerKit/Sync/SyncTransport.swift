@@ -10,8 +10,10 @@ public protocol SyncTransport: Sendable {
     /// A page of changes since the query's token (`nil` for everything), without the
     /// device's own changes it holds.
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse
-    /// Sends a batch of saves and deletes.
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse
+    /// Sends a batch of saves and deletes. `fieldsJSON` holds each change's fields already
+    /// written as JSON (``RecordFields/wireJSON``), when the caller has them, so that a batch
+    /// is not encoded twice; empty when it does not.
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse
     /// Whether the server holds the attachment file with this SHA-256.
     func assetExists(hash: String) async throws(SyncError) -> Bool
     /// Uploads an attachment file under its SHA-256.
@@ -23,6 +25,11 @@ public protocol SyncTransport: Sendable {
 }
 
 extension SyncTransport {
+    /// Sends a batch of saves and deletes, encoding its fields.
+    public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+        try await modify(request, fieldsJSON: [])
+    }
+
     /// A transport without a history to offer (test doubles) answers no versions.
     public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] { [] }
 }

@@ -22,7 +22,7 @@ extension SyncEngine {
                 // go up again in smaller batches, from the outbox, instead of being refused.
                 try local { try $0.abandonPush(inflight) }
             } else {
-                _ = try await settle(inflight, answer: modify(inflight.request).value, into: &report)
+                _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
             }
         }
         var cursor: Int64 = 0
@@ -45,7 +45,7 @@ extension SyncEngine {
                     }
                 }
                 let begun = try local { try $0.beginPush(batch) }
-                sending = (begun, modify(begun.request))
+                sending = (begun, modify(begun))
                 upcoming = try nextBatch(after: cursor, into: &report)
             }
             guard let (batch, answer) = sending else { break }
@@ -57,7 +57,7 @@ extension SyncEngine {
                 // The next batch goes out first; this answer is applied while the server works.
                 cursor = next.sequences.max() ?? cursor
                 let begun = try local { try $0.beginPush(next, answered: (batch, response)) }
-                sending = (begun, modify(begun.request))
+                sending = (begun, modify(begun))
                 let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
                 report.add(applied.report)
                 upcoming = try nextBatch(after: cursor, into: &report)
@@ -94,9 +94,9 @@ extension SyncEngine {
     }
 
     /// Starts sending a batch, off the engine, so that the engine reads the next one meanwhile.
-    private func modify(_ request: ModifyRequest) -> Task<Result<ModifyResponse, SyncError>, Never> {
+    private func modify(_ batch: PushBatch) -> Task<Result<ModifyResponse, SyncError>, Never> {
         let transport = transport
-        return Self.offEngine { () async throws(SyncError) in try await transport.modify(request) }
+        return Self.offEngine { () async throws(SyncError) in try await transport.modify(batch.request, fieldsJSON: batch.fieldsJSON) }
     }
 
     /// Applies the answer to a batch; on failure the batch stays in flight. Returns whether

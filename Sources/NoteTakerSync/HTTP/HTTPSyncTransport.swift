@@ -53,9 +53,11 @@ public struct HTTPSyncTransport: SyncTransport {
         return try await exchange(SyncAPI.changes, query: items) { try ChangesResponse(wireJSON: Array($0)) }
     }
 
-    /// Sends a batch of saves and deletes.
-    public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
-        try await exchange(SyncAPI.modify, body: ByteBuffer(bytes: request.wireJSON)) { try ModifyResponse(wireJSON: Array($0)) }
+    /// Sends a batch of saves and deletes, with each change's fields as written in `fieldsJSON` where given.
+    public func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        try await exchange(SyncAPI.modify, body: ByteBuffer(bytes: request.wireJSON(fieldsJSON: fieldsJSON))) {
+            try ModifyResponse(wireJSON: Array($0))
+        }
     }
 
     /// The earlier versions of a note that the server kept, newest first.

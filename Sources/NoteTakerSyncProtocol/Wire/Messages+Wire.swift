@@ -143,9 +143,13 @@ extension ModifyRequest {
     }
 
     /// The batch as one JSON document.
-    public var wireJSON: [UInt8] {
+    public var wireJSON: [UInt8] { wireJSON(fieldsJSON: []) }
+
+    /// The batch as one JSON document, with each change's fields as already written in
+    /// `fieldsJSON` (see ``write(to:fieldsJSON:)``).
+    public func wireJSON(fieldsJSON: [String?]) -> [UInt8] {
         var writer = WireWriter()
-        write(to: &writer)
+        write(to: &writer, fieldsJSON: fieldsJSON)
         return writer.bytes
     }
 }

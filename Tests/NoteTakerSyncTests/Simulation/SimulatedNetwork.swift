@@ -174,7 +174,7 @@ struct SimulatedTransport: SyncTransport {
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         try await network.changes(token: token, query: query)
     }
-    func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
         try await network.modify(token: token, request: request)
     }
     func assetExists(hash: String) async throws(SyncError) -> Bool { await network.assetExists(hash: hash) }
