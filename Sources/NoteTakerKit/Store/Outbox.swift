@@ -81,6 +81,11 @@ enum Outbox {
             """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue, derived])
     }
 
+    /// How many changes may be sent: those not failed too often.
+    static func pushableCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [maximumAttempts]) ?? 0
+    }
+
     /// Records a save of every row of `type` whose id the SQL `selection` returns.
     static func recordSaves(_ db: Database, _ type: RecordType, selection: String, arguments: StatementArguments = []) throws {
         let ids = try String.fetchAll(db, sql: selection, arguments: arguments)

@@ -45,6 +45,11 @@ extension NoteStore {
         }
     }
 
+    /// How many changes the outbox holds that may be sent: the total a push reports progress against.
+    package func pushableChangeCount() throws(NoteTakerError) -> Int {
+        try read { db in try Outbox.pushableCount(db) }
+    }
+
     /// The batch in flight when the last cycle stopped, if any.
     package func inflightBatch() throws(NoteTakerError) -> PushBatch? {
         try read { db in try PushBatch.load(db) }

@@ -82,7 +82,7 @@ extension NoteStore {
     }
 
     static func fetchSyncSummary(_ db: Database) throws -> SyncSummary {
-        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [Outbox.maximumAttempts]) ?? 0
+        let pending = try Outbox.pushableCount(db)
         let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
         let failures = try Row.fetchAll(db, sql: """
             SELECT o.recordType, o.recordId, o.lastError, o.attempts,

@@ -27,7 +27,7 @@ extension SyncEngine {
         }
         var cursor: Int64 = 0
         var done = 0
-        let total = try local { try $0.pendingChanges().count }
+        let total = try local { try $0.pushableChangeCount() }
         var upcoming = try nextBatch(after: cursor, into: &report)
         var sending: (batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)?
         while true {
