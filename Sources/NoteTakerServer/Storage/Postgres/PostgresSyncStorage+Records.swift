@@ -110,12 +110,22 @@ extension PostgresSyncStorage {
     }
 
     /// The records a batch touches, as the account holds them now.
+    ///
+    /// Each is looked up by its whole key, one index probe per change. Asked for
+    /// `record_id = ANY(ids)` instead, PostgreSQL planned a scan of all the account's
+    /// records by `record_changes` while the table had no statistics yet (`auto_explain`
+    /// in a first push of 100,000 notes: 7 ms a batch at 10,000 records and growing,
+    /// against 1 ms for the probes).
     private func current(
         _ connection: PostgresConnection, account: Int64, _ request: ModifyRequest
     ) async throws -> [BatchPlan.RecordKey: BatchPlan.StoredRecord] {
-        let ids = Array(Set(request.changes.map { $0.recordId.uuidString.lowercased() }))
+        let keys = Array(Set(request.changes.map {
+            BatchPlan.RecordKey(recordId: $0.recordId.uuidString.lowercased(), recordType: $0.recordType)
+        }))
         let rows = try await connection.query("""
-            SELECT record_type, record_id, seq, deleted, fields, size FROM record WHERE account_id = \(account) AND record_id = ANY(\(ids))
+            SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size
+            FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
+            CROSS JOIN LATERAL (SELECT * FROM record WHERE account_id = \(account) AND record_id = k.id AND record_type = k.type LIMIT 1) r
             """, logger: database.logger)
         var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
         for try await (type, id, sequence, deleted, fields, size) in rows.decode((String, String, Int64, Bool, String, Int64).self) {
