@@ -174,6 +174,11 @@ extension NoteStore {
         migrator.registerMigration("v17-edited-notes-stay-pending") { db in
             try PendingSearchIndex.replaceUpdateTrigger(db)
         }
+        migrator.registerMigration("v18-note-bases-copied-on-change") { db in
+            // Notes synced from now on keep their merge base only once changed here. Bases
+            // already kept stay valid as they are.
+            try SyncBase.create(db)
+        }
         return migrator
     }
 }

@@ -114,10 +114,10 @@ package struct SyncApply {
         case .take:
             if newNote {
                 // Written once, already in sync (``apply(_:_:fieldsText:absent:)`` released any held version).
-                let arriving = SyncedVersion(tag: record.changeTag, base: fieldsText ?? record.fields.wireJSON, at: now)
+                let arriving = SyncedVersion(tag: record.changeTag, at: now)
                 if try write(db, type, key, record.fields, arriving: arriving) { unindexed.append(key) }
             } else if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText)
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
             }
         case .delete:
             if situation.exists {
@@ -132,7 +132,7 @@ package struct SyncApply {
             try clearOutbox(db, type, key)
             try forgetDeletion(db, type, key)
             if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, stored: true)
             }
             report.merged += 1
         case .editBeatsServerDeletion:
@@ -152,7 +152,7 @@ package struct SyncApply {
         case .takeInsteadOfMissingRow:
             try clearOutbox(db, type, key)
             if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields)
+                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, stored: true)
             }
         }
     }
@@ -198,8 +198,7 @@ package struct SyncApply {
 
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
                                 policy: MergePolicy) throws {
-        let base = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ?", arguments: [key])
-            .flatMap { try? RecordFields(wireJSON: $0.utf8) }
+        let base = try SyncBase.fields(db, type, key)
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
         guard try write(db, type, key, outcome.fields) else {
@@ -241,7 +240,8 @@ package struct SyncApply {
             if change.operation == .delete {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
                 try forgetDeletion(db, type, key)
-            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON) {
+            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON,
+                                     stored: current?.seq == sentSequence) {
                 if current?.seq == sentSequence {
                     try clearOutbox(db, type, key)
                 } else {

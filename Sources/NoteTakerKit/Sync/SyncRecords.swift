@@ -13,21 +13,10 @@ enum SyncRecords {
     static func fields(_ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil) throws -> RecordFields? {
         switch type {
         case .note:
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, editedOn FROM note WHERE id = ?
-                """), arguments: [id]) else { return nil }
             // References to tags and folders not received yet are part of the record.
-            let tagIds = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT tagId FROM noteTag WHERE noteId = ?1
-                UNION SELECT targetId FROM sync_reference WHERE recordType = 'note' AND recordId = ?1 AND property = 'tagIds'
-                ORDER BY 1
-                """), arguments: [id])
-            return NoteRecord(
-                title: row[0], body: row[1], createdAt: row[2], modifiedAt: row[3], isPinned: row[4],
-                folderId: try row[5] as String? ?? UnresolvedReferences.targets(db, .folder, of: id).first,
-                trashedAt: row[6], tagIds: tagIds,
-                editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: try deviceName ?? SyncDevice.name(db))
-            ).fields
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SyncBase.noteColumns) FROM sync_note_record WHERE noteId = ?"),
+                                             arguments: [id]) else { return nil }
+            return try noteFields(row, deviceName: deviceName ?? SyncDevice.name(db))
         case .folder:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT name, icon, sortOrder, createdAt, modifiedAt, parentId FROM folder WHERE id = ?
@@ -46,6 +35,20 @@ enum SyncRecords {
                 """), arguments: [id]) else { return nil }
             return AttachmentRecord(noteId: row[0], kind: row[1], fileName: row[2], fileSize: row[3], contentHash: row[4], createdAt: row[5]).fields
         }
+    }
+
+    /// A note's fields from a row of its columns (``SyncBase/noteColumns``: its tag ids as a
+    /// JSON array), as stored or as copied for its base. `deviceName` is this device's.
+    static func noteFields(_ row: Row, deviceName: String) throws -> RecordFields {
+        let tagIds = try WireReader.read(Array((row[8] as String).utf8)) { reader throws(WireJSONError) in
+            var ids: [String] = []
+            try reader.array { reader throws(WireJSONError) in ids.append(try reader.string()) }
+            return ids
+        }
+        return NoteRecord(
+            title: row[0], body: row[1], createdAt: row[2], modifiedAt: row[3], isPinned: row[4], folderId: row[5],
+            trashedAt: row[6], tagIds: tagIds, editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: deviceName)
+        ).fields
     }
 
     /// Writes a record from the server into its local row (inserting or updating).
@@ -123,8 +126,13 @@ enum SyncRecords {
             folderId, record.trashedAt, fields.tagNames, fields.facets, editedOn, id,
         ]
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
+        let unresolvedTags = tags.count < wanted.count
+        let unresolvedFolder = folderId == nil && wantedFolder != nil
+        // An arriving note is in sync as stored (``SyncBase``) once its tags and references are
+        // written: until then its base is left unset, so that writing them copies nothing.
+        let completedLater = !tags.isEmpty || unresolvedTags || unresolvedFolder
         if let arriving {
-            arguments += [arriving.tag, arriving.base, arriving.at.storageValue]
+            arguments += [arriving.tag, completedLater ? nil : SyncBase.asStored, arriving.at.storageValue]
             try db.cachedStatement(sql: """
                 INSERT INTO note (title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn, id,
                     changeTag, syncBase, lastSyncedAt, syncStatus, searchSeq)
@@ -160,10 +168,13 @@ enum SyncRecords {
             try db.cachedStatement(sql: "DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = ? AND property = 'tagIds'")
                 .execute(arguments: [id])
         }
-        if tags.count < wanted.count {
+        if unresolvedTags {
             try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
         }
-        if folderId == nil, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
+        if unresolvedFolder, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
+        if arriving != nil, completedLater {
+            try db.cachedStatement(sql: "UPDATE note SET syncBase = ? WHERE id = ?").execute(arguments: [SyncBase.asStored, id])
+        }
     }
 
     private static func writeFolder(_ db: Database, _ id: String, _ record: FolderRecord) throws {
@@ -214,11 +225,10 @@ enum SyncRecords {
     }
 }
 
-/// The version a note arrives at from the server, written with its row: its change tag,
-/// its fields as JSON (the base of later merges), and when it was synced.
+/// The version a note arrives at from the server, written with its row: its change tag and
+/// when it was synced. Its base is the note as stored (``SyncBase``).
 struct SyncedVersion {
     var tag: String
-    var base: String
     var at: Date
 }
 
