@@ -148,9 +148,11 @@ extension NoteStore {
     ) throws(NoteTakerError) -> SyncApply {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
-            for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
-                try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
-                                      fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
+            if try !apply.applySavedBatch(db, batch, answer: response) {
+                for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
+                    try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
+                                          fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
+                }
             }
             try apply.flushIndex(db)
             try batch.clear(db)
