@@ -88,14 +88,13 @@ public struct WireReader {
         offset += 1
         let start = offset
         // The common case: no escapes, so the bytes are the string.
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\\"), bytes[offset] >= 0x20 {
-            offset += 1
-        }
+        skipPlainBytes()
         guard offset < bytes.count else { throw failure("a string without its closing quote", at: start - 1) }
         if bytes[offset] == UInt8(ascii: "\"") {
             offset += 1
             return try text(bytes[start..<(offset - 1)], at: start)
         }
+        // With escapes (a note's line breaks): the runs between them are copied whole.
         var unescaped = Array(bytes[start..<offset])
         while true {
             guard offset < bytes.count else { throw failure("a string without its closing quote", at: start - 1) }
@@ -106,11 +105,20 @@ public struct WireReader {
                 return try text(unescaped[...], at: start)
             case UInt8(ascii: "\\"):
                 try unescape(into: &unescaped)
-            case ..<0x20:
-                throw failure("a control character inside a string", at: offset - 1)
             default:
-                unescaped.append(byte)
+                throw failure("a control character inside a string", at: offset - 1)
             }
+            let run = offset
+            skipPlainBytes()
+            unescaped.append(contentsOf: bytes[run..<offset])
+        }
+    }
+
+    /// Moves past the bytes a string holds as they are: up to its closing quote, an escape
+    /// or a control character (which JSON does not allow unescaped).
+    private mutating func skipPlainBytes() {
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\\"), bytes[offset] >= 0x20 {
+            offset += 1
         }
     }
 
