@@ -53,7 +53,8 @@ package struct PushBatch: Codable, Sendable {
             let seq: Int64 = row["seq"]
             let isDeletion = row["operation"] == PendingChange.Operation.delete.rawValue
             if deviceName == nil { deviceName = try SyncDevice.name(db) }
-            let fields = isDeletion ? nil : try SyncRecords.fields(db, type, key, deviceName: deviceName ?? "")
+            let stored = isDeletion ? nil : try SyncRecords.stored(db, type, key, deviceName: deviceName ?? "")
+            let fields = stored?.fields
             let text = fields?.wireJSON
             let estimate = fields.map(Self.estimatedSize) ?? 0
             let entry = PushAdmission.Entry(
@@ -78,8 +79,8 @@ package struct PushBatch: Codable, Sendable {
                     texts.append(nil)
                 } else {
                     bytes += estimate
-                    let tag = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: tag, fields: fields))
+                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: stored?.changeTag,
+                                                fields: fields))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }

@@ -11,29 +11,39 @@ enum SyncRecords {
     /// The fields of a local row, or `nil` when it does not exist. `deviceName` is this
     /// device's (``SyncDevice/name(_:)``), when the caller has it.
     static func fields(_ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil) throws -> RecordFields? {
+        try stored(db, type, id, deviceName: deviceName)?.fields
+    }
+
+    /// The fields of a local row and the change tag of the server's version it was last
+    /// synced with (`nil`: never synced), or `nil` when the row does not exist.
+    static func stored(
+        _ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil
+    ) throws -> (fields: RecordFields, changeTag: String?)? {
         switch type {
         case .note:
             // References to tags and folders not received yet are part of the record.
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SyncBase.noteColumns) FROM sync_note_record WHERE noteId = ?"),
-                                             arguments: [id]) else { return nil }
-            return try noteFields(row, deviceName: deviceName ?? SyncDevice.name(db))
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT \(SyncBase.noteColumns), (SELECT changeTag FROM note WHERE id = noteId) FROM sync_note_record WHERE noteId = ?
+                """), arguments: [id]) else { return nil }
+            return (try noteFields(row, deviceName: deviceName ?? SyncDevice.name(db)), row[9])
         case .folder:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT name, icon, sortOrder, createdAt, modifiedAt, parentId FROM folder WHERE id = ?
+                SELECT name, icon, sortOrder, createdAt, modifiedAt, parentId, changeTag FROM folder WHERE id = ?
                 """), arguments: [id]) else { return nil }
-            return FolderRecord(
+            let record = FolderRecord(
                 name: row[0], icon: row[1], sortOrder: row[2], createdAt: row[3], modifiedAt: row[4],
-                parentId: try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first
-            ).fields
+                parentId: try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first)
+            return (record.fields, row[6])
         case .tag:
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt FROM tag WHERE id = ?"), arguments: [id])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt, changeTag FROM tag WHERE id = ?"), arguments: [id])
             else { return nil }
-            return TagRecord(name: row[0], createdAt: row[1]).fields
+            return (TagRecord(name: row[0], createdAt: row[1]).fields, row[2])
         case .attachment:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT noteId, kind, fileName, fileSize, contentHash, createdAt FROM attachment WHERE id = ?
+                SELECT noteId, kind, fileName, fileSize, contentHash, createdAt, changeTag FROM attachment WHERE id = ?
                 """), arguments: [id]) else { return nil }
-            return AttachmentRecord(noteId: row[0], kind: row[1], fileName: row[2], fileSize: row[3], contentHash: row[4], createdAt: row[5]).fields
+            let record = AttachmentRecord(noteId: row[0], kind: row[1], fileName: row[2], fileSize: row[3], contentHash: row[4], createdAt: row[5])
+            return (record.fields, row[6])
         }
     }
 
