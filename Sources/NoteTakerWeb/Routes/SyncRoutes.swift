@@ -97,7 +97,7 @@ struct SyncRoutes {
             guard let choice = ConflictResolution(rawValue: body.keep) else {
                 throw WebAPIError.invalid("'keep' takes local, server or both. Nothing was changed.")
             }
-            try storeCall { () throws(NoteTakerError) in try store.resolveConflict(noteId: id, keep: choice) }
+            _ = try storeCall { () throws(NoteTakerError) in try store.resolveConflict(noteId: id, keep: choice) }
             return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
         }
     }
