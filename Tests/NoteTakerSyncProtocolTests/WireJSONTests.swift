@@ -123,6 +123,7 @@ import Testing
         "{\"a\":.5}", "{\"a\":+1}", "{\"a\":1e400}", "{\"a\":\"x}", "{\"a\":\"\u{1}\"}", "{\"a\":\"\\q\"}", "{\"a\":\"\\u12\"}",
         "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":tru}", "{\"a\":nul}", "{\"a\":{\"b\":1}}", "[1]", "\"a\"",
         "{\"a\":NaN}", "{\"a\":Infinity}", "// comment\n{}", "{\"a\":\"\\u+123\"}",
+        "{\"a\":\"x\\ny\u{1}\"}", "{\"a\":\"x\\nyz",
     ])
     func refusesMalformedFields(_ text: String) {
         #expect(throws: WireJSONError.self) { try RecordFields(wireJSON: Array(text.utf8)) }

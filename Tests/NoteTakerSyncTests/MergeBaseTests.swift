@@ -60,9 +60,7 @@ struct MergeBaseTests {
             #expect(try copies(b) == 1)
 
             _ = try a.store.updateNote(id: note.id, body: "one\ntwo\nthree from a")
-            try await a.sync()
-            try await b.sync()
-            try await a.sync()
+            try await settle(a, b)
             for device in [a, b] {
                 let seen = try device.store.note(id: note.id)
                 #expect(seen.body == "one\ntwo\nthree from a", "\(device.name) lost the other device's edit")
@@ -83,9 +81,7 @@ struct MergeBaseTests {
             _ = try b.store.updateNote(id: note.id, body: "ONE\ntwo\nthree")
             _ = try b.store.updateNote(id: note.id, body: "ONE!\ntwo\nthree")
             _ = try a.store.updateNote(id: note.id, body: "one\ntwo\nTHREE")
-            try await a.sync()
-            try await b.sync()
-            try await a.sync()
+            try await settle(a, b)
             for device in [a, b] {
                 // With the first change as base, line one would seem changed on both sides: a conflict.
                 #expect(try device.store.note(id: note.id).body == "ONE!\ntwo\nTHREE")
@@ -108,9 +104,7 @@ struct MergeBaseTests {
             _ = try b.store.updateNote(id: note.id, body: "ONE\ntwo\nthree")
             #expect(try copies(b) == 0)
             _ = try a.store.updateNote(id: note.id, body: "one\ntwo\nTHREE")
-            try await a.sync()
-            try await b.sync()
-            try await a.sync()
+            try await settle(a, b)
             for device in [a, b] {
                 #expect(try device.store.note(id: note.id).body == "ONE\ntwo\nTHREE")
             }
@@ -133,6 +127,13 @@ struct MergeBaseTests {
             #expect(try storedBase(device, note.id) == SyncBase.asStored)
             #expect(try copies(device) == 0)
         }
+    }
+
+    /// The first device sends, the second merges and sends, the first receives.
+    private func settle(_ a: Device, _ b: Device) async throws {
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
     }
 
     private func storedBase(_ device: Device, _ id: UUID) throws -> String? {

@@ -88,7 +88,7 @@ extension NoteStore {
                 } else {
                     kept.request.changes.append(change)
                     kept.sequences.append(sequence)
-                    kept.fieldsJSON.append(batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
+                    kept.fieldsJSON.append(batch.fieldsText(at: index))
                     if let hash = AttachmentRecord.contentHash(in: change.fields) { kept.assetHashes.append(hash) }
                 }
             }
@@ -151,7 +151,7 @@ extension NoteStore {
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
                     try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
-                                          fieldsJSON: batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil)
+                                          fieldsJSON: batch.fieldsText(at: index))
                 }
             }
             try apply.flushIndex(db)

@@ -92,6 +92,12 @@ package struct PushBatch: Codable, Sendable {
                          fieldsJSON: texts)
     }
 
+    /// The fields of change `index` as JSON, as written when the batch was read; `nil` for a
+    /// deletion, or a batch loaded again after a restart.
+    func fieldsText(at index: Int) -> String? {
+        fieldsJSON.indices.contains(index) ? fieldsJSON[index] : nil
+    }
+
     /// The bytes of record fields a batch may carry: a request's limit, less room for the
     /// ids and tags around each change.
     static let requestBudget = SyncLimits.maxRequestBytes - SyncLimits.maxBatchSize * 300

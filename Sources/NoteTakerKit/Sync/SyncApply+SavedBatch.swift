@@ -33,7 +33,7 @@ extension SyncApply {
                 writer.object { writer in
                     writer.key("base")
                     writer.string(type == .note && stored ? SyncBase.asStored
-                                  : batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] ?? "{}" : (changes[index].fields ?? [:]).wireJSON)
+                                  : batch.fieldsText(at: index) ?? (changes[index].fields ?? [:]).wireJSON)
                     writer.key("id"); writer.string(changes[index].recordId.key)
                     writer.key("tag"); writer.string(response.results[index].changeTag ?? "")
                     writer.key("unchanged"); writer.bool(stored)

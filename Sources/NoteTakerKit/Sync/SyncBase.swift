@@ -21,7 +21,7 @@ enum SyncBase {
     static let asStored = ""
 
     /// A note's fields as a sync record, as stored: columns in the order of
-    /// ``SyncRecords/noteFields(_:tagIds:deviceName:)``, the tags and the folder including
+    /// ``SyncRecords/noteFields(_:deviceName:)``, the tags and the folder including
     /// references not resolved yet, the tag ids as a JSON array.
     private static let recordView = """
         CREATE VIEW sync_note_record AS
