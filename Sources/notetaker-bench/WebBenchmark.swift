@@ -16,7 +16,7 @@ struct WebBenchmark {
     let pageScript: URL
 
     func run() async throws -> Report {
-        var report = Report(suite: "web", notes: store.noteCount, machine: Report.machine())
+        let report = Report(suite: "web", notes: store.noteCount, machine: Report.machine())
         let notes = try NoteStore.open(at: store.directory.appendingPathComponent("NoteTaker.sqlite"))
         let baseline = try Baseline(path: store.directory.appendingPathComponent("baseline.sqlite").path)
         var generator = SeededGenerator(seed: store.seed)

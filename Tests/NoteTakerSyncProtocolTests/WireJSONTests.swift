@@ -145,6 +145,27 @@ import Testing
         #expect(error?.description.contains("nested too deeply") == true)
     }
 
+    @Test func writesAndReadsIdsAsFoundationDoes() {
+        for _ in 0..<1_000 {
+            let id = UUID()
+            #expect(id.wireText == id.uuidString)
+            #expect(id.key == id.uuidString.lowercased())
+            #expect(UUID(wireText: id.wireText) == id)
+            #expect(UUID(wireText: id.key) == id)
+        }
+    }
+
+    @Test(arguments: [
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "e621E1F8-c36C-495a-93Fc-0C247a3e6e5F",
+        "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC0-C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}",
+        " E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6Eé", "E621E1F8 C36C 495A 93FC 0C247A3E6E5F",
+        "-E621E1F8C36C-495A-93FC-0C247A3E6E5F", "", "not-a-uuid",
+    ])
+    func parsesTheIdsFoundationParses(_ text: String) {
+        #expect(UUID(wireText: text) == UUID(uuidString: text))
+    }
+
     @Test func refusesMessagesWithoutTheirParts() {
         #expect(throws: WireJSONError.self) { try ChangesResponse(wireJSON: Array("{\"records\":[],\"token\":\"t\"}".utf8)) }
         #expect(throws: WireJSONError.self) { try ModifyRequest(wireJSON: Array("{\"changes\":[]}".utf8)) }

@@ -20,11 +20,11 @@ public struct SyncConflict: Sendable, Hashable, Codable {
     /// Encodes every field, `null` for absent values, ids in lowercase.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(noteId.uuidString.lowercased(), forKey: .noteId)
+        try container.encode(noteId.key, forKey: .noteId)
         try container.encode(title, forKey: .title)
         try container.encode(localBody, forKey: .localBody)
         try container.encode(serverBody, forKey: .serverBody)
-        try container.encode(copyId?.uuidString.lowercased(), forKey: .copyId)
+        try container.encode(copyId?.key, forKey: .copyId)
         try container.encode(createdAt, forKey: .createdAt)
     }
 }

@@ -42,7 +42,7 @@ public struct SyncFailure: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recordType, forKey: .recordType)
-        try container.encode(recordId.uuidString.lowercased(), forKey: .recordId)
+        try container.encode(recordId.key, forKey: .recordId)
         try container.encode(label, forKey: .label)
         try container.encode(message, forKey: .message)
         try container.encode(attempts, forKey: .attempts)

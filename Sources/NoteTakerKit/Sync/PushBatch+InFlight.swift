@@ -62,7 +62,7 @@ extension PushBatch {
     func keepAnswer(_ db: Database, _ response: ModifyResponse) throws {
         var writer = WireWriter()
         writer.object { writer in
-            writer.key("requestId"); writer.string(request.requestId.uuidString)
+            writer.key("requestId"); writer.string(request.requestId.wireText)
             writer.key("response"); writer.raw(response.wireJSON)
         }
         try SyncState.set(db, .answered, writer.text)

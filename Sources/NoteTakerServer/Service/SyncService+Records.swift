@@ -36,7 +36,7 @@ extension SyncService {
     ///   account's note included).
     public func versions(of recordId: UUID, for account: StoredAccount) async throws(SyncServerError) -> RecordVersionsResponse {
         guard let versions = try await storing({ try await storage.versions(account: account.id, recordId: recordId) }) else {
-            throw SyncServerError(.notFound, "This account has no note \(recordId.uuidString.lowercased()).")
+            throw SyncServerError(.notFound, "This account has no note \(recordId.key).")
         }
         return RecordVersionsResponse(versions: versions)
     }

@@ -51,7 +51,7 @@ struct BatchPlan {
         self.sequence = sequence
         var current = current
         for change in request.changes {
-            let key = RecordKey(recordId: change.recordId.uuidString.lowercased(), recordType: change.recordType)
+            let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
             switch RecordVersioning.decide(change, current: held?.record) {
             case .conflict(let serverRecord):

@@ -32,7 +32,7 @@ enum RecordVersioning {
             throw .badRequest("Unknown record type '\(change.recordType)'; the server accepts \(known).")
         }
         if change.operation == .save, change.fields == nil {
-            throw .badRequest("The save of record \(change.recordId.uuidString.lowercased()) has no fields.")
+            throw .badRequest("The save of record \(change.recordId.key) has no fields.")
         }
     }
 
@@ -40,7 +40,7 @@ enum RecordVersioning {
     static func encodedFields(_ change: RecordChange) throws -> Data {
         let data = Data((change.fields ?? [:]).wireJSON.utf8)
         if data.count > SyncLimits.maxRecordBytes {
-            throw SyncServerError(.tooLarge, "Record \(change.recordId.uuidString.lowercased()) is \(data.count) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
+            throw SyncServerError(.tooLarge, "Record \(change.recordId.key) is \(data.count) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
         }
         return data
     }

@@ -48,7 +48,7 @@ public struct HTTPSyncTransport: SyncTransport {
     public func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
         var items = [URLQueryItem(name: "limit", value: String(SyncLimits.maxPageSize))]
         if let since = query.since { items.append(URLQueryItem(name: "since", value: since)) }
-        if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.uuidString.lowercased())) }
+        if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.key)) }
         if let authored = query.authoredToken { items.append(URLQueryItem(name: "authored", value: authored)) }
         return try await exchange(SyncAPI.changes, query: items) { try ChangesResponse(wireJSON: Array($0)) }
     }
@@ -70,7 +70,7 @@ public struct HTTPSyncTransport: SyncTransport {
     func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: UUID? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {
         var path = endpoint.path
         if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
-        if let id { path = path.replacingOccurrences(of: "{id}", with: id.uuidString.lowercased()) }
+        if let id { path = path.replacingOccurrences(of: "{id}", with: id.key) }
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.path = components.path.trimmingSuffix("/") + path
         components.queryItems = query.isEmpty ? nil : query

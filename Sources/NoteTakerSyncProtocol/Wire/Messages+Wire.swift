@@ -30,7 +30,7 @@ extension SyncRecord {
             writer.key("changeTag"); writer.string(changeTag)
             writer.key("deleted"); writer.bool(deleted)
             writer.key("fields"); fields.write(to: &writer)
-            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordId"); writer.string(recordId.wireText)
             writer.key("recordType"); writer.string(recordType)
         }
     }
@@ -100,7 +100,7 @@ extension RecordChange {
                 writer.key("fields"); fields.write(to: &writer)
             }
             writer.key("operation"); writer.string(operation.rawValue)
-            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordId"); writer.string(recordId.wireText)
             writer.key("recordType"); writer.string(recordType)
         }
     }
@@ -137,8 +137,8 @@ extension ModifyRequest {
         writer.object { writer in
             writer.key("changes")
             writer.array(zip(changes, written)) { writer, pair in pair.0.write(to: &writer, fieldsJSON: pair.1) }
-            if let deviceId { writer.key("deviceId"); writer.string(deviceId.uuidString) }
-            writer.key("requestId"); writer.string(requestId.uuidString)
+            if let deviceId { writer.key("deviceId"); writer.string(deviceId.wireText) }
+            writer.key("requestId"); writer.string(requestId.wireText)
         }
     }
 
@@ -182,7 +182,7 @@ extension RecordResult {
             if let changeTag { writer.key("changeTag"); writer.string(changeTag) }
             if let message { writer.key("message"); writer.string(message) }
             writer.key("outcome"); writer.string(outcome.rawValue)
-            writer.key("recordId"); writer.string(recordId.uuidString)
+            writer.key("recordId"); writer.string(recordId.wireText)
             writer.key("recordType"); writer.string(recordType)
             if let serverRecord { writer.key("serverRecord"); serverRecord.write(to: &writer) }
         }
@@ -224,7 +224,7 @@ extension WireReader {
     /// Reads a UUID written as a string, in either case.
     public mutating func uuid() throws(WireJSONError) -> UUID {
         let text = try string()
-        guard let value = UUID(uuidString: text) else { throw refusal("'\(text.prefix(40))' is not a UUID") }
+        guard let value = UUID(wireText: text) else { throw refusal("'\(text.prefix(40))' is not a UUID") }
         return value
     }
 }

@@ -21,7 +21,7 @@ extension PostgresSyncStorage {
     /// after the token instead: 120 ms a page in the middle of a first sync of 100,000 notes,
     /// against 1.6 ms.
     public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
-        let author = own?.device.uuidString.lowercased()
+        let author = own?.device.key
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query("SET LOCAL enable_sort = off", logger: logger)
@@ -61,7 +61,7 @@ extension PostgresSyncStorage {
     /// batch's records by reading all of it: 2.4 ms a batch on average in a first push of
     /// 100,000 notes, growing with the table, against a few hundredths of a millisecond.
     public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
-        let requestKey = request.requestId.uuidString.lowercased()
+        let requestKey = request.requestId.key
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query("SET LOCAL enable_seqscan = off", logger: logger)
@@ -83,7 +83,7 @@ extension PostgresSyncStorage {
                     versionBytes += try await dropVersions(connection, account: account, recordId: recordId)
                 }
             }
-            try await write(connection, account: account, author: request.deviceId?.uuidString.lowercased(), plan.steps)
+            try await write(connection, account: account, author: request.deviceId?.key, plan.steps)
             let used = try await Self.first(connection.query("""
                 SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account)
                 """, logger: logger), Int64.self) ?? 0
@@ -120,7 +120,7 @@ extension PostgresSyncStorage {
         _ connection: PostgresConnection, account: Int64, _ request: ModifyRequest
     ) async throws -> [BatchPlan.RecordKey: BatchPlan.StoredRecord] {
         let keys = Array(Set(request.changes.map {
-            BatchPlan.RecordKey(recordId: $0.recordId.uuidString.lowercased(), recordType: $0.recordType)
+            BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType)
         }))
         let rows = try await connection.query("""
             SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size
@@ -193,7 +193,7 @@ extension PostgresSyncStorage {
     /// The note versions the account's record `recordId` had, newest first; `nil` when the
     /// account holds no such note.
     public func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]? {
-        let key = recordId.uuidString.lowercased()
+        let key = recordId.key
         let exists = try await Self.first(database.query("""
             SELECT 1 FROM record WHERE account_id = \(account) AND record_id = \(key) AND record_type = 'note'
             """), Int32.self)
@@ -217,7 +217,7 @@ extension PostgresSyncStorage {
             let result = response.results[index]
             let rows = try await connection.query("""
                 SELECT record_type, record_id, seq, deleted, fields FROM record
-                WHERE account_id = \(account) AND record_id = \(result.recordId.uuidString.lowercased()) AND record_type = \(result.recordType)
+                WHERE account_id = \(account) AND record_id = \(result.recordId.key) AND record_type = \(result.recordType)
                 """, logger: database.logger)
             for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String).self) {
                 response.results[index].serverRecord = try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields)
@@ -228,7 +228,7 @@ extension PostgresSyncStorage {
 
     /// A record from its columns.
     static func record(type: String, id: String, sequence: Int64, deleted: Bool, fields: String) throws -> SyncRecord {
-        guard let recordId = UUID(uuidString: id) else {
+        guard let recordId = UUID(key: id) else {
             throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
         }
         return SyncRecord(

@@ -18,7 +18,7 @@ extension SQLiteSyncStorage {
                 SELECT recordType, recordId, seq, deleted, fields, size FROM record
                 WHERE accountId = ? AND seq > ? AND NOT (author IS ? AND seq <= ?)
                 ORDER BY seq
-                """, arguments: [account, after, own?.device.uuidString.lowercased(), own?.through ?? 0])
+                """, arguments: [account, after, own?.device.key, own?.through ?? 0])
             var page = ChangesPage(records: [], moreComing: false)
             var bytes = 0
             while let row = try rows.next() {
@@ -36,7 +36,7 @@ extension SQLiteSyncStorage {
 
     /// Applies a batch in one transaction, or answers a repeated one again.
     public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
-        let requestKey = request.requestId.uuidString.lowercased()
+        let requestKey = request.requestId.key
         return try await writer.write { db in
             if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
                 return try Self.replay(db, account: account, stored)
@@ -44,7 +44,7 @@ extension SQLiteSyncStorage {
             let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
             var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
             for change in request.changes {
-                let key = BatchPlan.RecordKey(recordId: change.recordId.uuidString.lowercased(), recordType: change.recordType)
+                let key = BatchPlan.RecordKey(recordId: change.recordId.key, recordType: change.recordType)
                 current[key] = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT recordType, recordId, seq, deleted, fields, size FROM record
                     WHERE accountId = ? AND recordId = ? AND recordType = ?
@@ -60,7 +60,7 @@ extension SQLiteSyncStorage {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
-                            write.fields, write.size, request.deviceId?.uuidString.lowercased(),
+                            write.fields, write.size, request.deviceId?.key,
                         ])
                 case .keepVersion(let recordId, let sequence, let fields):
                     versionBytes += try Self.keepVersion(db, account: account, recordId: recordId, sequence: sequence, fields: fields)
@@ -97,7 +97,7 @@ extension SQLiteSyncStorage {
     /// The note versions the account's record `recordId` had, newest first; `nil` when the
     /// account holds no such note.
     public func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]? {
-        let key = recordId.uuidString.lowercased()
+        let key = recordId.key
         return try await writer.read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE accountId = ? AND recordId = ? AND recordType = 'note'",
                                     arguments: [account, key]) == true else { return nil }
@@ -146,7 +146,7 @@ extension SQLiteSyncStorage {
             let result = response.results[index]
             response.results[index].serverRecord = try Row.fetchOne(db, sql: """
                 SELECT recordType, recordId, seq, deleted, fields FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
-                """, arguments: [account, result.recordId.uuidString.lowercased(), result.recordType]).map(Self.record)
+                """, arguments: [account, result.recordId.key, result.recordType]).map(Self.record)
         }
         return response
     }
@@ -154,7 +154,7 @@ extension SQLiteSyncStorage {
     /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).
     static func record(_ row: Row) throws -> SyncRecord {
         let fields = try RecordFields(wireJSON: (row["fields"] as String).utf8)
-        guard let id = UUID(uuidString: row["recordId"]) else {
+        guard let id = UUID(key: row["recordId"]) else {
             throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
         }
         return SyncRecord(
