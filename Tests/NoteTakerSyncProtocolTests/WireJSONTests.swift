@@ -137,9 +137,14 @@ import Testing
         #expect(error?.description.hasPrefix("The JSON is malformed: expected a") == true)
     }
 
-    @Test func refusesInvalidUTF8AndDeepNesting() {
-        let invalid: [UInt8] = Array("{\"a\":\"".utf8) + [0xC3, 0x28] + Array("\"}".utf8)
-        #expect(throws: WireJSONError.self) { try RecordFields(wireJSON: invalid) }
+    @Test func refusesInvalidUTF8AndDeepNesting() throws {
+        // Invalid bytes alone, before an escape, and after one.
+        for (before, after) in [("", ""), ("", "\\n"), ("x\\n", "y"), ("\\u00e9", "")] {
+            let invalid: [UInt8] = Array("{\"a\":\"\(before)".utf8) + [0xC3, 0x28] + Array("\(after)\"}".utf8)
+            #expect(throws: WireJSONError.self) { try RecordFields(wireJSON: invalid) }
+        }
+        let valid: [UInt8] = Array("{\"a\":\"x\\n".utf8) + [0xC3, 0xA9] + Array("\\u00e9\"}".utf8)
+        #expect(try RecordFields(wireJSON: valid) == ["a": .string("x\né\u{e9}")])
         let deep = "{\"a\":" + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}"
         let error = #expect(throws: WireJSONError.self) { try RecordFields(wireJSON: Array(deep.utf8)) }
         #expect(error?.description.contains("nested too deeply") == true)

@@ -88,11 +88,13 @@ public struct WireReader {
         offset += 1
         let start = offset
         // The common case: no escapes, so the bytes are the string.
-        skipPlainBytes()
+        var ascii = skipPlainBytes()  // whether the raw bytes are all ASCII
         guard offset < bytes.count else { throw failure("a string without its closing quote", at: start - 1) }
         if bytes[offset] == UInt8(ascii: "\"") {
             offset += 1
-            return try text(bytes[start..<(offset - 1)], at: start)
+            return try bytes.withUnsafeBufferPointer { bytes throws(WireJSONError) in
+                try text(UnsafeBufferPointer(rebasing: bytes[start..<(offset - 1)]), ascii: ascii, at: start)
+            }
         }
         // With escapes (a note's line breaks): the runs between them are copied whole.
         var unescaped = Array(bytes[start..<offset])
@@ -102,24 +104,34 @@ public struct WireReader {
             offset += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return try text(unescaped[...], at: start)
+                return try unescaped.withUnsafeBufferPointer { unescaped throws(WireJSONError) in try text(unescaped, ascii: ascii, at: start) }
             case UInt8(ascii: "\\"):
                 try unescape(into: &unescaped)
             default:
                 throw failure("a control character inside a string", at: offset - 1)
             }
             let run = offset
-            skipPlainBytes()
+            ascii = skipPlainBytes() && ascii
             unescaped.append(contentsOf: bytes[run..<offset])
         }
     }
 
     /// Moves past the bytes a string holds as they are: up to its closing quote, an escape
-    /// or a control character (which JSON does not allow unescaped).
-    private mutating func skipPlainBytes() {
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\\"), bytes[offset] >= 0x20 {
-            offset += 1
+    /// or a control character (which JSON does not allow unescaped). Returns whether they
+    /// were all ASCII.
+    private mutating func skipPlainBytes() -> Bool {
+        var seen: UInt8 = 0
+        offset = bytes.withUnsafeBufferPointer { bytes in
+            var position = offset
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                seen |= byte
+                position += 1
+            }
+            return position
         }
+        return seen < 0x80
     }
 
     /// Reads an array, each element read by `element`.
@@ -225,7 +237,10 @@ public struct WireReader {
         }
     }
 
-    private func text(_ utf8: ArraySlice<UInt8>, at start: Int) throws(WireJSONError) -> String {
+    /// A string's bytes as text. When the string's raw bytes were all ASCII they need no
+    /// checking (an escape's bytes are whole characters); otherwise they must be valid UTF-8.
+    private func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool, at start: Int) throws(WireJSONError) -> String {
+        if ascii { return String(decoding: utf8, as: UTF8.self) }
         guard let text = String(validating: utf8, as: UTF8.self) else { throw failure("a string that is not valid UTF-8", at: start) }
         return text
     }
