@@ -7,6 +7,24 @@ import Testing
 
 @Suite("Records")
 struct RecordTests {
+    @Test("fields in any spelling of JSON are kept as sent, and read back as the same values")
+    func fieldsKeptAsWritten() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let id = UUID()
+            let fields = #"{ "body" : "a\nb \/ \u00e9 \ud83d\ude00",\#n\#t"pinned":true, "tags": [ "x" ], "title":"one" , "title2": 1.50 }"#
+            let body = #"{"requestId":"\#(UUID())","changes":[{"recordType":"note","recordId":"\#(id)","operation":"save","fields":\#(fields)}]}"#
+            let response = try await client.send(.post, "/v1/records/modify", token: token, raw: body)
+            #expect(response.status == .ok)
+            let records = try await client.changes(token).records
+            #expect(records.map(\.recordId) == [id])
+            #expect(records.first?.fields == [
+                "body": .string("a\nb / é 😀"), "pinned": .bool(true), "tags": .array([.string("x")]), "title": .string("one"),
+                "title2": .number(1.5),
+            ])
+        }
+    }
+
     @Test("a save is fetched by the next device; a stale change tag gets the server's copy")
     func saveFetchConflict() async throws {
         try await TestServer().test { client in

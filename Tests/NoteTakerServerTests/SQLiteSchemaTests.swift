@@ -49,12 +49,12 @@ import Testing
         #expect(versions?.map(\.fields) == [["title": .string("Old")]])
 
         // The kept answer is still given to the batch sent again.
-        let replayed = try await storage.modify(account: 1, request: ModifyRequest(requestId: requestId, changes: []), quota: 1_000_000)
+        let replayed = try await storage.modify(account: 1, request: ModifyRequest(requestId: requestId, changes: []), fieldsJSON: [], quota: 1_000_000)
         #expect(replayed.results.map(\.changeTag) == ["3"])
 
         // A record saved again replaces its row: one row per record, the newest change.
         let save = RecordChange(recordType: "note", recordId: ids[2], operation: .save, baseChangeTag: "1", fields: ["title": .string("New")])
-        let saved = try await storage.modify(account: 1, request: ModifyRequest(changes: [save]), quota: 1_000_000)
+        let saved = try await storage.modify(account: 1, request: ModifyRequest(changes: [save]), fieldsJSON: [], quota: 1_000_000)
         #expect(saved.results.map(\.outcome) == [.saved])
         let after = try await storage.changes(account: 1, after: 0, skipping: nil, limit: 10, maxBytes: 1_000_000)
         #expect(after.records.map(\.recordId) == [ids[1], ids[0], ids[2]])

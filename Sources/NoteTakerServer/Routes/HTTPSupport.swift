@@ -48,9 +48,16 @@ enum JSONBody {
     /// Reads a request body of at most `limit` bytes as a message with a hand-written JSON
     /// form (see ``WireReader``).
     static func decode<T: WireMessage>(_ type: T.Type, from request: Request, limit: Int = SyncLimits.maxRequestBytes) async throws(SyncServerError) -> T {
+        try await read(request, limit: limit) { bytes throws(WireJSONError) in try T(wireJSON: bytes) }
+    }
+
+    /// Reads a request body of at most `limit` bytes with `read`, a hand-written JSON reader.
+    static func read<T>(
+        _ request: Request, limit: Int = SyncLimits.maxRequestBytes, _ read: ([UInt8]) throws(WireJSONError) -> T
+    ) async throws(SyncServerError) -> T {
         let buffer = try await collect(request, limit: limit)
         do {
-            return try T(wireJSON: Array(buffer.readableBytesView))
+            return try read(Array(buffer.readableBytesView))
         } catch {
             throw .badRequest("The request body is not valid JSON for this endpoint: \(error.problem) at byte \(error.offset). Nothing was changed.")
         }

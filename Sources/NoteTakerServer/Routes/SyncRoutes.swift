@@ -55,8 +55,9 @@ struct SyncRoutes {
         }
         router.post("/v1/records/modify") { request, _ in
             let (account, _) = try await service.account(of: request)
-            let batch = try await JSONBody.decode(ModifyRequest.self, from: request)
-            return try JSONBody.response(try await service.modify(batch, for: account))
+            var fieldsJSON: [String?] = []
+            let batch = try await JSONBody.read(request) { bytes throws(WireJSONError) in try ModifyRequest(wireJSON: bytes, fieldsJSON: &fieldsJSON) }
+            return try JSONBody.response(try await service.modify(batch, fieldsJSON: fieldsJSON, for: account))
         }
         router.get("/v1/records/:id/versions") { request, context in
             let (account, _) = try await service.account(of: request)

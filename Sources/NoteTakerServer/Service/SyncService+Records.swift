@@ -42,15 +42,17 @@ extension SyncService {
     }
 
     /// Applies a batch: validated first (nothing is applied if any change is malformed),
-    /// then atomically; devices listening are told.
-    public func modify(_ request: ModifyRequest, for account: StoredAccount) async throws(SyncServerError) -> ModifyResponse {
+    /// then atomically; devices listening are told. `fieldsJSON`, when it has an entry for
+    /// each change, holds their fields as the request wrote them (see
+    /// ``RecordChange/init(reading:fieldsJSON:)``), kept as they are.
+    public func modify(_ request: ModifyRequest, fieldsJSON: [String?] = [], for account: StoredAccount) async throws(SyncServerError) -> ModifyResponse {
         guard request.changes.count <= SyncLimits.maxBatchSize else {
             throw SyncServerError(.tooLarge, "A batch holds at most \(SyncLimits.maxBatchSize) changes; this one has \(request.changes.count). Nothing was saved.")
         }
         for change in request.changes {
             try RecordVersioning.validate(change)
         }
-        var response = try await storing { try await storage.modify(account: account.id, request: request, quota: quotaBytes) }
+        var response = try await storing { try await storage.modify(account: account.id, request: request, fieldsJSON: fieldsJSON, quota: quotaBytes) }
         let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
         response.authoredToken = saved.max().map(changeToken)
         metrics.batch(saved: saved.count, conflicts: response.results.count - saved.count)

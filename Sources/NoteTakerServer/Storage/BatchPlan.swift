@@ -47,10 +47,13 @@ struct BatchPlan {
 
     /// Decides every change of `request` against the records the account holds now
     /// (`current`, the batch's records fetched beforehand) and its newest sequence.
-    init(_ request: ModifyRequest, sequence: Int64, current: [RecordKey: StoredRecord]) throws {
+    /// `fieldsJSON`, when it has an entry for each change, holds their fields as the request
+    /// wrote them, stored as they are instead of written again.
+    init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, current: [RecordKey: StoredRecord]) throws {
         self.sequence = sequence
         var current = current
-        for change in request.changes {
+        let written = fieldsJSON.count == request.changes.count ? fieldsJSON : Array(repeating: nil, count: request.changes.count)
+        for (change, text) in zip(request.changes, written) {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
             switch RecordVersioning.decide(change, current: held?.record) {
@@ -64,9 +67,8 @@ struct BatchPlan {
                     steps += Self.versionSteps(key: key, held: held, replacedBy: change)
                 }
                 self.sequence += 1
-                let fields = change.operation == .save ? try RecordVersioning.encodedFields(change) : Data("{}".utf8)
-                let text = String(decoding: fields, as: UTF8.self)
-                let write = Write(key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: text, size: Int64(fields.count))
+                let fields = change.operation == .save ? try RecordVersioning.storedFields(change, written: text) : "{}"
+                let write = Write(key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields, size: Int64(fields.utf8.count))
                 addedBytes += write.size - (held?.size ?? 0)
                 steps.append(.write(write))
                 current[key] = StoredRecord(

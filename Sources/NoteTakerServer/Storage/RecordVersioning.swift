@@ -36,13 +36,15 @@ enum RecordVersioning {
         }
     }
 
-    /// The JSON of a record's fields, as stored, with its size checked.
-    static func encodedFields(_ change: RecordChange) throws -> Data {
-        let data = Data((change.fields ?? [:]).wireJSON.utf8)
-        if data.count > SyncLimits.maxRecordBytes {
-            throw SyncServerError(.tooLarge, "Record \(change.recordId.key) is \(data.count) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
+    /// The JSON of a record's fields as stored, with its size checked: `written`, the text
+    /// the request carried them in, when there is one; else written here.
+    static func storedFields(_ change: RecordChange, written: String?) throws -> String {
+        let text = written ?? (change.fields ?? [:]).wireJSON
+        let size = text.utf8.count
+        if size > SyncLimits.maxRecordBytes {
+            throw SyncServerError(.tooLarge, "Record \(change.recordId.key) is \(size) bytes; the limit is \(SyncLimits.maxRecordBytes) bytes. Nothing in the batch was saved.")
         }
-        return data
+        return text
     }
 }
 

@@ -70,8 +70,9 @@ public protocol SyncStorage: Sendable {
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device
     /// made and already holds (`skipping`).
     func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage
-    /// Applies a batch atomically (or answers it again when its request id was seen).
-    func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse
+    /// Applies a batch atomically (or answers it again when its request id was seen);
+    /// `fieldsJSON` as in ``BatchPlan/init(_:fieldsJSON:sequence:current:)``.
+    func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse
     /// The earlier versions of the account's note `recordId`, newest first; `nil` when the
     /// account holds no such note.
     func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]?

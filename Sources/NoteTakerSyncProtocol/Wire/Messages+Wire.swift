@@ -72,6 +72,13 @@ extension ChangesResponse {
 extension RecordChange {
     /// Reads a change.
     public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var fieldsJSON: String?
+        try self.init(reading: &reader, fieldsJSON: &fieldsJSON)
+    }
+
+    /// Reads a change, and its fields' JSON as it was written into `fieldsJSON` (`nil` when
+    /// it has none): text already checked, which a server may keep as it is.
+    public init(reading reader: inout WireReader, fieldsJSON: inout String?) throws(WireJSONError) {
         var recordType: String?, recordId: UUID?, operation: Operation?, baseChangeTag: String?, fields: RecordFields?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
@@ -82,7 +89,12 @@ extension RecordChange {
                 guard let value = Operation(rawValue: name) else { throw reader.refusal("an unknown operation '\(name.prefix(40))'") }
                 operation = value
             case "baseChangeTag": baseChangeTag = try reader.null() ? nil : try reader.string()
-            case "fields": fields = try reader.null() ? nil : try RecordFields(reading: &reader)
+            case "fields":
+                if try reader.null() {
+                    (fields, fieldsJSON) = (nil, nil)
+                } else {
+                    (fields, fieldsJSON) = try reader.capturing { reader throws(WireJSONError) in try RecordFields(reading: &reader) }
+                }
             default: try reader.skip()
             }
         }
@@ -109,14 +121,27 @@ extension RecordChange {
 extension ModifyRequest {
     /// Reads a batch.
     public init(reading reader: inout WireReader) throws(WireJSONError) {
+        var fieldsJSON: [String?] = []
+        try self.init(reading: &reader, fieldsJSON: &fieldsJSON)
+    }
+
+    /// Reads a batch, and each change's fields as written into `fieldsJSON` (see
+    /// ``RecordChange/init(reading:fieldsJSON:)``), one entry a change.
+    public init(reading reader: inout WireReader, fieldsJSON: inout [String?]) throws(WireJSONError) {
         var requestId: UUID?, changes: [RecordChange]?, deviceId: UUID?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
             case "requestId": requestId = try reader.uuid()
             case "changes":
                 var list: [RecordChange] = []
-                try reader.array { reader throws(WireJSONError) in list.append(try RecordChange(reading: &reader)) }
+                var texts: [String?] = []
+                try reader.array { reader throws(WireJSONError) in
+                    var text: String?
+                    list.append(try RecordChange(reading: &reader, fieldsJSON: &text))
+                    texts.append(text)
+                }
                 changes = list
+                fieldsJSON = texts
             case "deviceId": deviceId = try reader.null() ? nil : try reader.uuid()
             default: try reader.skip()
             }
@@ -128,6 +153,13 @@ extension ModifyRequest {
     /// Reads a batch from a whole JSON document.
     public init(wireJSON bytes: [UInt8]) throws(WireJSONError) {
         self = try WireReader.read(bytes) { reader throws(WireJSONError) in try ModifyRequest(reading: &reader) }
+    }
+
+    /// Reads a batch from a whole JSON document, and each change's fields as written.
+    public init(wireJSON bytes: [UInt8], fieldsJSON: inout [String?]) throws(WireJSONError) {
+        var texts: [String?] = []
+        self = try WireReader.read(bytes) { reader throws(WireJSONError) in try ModifyRequest(reading: &reader, fieldsJSON: &texts) }
+        fieldsJSON = texts
     }
 
     /// Writes the batch. `fieldsJSON`, when it has an entry for each change, holds their

@@ -179,10 +179,15 @@ public struct WireReader {
 
     /// Reads past one value of any kind and returns its JSON text as it was written.
     public mutating func rawValue() throws(WireJSONError) -> String {
+        try capturing { reader throws(WireJSONError) in try reader.skip() }.1
+    }
+
+    /// Reads one value with `read`, and returns it with its JSON text as it was written.
+    public mutating func capturing<T>(_ read: (inout WireReader) throws(WireJSONError) -> T) throws(WireJSONError) -> (T, String) {
         skipSpace()
         let start = offset
-        try skip()
-        return String(decoding: bytes[start..<offset], as: UTF8.self)
+        let value = try read(&self)
+        return (value, String(decoding: bytes[start..<offset], as: UTF8.self))
     }
 
     /// What the next value is, without reading it.

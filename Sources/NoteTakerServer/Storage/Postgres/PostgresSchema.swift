@@ -94,14 +94,15 @@ enum PostgresSchema {
             "CREATE INDEX login_failure_age ON login_failure (last)",
         ],
         [
-            // Records and versions compressed with LZ4 rather than PostgreSQL's own pglz,
-            // which spent a sixth of the database's time in a first push of 100,000 notes
-            // (that push's database time went from 3.0 s to 2.3 s). New values only; a server
-            // built without LZ4 (before PostgreSQL 14, or without the library) keeps pglz.
+            // Records, versions and kept answers compressed with LZ4 rather than PostgreSQL's
+            // own pglz, which spent a sixth of the database's time in a first push of 100,000
+            // notes (that push's database time went from 3.0 s to 2.3 s). New values only; a
+            // server built without LZ4 (before PostgreSQL 14, or without the library) keeps pglz.
             """
             DO $$ BEGIN
                 ALTER TABLE record ALTER COLUMN fields SET COMPRESSION lz4;
                 ALTER TABLE record_version ALTER COLUMN fields SET COMPRESSION lz4;
+                ALTER TABLE request ALTER COLUMN response SET COMPRESSION lz4;
             EXCEPTION WHEN feature_not_supported OR syntax_error THEN NULL;
             END $$
             """,

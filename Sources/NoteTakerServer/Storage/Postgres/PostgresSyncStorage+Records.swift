@@ -60,7 +60,7 @@ extension PostgresSyncStorage {
     /// up with a large push, the planner took `record` for a small table and looked up the
     /// batch's records by reading all of it: 2.4 ms a batch on average in a first push of
     /// 100,000 notes, growing with the table, against a few hundredths of a millisecond.
-    public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
+    public func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse {
         let requestKey = request.requestId.key
         let logger = database.logger
         return try await database.transaction { connection in
@@ -72,7 +72,7 @@ extension PostgresSyncStorage {
                 """, logger: logger), Data.self) {
                 return try await replay(connection, account: account, stored)
             }
-            let plan = try BatchPlan(request, sequence: sequence, current: try await current(connection, account: account, request))
+            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: try await current(connection, account: account, request))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {

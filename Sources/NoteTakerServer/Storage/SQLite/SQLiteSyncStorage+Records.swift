@@ -35,7 +35,7 @@ extension SQLiteSyncStorage {
     }
 
     /// Applies a batch in one transaction, or answers a repeated one again.
-    public func modify(account: Int64, request: ModifyRequest, quota: Int64) async throws -> ModifyResponse {
+    public func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse {
         let requestKey = request.requestId.key
         return try await writer.write { db in
             if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
@@ -50,7 +50,7 @@ extension SQLiteSyncStorage {
                     WHERE accountId = ? AND recordId = ? AND recordType = ?
                     """), arguments: [account, key.recordId, key.recordType]).map { BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"]) }
             }
-            let plan = try BatchPlan(request, sequence: sequence, current: current)
+            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
