@@ -103,7 +103,7 @@ struct InterchangeBenchmark {
 
     /// Plain SQL: every row, written as a JSON line.
     static func baselineExport(_ baseline: Baseline, to file: URL) throws {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try baseline.queue.read { db in
@@ -148,7 +148,7 @@ struct InterchangeBenchmark {
 
     /// The store's notes as an Evernote export (paragraphs as `<div>`s, tags, dates).
     static func writeENEX(of store: NoteStore, to file: URL) throws {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try handle.write(contentsOf: Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<en-export application=\"Evernote\">\n".utf8))

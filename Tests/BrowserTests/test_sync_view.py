@@ -93,3 +93,25 @@ def test_settings_list_changes_from_the_server_that_could_not_be_applied(app, br
     assert browser.execute_script(held)[0].startswith(f"folder {folder[:8]}"), browser.execute_script(held)
     wait(browser, lambda d: by_css(d, "#sync-indicator").text == "Sync problem")
     assert app.cli_json("show", note)["body"] == "kept"
+
+
+def test_a_pending_note_reads_syncing_while_a_sync_is_under_way(app, browser, sync_server):
+    app.cli("account", "register", "--server", sync_server, "--user", "lin", "--password-stdin", stdin="correct horse\n")
+    app.cli("sync", "settings", "--auto", "off")
+    note = app.new_note("Not sent yet", "")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: by_css(d, "#note-sync-status").text == "Waiting to sync")
+    # Rows are not marked while their batch is in flight: the app's own sync under way says it.
+    labels = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/syncstatus.js').then(({ syncData, syncView }) => {
+          const state = syncData.status.state;
+          const labels = [true, false].map(syncing => {
+            state.syncing = syncing;
+            return syncView({ status: 'pending' });
+          });
+          done(labels);
+        });
+    """)
+    assert labels == ["Syncing", "Waiting to sync"]

@@ -108,7 +108,23 @@ struct StoreOpeningTests {
         let applied = try store.read { db in try NoteStore.migrator.appliedMigrations(db) }
         // The index keeps up to 64 MB of new entries in memory before writing a segment.
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT v FROM note_fts_config WHERE k = 'hashsize'") } == 64 << 20)
-        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change"])
+        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change", "v19-no-syncing-status"])
+    }
+
+    @Test func rowsAnOlderVersionLeftSyncingArePendingAgain() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        let note = try NoteStore.open(at: url).make("In flight when an older version stopped")
+        do {
+            // Older versions marked the rows of a batch in flight `syncing`.
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in
+                try db.execute(sql: "UPDATE note SET syncStatus = 'syncing'")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v19-no-syncing-status'")
+            }
+        }
+        let store = try NoteStore.open(at: url)
+        #expect(try store.note(id: note.id).sync.status == .pending)
     }
 
     @Test func defaultLocationFollowsTheEnvironment() {

@@ -2,10 +2,9 @@ import Foundation
 
 /// Where a syncable row stands with the sync server, as users see it.
 public enum SyncStatus: String, Sendable, Codable, CaseIterable {
-    /// Changed locally; waiting to go up.
+    /// Changed locally; waiting to go up, or on its way (a row is not marked while its
+    /// batch is in flight: that would write every row sent once more).
     case pending
-    /// Being sent to the server right now.
-    case syncing
     /// The server holds this exact version.
     case synced
     /// Both sides changed the same text; a conflict copy was kept.
@@ -16,7 +15,7 @@ public enum SyncStatus: String, Sendable, Codable, CaseIterable {
 
 /// The sync bookkeeping carried by every syncable row (note, folder, tag, attachment).
 public struct SyncMetadata: Sendable, Hashable, Codable {
-    /// What users see: pending, syncing, synced, conflict or error.
+    /// What users see: pending, synced, conflict or error.
     public var status: SyncStatus
     /// The server's version tag of the record, `nil` until it first synced.
     public var changeTag: String?

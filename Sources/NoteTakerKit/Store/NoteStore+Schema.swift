@@ -179,6 +179,13 @@ extension NoteStore {
             // already kept stay valid as they are.
             try SyncBase.create(db)
         }
+        migrator.registerMigration("v19-no-syncing-status") { db in
+            // Rows are no longer marked `syncing` while their batch is in flight (a second
+            // rewrite of every row sent): rows an older version left so are pending.
+            for type in RecordType.allCases {
+                try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE syncStatus = 'syncing'")
+            }
+        }
         return migrator
     }
 }

@@ -97,7 +97,7 @@ extension NoteStore {
         }
     }
 
-    /// Saves a batch as in flight and marks its rows `syncing`; returns it as saved.
+    /// Saves a batch as in flight; returns it as saved.
     /// `answered` is the batch sent before it, with the server's answer, when that answer is
     /// applied only after this batch is sent: the answer is kept until
     /// ``finishPush(_:response:policy:answered:)`` applies it.
@@ -106,7 +106,6 @@ extension NoteStore {
         let placed = batch.placed(besides: answered?.batch)
         try write { db in
             try placed.save(db)
-            try placed.markSyncing(db)
             try answered.map { try $0.batch.keepAnswer(db, $0.response) }
         }
         return placed
@@ -117,12 +116,6 @@ extension NoteStore {
         try read { db in try PushBatch.loadAnswered(db) }
     }
 
-    /// The batch could not be sent: its rows are pending again (the batch stays in flight,
-    /// to be sent again as it was).
-    package func pushFailed(_ batch: PushBatch) throws(NoteTakerError) {
-        try write { db in try batch.markPending(db) }
-    }
-
     /// The server refused a whole batch (too large, malformed, storage full): each change
     /// counts a failed attempt with the server's message, and the batch is dropped.
     package func batchRefused(_ batch: PushBatch, message: String) throws(NoteTakerError) {
@@ -131,14 +124,14 @@ extension NoteStore {
                 guard let type = RecordType(rawValue: change.recordType) else { continue }
                 try SyncApply.recordFailure(db, type, change.recordId.key, message: message)
             }
-            try batch.drop(db)
+            try batch.clear(db)
         }
     }
 
     /// Drops a batch in flight without sending it again: its changes stay in the outbox, to go
     /// up in later batches.
     package func abandonPush(_ batch: PushBatch) throws(NoteTakerError) {
-        try write { db in try batch.drop(db) }
+        try write { db in try batch.clear(db) }
     }
 
     /// Applies the server's answer to a batch and forgets the batch: the one in flight, or
@@ -157,7 +150,6 @@ extension NoteStore {
             try apply.flushIndex(db)
             try batch.clear(db)
             if answered { try PushBatch.forgetAnswer(db) }
-            try batch.markPending(db)
             try SyncDevice.recordAnswer(db, response)
             return (apply, apply.releasedHashes)
         }

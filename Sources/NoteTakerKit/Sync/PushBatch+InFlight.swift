@@ -47,15 +47,10 @@ extension PushBatch {
         return batch
     }
 
-    /// Forgets the batch: its answer was applied, or it was refused.
+    /// Forgets the batch: its answer was applied, or it was refused or abandoned (its
+    /// changes then stay in the outbox).
     func clear(_ db: Database) throws {
         try SyncState.set(db, slot, nil)
-    }
-
-    /// Forgets the batch unanswered: its rows are pending again, their changes still in the outbox.
-    func drop(_ db: Database) throws {
-        try clear(db)
-        try markPending(db)
     }
 
     /// Keeps the answer to this batch until it is applied.

@@ -114,26 +114,4 @@ package struct PushBatch: Codable, Sendable {
         }
         return fields.reduce(2) { $0 + $1.key.utf8.count + 4 + size($1.value) }
     }
-
-    /// Marks the batch's rows as being sent.
-    func markSyncing(_ db: Database) throws {
-        try setStatus(db, "syncing", where: "syncStatus <> 'conflict'")
-    }
-
-    /// Puts the batch's rows back to pending after a failed send (or those its answer left
-    /// as being sent).
-    func markPending(_ db: Database) throws {
-        try setStatus(db, "pending", where: "syncStatus = 'syncing'")
-    }
-
-    /// Sets the status of the batch's saved rows that meet `condition`, one statement a type.
-    private func setStatus(_ db: Database, _ status: String, where condition: String) throws {
-        let saves = Dictionary(grouping: request.changes.filter { $0.operation == .save }, by: \.recordType)
-        for (type, changes) in saves {
-            guard let table = RecordType(rawValue: type)?.table else { continue }
-            try db.cachedStatement(sql: """
-                UPDATE \(table) SET syncStatus = '\(status)' WHERE id IN (SELECT value FROM json_each(?)) AND \(condition)
-                """).execute(arguments: [NoteStore.jsonArray(changes.map(\.recordId.key))])
-        }
-    }
 }

@@ -111,9 +111,6 @@ extension SyncEngine {
             try local { try $0.batchRefused(batch, message: error.message) }
             report.errors += batch.request.changes.count
             return false
-        } catch {
-            try local { try $0.pushFailed(batch) }
-            throw error
         }
         let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
         report.add(applied.report)

@@ -13,8 +13,8 @@ export function syncConfigured() {
 export function syncView(sync) {
   if (!syncConfigured() || !sync) return null;
   switch (sync.status) {
-    case 'pending': return t('syncPending');
-    case 'syncing': return t('syncSyncing');
+    // A pending note goes up with the sync under way, if there is one.
+    case 'pending': return syncData.status?.state?.syncing ? t('syncSyncing') : t('syncPending');
     case 'conflict': return t('syncConflict');
     case 'error': return t('syncError');
     default: return null;
