@@ -60,7 +60,7 @@ struct InflightBatchTests {
             ], deviceId: UUID()),
             sequences: [7, 9], assetHashes: ["abc123"])
         try store.writer.write { db in try batch.save(db) }
-        let loaded = try #require(try store.writer.read { db in try PushBatch.load(db) })
+        let loaded = try #require(try store.writer.read { db in try PushBatch.loadAll(db).first })
         #expect(loaded.request == batch.request)
         #expect(loaded.sequences == [7, 9])
         #expect(loaded.assetHashes == ["abc123"])

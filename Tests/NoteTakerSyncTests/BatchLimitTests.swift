@@ -42,7 +42,7 @@ struct BatchLimitTests {
             let report = try await SyncEngine(store: store, transport: transport).sync()
             #expect(report.errors == 0)
             #expect(transport.batchSizes == [200, 100])
-            #expect(try store.inflightBatch() == nil)
+            #expect(try store.inflightBatches().isEmpty)
             #expect(try !store.hasPushableChanges())
             let other = try Device("other", server: server, token: token)
             try await other.sync()

@@ -41,24 +41,25 @@ struct PipelinedPushTests {
 }
 
 extension PipelinedPushTests {
-    @Test func anAnswerKeptWhileTheNextBatchWasSentIsAppliedAfterAStop() async throws {
+    @Test func batchesLeftInFlightByAStopAreSentAgainOldestFirstAndAppliedOnce() async throws {
         try await withLiveServer { server, token in
             let store = try NoteStore.inMemory()
             _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
             let transport = try HTTPSyncTransport(server: server.url, token: token)
             _ = try store.adoptServer(try await transport.health().serverId)
-            // The first batch is answered; the second is sent with that answer kept; then the
-            // process stops before applying it.
+            // The first batch was sent and answered; the next was kept to follow it; then the
+            // process stopped before applying the answer or sending the next.
             let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
             try store.beginPush(first)
-            let answer = try await transport.modify(first.request)
+            _ = try await transport.modify(first.request)
             let second = try #require(try store.nextPushBatch(after: first.sequences[0], limit: 1).0)
-            try store.beginPush(second, answered: (first, answer))
-            _ = try await transport.modify(second.request)
+            try store.beginPush(second)
+            #expect(try store.inflightBatches().map(\.request.requestId) == [first.request.requestId, second.request.requestId])
 
             let report = try await SyncEngine(store: store, transport: transport).sync()
             #expect(report.merged == 0)
-            #expect(try store.answeredBatch() == nil)
+            #expect(try store.conflicts().isEmpty)
+            #expect(try store.inflightBatches().isEmpty)
             #expect(try !store.hasPushableChanges())
             let other = try Device("other", server: server, token: token)
             try await other.sync()
@@ -68,23 +69,28 @@ extension PipelinedPushTests {
 }
 
 extension PipelinedPushTests {
-    @Test func anUnreadableKeptAnswerIsAnsweredAgainByTheServer() async throws {
+    @Test func theBatchAfterOneWhoseAnswerMergedIsReadAgain() async throws {
         try await withLiveServer { server, token in
-            let store = try NoteStore.inMemory()
-            _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
+            let ours = try NoteStore.inMemory()
+            let theirs = try Device("theirs", server: server, token: token)
+            let shared = try theirs.store.createNote(NoteDraft(title: "Shared", body: "one\ntwo\nthree"))
+            try await theirs.sync()
             let transport = try HTTPSyncTransport(server: server.url, token: token)
-            _ = try store.adoptServer(try await transport.health().serverId)
-            let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
-            try store.beginPush(first)
-            _ = try await transport.modify(first.request)
-            try store.write { db in try SyncState.set(db, .answered, "{\"requestId\": 12") }
+            let engine = SyncEngine(store: ours, transport: transport, options: .init(policy: .localWins, batchSize: 1))
+            try await engine.sync()
+            // Both edit the shared note; ours also has new notes, in batches of one behind it.
+            _ = try theirs.store.updateNote(id: shared.id, body: "one\ntwo\nthree, theirs")
+            try await theirs.sync()
+            _ = try ours.updateNote(id: shared.id, body: "one, ours\ntwo\nthree")
+            _ = try ours.importNotes((0..<3).map { NoteDraft(title: "new \($0)") })
 
-            let report = try await SyncEngine(store: store, transport: transport).sync()
-            #expect(report.merged == 0)
-            #expect(try !store.hasPushableChanges())
-            let other = try Device("other", server: server, token: token)
-            try await other.sync()
-            #expect(try other.titles() == ["note 0", "note 1", "note 2"])
+            let report = try await engine.sync()
+            #expect(report.merged == 1)
+            #expect(try ours.inflightBatches().isEmpty)
+            #expect(try !ours.hasPushableChanges())
+            try await theirs.sync()
+            #expect(try theirs.note(titled: "Shared").body == "one, ours\ntwo\nthree, theirs")
+            #expect(try theirs.titles() == ["Shared", "new 0", "new 1", "new 2"])
         }
     }
 }

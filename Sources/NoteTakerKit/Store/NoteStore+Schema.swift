@@ -185,6 +185,9 @@ extension NoteStore {
             for type in RecordType.allCases {
                 try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE syncStatus = 'syncing'")
             }
+            // Nor is an answer kept while the next batch is sent: its batch, still in flight,
+            // is sent again, and the server answers it again.
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = 'answered'")
         }
         return migrator
     }

@@ -50,9 +50,9 @@ extension NoteStore {
         try read { db in try Outbox.pushableCount(db) }
     }
 
-    /// The batch in flight when the last cycle stopped, if any.
-    package func inflightBatch() throws(NoteTakerError) -> PushBatch? {
-        try read { db in try PushBatch.load(db) }
+    /// The batches in flight when the last cycle stopped, oldest first.
+    package func inflightBatches() throws(NoteTakerError) -> [PushBatch] {
+        try read { db in try PushBatch.loadAll(db) }
     }
 
     /// The next batch of outbox changes after `cursor`, without saving it, and how many
@@ -97,23 +97,11 @@ extension NoteStore {
         }
     }
 
-    /// Saves a batch as in flight; returns it as saved.
-    /// `answered` is the batch sent before it, with the server's answer, when that answer is
-    /// applied only after this batch is sent: the answer is kept until
-    /// ``finishPush(_:response:policy:answered:)`` applies it.
+    /// Saves a batch as in flight, before it is sent; returns it as saved. At most one other
+    /// batch may be in flight.
     @discardableResult
-    package func beginPush(_ batch: PushBatch, answered: (batch: PushBatch, response: ModifyResponse)? = nil) throws(NoteTakerError) -> PushBatch {
-        let placed = batch.placed(besides: answered?.batch)
-        try write { db in
-            try placed.save(db)
-            try answered.map { try $0.batch.keepAnswer(db, $0.response) }
-        }
-        return placed
-    }
-
-    /// A batch answered but whose answer was not applied when the last cycle stopped.
-    package func answeredBatch() throws(NoteTakerError) -> (batch: PushBatch, response: ModifyResponse)? {
-        try read { db in try PushBatch.loadAnswered(db) }
+    package func beginPush(_ batch: PushBatch) throws(NoteTakerError) -> PushBatch {
+        try write { db in try batch.saveInFreeSlot(db) }
     }
 
     /// The server refused a whole batch (too large, malformed, storage full): each change
@@ -134,11 +122,8 @@ extension NoteStore {
         try write { db in try batch.clear(db) }
     }
 
-    /// Applies the server's answer to a batch and forgets the batch: the one in flight, or
-    /// with `answered`, the one kept with its answer while the next was sent.
-    package func finishPush(
-        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, answered: Bool = false
-    ) throws(NoteTakerError) -> SyncApply {
+    /// Applies the server's answer to a batch and forgets the batch.
+    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
         let (apply, released) = try write { db in
             var apply = SyncApply(policy: policy)
             if try !apply.applySavedBatch(db, batch, answer: response) {
@@ -149,7 +134,6 @@ extension NoteStore {
             }
             try apply.flushIndex(db)
             try batch.clear(db)
-            if answered { try PushBatch.forgetAnswer(db) }
             try SyncDevice.recordAnswer(db, response)
             return (apply, apply.releasedHashes)
         }

@@ -92,6 +92,12 @@ package struct PushBatch: Codable, Sendable {
                          fieldsJSON: texts)
     }
 
+    /// Whether `other` holds a change to a record this batch holds one to.
+    package func sharesRecords(with other: PushBatch) -> Bool {
+        let ids = Set(request.changes.map(\.recordId))
+        return other.request.changes.contains { ids.contains($0.recordId) }
+    }
+
     /// The fields of change `index` as JSON, as written when the batch was read; `nil` for a
     /// deletion, or a batch loaded again after a restart.
     func fieldsText(at index: Int) -> String? {

@@ -5,7 +5,7 @@ import GRDB
 enum SyncState {
     enum Key: String {
         case serverURL, username, allowInsecure, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
-        case deviceId, deviceHome, authoredToken, deviceName, inflight2, answered
+        case deviceId, deviceHome, authoredToken, deviceName, inflight2
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

@@ -3,20 +3,16 @@ import NoteTakerSyncProtocol
 import NoteTakerKit
 
 extension SyncEngine {
-    /// Sends the outbox in batches: first what an earlier cycle left (an answer not applied
-    /// yet, a batch in flight, sent again exactly as it was), then new batches in outbox order.
+    /// Sends the outbox in batches: first what an earlier cycle left in flight (sent again,
+    /// exactly as it was, oldest first), then new batches in outbox order.
     ///
-    /// Two batches overlap: the next batch is read while the server answers one, and sent
-    /// before that answer is applied (the answer is kept until then, see
-    /// ``NoteStore/beginPush(_:answered:)``). When an answer merged or refused anything, or
-    /// the next batch holds a record of the answered one (edited meanwhile), the answer is
-    /// applied first and the next batch read again.
+    /// Batches overlap: while the server answers one, the engine reads the next and keeps it
+    /// in flight (``NoteStore/beginPush(_:)``), so that it goes out the moment the answer
+    /// comes; that answer is then applied while the server works on the next. When an answer
+    /// merged or refused anything, the next batch is dropped and read again after it; one
+    /// holding a record of the batch in flight (edited meanwhile) waits for that answer too.
     func push(into report: inout SyncReport) async throws(SyncError) {
-        if let (batch, response) = try local({ try $0.answeredBatch() }) {
-            let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
-            report.add(applied.report)
-        }
-        if let inflight = try local({ try $0.inflightBatch() }) {
+        for inflight in try local({ try $0.inflightBatches() }) {
             if inflight.request.changes.count > batchLimit {
                 // More than the server takes now (it was replaced by an older one): the changes
                 // go up again in smaller batches, from the outbox, instead of being refused.
@@ -25,11 +21,12 @@ extension SyncEngine {
                 _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
             }
         }
-        var cursor: Int64 = 0
+        var cursor: Int64 = 0  // the newest outbox entry in a batch sent or kept to be sent
         var done = 0
         let total = try local { try $0.pushableChangeCount() }
         var upcoming = try nextBatch(after: cursor, into: &report)
         var sending: (batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)?
+        var next: PushBatch?  // kept in flight, to go when `sending` is answered
         while true {
             if sending == nil {
                 guard var batch = upcoming else { break }
@@ -49,22 +46,32 @@ extension SyncEngine {
                 upcoming = try nextBatch(after: cursor, into: &report)
             }
             guard let (batch, answer) = sending else { break }
+            let overlaps = upcoming.map { batch.sharesRecords(with: $0) } ?? false
+            if next == nil, let following = upcoming, following.assetHashes.isEmpty, !overlaps {
+                next = try local { try $0.beginPush(following) }
+                cursor = following.sequences.max() ?? cursor
+                upcoming = nil
+            }
             let result = await answer.value
-            let sent = Set(batch.request.changes.map(\.recordId))
-            let overlaps = upcoming?.request.changes.contains { sent.contains($0.recordId) } == true
-            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }), !overlaps,
-               let next = upcoming, next.assetHashes.isEmpty {
+            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }), let following = next {
                 // The next batch goes out first; this answer is applied while the server works.
-                cursor = next.sequences.max() ?? cursor
-                let begun = try local { try $0.beginPush(next, answered: (batch, response)) }
-                sending = (begun, modify(begun))
-                let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy, answered: true) }
+                sending = (following, modify(following))
+                next = nil
+                let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
                 report.add(applied.report)
                 upcoming = try nextBatch(after: cursor, into: &report)
             } else {
                 sending = nil
+                var readAgain = overlaps
+                if let following = next {
+                    // Not sent: read again once this answer is applied.
+                    try local { try $0.abandonPush(following) }
+                    next = nil
+                    cursor = batch.sequences.max() ?? cursor
+                    readAgain = true
+                }
                 let plain = try settle(batch, answer: result, into: &report)
-                if !plain || overlaps {
+                if !plain || readAgain {
                     // A merge, or a record edited while it was in flight: read from the store again.
                     upcoming = try nextBatch(after: cursor, into: &report)
                 }
