@@ -95,6 +95,82 @@ extension PipelinedPushTests {
     }
 }
 
+extension PipelinedPushTests {
+    @Test func aBatchKeptWithAnAnswerAppliedIsSentAfterAStop() async throws {
+        try await withLiveServer { server, token in
+            let store = try NoteStore.inMemory()
+            _ = try store.importNotes((0..<6).map { NoteDraft(title: "note \($0)") })
+            let transport = try HTTPSyncTransport(server: server.url, token: token)
+            _ = try store.adoptServer(try await transport.health().serverId)
+            // The first batch is answered and the second sent; the first answer is applied
+            // and the third kept in one transaction; then the process stops.
+            let first = try #require(try store.nextPushBatch(after: 0, limit: 2).0)
+            try store.beginPush(first)
+            let answer = try await transport.modify(first.request)
+            let second = try #require(try store.nextPushBatch(after: first.sequences[1], limit: 2).0)
+            try store.beginPush(second)
+            _ = try await transport.modify(second.request)
+            let third = try #require(try store.nextPushBatch(after: second.sequences[1], limit: 2).0)
+            _ = try store.finishPush(first, response: answer, policy: .localWins, keeping: third)
+            #expect(try store.inflightBatches().map(\.request.requestId) == [second.request.requestId, third.request.requestId])
+
+            let report = try await SyncEngine(store: store, transport: transport).sync()
+            #expect(report.merged == 0)
+            #expect(try store.inflightBatches().isEmpty)
+            #expect(try !store.hasPushableChanges())
+            let other = try Device("other", server: server, token: token)
+            try await other.sync()
+            #expect(try other.titles() == (0..<6).map { "note \($0)" })
+        }
+    }
+
+    @Test func aLostAnswerDropsTheBatchKeptToFollowIt() async throws {
+        try await withLiveServer { server, token in
+            let store = try NoteStore.inMemory()
+            _ = try store.importNotes((0..<9).map { NoteDraft(title: "note \($0)") })
+            let transport = LosingTransport(inner: try HTTPSyncTransport(server: server.url, token: token), losing: 3)
+            let engine = SyncEngine(store: store, transport: transport, options: .init(batchSize: 2))
+            await #expect(throws: SyncError.self) { try await engine.sync() }
+            // The batch whose answer was lost stays in flight; the one kept to follow it is not sent.
+            #expect(try store.inflightBatches().map(\.request.changes.count) == [2])
+
+            let report = try await engine.sync()
+            #expect(report.merged == 0)
+            #expect(try store.inflightBatches().isEmpty)
+            #expect(try !store.hasPushableChanges())
+            let other = try Device("other", server: server, token: token)
+            try await other.sync()
+            #expect(try other.titles() == (0..<9).map { "note \($0)" })
+        }
+    }
+}
+
+/// The real transport, losing the answer to one request (the server applied it).
+private struct LosingTransport: SyncTransport {
+    let inner: HTTPSyncTransport
+    let losing: Int
+    let count = Counter()
+
+    func health() async throws(SyncError) -> HealthResponse { try await inner.health() }
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse { try await inner.fetchChanges(query) }
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        let response = try await inner.modify(request, fieldsJSON: fieldsJSON)
+        if count.next() == losing { throw .unreachable("the answer was lost") }
+        return response
+    }
+    func assetExists(hash: String) async throws(SyncError) -> Bool { try await inner.assetExists(hash: hash) }
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await inner.uploadAsset(hash: hash, from: file) }
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await inner.downloadAsset(hash: hash, to: file) }
+}
+
+/// Counts calls, from any task.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
 /// The real transport, with an edit made by the engine's first question about a file:
 /// between reading a batch and sending it.
 private struct EditingTransport: SyncTransport {

@@ -124,7 +124,23 @@ extension NoteStore {
 
     /// Applies the server's answer to a batch and forgets the batch.
     package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
-        let (apply, released) = try write { db in
+        try finishPush(batch, response: response, policy: policy) { _ in nil }.apply
+    }
+
+    /// Applies the server's answer to a batch, forgets the batch, and keeps `next` in flight
+    /// in the same transaction (see ``beginPush(_:)``): one commit, and one flush to disk, a
+    /// batch instead of two. Returns `next` as kept.
+    package func finishPush(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch
+    ) throws(NoteTakerError) -> (apply: SyncApply, kept: PushBatch) {
+        let (apply, kept) = try finishPush(batch, response: response, policy: policy) { db in try next.saveInFreeSlot(db) }
+        return (apply, kept ?? next)
+    }
+
+    private func finishPush(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> PushBatch?
+    ) throws(NoteTakerError) -> (apply: SyncApply, kept: PushBatch?) {
+        let (apply, kept) = try write { db in
             var apply = SyncApply(policy: policy)
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
@@ -135,10 +151,10 @@ extension NoteStore {
             try apply.flushIndex(db)
             try batch.clear(db)
             try SyncDevice.recordAnswer(db, response)
-            return (apply, apply.releasedHashes)
+            return (apply, try then(db))
         }
-        try removeUnreferencedFiles(released)
-        return apply
+        try removeUnreferencedFiles(apply.releasedHashes)
+        return (apply, kept)
     }
 
     /// What to fetch: a partly staged pull continues where it stopped.

@@ -54,12 +54,23 @@ extension SyncEngine {
             }
             let result = await answer.value
             if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }), let following = next {
-                // The next batch goes out first; this answer is applied while the server works.
+                // The next batch goes out first; this answer is applied while the server works,
+                // and the batch after is kept to follow it, in the same transaction.
                 sending = (following, modify(following))
                 next = nil
-                let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
-                report.add(applied.report)
                 upcoming = try nextBatch(after: cursor, into: &report)
+                let answered = upcoming.map { batch.sharesRecords(with: $0) } ?? false
+                if let after = upcoming, after.assetHashes.isEmpty, !answered, !following.sharesRecords(with: after) {
+                    let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
+                    report.add(applied.report)
+                    next = kept
+                    cursor = after.sequences.max() ?? cursor
+                    upcoming = nil
+                } else {
+                    report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) }.report)
+                    // A record of the answered batch, edited meanwhile: read with its new change tag.
+                    if answered { upcoming = try nextBatch(after: cursor, into: &report) }
+                }
             } else {
                 sending = nil
                 var readAgain = overlaps
