@@ -56,14 +56,8 @@ extension PipelinedPushTests {
             try store.beginPush(second)
             #expect(try store.inflightBatches().map(\.request.requestId) == [first.request.requestId, second.request.requestId])
 
-            let report = try await SyncEngine(store: store, transport: transport).sync()
-            #expect(report.merged == 0)
-            #expect(try store.conflicts().isEmpty)
-            #expect(try store.inflightBatches().isEmpty)
-            #expect(try !store.hasPushableChanges())
-            let other = try Device("other", server: server, token: token)
-            try await other.sync()
-            #expect(try other.titles() == ["note 0", "note 1", "note 2"])
+            try await expectEverythingGoesUp(store, with: SyncEngine(store: store, transport: transport), server, token,
+                                             titles: ["note 0", "note 1", "note 2"])
         }
     }
 }
@@ -114,13 +108,8 @@ extension PipelinedPushTests {
             _ = try store.finishPush(first, response: answer, policy: .localWins, keeping: third)
             #expect(try store.inflightBatches().map(\.request.requestId) == [second.request.requestId, third.request.requestId])
 
-            let report = try await SyncEngine(store: store, transport: transport).sync()
-            #expect(report.merged == 0)
-            #expect(try store.inflightBatches().isEmpty)
-            #expect(try !store.hasPushableChanges())
-            let other = try Device("other", server: server, token: token)
-            try await other.sync()
-            #expect(try other.titles() == (0..<6).map { "note \($0)" })
+            try await expectEverythingGoesUp(store, with: SyncEngine(store: store, transport: transport), server, token,
+                                             titles: (0..<6).map { "note \($0)" })
         }
     }
 
@@ -134,15 +123,24 @@ extension PipelinedPushTests {
             // The batch whose answer was lost stays in flight; the one kept to follow it is not sent.
             #expect(try store.inflightBatches().map(\.request.changes.count) == [2])
 
-            let report = try await engine.sync()
-            #expect(report.merged == 0)
-            #expect(try store.inflightBatches().isEmpty)
-            #expect(try !store.hasPushableChanges())
-            let other = try Device("other", server: server, token: token)
-            try await other.sync()
-            #expect(try other.titles() == (0..<9).map { "note \($0)" })
+            try await expectEverythingGoesUp(store, with: engine, server, token, titles: (0..<9).map { "note \($0)" })
         }
     }
+}
+
+/// Syncs `store` and checks that every change went up once (no merge, no conflict, nothing
+/// left in flight or in the outbox), and that another device then holds notes titled `titles`.
+private func expectEverythingGoesUp(
+    _ store: NoteStore, with engine: SyncEngine, _ server: LiveServer, _ token: String, titles: [String]
+) async throws {
+    let report = try await engine.sync()
+    #expect(report.merged == 0)
+    #expect(try store.conflicts().isEmpty)
+    #expect(try store.inflightBatches().isEmpty)
+    #expect(try !store.hasPushableChanges())
+    let other = try Device("other", server: server, token: token)
+    try await other.sync()
+    #expect(try other.titles() == titles)
 }
 
 /// The real transport, losing the answer to one request (the server applied it).
