@@ -128,6 +128,21 @@ extension PipelinedPushTests {
     }
 }
 
+extension PipelinedPushTests {
+    @Test func aThirdBatchIsRefusedRatherThanReplaceOneInFlight() throws {
+        let store = try NoteStore.inMemory()
+        _ = try store.importNotes((0..<3).map { NoteDraft(title: "note \($0)") })
+        let first = try #require(try store.nextPushBatch(after: 0, limit: 1).0)
+        let second = try #require(try store.nextPushBatch(after: first.sequences[0], limit: 1).0)
+        let third = try #require(try store.nextPushBatch(after: second.sequences[0], limit: 1).0)
+        try store.beginPush(first)
+        try store.beginPush(second)
+        let error = #expect(throws: NoteTakerError.self) { try store.beginPush(third) }
+        #expect(error?.description.contains("two batches are in flight already") == true)
+        #expect(try store.inflightBatches().map(\.request.requestId) == [first.request.requestId, second.request.requestId])
+    }
+}
+
 /// Syncs `store` and checks that every change went up once (no merge, no conflict, nothing
 /// left in flight or in the outbox), and that another device then holds notes titled `titles`.
 private func expectEverythingGoesUp(
