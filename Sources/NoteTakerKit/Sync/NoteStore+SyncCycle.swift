@@ -124,7 +124,7 @@ extension NoteStore {
 
     /// Applies the server's answer to a batch and forgets the batch.
     package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
-        try finishPush(batch, response: response, policy: policy) { _ in nil }.apply
+        try finishPush(batch, response: response, policy: policy) { _ in }.apply
     }
 
     /// Applies the server's answer to a batch, forgets the batch, and keeps `next` in flight
@@ -133,13 +133,13 @@ extension NoteStore {
     package func finishPush(
         _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch
     ) throws(NoteTakerError) -> (apply: SyncApply, kept: PushBatch) {
-        let (apply, kept) = try finishPush(batch, response: response, policy: policy) { db in try next.saveInFreeSlot(db) }
-        return (apply, kept ?? next)
+        try finishPush(batch, response: response, policy: policy) { db in try next.saveInFreeSlot(db) }
     }
 
-    private func finishPush(
-        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> PushBatch?
-    ) throws(NoteTakerError) -> (apply: SyncApply, kept: PushBatch?) {
+    /// Applies the answer and forgets the batch, then runs `then` in the same transaction.
+    private func finishPush<Then>(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> Then
+    ) throws(NoteTakerError) -> (apply: SyncApply, kept: Then) {
         let (apply, kept) = try write { db in
             var apply = SyncApply(policy: policy)
             if try !apply.applySavedBatch(db, batch, answer: response) {

@@ -52,8 +52,7 @@ struct BatchPlan {
     init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, current: [RecordKey: StoredRecord]) throws {
         self.sequence = sequence
         var current = current
-        let written = fieldsJSON.count == request.changes.count ? fieldsJSON : Array(repeating: nil, count: request.changes.count)
-        for (change, text) in zip(request.changes, written) {
+        for (change, text) in zip(request.changes, request.fieldsTexts(fieldsJSON)) {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
             switch RecordVersioning.decide(change, current: held?.record) {

@@ -165,13 +165,19 @@ extension ModifyRequest {
     /// Writes the batch. `fieldsJSON`, when it has an entry for each change, holds their
     /// fields already written (`nil` for a deletion).
     public func write(to writer: inout WireWriter, fieldsJSON: [String?] = []) {
-        let written = fieldsJSON.count == changes.count ? fieldsJSON : Array(repeating: nil, count: changes.count)
+        let written = fieldsTexts(fieldsJSON)
         writer.object { writer in
             writer.key("changes")
             writer.array(zip(changes, written)) { writer, pair in pair.0.write(to: &writer, fieldsJSON: pair.1) }
             if let deviceId { writer.key("deviceId"); writer.string(deviceId.wireText) }
             writer.key("requestId"); writer.string(requestId.wireText)
         }
+    }
+
+    /// Each change's fields as already written, from `fieldsJSON` when it has an entry for
+    /// each change, else `nil` for every one (to be written from ``RecordChange/fields``).
+    public func fieldsTexts(_ fieldsJSON: [String?]) -> [String?] {
+        fieldsJSON.count == changes.count ? fieldsJSON : Array(repeating: nil, count: changes.count)
     }
 
     /// The batch as one JSON document.
