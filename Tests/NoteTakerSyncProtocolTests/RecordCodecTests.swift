@@ -24,6 +24,23 @@ import Testing
         #expect(try AttachmentRecord(fields: attachment.fields) == attachment)
     }
 
+    /// A push writes each note straight to JSON; the text must be the canonical one the
+    /// fields would give, byte for byte, or the server's copy and this device's base differ.
+    @Test func aNoteWritesTheCanonicalTextOfItsFields() {
+        var generator = SystemRandomNumberGenerator()
+        let texts = ["", "Plan", "# Plan\n- [ ] call \"Ada\"\t\\ done", "é😀 \u{0}\u{1F}\u{7F} </script>", String(repeating: "long ", count: 500)]
+        for _ in 0..<500 {
+            let note = NoteRecord(
+                title: texts.randomElement(using: &generator) ?? "", body: texts.randomElement(using: &generator) ?? "",
+                createdAt: Double.random(in: -1e10...1e10, using: &generator), modifiedAt: [0, 1_700_000_100.5, 1_732_500_000.123456].randomElement(using: &generator) ?? 0,
+                isPinned: Bool.random(using: &generator), folderId: Bool.random(using: &generator) ? UUID().key : nil,
+                trashedAt: Bool.random(using: &generator) ? Double.random(in: 0...2e9, using: &generator) : nil,
+                tagIds: (0..<Int.random(in: 0...3, using: &generator)).map { _ in UUID().key },
+                editedOn: Bool.random(using: &generator) ? texts.randomElement(using: &generator) : nil)
+            #expect(note.wireJSON == note.fields.wireJSON)
+        }
+    }
+
     @Test func everyFieldIsWrittenUnderItsNameNullWhenEmpty() {
         let empty = NoteRecord(title: "", body: "", createdAt: 0, modifiedAt: 0, isPinned: false, folderId: nil, trashedAt: nil,
                                tagIds: [], editedOn: nil)

@@ -46,16 +46,26 @@ package struct PushBatch: Codable, Sendable {
         var hashes: [String] = []
         var texts: [String?] = []
         var bytes = 0
-        var deviceName: String?
+        let deviceName = try SyncDevice.name(db)
+        let deletion = PendingChange.Operation.delete.rawValue
+        // The notes, nearly every record of a push, are read in one statement.
+        let notes = try SyncRecords.storedNotes(db, rows.compactMap { row in
+            row["recordType"] == RecordType.note.rawValue && row["operation"] != deletion ? row["recordId"] : nil
+        }, deviceName: deviceName)
         entries: for row in rows {
             guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
             let key: String = row["recordId"]
             let seq: Int64 = row["seq"]
-            let isDeletion = row["operation"] == PendingChange.Operation.delete.rawValue
-            if deviceName == nil { deviceName = try SyncDevice.name(db) }
-            let stored = isDeletion ? nil : try SyncRecords.stored(db, type, key, deviceName: deviceName ?? "")
+            let isDeletion = row["operation"] == deletion
+            let stored: (fields: RecordFields, changeTag: String?, text: String)? = if isDeletion {
+                nil
+            } else if type == .note {
+                notes[key].map { ($0.record.fields, $0.changeTag, $0.record.wireJSON) }
+            } else {
+                try SyncRecords.stored(db, type, key, deviceName: deviceName).map { ($0.fields, $0.changeTag, $0.fields.wireJSON) }
+            }
             let fields = stored?.fields
-            let text = fields?.wireJSON
+            let text = stored?.text
             let estimate = fields.map(Self.estimatedSize) ?? 0
             let entry = PushAdmission.Entry(
                 isDeletion: isDeletion, rowExists: fields != nil, estimate: estimate,

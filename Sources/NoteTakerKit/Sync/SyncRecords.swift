@@ -47,9 +47,33 @@ enum SyncRecords {
         }
     }
 
+    /// The notes among `keys` as stored, by id, each with the change tag of the server's
+    /// version it was last synced with: one statement for a whole push batch. A note that
+    /// does not exist is left out.
+    static func storedNotes(
+        _ db: Database, _ keys: [String], deviceName: String
+    ) throws -> [String: (record: NoteRecord, changeTag: String?)] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT \(SyncBase.noteColumns), (SELECT changeTag FROM note WHERE id = noteId), noteId FROM sync_note_record
+            WHERE noteId IN (SELECT value FROM json_each(?))
+            """), arguments: [NoteStore.jsonArray(keys)])
+        var notes: [String: (record: NoteRecord, changeTag: String?)] = [:]
+        notes.reserveCapacity(keys.count)
+        while let row = try rows.next() {
+            notes[row[10]] = (try noteRecord(row, deviceName: deviceName), row[9])
+        }
+        return notes
+    }
+
     /// A note's fields from a row of its columns (``SyncBase/noteColumns``: its tag ids as a
     /// JSON array), as stored or as copied for its base. `deviceName` is this device's.
     static func noteFields(_ row: Row, deviceName: String) throws -> RecordFields {
+        try noteRecord(row, deviceName: deviceName).fields
+    }
+
+    /// A note's record from a row of its columns (see ``noteFields(_:deviceName:)``).
+    private static func noteRecord(_ row: Row, deviceName: String) throws -> NoteRecord {
         let tagIds = try WireReader.read(Array((row[8] as String).utf8)) { reader throws(WireJSONError) in
             var ids: [String] = []
             try reader.array { reader throws(WireJSONError) in ids.append(try reader.string()) }
@@ -58,7 +82,7 @@ enum SyncRecords {
         return NoteRecord(
             title: row[0], body: row[1], createdAt: row[2], modifiedAt: row[3], isPinned: row[4], folderId: row[5],
             trashedAt: row[6], tagIds: tagIds, editedOn: NoteHistory.Device.name(stored: row[7], thisDevice: deviceName)
-        ).fields
+        )
     }
 
     /// Writes a record from the server into its local row (inserting or updating).
