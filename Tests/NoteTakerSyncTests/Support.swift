@@ -145,3 +145,18 @@ func firstValue<Value: Sendable>(
         return first
     }
 }
+
+/// Syncs `store` and checks that every change went up once (no merge, no conflict, nothing
+/// left in flight or in the outbox), and that another device then holds notes titled `titles`.
+func expectEverythingGoesUp(
+    _ store: NoteStore, with engine: SyncEngine, _ server: LiveServer, _ token: String, titles: [String]
+) async throws {
+    let report = try await engine.sync()
+    #expect(report.merged == 0)
+    #expect(try store.conflicts().isEmpty)
+    #expect(try store.inflightBatches().isEmpty)
+    #expect(try !store.hasPushableChanges())
+    let other = try Device("other", server: server, token: token)
+    try await other.sync()
+    #expect(try other.titles() == titles)
+}
