@@ -46,8 +46,6 @@ struct SyncBenchmark {
     private func measure(into report: Report, urls: [URL]) async throws -> Report {
         var report = report
         let url = urls[0]
-        _ = try await HTTPSyncTransport(server: url, token: nil).register(username: "bench", password: Self.password)
-
         progress("Writing \(noteCount) notes on the first device...")
         let first = try NoteStore.open(at: directory.appendingPathComponent("first/NoteTaker.sqlite"))
         try fill(first)
@@ -60,7 +58,7 @@ struct SyncBenchmark {
         return report
     }
 
-    private static let password = "benchmark password"
+    static let password = "benchmark password"
 
     private func fill(_ store: NoteStore) throws {
         let folderIds = try (0..<8).map { try store.createFolder(name: "Folder \($0)").id }
@@ -73,56 +71,9 @@ struct SyncBenchmark {
         }
     }
 
-    /// Device → server → second device, each a whole `notetaker sync` process, timed with
-    /// its peak memory; beside plain SQL moving the same rows as JSON records into a server
-    /// table and out into a plain note table with its FTS5 index.
-    private func measureFirstSync(_ first: NoteStore, url: URL) async throws -> [Figure] {
-        progress("First sync: up from the first device, down to the second...")
-        let second = try NoteStore.open(at: directory.appendingPathComponent("second/NoteTaker.sqlite"))
-        let notetaker = try ProcessTiming.notetakerExecutable()
-        var runs: [(milliseconds: Double, peakMB: Double?)] = []
-        for device in [first, second] {
-            guard let path = device.databaseURL?.path else { throw BenchFailure("a device's store has no file") }
-            try await device.connectSyncAccount(server: url, username: "bench", password: Self.password, register: false, allowInsecure: false)
-            runs.append(try ProcessTiming.measure(notetaker, ["sync", "--store", path]))
-        }
-        let received = try second.statistics().notes
-        guard received == noteCount else {
-            throw NoteTakerError.invalidInput("The second device received \(received) of \(noteCount) notes.")
-        }
-        progress("Plain SQL baseline of the same transfer...")
-        let baseline = try Clock.milliseconds { try baselineTransfer(from: first) }
-        let total = (runs[0].milliseconds + runs[1].milliseconds) / 1_000
-        progress("Importing the same notes from a JSON export, for the ratio...")
-        let importSeconds = try importOfExport(first) / 1_000
-        let memory = runs.compactMap(\.peakMB)
-        return [
-            Figure(
-                name: "first sync of \(noteCount) notes, device → server → device", unit: "s",
-                noteTaker: total, baseline: baseline / 1_000, budget: "<= 20 s", meetsBudget: total <= 20,
-                note: String(format: "up %.1f s, down %.1f s, each a `notetaker sync` process; baseline: the same rows as JSON through a plain records table into a plain FTS5 table, no HTTP", runs[0].milliseconds / 1_000, runs[1].milliseconds / 1_000)),
-            Figure(
-                name: "first sync ÷ `notetaker import` of the same notes' JSON export", unit: "×",
-                noteTaker: total / importSeconds, baseline: nil, budget: "<= 1.5", meetsBudget: total / importSeconds <= 1.5,
-                note: String(format: "the import, a whole process into an empty store: %.1f s", importSeconds)),
-        ] + (memory.count < 2 ? [] : [
-            Figure(
-                name: "peak memory, device process (first sync)", unit: "MB", noteTaker: memory.max() ?? 0, baseline: nil,
-                budget: "<= 200 MB", meetsBudget: memory.allSatisfy { $0 <= 200 },
-                note: String(format: "`notetaker sync` sending %d notes: %.0f MB; receiving them: %.0f MB (GNU time)", noteCount, memory[0], memory[1])),
-        ])
-    }
-
-    /// Milliseconds `notetaker import` takes to read the JSON export of `store` into an empty store.
-    private func importOfExport(_ store: NoteStore) throws -> Double {
-        guard let source = store.databaseURL else { throw NoteTakerError.invalidInput("The first device's store has no file.") }
-        let notetaker = try ProcessTiming.notetakerExecutable()
-        let export = directory.appendingPathComponent("first-export")
-        _ = try ProcessTiming.run(notetaker, ["export", "--format", "json", "--out", export.path, "--store", source.path])
-        return try ProcessTiming.run(notetaker, ["import", export.path, "--store", directory.appendingPathComponent("imported/NoteTaker.sqlite").path])
-    }
-
-    private func baselineTransfer(from first: NoteStore) throws {
+    /// Plain SQL moving the first device's notes as JSON records into a server table and out
+    /// into a plain note table with its FTS5 index: the first sync's baseline.
+    func baselineTransfer(from first: NoteStore) throws {
         guard let source = first.databaseURL?.path else { return }
         let reader = try DatabaseQueue(path: source)
         let serverFile = try DatabaseQueue(path: directory.appendingPathComponent("baseline-server.sqlite").path)
@@ -199,7 +150,7 @@ struct SyncBenchmark {
         let notesEach = 100
         var devices: [(NoteStore, SyncEngine)] = []
         for index in 0..<clients {
-            let token = try await HTTPSyncTransport(server: urls[0], token: nil).register(username: "client\(index)", password: "benchmark password").token
+            let token = try await HTTPSyncTransport(server: urls[0], token: nil).register(username: "client\(index)", password: Self.password).token
             for device in 0..<2 {
                 let store = try NoteStore.inMemory()
                 let url = urls[(index + device) % urls.count]
