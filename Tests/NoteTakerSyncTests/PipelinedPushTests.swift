@@ -113,17 +113,18 @@ extension PipelinedPushTests {
         }
     }
 
-    @Test func aLostAnswerDropsTheBatchKeptToFollowIt() async throws {
+    @Test func aLostAnswerLeavesTheBatchesInFlightToBeSentAgainAndAppliedOnce() async throws {
         try await withLiveServer { server, token in
             let store = try NoteStore.inMemory()
-            _ = try store.importNotes((0..<9).map { NoteDraft(title: "note \($0)") })
+            _ = try store.importNotes((0..<10).map { NoteDraft(title: "note \($0)") })
             let transport = LosingTransport(inner: try HTTPSyncTransport(server: server.url, token: token), losing: 3)
             let engine = SyncEngine(store: store, transport: transport, options: .init(batchSize: 2))
             await #expect(throws: SyncError.self) { try await engine.sync() }
-            // The batch whose answer was lost stays in flight; the one kept to follow it is not sent.
-            #expect(try store.inflightBatches().map(\.request.changes.count) == [2])
+            // The batch whose answer was lost stays in flight, and so does the one sent while
+            // the server answered it.
+            #expect(try store.inflightBatches().map(\.request.changes.count) == [2, 2])
 
-            try await expectEverythingGoesUp(store, with: engine, server, token, titles: (0..<9).map { "note \($0)" })
+            try await expectEverythingGoesUp(store, with: engine, server, token, titles: (0..<10).map { "note \($0)" })
         }
     }
 }

@@ -5,9 +5,8 @@ import NoteTakerSyncProtocol
 /// Batches in flight, kept in the store until their answers are applied, so that a stop at
 /// any point loses no batch.
 ///
-/// Two slots (`sync_state` keys `inflight` and `inflight2`): the next batch is kept before
-/// the server answers the one sent, and sent as soon as that answer comes, before it is
-/// applied. After a stop, every batch kept is sent again exactly as it was, oldest first; the
+/// Two slots (`sync_state` keys `inflight` and `inflight2`): the next batch is kept, and
+/// sent, while the server answers the one sent before it. After a stop, every batch kept is sent again exactly as it was, oldest first; the
 /// server answers a batch it already applied again (its answers are kept 30 days) instead of
 /// applying it twice. Each batch is written once, into the slot the other batch does not use.
 extension PushBatch {

@@ -6,11 +6,13 @@ extension SyncEngine {
     /// Sends the outbox in batches: first what an earlier cycle left in flight (sent again,
     /// exactly as it was, oldest first), then new batches in outbox order.
     ///
-    /// Batches overlap: while the server answers one, the engine reads the next and keeps it
-    /// in flight (``NoteStore/beginPush(_:)``), so that it goes out the moment the answer
-    /// comes; that answer is then applied while the server works on the next. When an answer
-    /// merged or refused anything, the next batch is dropped and read again after it; one
-    /// holding a record of the batch in flight (edited meanwhile) waits for that answer too.
+    /// Two batches are in flight at a time: while the server answers one, the next is read,
+    /// kept (``NoteStore/beginPush(_:)``) and sent, so that the server reads it while it
+    /// stores the first; each answer is applied, and the batch after kept and sent, in one
+    /// transaction, while the server works on the other. A batch holding a record of one in
+    /// flight waits for that answer (it would go up against an old change tag), and so does
+    /// one that needs files uploaded first. After an answer that merged or refused anything,
+    /// the outbox is read again.
     func push(into report: inout SyncReport) async throws(SyncError) {
         for inflight in try local({ try $0.inflightBatches() }) {
             if inflight.request.changes.count > batchLimit {
@@ -21,14 +23,13 @@ extension SyncEngine {
                 _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
             }
         }
-        var cursor: Int64 = 0  // the newest outbox entry in a batch sent or kept to be sent
+        var cursor: Int64 = 0  // the newest outbox entry in a batch sent
         var done = 0
         let total = try local { try $0.pushableChangeCount() }
         var upcoming = try nextBatch(after: cursor, into: &report)
-        var sending: (batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)?
-        var next: PushBatch?  // kept in flight, to go when `sending` is answered
+        var flying: [(batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)] = []  // sent, oldest first
         while true {
-            if sending == nil {
+            if flying.isEmpty {
                 guard var batch = upcoming else { break }
                 cursor = batch.sequences.max() ?? cursor
                 let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
@@ -42,47 +43,34 @@ extension SyncEngine {
                     }
                 }
                 let begun = try local { try $0.beginPush(batch) }
-                sending = (begun, modify(begun))
+                flying.append((begun, modify(begun)))
                 upcoming = try nextBatch(after: cursor, into: &report)
             }
-            guard let (batch, answer) = sending else { break }
-            let overlaps = upcoming.map { batch.sharesRecords(with: $0) } ?? false
-            if next == nil, let following = upcoming, following.assetHashes.isEmpty, !overlaps {
-                next = try local { try $0.beginPush(following) }
+            if flying.count == 1, let following = upcoming, Self.mayFollow(following, flying[0].batch) {
+                let kept = try local { try $0.beginPush(following) }
+                flying.append((kept, modify(kept)))
                 cursor = following.sequences.max() ?? cursor
                 upcoming = nil
             }
+            let (batch, answer) = flying.removeFirst()
             let result = await answer.value
-            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }), let following = next {
-                // The next batch goes out first; this answer is applied while the server works,
-                // and the batch after is kept to follow it, in the same transaction.
-                sending = (following, modify(following))
-                next = nil
-                upcoming = try nextBatch(after: cursor, into: &report)
+            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }) {
+                if upcoming == nil { upcoming = try nextBatch(after: cursor, into: &report) }
+                // A record of the answered batch, edited meanwhile: read with its new change tag.
                 let answered = upcoming.map { batch.sharesRecords(with: $0) } ?? false
-                if let after = upcoming, after.assetHashes.isEmpty, !answered, !following.sharesRecords(with: after) {
+                if let after = upcoming, !answered, flying.allSatisfy({ Self.mayFollow(after, $0.batch) }), after.assetHashes.isEmpty {
                     let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
                     report.add(applied.report)
-                    next = kept
+                    flying.append((kept, modify(kept)))
                     cursor = after.sequences.max() ?? cursor
                     upcoming = nil
                 } else {
                     report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) }.report)
-                    // A record of the answered batch, edited meanwhile: read with its new change tag.
                     if answered { upcoming = try nextBatch(after: cursor, into: &report) }
                 }
             } else {
-                sending = nil
-                var readAgain = overlaps
-                if let following = next {
-                    // Not sent: read again once this answer is applied.
-                    try local { try $0.abandonPush(following) }
-                    next = nil
-                    cursor = batch.sequences.max() ?? cursor
-                    readAgain = true
-                }
-                let plain = try settle(batch, answer: result, into: &report)
-                if !plain || readAgain {
+                let overlaps = upcoming.map { batch.sharesRecords(with: $0) } ?? false
+                if try !settle(batch, answer: result, into: &report) || overlaps {
                     // A merge, or a record edited while it was in flight: read from the store again.
                     upcoming = try nextBatch(after: cursor, into: &report)
                 }
@@ -90,6 +78,12 @@ extension SyncEngine {
             done += batch.request.changes.count
             progress?(.pushing(done: done, total: max(total, done)))
         }
+    }
+
+    /// Whether `batch` may be sent while `inFlight` is answered: it needs no file uploaded
+    /// first, and holds no record of `inFlight`.
+    private static func mayFollow(_ batch: PushBatch, _ inFlight: PushBatch) -> Bool {
+        batch.assetHashes.isEmpty && !inFlight.sharesRecords(with: batch)
     }
 
     /// The next batch of the outbox after `cursor`, counting the changes refused as too large.
