@@ -52,7 +52,11 @@ public enum SyncAPI {
 /// The limits both sides respect; the server refuses anything over them with a clear error.
 public enum SyncLimits {
     /// The most changes in one modify batch that this server takes; its health answer says so.
-    public static let maxBatchSize = 500
+    /// A device sends at most this many, and fewer to a server that announces fewer (servers
+    /// before 2026-11-25 took 500). Each batch costs both sides a transaction and some fixed
+    /// work: a first push of 100,000 notes in batches of 1,000 took 0.5 s less than in
+    /// batches of 500 on PostgreSQL, its server and database using 10–15 % less processor time.
+    public static let maxBatchSize = 1_000
     /// The most changes a device sends in one batch to a server whose health answer does not
     /// say its limit: servers before it did took 200.
     public static let unannouncedBatchSize = 200

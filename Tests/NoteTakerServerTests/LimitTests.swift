@@ -18,13 +18,13 @@ struct LimitTests {
         }
     }
 
-    @Test("a batch over the 500 changes the health answer announces")
+    @Test("a batch over the 1,000 changes the health answer announces")
     func batchSize() async throws {
         try await expectUnchanged { client, token in
             let health = try await client.send(.get, "/v1/health").decode(HealthResponse.self)
-            #expect(health.maxBatchSize == 500)
+            #expect(health.maxBatchSize == 1_000)
             let response = try await client.send(.post, "/v1/records/modify", token: token,
-                                                 json: ModifyRequest(changes: (0...500).map { noteSave(title: "n\($0)") }))
+                                                 json: ModifyRequest(changes: (0...1_000).map { noteSave(title: "n\($0)") }))
             #expect(response.status == .contentTooLarge)
             #expect(response.errorCode == .tooLarge)
         }

@@ -18,6 +18,18 @@ struct BatchLimitTests {
         }
     }
 
+    /// Servers before 2026-11-25 took 500 changes a batch, and said so.
+    @Test func aServerThatSaysItTakesFewerGetsBatchesThatLarge() async throws {
+        try await withLiveServer { server, token in
+            let store = try NoteStore.inMemory()
+            _ = try store.importNotes((0..<600).map { NoteDraft(title: "note \($0)") })
+            let transport = OlderServerTransport(inner: try HTTPSyncTransport(server: server.url, token: token), older: false, announcing: 500)
+            let report = try await SyncEngine(store: store, transport: transport).sync()
+            #expect(report.errors == 0)
+            #expect(transport.batchSizes == [500, 100])
+        }
+    }
+
     @Test func aServerThatDoesNotSayItsLimitGetsBatchesOf200() async throws {
         try await withLiveServer { server, token in
             let store = try NoteStore.inMemory()
@@ -29,8 +41,8 @@ struct BatchLimitTests {
         }
     }
 
-    /// A batch saved in flight for a server that took 500, which was then replaced by an older
-    /// one (on the same database) that takes 200.
+    /// A batch saved in flight for a server that took more, which was then replaced by an
+    /// older one (on the same database) that takes 200.
     @Test func aBatchLeftInFlightLargerThanTheServerTakesGoesUpInSmallerBatches() async throws {
         try await withLiveServer { server, token in
             let store = try NoteStore.inMemory()
@@ -53,16 +65,18 @@ struct BatchLimitTests {
 
 /// The real transport, counting the changes of each batch sent. As an `older` server, it
 /// does not say its batch limit and refuses a batch over 200 changes, as servers before
-/// the health answer said it did.
+/// the health answer said it did; `announcing` a limit, it says that one and refuses more.
 private final class OlderServerTransport: SyncTransport, @unchecked Sendable {
     let inner: HTTPSyncTransport
     let older: Bool
+    let announcing: Int?
     private let lock = NSLock()
     private var sizes: [Int] = []
 
-    init(inner: HTTPSyncTransport, older: Bool) {
+    init(inner: HTTPSyncTransport, older: Bool, announcing: Int? = nil) {
         self.inner = inner
         self.older = older
+        self.announcing = announcing
     }
 
     /// The number of changes in each batch sent, in order.
@@ -70,14 +84,14 @@ private final class OlderServerTransport: SyncTransport, @unchecked Sendable {
 
     func health() async throws(SyncError) -> HealthResponse {
         var health = try await inner.health()
-        if older { health.maxBatchSize = nil }
+        health.maxBatchSize = older ? nil : announcing ?? health.maxBatchSize
         return health
     }
 
     func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
         lock.withLock { sizes.append(request.changes.count) }
-        if older, request.changes.count > 200 {
-            throw .server(code: "tooLarge", message: "A batch holds at most 200 changes; this one has \(request.changes.count).")
+        if let most = older ? 200 : announcing, request.changes.count > most {
+            throw .server(code: "tooLarge", message: "A batch holds at most \(most) changes; this one has \(request.changes.count).")
         }
         return try await inner.modify(request, fieldsJSON: fieldsJSON)
     }
