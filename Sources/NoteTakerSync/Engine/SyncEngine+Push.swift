@@ -58,7 +58,7 @@ extension SyncEngine {
                 if upcoming == nil { upcoming = try nextBatch(after: cursor, into: &report) }
                 // A record of the answered batch, edited meanwhile: read with its new change tag.
                 let answered = upcoming.map { batch.sharesRecords(with: $0) } ?? false
-                if let after = upcoming, !answered, flying.allSatisfy({ Self.mayFollow(after, $0.batch) }), after.assetHashes.isEmpty {
+                if let after = upcoming, !answered, after.assetHashes.isEmpty, !flying.contains(where: { $0.batch.sharesRecords(with: after) }) {
                     let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
                     report.add(applied.report)
                     flying.append((kept, modify(kept)))
