@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 
 /// The sync session token, kept in a file beside the store that only its owner can read
 /// (mode 0600), never in the database. An in-memory store keeps none.
@@ -18,19 +19,9 @@ extension NoteStore {
     /// Saves the session token, readable by its owner only.
     public func saveSyncToken(_ token: String) throws(NoteTakerError) {
         guard let url = syncTokenURL else { return }
-        let temporary = url.appendingPathExtension("new")
-        let created = FileManager.default.createFile(
-            atPath: temporary.path, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
         do {
-            guard created else { throw CocoaError(.fileWriteUnknown) }
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
+            try OwnerOnly.write(Data(token.utf8), to: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             throw .fileWriteFailed(path: url.path, reason: error.localizedDescription)
         }
     }
