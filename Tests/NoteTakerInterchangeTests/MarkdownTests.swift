@@ -215,3 +215,55 @@ import Testing
         #expect(notes["open front matter"]?.body.hasPrefix("---\ntitle: [broken") == true, "an unclosed front matter is text")
     }
 }
+
+/// Importing Markdown reads only what the notes name inside their folder, never a hidden file,
+/// and says what it attached: a note beside `~/.ssh/` cannot carry the key off to the store
+/// and the sync server.
+@Suite("What a Markdown import may attach")
+struct MarkdownImportReachTests {
+    @Test("a single file attaches named files of its folder, never hidden ones or links out, and lists each")
+    func oneFileReachesOnlyWhatItNamesAndNothingHidden() throws {
+        let home = TemporaryDirectory()
+        _ = try home.write("-----BEGIN OPENSSH PRIVATE KEY-----", to: ".ssh/id_rsa")
+        _ = try home.write("API_KEY=secret", to: ".env")
+        _ = try home.write("config", to: "projects/.git/config")
+        _ = try home.write("tax figures", to: "Documents/taxes.txt")
+        _ = try home.write(pngData(), to: "photo.png")
+        _ = try home.write("not named", to: "unrelated.txt")
+        try FileManager.default.createSymbolicLink(atPath: home.file("innocent.png").path, withDestinationPath: home.file(".ssh/id_rsa").path)
+        let note = try home.write("""
+            ![k](.ssh/id_rsa) [env](.env) [git](projects/.git/config) [sneaky](Documents/../.ssh/id_rsa)
+            ![pic](photo.png) [taxes](Documents/taxes.txt) ![link](innocent.png) [out](../../etc/passwd)
+            """, to: "evil.md")
+        let store = try home.store("Store/NoteTaker")
+        let report = try Importer(store: store).importItems(at: note)
+
+        let imported = try #require(try store.allNotes()["evil"])
+        #expect(imported.attachments.map(\.fileName).sorted() == ["photo.png", "taxes.txt"])
+        #expect(report.attachedFiles.map(\.file).sorted() == ["Documents/taxes.txt", "photo.png"])
+        #expect(report.attachedFiles.allSatisfy { $0.note == "evil.md" })
+        #expect(report.summary.contains("attached photo.png to evil.md"))
+        for target in [".ssh/id_rsa", ".env", "projects/.git/config", "Documents/../.ssh/id_rsa", "innocent.png"] {
+            #expect(imported.body.contains("](\(target))"), "\(target) is left as written")
+            #expect(report.warnings.contains { $0.reason.contains("link to \(target) left as it is: it is a hidden file") }, "\(target)")
+        }
+        #expect(report.warnings.contains { $0.reason.contains("outside the imported folder") })
+        for attachment in imported.attachments {
+            let bytes = try Data(contentsOf: store.fileURL(for: attachment))
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("PRIVATE KEY"))
+        }
+    }
+
+    @Test("a folder import never attaches a hidden file either")
+    func aFolderImportSkipsHiddenFiles() throws {
+        let vault = TemporaryDirectory()
+        _ = try vault.write("token", to: "notes/.secret/token.txt")
+        _ = try vault.write("visible", to: "notes/assets/visible.txt")
+        _ = try vault.write("[t](.secret/token.txt) [v](assets/visible.txt) ![[token.txt]]", to: "notes/Note.md")
+        let store = try vault.store("Store/NoteTaker")
+        let report = try Importer(store: store).importItems(at: vault.file("notes"))
+        let imported = try #require(try store.allNotes()["Note"])
+        #expect(imported.attachments.map(\.fileName) == ["visible.txt"])
+        #expect(report.attachedFiles == [.init(note: "Note.md", file: "assets/visible.txt")])
+    }
+}

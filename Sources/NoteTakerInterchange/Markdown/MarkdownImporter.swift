@@ -5,7 +5,8 @@ import NoteTakerMarkdown
 /// Reads a folder of Markdown files as Obsidian, Joplin or NoteTaker write them (or one
 /// `.md` file): directories become folders, front matter gives the title, tags, dates and
 /// pin, `#tags` in the text become tags, and relative links to files inside the folder
-/// become attachments. Nothing outside the folder is read.
+/// become attachments. Nothing outside the folder is read, nor any hidden file or folder in it
+/// (`.ssh/`, `.env`), and every file attached is named in the report.
 struct MarkdownImporter {
     /// The largest Markdown file read: the largest body and room for front matter.
     static let maximumFileSize = NoteStore.maximumBodySize + 64 * 1024
@@ -130,7 +131,8 @@ struct MarkdownImporter {
             isPinned: ["true", "yes"].contains(fields["pinned"]?.text?.lowercased() ?? ""),
             folderId: folderId, tags: tags, id: noteId, createdAt: created,
             modifiedAt: Self.date(fields, ["modified", "updated", "updated_at", "last modified"]) ?? modified)
-        try batcher.add(NoteImport(draft: draft, files: attachments), label: relativePath, warnings: warnings)
+        try batcher.add(
+            NoteImport(draft: draft, files: attachments), label: relativePath, warnings: warnings, localFiles: attached.keys.sorted())
     }
 
     private enum Resolution {
@@ -155,11 +157,15 @@ struct MarkdownImporter {
             .standardizedFileURL.resolvingSymlinksInPath()
         let basePath = base.path.hasSuffix("/") ? base.path : base.path + "/"
         guard candidate.path.hasPrefix(basePath) else { return .problem("it points outside the imported folder") }
+        let relative = String(candidate.path.dropFirst(basePath.count))
+        guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else {
+            return .problem("it is a hidden file or inside a hidden folder (attach it by hand if you mean to)")
+        }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue else {
             return .problem("no such file")
         }
-        return .file(String(candidate.path.dropFirst(basePath.count)))
+        return .file(relative)
     }
 
     /// Whether a link target starts with a URL scheme (`https:`, `mailto:`, `obsidian:`...);

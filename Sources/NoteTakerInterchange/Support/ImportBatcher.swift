@@ -10,6 +10,7 @@ final class ImportBatcher {
         var label: String
         var warnings: [String]
         var temporaryFiles: [URL]
+        var localFiles: [String]
     }
 
     private let store: NoteStore
@@ -28,10 +29,14 @@ final class ImportBatcher {
         report = ImportReport(kind: kind)
     }
 
-    /// Queues a note; `temporaryFiles` are deleted once the batch is written.
-    func add(_ item: NoteImport, label: String, warnings: [String] = [], temporaryFiles: [URL] = [], fileBytes: Int64 = 0) throws(InterchangeError) {
+    /// Queues a note; `temporaryFiles` are deleted once the batch is written; `localFiles` are
+    /// the files of the person's own disk that it attaches, listed in the report once it is in.
+    func add(
+        _ item: NoteImport, label: String, warnings: [String] = [], temporaryFiles: [URL] = [], localFiles: [String] = [],
+        fileBytes: Int64 = 0
+    ) throws(InterchangeError) {
         report.found += 1
-        pending.append(Pending(item: item, label: label, warnings: warnings, temporaryFiles: temporaryFiles))
+        pending.append(Pending(item: item, label: label, warnings: warnings, temporaryFiles: temporaryFiles, localFiles: localFiles))
         pendingBytes += fileBytes
         if pending.count >= batchSize || pendingBytes >= batchBytes { try flush() }
     }
@@ -62,6 +67,7 @@ final class ImportBatcher {
             case .imported:
                 report.imported += 1
                 report.warnings += entry.warnings.map { .init(item: entry.label, reason: $0) }
+                report.attachedFiles += entry.localFiles.map { .init(note: entry.label, file: $0) }
             case .alreadyPresent:
                 report.alreadyPresent += 1
             case .failed(let error):

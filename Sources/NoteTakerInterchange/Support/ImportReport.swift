@@ -21,6 +21,14 @@ public struct ImportReport: Sendable, Hashable, Codable {
         public var reason: String
     }
 
+    /// A file from the importing person's disk that an imported note attached.
+    public struct AttachedFile: Sendable, Hashable, Codable {
+        /// The note's file, as the import names it.
+        public var note: String
+        /// The attached file, relative to the imported folder.
+        public var file: String
+    }
+
     /// What was read.
     public var kind: Kind
     /// Notes found in the input.
@@ -39,6 +47,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var linksKept = 0
     /// Links to notes the import does not hold, left as written (each also in `warnings`).
     public var linksUnresolved = 0
+    /// Files of the imported folder attached to imported notes, each named, so that nothing
+    /// leaves the disk for the store (and the sync server) unseen.
+    public var attachedFiles: [AttachedFile] = []
 
     /// Creates an empty report.
     public init(kind: Kind) {
@@ -55,6 +66,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
         if let stoppedEarly { lines.append("Stopped early: \(stoppedEarly)") }
         lines += skipped.map { "skipped  \($0.item): \($0.reason)" }
         lines += warnings.map { "note     \($0.item): \($0.reason)" }
+        lines += attachedFiles.map { "attached \($0.file) to \($0.note)" }
         return lines.joined(separator: "\n")
     }
 }
