@@ -60,7 +60,10 @@ let package = Package(
         ),
         .target(
             name: "NoteTakerHTTP",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         .target(
             name: "NoteTakerWeb",
             dependencies: [
@@ -73,6 +76,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Public"), .copy("openapi.json")]
         ),
@@ -93,6 +99,7 @@ let package = Package(
                 "NoteTakerSyncProtocol",
                 "NoteTakerInterchange",
                 "NoteTakerWeb",
+                "NoteTakerHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,6 +107,7 @@ let package = Package(
             name: "NoteTakerServer",
             dependencies: [
                 "NoteTakerSyncProtocol",
+                "NoteTakerHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -3,7 +3,9 @@
 'notetaker-ready' mark (the sidebar and the first page of the list drawn); or, with --type,
 typing in the note the URL opens: each character from the key to the frame that paints it.
 
-Usage: bench-page.py URL TIMES [--type] [--unthrottled] — prints a JSON list of milliseconds
+Usage: bench-page.py URL TIMES [--type] [--unthrottled] — URL is the address `notetaker serve`
+prints (with its `?token=`): the first, uncounted load trades the key for the app's cookie, and
+the counted loads use the address without it. Prints a JSON list of milliseconds
 (with --type, an object: "paint", key to paint, and "work", the key's handlers and layout);
 exits 3 when Chromium, chromedriver or selenium is missing (notetaker-bench then skips the
 measure). With --unthrottled, Chromium draws a frame as soon as one is asked for instead of at
@@ -11,6 +13,7 @@ the display's next refresh (60 Hz: a key waits up to 16.7 ms for it, whatever th
 so key to paint is the page's own part of the delay.
 """
 import json
+import re
 import shutil
 import sys
 
@@ -63,7 +66,8 @@ if unthrottled:
 driver = webdriver.Chrome(service=Service(driver_path), options=options)
 samples = []
 try:
-    driver.get(url)  # a first load warms the browser itself; it is not counted
+    driver.get(url)  # a first load warms the browser itself and takes the key; it is not counted
+    url = re.sub(r"\?token=[^#&]*", "", url)
     if typing:
         driver.set_script_timeout(120)
         WebDriverWait(driver, 30).until(lambda d: d.execute_script(

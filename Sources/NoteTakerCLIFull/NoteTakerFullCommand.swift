@@ -3,6 +3,7 @@ import NoteTakerCLI
 import NoteTakerInterchange
 import NoteTakerKit
 import NoteTakerSync
+import NoteTakerWeb
 
 /// `notetaker-full`: every `notetaker` command, the companion commands (sync, the web app,
 /// import and export) among them. `notetaker` hands those to it.
@@ -31,6 +32,7 @@ public struct NoteTakerFullCommand: ParsableCommand {
             case let error as NoteTakerError: error.message
             case let error as SyncError: error.message
             case let error as InterchangeError: error.message
+            case let error as WebConfigurationError: error.message
             default: nil
             }
         }

@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
+import NoteTakerHTTP
 
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
 public func buildRouter(service: SyncService) -> Router<SyncRequestContext> {
@@ -49,10 +50,7 @@ func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBui
     case (nil, nil):
         return .http1(configuration: http)
     case let (certificate?, key?):
-        let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-        let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
-        tls.minimumTLSVersion = .tlsv12
+        let tls = try TLSFiles(certificatePath: certificate, keyPath: key).serverConfiguration()
         return try .tls(.http1(configuration: http), tlsConfiguration: tls)
     default:
         throw SyncServerError(.badRequest, "HTTPS needs both --tls-cert and --tls-key.")

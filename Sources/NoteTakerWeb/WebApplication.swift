@@ -2,35 +2,24 @@ import Foundation
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
+import HummingbirdCore
+import HummingbirdTLS
+import NoteTakerHTTP
 import NoteTakerKit
-
-/// Where `notetaker serve` listens.
-public struct WebConfiguration: Sendable {
-    /// The port; 0 picks a free one (reported to `onServerRunning`).
-    public var port: Int
-    /// The address: loopback only, so no other machine can reach the app.
-    public var host: String
-
-    /// The default port of `notetaker serve`.
-    public static let defaultPort = 8080
-
-    /// Creates a configuration on 127.0.0.1.
-    public init(port: Int = WebConfiguration.defaultPort, host: String = "127.0.0.1") {
-        self.port = port
-        self.host = host
-    }
-}
 
 /// The web app's router over a store: the JSON API under `/api/v1`, the page and its
 /// assets, and the guards and headers on every answer. Tests drive it with `app.test(.router)`.
-public func buildWebRouter(store: NoteStore) -> Router<BasicRequestContext> {
-    buildWebRouter(store: store, sync: WebSync(store: store))
+///
+/// Every request must carry `configuration`'s key (see ``LocalAccessKey``).
+public func buildWebRouter(store: NoteStore, configuration: WebConfiguration) -> Router<BasicRequestContext> {
+    buildWebRouter(store: store, configuration: configuration, sync: WebSync(store: store))
 }
 
-func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestContext> {
+func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: WebSync) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: SecurityHeaders())
-    router.add(middleware: OriginGuard())
+    router.add(middleware: OriginGuard(configuration: configuration))
+    router.add(middleware: AccessGuard(key: configuration.key, secure: configuration.tls != nil, keyFile: configuration.keyFile))
     router.add(middleware: StaticFiles.middleware())
     NoteRoutes(store: store).register(on: router)
     HistoryRoutes(store: store).register(on: router)
@@ -56,14 +45,27 @@ func buildWebRouter(store: NoteStore, sync: WebSync) -> Router<BasicRequestConte
 /// Automatic sync (when the store has an account and it is on) runs beside it and stops with it.
 public func buildWebApplication(
     store: NoteStore,
-    configuration: WebConfiguration = WebConfiguration(),
+    configuration: WebConfiguration,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
+) throws(WebConfigurationError) -> some ApplicationProtocol {
+    try configuration.validate()
     let sync = WebSync(store: store)
+    let server: HTTPServerBuilder
+    if let tls = configuration.tls {
+        do {
+            server = try .tls(.http1(), tlsConfiguration: try tls.serverConfiguration())
+        } catch let error as TLSFilesError {
+            throw .unusableTLS(error.description)
+        } catch {
+            throw .unusableTLS("\(error)")
+        }
+    } else {
+        server = .http1()
+    }
     var application = Application(
-        router: buildWebRouter(store: store, sync: sync),
-        configuration: ApplicationConfiguration(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker"),
+        router: buildWebRouter(store: store, configuration: configuration, sync: sync),
+        server: server,
+        configuration: ApplicationConfiguration(address: configuration.address, serverName: "notetaker"),
         onServerRunning: { channel in
             await sync.refresh()
             await onServerRunning(channel.localAddress?.port ?? configuration.port)
@@ -74,14 +76,15 @@ public func buildWebApplication(
 
 /// Runs the web app until the process is interrupted (SIGINT or SIGTERM end it gracefully).
 ///
-/// - Throws: ``NoteTakerError/invalidInput(_:)`` when the port is taken.
+/// - Throws: ``WebConfigurationError`` when the configuration cannot be served, the port is
+///   taken among them.
 public func serveWebApp(
     store: NoteStore, configuration: WebConfiguration, onServerRunning: @escaping @Sendable (Int) async -> Void
 ) async throws {
     do {
         try await buildWebApplication(store: store, configuration: configuration, onServerRunning: onServerRunning).runService()
     } catch let error as IOError where error.errnoCode == EADDRINUSE {
-        throw NoteTakerError.invalidInput("Port \(configuration.port) is already in use; choose another with --port.")
+        throw WebConfigurationError.portInUse(configuration.port)
     }
 }
 

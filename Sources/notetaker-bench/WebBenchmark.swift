@@ -23,13 +23,16 @@ struct WebBenchmark {
         _ = try store.importCorpus(into: notes, baseline, &generator)
 
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildWebApplication(store: notes, configuration: WebConfiguration(port: 0)) { continuation.yield($0) }
+        let key = LocalAccessKey.random()
+        let app = try buildWebApplication(store: notes, configuration: WebConfiguration(key: key, port: 0)) { continuation.yield($0) }
         let server = try await BackgroundServer.start(app, ports: ports)
-        return try await BackgroundServer.stopping([server]) { try await measure(into: report, address: server.url.absoluteString, notes: notes, baseline: baseline, generator: &generator) }
+        return try await BackgroundServer.stopping([server]) {
+            try await measure(into: report, address: server.url.absoluteString, key: key, notes: notes, baseline: baseline, generator: &generator)
+        }
     }
 
     private func measure(
-        into report: Report, address: String, notes: NoteStore, baseline: Baseline, generator: inout SeededGenerator
+        into report: Report, address: String, key: LocalAccessKey, notes: NoteStore, baseline: Baseline, generator: inout SeededGenerator
     ) async throws -> Report {
         var report = report
 
@@ -39,7 +42,7 @@ struct WebBenchmark {
         var sqlTimes: [Double] = []
         for _ in 0..<requests {
             let start = ContinuousClock.now
-            let timing = try await Self.serverTiming(of: "\(address)/api/v1/notes?limit=50")
+            let timing = try await Self.serverTiming(of: "\(address)/api/v1/notes?limit=50", key: key)
             wholeTimes.append(Clock.milliseconds(since: start))
             serverTimes.append(timing)
             sqlTimes.append(try Clock.milliseconds { _ = try baseline.firstPage() })
@@ -73,8 +76,8 @@ struct WebBenchmark {
         store.progress("Typing 300 characters at the end of that note in headless Chromium, twice...")
         let long = try notes.createNote(NoteDraft(title: "A long note", body: markdown))
         let typingPage = PageLoad(script: pageScript)
-        if let typing = try typingPage.measureTyping(url: address + "/#note=\(long.id.key)", characters: 300, unthrottled: true),
-           let atRefresh = try typingPage.measureTyping(url: address + "/#note=\(long.id.key)", characters: 300, unthrottled: false) {
+        if let typing = try typingPage.measureTyping(url: key.entryAddress(base: address + "/") + "#note=\(long.id.key)", characters: 300, unthrottled: true),
+           let atRefresh = try typingPage.measureTyping(url: key.entryAddress(base: address + "/") + "#note=\(long.id.key)", characters: 300, unthrottled: false) {
             let p95 = Clock.percentile(typing.paint, 0.95)
             report.figures.append(Figure(
                 name: "typing in a 25,000-character note, key to paint p95", unit: "ms", noteTaker: p95, baseline: nil,
@@ -89,7 +92,7 @@ struct WebBenchmark {
         }
 
         store.progress("Loading the page in headless Chromium \(pageLoads) times...")
-        if let loads = try PageLoad(script: pageScript).measure(url: address + "/", times: pageLoads) {
+        if let loads = try PageLoad(script: pageScript).measure(url: key.entryAddress(base: address + "/"), times: pageLoads) {
             let median = Clock.percentile(loads, 0.5)
             report.figures.append(Figure(
                 name: "page loaded and usable in Chromium, p50", unit: "ms", noteTaker: median, baseline: nil,
@@ -102,10 +105,12 @@ struct WebBenchmark {
     }
 
     /// The `Server-Timing` duration of a GET, in milliseconds.
-    static func serverTiming(of address: String) async throws -> Double {
+    static func serverTiming(of address: String, key: LocalAccessKey) async throws -> Double {
         guard let url = URL(string: address) else { throw BenchFailure("bad address \(address)") }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(key.value)", forHTTPHeaderField: "Authorization")
         let response: HTTPURLResponse = try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: url) { _, response, error in
+            URLSession.shared.dataTask(with: request) { _, response, error in
                 if let response = response as? HTTPURLResponse, response.statusCode == 200 {
                     continuation.resume(returning: response)
                 } else {

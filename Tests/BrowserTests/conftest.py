@@ -35,6 +35,8 @@ class App:
         self.store = directory / "NoteTaker.sqlite"
         self.process = None
         self.url = None
+        self.entry = None
+        self.key = None
 
     def cli(self, *arguments, stdin=None):
         result = subprocess.run(
@@ -56,9 +58,10 @@ class App:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             line = self.process.stdout.readline()
-            match = re.search(r"running at (http://127\.0\.0\.1:\d+/)", line)
+            match = re.search(r"running at (http://127\.0\.0\.1:\d+/)\?token=([A-Za-z0-9_-]+) ", line)
             if match:
-                self.url = match.group(1)
+                self.url, self.key = match.group(1), match.group(2)
+                self.entry = f"{self.url}?token={self.key}"
                 return self
             if not line and self.process.poll() is not None:
                 break
@@ -136,8 +139,9 @@ def wait(browser, condition, timeout=10, message=""):
 
 
 def open_app(browser, app, hash_=""):
-    """Loads the app and waits until it has drawn its first screen."""
-    browser.get(app.url + hash_)
+    """Loads the app by the address `serve` printed (the key trades itself for a cookie) and
+    waits until it has drawn its first screen."""
+    browser.get(app.entry + hash_)
     wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), message="the app never became ready")
     wait(browser, lambda d: d.execute_script("return document.body.dataset.live === 'true'"), message="the live connection never opened")
 

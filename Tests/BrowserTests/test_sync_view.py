@@ -58,12 +58,39 @@ def test_another_host_name_is_refused(app):
     port = int(app.url.rsplit(":", 1)[1].strip("/"))
     for host, expected in (("evil.example", 403), (f"evil.example:{port}", 403), (f"localhost:{port}", 200)):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        connection.request("GET", "/api/v1/notes", headers={"Host": host})
+        connection.request("GET", "/api/v1/notes", headers={"Host": host, "Authorization": f"Bearer {app.key}"})
         response = connection.getresponse()
         body = response.read().decode()
         assert response.status == expected, (host, body)
         if expected == 403:
             assert "Private" not in body
+
+
+def test_without_the_key_nothing_is_read_or_changed(app, sync_server):
+    """The calls that found the hole, as another local user would make them: every one answers
+    401, reads nothing, logs nothing in, and the store is as it was."""
+    app.new_note("Private", "the diary")
+    app.start()
+    port = int(app.url.rsplit(":", 1)[1].strip("/"))
+    calls = [
+        ("GET", "/api/v1/export?format=json", None, {}),
+        ("POST", "/api/v1/sync/account", {"server": sync_server, "username": "x", "password": "xxxxxxxx", "register": True}, {}),
+        ("POST", "/api/v1/sync/now", None, {}),
+        ("GET", "//api/v1/notes", None, {"Sec-Fetch-Site": "cross-site"}),
+        ("GET", "//api/v1/notes", None, {}),
+        ("GET", "/", None, {}),
+        ("GET", "/?token=" + "A" * 43, None, {}),
+    ]
+    for method, path, body, headers in calls:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        payload = json.dumps(body) if body is not None else None
+        connection.request(method, path, body=payload, headers={"Content-Type": "application/json", **headers})
+        response = connection.getresponse()
+        text = response.read().decode()
+        assert response.status in (401, 403), (method, path, response.status, text)
+        assert "the diary" not in text and "Private" not in text
+    assert app.cli_json("sync", "settings")["serverURL"] is None, "no account was made"
+    assert [note["title"] for note in app.cli_json("list")] == ["Private"]
 
 
 def test_settings_list_changes_from_the_server_that_could_not_be_applied(app, browser, sync_server):

@@ -20,7 +20,7 @@ import Testing
         let documented = Set(paths.flatMap { path, operations in
             operations.keys.filter { $0 != "parameters" }.map { "\($0.uppercased()) \(path)" }
         })
-        let router = buildWebRouter(store: try NoteStore.inMemory())
+        let router = buildWebRouter(store: try NoteStore.inMemory(), configuration: WebConfiguration(key: WebTestApp.key))
         let served = Set(router.routes.map { route in
             let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
             return "\(route.method) /" + path.joined(separator: "/")

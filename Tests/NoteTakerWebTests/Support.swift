@@ -16,11 +16,45 @@ struct WebTestApp {
         store = try NoteStore.open(at: directory.appendingPathComponent("NoteTaker.sqlite"))
     }
 
-    /// Runs `body` with a client of the router.
-    func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildWebRouter(store: store))
+    /// The app's key in every test.
+    static let key = LocalAccessKey(String(repeating: "k", count: 43))!
+
+    /// Runs `body` with a client of the router that presents the app's key, as the page and
+    /// the README's scripts do.
+    func test<T>(
+        configuration: WebConfiguration = WebConfiguration(key: WebTestApp.key),
+        _ body: @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
+        try await testWithoutKey(configuration: configuration) { client in try await body(KeyedClient(client: client)) }
+    }
+
+    /// Runs `body` with a client that sends only what each request names: no key.
+    func testWithoutKey<T>(
+        configuration: WebConfiguration = WebConfiguration(key: WebTestApp.key),
+        _ body: @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
+        let app = Application(router: buildWebRouter(store: store, configuration: configuration))
         return try await app.test(.router, body)
     }
+}
+
+/// A client that adds `Authorization: Bearer` with the test key to each request that carries
+/// no credential of its own.
+struct KeyedClient: TestClientProtocol {
+    let client: any TestClientProtocol
+
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        var headers = headers
+        if headers[.authorization] == nil && headers[.cookie] == nil {
+            headers[.authorization] = "Bearer \(WebTestApp.key.value)"
+        }
+        return try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    var port: Int? { client.port }
+}
+
+extension WebTestApp {
 
     /// Everything about the store a bad request must leave as it was.
     func snapshot() throws -> String {

@@ -1,29 +1,55 @@
 import ArgumentParser
-import NoteTakerCLI
 import Foundation
+import NoteTakerCLI
+import NoteTakerHTTP
 import NoteTakerKit
 import NoteTakerWeb
 
-/// `notetaker serve`: the web app on 127.0.0.1, over the same store as the command line.
+/// `notetaker serve`: the web app on 127.0.0.1, over the same store as the command line,
+/// open to whoever holds the store's key.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CompanionCommand.serve.rawValue, abstract: CompanionCommand.serve.abstract,
-        discussion: "Automatic sync runs beside it when this store has a sync account and auto-sync is on.")
+        discussion: """
+            Every page and API call needs the store's key, kept beside the store (readable by you only) \
+            and made the first time: open the address this prints (it ends in /?token=…) and the browser \
+            remembers it; scripts send `Authorization: Bearer KEY`. Automatic sync runs beside it when this \
+            store has a sync account and auto-sync is on.
+            """)
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = WebConfiguration.defaultPort
+    @Option(help: "The address to listen on. Anything but loopback needs --tls-cert and --tls-key.")
+    var host = "127.0.0.1"
+    @Option(name: .customLong("tls-cert"), help: "A certificate chain (PEM) to answer over HTTPS with.")
+    var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
+    var tlsKey: String?
+    @Flag(name: .customLong("new-token"), help: "Replace the store's key: every browser and script that had the old one is shut out.")
+    var newToken = false
     @Flag(help: "Open the app in the default browser once it runs.")
     var open = false
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535.") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("HTTPS needs both --tls-cert and --tls-key.") }
     }
 
     func run() async throws {
         let store = try storeOptions.open(concurrentReads: true)
+        let key = try LocalAccessKey.load(for: store, renew: newToken)
+        let tls = tlsCertificate.flatMap { certificate in tlsKey.map { TLSFiles(certificatePath: certificate, keyPath: $0) } }
+        let configuration = WebConfiguration(
+            key: key, keyFile: LocalAccessKey.fileURL(for: store)?.path, port: port, host: host, tls: tls)
         let open = self.open
-        try await serveWebApp(store: store, configuration: WebConfiguration(port: port)) { port in
-            let address = "http://127.0.0.1:\(port)/"
+        try await serveWebApp(store: store, configuration: configuration) { port in
+            let shownHost = switch configuration.host {
+            case "localhost": "127.0.0.1"
+            case "0.0.0.0", "::": ProcessInfo.processInfo.hostName
+            case let host where host.contains(":"): "[\(host)]"
+            case let host: host
+            }
+            let address = key.entryAddress(base: "\(configuration.scheme)://\(shownHost):\(port)/")
             print("NoteTaker is running at \(address) (store: \(store.databaseURL?.path ?? "in memory")). Ctrl-C stops it.")
             fflush(nil)
             if open { Self.openBrowser(address) }
@@ -39,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try process.run()
         } catch {
-            Terminal.printNotice("Could not open a browser (\(error)); open \(address) yourself.")
+            Terminal.printNotice("Could not open a browser (\(error)); open the address above yourself.")
         }
     }
 }

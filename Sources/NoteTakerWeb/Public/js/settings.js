@@ -177,6 +177,7 @@ function importReport(name, report) {
     ...(report.stoppedEarly ? [t('importStoppedEarly', { reason: report.stoppedEarly })] : []),
     ...report.skipped.map((entry) => t('importSkipped', entry)),
     ...report.warnings.map((entry) => t('importWarning', entry)),
+    ...report.attachedFiles.map((entry) => t('importAttached', entry)),
   ];
   return h('div', { className: 'import-report' },
     h('p', {}, t('importSummary', { name, found: report.found, imported: report.imported, already: report.alreadyPresent, skipped: report.skipped.length })),

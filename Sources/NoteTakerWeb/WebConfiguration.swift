@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import NoteTakerHTTP
+
+/// Where and how `notetaker serve` listens, and the key every request must carry.
+public struct WebConfiguration: Sendable {
+    /// The key that lets a request in.
+    public var key: LocalAccessKey
+    /// Where the key is kept (shown on the page that asks for it); `nil` when nowhere.
+    public var keyFile: String?
+    /// The port; 0 picks a free one (reported to `onServerRunning`).
+    public var port: Int
+    /// The address to listen on: loopback unless TLS is configured.
+    public var host: String
+    /// The certificate and key to answer over HTTPS with; required for any host but loopback.
+    public var tls: TLSFiles?
+
+    /// The default port of `notetaker serve`.
+    public static let defaultPort = 8080
+
+    /// Creates a configuration, by default plain HTTP on 127.0.0.1.
+    public init(
+        key: LocalAccessKey, keyFile: String? = nil, port: Int = WebConfiguration.defaultPort,
+        host: String = "127.0.0.1", tls: TLSFiles? = nil
+    ) {
+        self.key = key
+        self.keyFile = keyFile
+        self.port = port
+        self.host = host
+        self.tls = tls
+    }
+
+    /// `http` or `https`.
+    public var scheme: String { tls == nil ? "http" : "https" }
+
+    /// Whether the app listens on this machine's loopback interface only.
+    public var isLoopbackOnly: Bool { Self.isLoopback(host) }
+
+    /// Whether the app accepts every `Host` name (it listens on every interface).
+    var listensEverywhere: Bool { ["0.0.0.0", "::", "[::]"].contains(host) }
+
+    /// Whether `name` (an address or `localhost`) is this machine's loopback interface.
+    static func isLoopback(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered == "localhost" || lowered == "::1" || lowered == "[::1]" || lowered.hasPrefix("127.")
+    }
+
+    var address: BindAddress {
+        .hostname(host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host, port: port)
+    }
+
+    /// Refuses what would expose the notes: any host but loopback without TLS.
+    func validate() throws(WebConfigurationError) {
+        guard (0...65535).contains(port) else { throw .invalidPort(port) }
+        if !isLoopbackOnly && tls == nil { throw .exposedWithoutTLS(host) }
+    }
+}
+
+/// Why the web app cannot start as configured.
+public enum WebConfigurationError: Error, Sendable, Equatable {
+    /// A port outside 0–65535.
+    case invalidPort(Int)
+    /// The port is taken by another program.
+    case portInUse(Int)
+    /// A host other than loopback without a certificate: every note would cross the network
+    /// in the clear.
+    case exposedWithoutTLS(String)
+    /// The certificate or its key could not be used.
+    case unusableTLS(String)
+
+    /// What went wrong, in words a person can act on.
+    public var message: String {
+        switch self {
+        case .invalidPort(let port):
+            "\(port) is not a port: choose one from 0 to 65535."
+        case .portInUse(let port):
+            "Port \(port) is already in use; choose another with --port."
+        case .exposedWithoutTLS(let host):
+            "Listening on \(host) would send your notes and the app's key across the network in the clear. Give a certificate and its key (--tls-cert, --tls-key), or keep the default 127.0.0.1."
+        case .unusableTLS(let reason):
+            reason
+        }
+    }
+}
