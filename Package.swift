@@ -68,6 +68,7 @@ let package = Package(
             name: "NoteTakerWeb",
             dependencies: [
                 "NoteTakerKit",
+                "NoteTakerSyncProtocol",
                 "NoteTakerSync",
                 "NoteTakerHTTP",
                 "NoteTakerInterchange",

@@ -19,9 +19,10 @@ public enum OwnerOnly {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: folderMode])
     }
 
-    /// Creates an empty file readable by its owner only; `false` when it cannot.
-    public static func createFile(at url: URL) -> Bool {
-        FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: fileMode])
+    /// Creates a file (empty, or holding `contents`) readable by its owner only, replacing one
+    /// already there; `false` when it cannot.
+    public static func createFile(at url: URL, contents: Data? = nil) -> Bool {
+        FileManager.default.createFile(atPath: url.path, contents: contents, attributes: [.posixPermissions: fileMode])
     }
 
     /// Writes `data` to `url` readable by its owner only, whole or not at all: into a new

@@ -89,3 +89,13 @@ import Testing
         #expect(try app.snapshot() == before)
     }
 }
+
+@Suite struct UploadFileModeTests {
+    @Test("an upload's temporary file is its owner's only while it waits for the store")
+    func uploadsAreOwnerOnly() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("upload-mode-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try await RequestBody(buffer: ByteBuffer(string: "private bytes")).save(to: url, limit: 100) { _ in WebAPIError.invalid("too large") }
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
+    }
+}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteTakerSyncProtocol
 import NoteTakerKit
 
 /// Decodes base64 text arriving in pieces straight into a file, with the MD5 (Evernote's
@@ -15,7 +16,7 @@ struct Base64FileWriter {
 
     init(url: URL) {
         self.url = url
-        handle = FileManager.default.createFile(atPath: url.path, contents: nil) ? FileHandle(forWritingAtPath: url.path) : nil
+        handle = OwnerOnly.createFile(at: url) ? FileHandle(forWritingAtPath: url.path) : nil
         if handle == nil { problem = "a temporary file cannot be created in \(url.deletingLastPathComponent().path)" }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import NoteTakerKit
 import NoteTakerMarkdown
 #if canImport(FoundationXML)
@@ -16,7 +17,7 @@ struct EvernoteImporter {
         guard let stream = InputStream(url: file) else { throw .unreadable(path: file.path, reason: "it cannot be opened") }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-enex-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            try OwnerOnly.createDirectory(at: temporary)
         } catch {
             throw .writeFailed(path: temporary.path, reason: error.localizedDescription)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import NoteTakerKit
 
 /// Writes the NoteTaker JSON export (see ``ExportManifest``): every field of every selected
@@ -44,7 +45,8 @@ struct JSONExporter {
         let pretty = ExportManifest.makeEncoder()
         pretty.outputFormatting.insert(.prettyPrinted)
         do {
-            try pretty.encode(manifest).write(to: folder.appendingPathComponent(ExportManifest.fileName))
+            let manifestFile = folder.appendingPathComponent(ExportManifest.fileName)
+            guard OwnerOnly.createFile(at: manifestFile, contents: try pretty.encode(manifest)) else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             throw .writeFailed(path: folder.appendingPathComponent(ExportManifest.fileName).path, reason: error.localizedDescription)
         }

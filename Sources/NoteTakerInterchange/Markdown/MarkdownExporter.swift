@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import NoteTakerKit
 import NoteTakerMarkdown
 
@@ -45,9 +46,10 @@ struct MarkdownExporter {
                 }
                 let noteFolder = folder.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
                 do {
-                    try FileManager.default.createDirectory(at: noteFolder, withIntermediateDirectories: true)
+                    try OwnerOnly.createDirectory(at: noteFolder)
                     let body = Self.document(for: note, links: links) { placed[$0]?.path(from: folder) }
-                    try Data(body.utf8).write(to: noteFolder.appendingPathComponent(fileName))
+                    let file = noteFolder.appendingPathComponent(fileName)
+                    guard OwnerOnly.createFile(at: file, contents: Data(body.utf8)) else { throw CocoaError(.fileWriteUnknown) }
                 } catch {
                     throw .writeFailed(path: noteFolder.appendingPathComponent(fileName).path, reason: error.localizedDescription)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 
 /// Lays out notes on A4 pages with Pango and draws them into a PDF with cairo: a page
 /// break before each note, lines never split across pages, pictures scaled to fit.
@@ -19,6 +20,8 @@ final class PDFWriter {
 
     init(library: PangoCairo, file: URL, title: String) throws(InterchangeError) {
         self.library = library
+        // Made 0600 first: cairo truncates the file and keeps its mode.
+        guard OwnerOnly.createFile(at: file) else { throw .writeFailed(path: file.path, reason: "the file cannot be created") }
         guard let surface = library.pdfSurfaceCreate(file.path, Self.pageWidth, Self.pageHeight),
               library.surfaceStatus(surface) == 0, let context = library.create(surface)
         else { throw .writeFailed(path: file.path, reason: "cairo cannot create a PDF there") }

@@ -100,8 +100,9 @@ final class BufferedFile {
 /// Copies a file, creating the folders on its way.
 func copyFile(from source: URL, to destination: URL) throws(InterchangeError) {
     do {
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
         try FileManager.default.copyItem(at: source, to: destination)
+        try OwnerOnly.restrict(destination)
     } catch {
         throw .writeFailed(path: destination.path, reason: error.localizedDescription)
     }

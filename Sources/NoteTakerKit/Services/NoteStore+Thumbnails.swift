@@ -26,8 +26,7 @@ extension NoteStore {
             try OwnerOnly.createDirectory(at: url.deletingLastPathComponent())
             // Written whole under another name first: a reader never sees half a picture.
             let partial = url.deletingLastPathComponent().appendingPathComponent(".partial-\(UUID().uuidString)")
-            try jpeg.write(to: partial)
-            guard rename(partial.path, url.path) == 0 else {
+            guard OwnerOnly.createFile(at: partial, contents: jpeg), rename(partial.path, url.path) == 0 else {
                 try? FileManager.default.removeItem(at: partial)
                 return false
             }

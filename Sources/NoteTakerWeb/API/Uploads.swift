@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import Hummingbird
 import NoteTakerKit
 
@@ -6,7 +7,7 @@ extension RequestBody {
     /// Streams the body into a new file at `url` (memory stays flat), refusing it past
     /// `limit` bytes with `tooLarge(size)`. On any failure the file is removed.
     func save(to url: URL, limit: Int64, tooLarge: (Int64) -> WebAPIError) async throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        guard OwnerOnly.createFile(at: url) else {
             throw WebAPIError(.fileWriteFailed(path: url.path, reason: "the temporary file could not be created"))
         }
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import Hummingbird
 import NoteTakerInterchange
 import NoteTakerKit
@@ -19,6 +20,11 @@ struct ExportRoutes {
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-export-\(UUID().uuidString)")
             let exported = work.appendingPathComponent(format == .pdf ? "notes.pdf" : "export")
             let download: URL
+            do {
+                try OwnerOnly.createDirectory(at: work)
+            } catch {
+                throw WebAPIError(.fileWriteFailed(path: work.path, reason: error.localizedDescription))
+            }
             do throws(InterchangeError) {
                 _ = try Exporter(store: store).export(format, selection: selection, to: exported)
                 if format == .pdf {

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import Hummingbird
 import NoteTakerInterchange
 import NoteTakerKit
@@ -24,7 +25,7 @@ struct ImportRoutes {
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-import-\(UUID().uuidString)")
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try OwnerOnly.createDirectory(at: folder)
             } catch {
                 throw WebAPIError(.fileWriteFailed(path: folder.path, reason: error.localizedDescription))
             }
