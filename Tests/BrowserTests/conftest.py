@@ -56,8 +56,10 @@ class App:
             [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", str(port)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
+        said = []
         while time.monotonic() < deadline:
             line = self.process.stdout.readline()
+            said.append(line)
             match = re.search(r"running at (http://127\.0\.0\.1:\d+/)\?token=([A-Za-z0-9_-]+) ", line)
             if match:
                 self.url, self.key = match.group(1), match.group(2)
@@ -65,7 +67,7 @@ class App:
                 return self
             if not line and self.process.poll() is not None:
                 break
-        raise AssertionError("notetaker serve did not start")
+        raise AssertionError(f"notetaker serve did not start: {''.join(said)[-2000:]}")
 
     def stop(self):
         """Stops the app as a person does, with Ctrl-C: it must end cleanly, logging no error."""
