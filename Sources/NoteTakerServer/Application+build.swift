@@ -7,10 +7,13 @@ import NIOSSL
 import NoteTakerHTTP
 
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
-public func buildRouter(service: SyncService) -> Router<SyncRequestContext> {
+///
+/// Requests through `trustedProxies` are counted (for log-in throttling) by the address the
+/// proxy forwarded for; see ``ClientAddressRule``.
+public func buildRouter(service: SyncService, trustedProxies: [AddressBlock] = []) -> Router<SyncRequestContext> {
     let router = Router(context: SyncRequestContext.self)
     router.add(middleware: RequestMetrics(metrics: service.metrics))
-    SyncRoutes(service: service).register(on: router)
+    SyncRoutes(service: service, clients: ClientAddressRule(trustedProxies: trustedProxies)).register(on: router)
     // Prometheus' scrape: keep it off the public side of a reverse proxy (see the README).
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
@@ -33,7 +36,7 @@ public func buildApplication(
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker-server")
     return Application(
-        router: buildRouter(service: backend.service),
+        router: buildRouter(service: backend.service, trustedProxies: configuration.trustedProxies),
         server: try serverBuilder(configuration),
         configuration: address,
         services: backend.services,

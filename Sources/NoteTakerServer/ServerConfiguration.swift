@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     /// the previous answer's end: a client trickling its headers a byte at a time (which an
     /// idle timeout never notices) is closed after it.
     public var headerTimeoutSeconds: Int64 = 30
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client (see
+    /// ``ClientAddressRule``); none by default, so no client can name itself.
+    public var trustedProxies: [AddressBlock] = []
 
     /// The default port.
     public static let defaultPort = 8471

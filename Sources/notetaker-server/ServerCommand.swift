@@ -80,15 +80,26 @@ struct ServeCommand: AsyncParsableCommand {
     var quotaMegabytes: Int64 = ServerConfiguration.defaultQuota / 1_048_576
     @Option(help: "open: anyone who reaches the server may create an account; closed: only `notetaker-server account add` does (choose closed on a network).")
     var registration = Registration.open
+    @Option(name: .customLong("trusted-proxy"), parsing: .upToNextOption,
+            help: "Reverse proxies (an address or ADDRESS/BITS, several allowed) whose Forwarded or X-Forwarded-For header names the client, so that log-ins are throttled per client rather than per proxy.")
+    var trustedProxies: [String] = []
+
+    func validate() throws {
+        for block in trustedProxies where AddressBlock(block) == nil {
+            throw ValidationError("--trusted-proxy takes an address or ADDRESS/BITS (like 127.0.0.1 or 10.0.0.0/8), not '\(block)'.")
+        }
+    }
 
     func run() async throws {
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             database: try dataOptions.location(), host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
             quotaBytes: quotaMegabytes * 1_048_576, registrationOpen: registration == .open)
+        configuration.trustedProxies = trustedProxies.compactMap(AddressBlock.init)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let backend = try await openBackend(configuration)
+        let database = configuration.database
         let app = try await buildApplication(configuration, backend: backend) { port in
-            FileHandle.standardError.write(Data("notetaker-server listening on \(scheme)://\(host):\(port) (data in \(configuration.database), registration \(registration.rawValue))\n".utf8))
+            FileHandle.standardError.write(Data("notetaker-server listening on \(scheme)://\(host):\(port) (data in \(database), registration \(registration.rawValue))\n".utf8))
         }
         try await app.runService()
     }

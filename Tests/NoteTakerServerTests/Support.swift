@@ -34,10 +34,14 @@ struct TestServer {
         return nil
     }
 
-    /// Runs `body` with a client of the router.
-    func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildRouter(service: service))
-        return try await app.test(.router, body)
+    /// Runs `body` with a client of the router (`.live`: over a loopback socket, where
+    /// requests have a peer address).
+    func test<T>(
+        _ framework: TestingSetup = .router, trustedProxies: [AddressBlock] = [],
+        _ body: @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
+        let app = Application(router: buildRouter(service: service, trustedProxies: trustedProxies))
+        return try await app.test(framework, body)
     }
 }
 
@@ -52,9 +56,10 @@ extension TestServer {
 extension TestClientProtocol {
     /// Sends a request with an optional bearer token and JSON body.
     func send(
-        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: (any Encodable)? = nil, raw: String? = nil
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: (any Encodable)? = nil, raw: String? = nil,
+        headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
-        var headers = HTTPFields()
+        var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
         var body: ByteBuffer?
         if let json {

@@ -14,9 +14,4 @@ public struct SyncRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
-
-    /// The peer's IP address as text ("unknown" without one).
-    var sourceAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
-    }
 }

@@ -1,10 +1,20 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import NoteTakerSyncProtocol
 
 /// Registers every route of ``SyncAPI`` on a router, over a ``SyncService``.
 struct SyncRoutes {
     let service: SyncService
+    /// Who a request comes from, behind the proxies the server trusts.
+    let clients: ClientAddressRule
+
+    /// The address a request is throttled by.
+    func client(_ request: Request, _ context: SyncRequestContext) -> String {
+        clients.client(
+            peer: context.remoteAddress?.ipAddress, forwarded: request.headers[values: .forwarded],
+            forwardedFor: request.headers[values: .xForwardedFor])
+    }
 
     func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/health") { _, _ in
@@ -22,15 +32,15 @@ struct SyncRoutes {
             let (account, _) = try await service.account(of: request)
             return try JSONBody.response(try await service.status(of: account))
         }
-        router.put("/v1/accounts/current/password") { request, _ in
+        router.put("/v1/accounts/current/password") { request, context in
             let (account, token) = try await service.account(of: request)
             let change = try await JSONBody.decode(PasswordChange.self, from: request)
-            try await service.changePassword(change, account: account, token: token)
+            try await service.changePassword(change, account: account, token: token, from: client(request, context))
             return Response(status: .noContent)
         }
         router.post("/v1/sessions") { request, context in
             let credentials = try await JSONBody.decode(Credentials.self, from: request)
-            return try JSONBody.response(try await service.login(credentials, from: context.sourceAddress), status: .created)
+            return try JSONBody.response(try await service.login(credentials, from: client(request, context)), status: .created)
         }
         router.delete("/v1/sessions/current") { request, _ in
             let (_, token) = try await service.account(of: request)
@@ -80,4 +90,11 @@ enum OpenAPIDocument {
         }
         return try Data(contentsOf: url)
     }
+}
+
+extension HTTPField.Name {
+    /// RFC 7239's header of the addresses a request was forwarded for.
+    static let forwarded = HTTPField.Name("Forwarded")!
+    /// The de facto header of the same.
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -25,6 +25,10 @@ public struct SyncService: Sendable {
     let throttle: any LoginAttempts
     /// Password hashing, one or two at a time.
     let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+    /// A hash no password matches, checked for a name no account has, so that a log-in for an
+    /// unknown name costs the same time as a wrong password (the time tells no one which
+    /// names exist).
+    let decoyHash: String
 
     /// Creates the service over a storage, where asset files go, and (for a storage several
     /// processes share) a broadcast of events between them.
@@ -49,6 +53,7 @@ public struct SyncService: Sendable {
         self.assets = assets
         self.broadcast = broadcast
         self.hasher = hasher
+        self.decoyHash = (try? hasher.hash(SessionToken.make())) ?? ""
     }
 
     /// The health answer: the storage's server id, and the most changes this server takes
@@ -80,14 +85,25 @@ public struct SyncService: Sendable {
 
     /// Logs in; repeated failures for a name from an address, or from an address for any
     /// names, must wait longer and longer (see ``LoginThrottle`` for the rule).
+    ///
+    /// A name or password that no account could have is refused before anything remembers
+    /// it, and an unknown name takes as long to refuse as a wrong password.
     public func login(_ credentials: Credentials, from address: String = "local") async throws(SyncServerError) -> SessionResponse {
-        if let wait = try await storing({ try await throttle.begin(username: credentials.username, address: address, now: Date()) }) {
-            throw SyncServerError(.tooManyRequests, "Too many failed logins for '\(credentials.username)'. Try again in \(wait) seconds.", retryAfter: wait)
-        }
+        try Self.validate(username: credentials.username)
+        guard credentials.password.utf8.count <= Self.maximumPasswordBytes else { throw .wrongCredentials }
+        try await beginAttempt(username: credentials.username, address: address)
         let account = try await storing { try await storage.account(named: credentials.username) }
-        guard let account, try await verify(credentials.password, against: account.passwordHash) else { throw .wrongCredentials }
+        let matches = try await verify(credentials.password, against: account?.passwordHash ?? decoyHash)
+        guard let account, matches else { throw .wrongCredentials }
         try await storing { try await throttle.succeeded(username: credentials.username, address: address, now: Date()) }
         return try await storing { try await startSession(for: account) }
+    }
+
+    /// Counts a password attempt for a name from an address, or refuses it while they must wait.
+    private func beginAttempt(username: String, address: String) async throws(SyncServerError) {
+        if let wait = try await storing({ try await throttle.begin(username: username, address: address, now: Date()) }) {
+            throw SyncServerError(.tooManyRequests, "Too many failed password attempts for '\(username)'. Try again in \(wait) seconds.", retryAfter: wait)
+        }
     }
 
     /// Checks a password against its hash, waiting for a turn to hash.
@@ -108,11 +124,19 @@ public struct SyncService: Sendable {
         await announce(.sessionEnded(tokenHash: SessionToken.hash(token)))
     }
 
-    /// Changes the password; every other session of the account ends.
-    public func changePassword(_ change: PasswordChange, account: StoredAccount, token: String) async throws(SyncServerError) {
+    /// Changes the password; every other session of the account ends. Wrong current
+    /// passwords are throttled as failed log-ins are (a stolen session cannot guess it fast).
+    public func changePassword(
+        _ change: PasswordChange, account: StoredAccount, token: String, from address: String = "local"
+    ) async throws(SyncServerError) {
+        guard change.currentPassword.utf8.count <= Self.maximumPasswordBytes else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the password was not changed.")
+        }
+        try await beginAttempt(username: account.username, address: address)
         guard try await verify(change.currentPassword, against: account.passwordHash) else {
             throw SyncServerError(.unauthorized, "The current password is wrong; the password was not changed.")
         }
+        try await storing { try await throttle.succeeded(username: account.username, address: address, now: Date()) }
         try Self.validate(password: change.newPassword)
         try await storing {
             try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, account: account.id)
@@ -135,13 +159,16 @@ public struct SyncService: Sendable {
 
     static func validate(username: String) throws(SyncServerError) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
-        guard (1...64).contains(username.count), username.allSatisfy(allowed.contains) else {
+        guard (1...64).contains(username.utf8.count), username.allSatisfy(allowed.contains) else {
             throw .badRequest("A user name is 1 to 64 letters, digits, '.', '_', '-' or '@'.")
         }
     }
 
+    /// The longest password, in bytes.
+    static let maximumPasswordBytes = 1024
+
     static func validate(password: String) throws(SyncServerError) {
-        guard password.count >= SyncLimits.minimumPasswordLength, password.utf8.count <= 1024 else {
+        guard password.count >= SyncLimits.minimumPasswordLength, password.utf8.count <= maximumPasswordBytes else {
             throw .badRequest("A password is at least \(SyncLimits.minimumPasswordLength) characters (and at most 1024 bytes).")
         }
     }
