@@ -169,6 +169,7 @@ let package = Package(
             dependencies: [
                 "NoteTakerServer",
                 "NoteTakerServerTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -46,8 +46,12 @@ public func buildApplication(
 /// Plain HTTP/1.1, or HTTPS (TLS 1.2 at least) when a certificate and key are configured.
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
     let headerTimeout = TimeAmount.seconds(configuration.headerTimeoutSeconds)
+    let counts = ConnectionCounts(limit: configuration.connectionsPerAddress, trustedProxies: configuration.trustedProxies)
     let http = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestHeadDeadline(limit: headerTimeout)],
+        additionalChannelHandlers: [
+            ConnectionLimit(counts: counts),
+            RequestDeadline(limit: headerTimeout, minimumBodyRate: configuration.minimumBodyBytesPerSecond),
+        ],
         idleTimeout: .seconds(configuration.idleTimeoutSeconds))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):

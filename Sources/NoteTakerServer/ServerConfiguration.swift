@@ -25,9 +25,16 @@ public struct ServerConfiguration: Sendable {
     /// the previous answer's end: a client trickling its headers a byte at a time (which an
     /// idle timeout never notices) is closed after it.
     public var headerTimeoutSeconds: Int64 = 30
+    /// The slowest a request's body may arrive: after the head, a body has
+    /// ``headerTimeoutSeconds`` plus a second for every this many bytes received (see
+    /// `RequestDeadline`), so one sent a byte at a time is closed.
+    public var minimumBodyBytesPerSecond = 1024
     /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client (see
     /// ``ClientAddressRule``); none by default, so no client can name itself.
     public var trustedProxies: [AddressBlock] = []
+    /// The most connections one client address (an IPv6 /64) may hold at once; trusted
+    /// proxies are not limited. A household behind one address keeps a few per device.
+    public var connectionsPerAddress = 100
 
     /// The default port.
     public static let defaultPort = 8471

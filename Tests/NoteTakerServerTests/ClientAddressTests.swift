@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import HummingbirdTesting
 @testable import NoteTakerServer
 import NoteTakerServerTestSupport
@@ -136,5 +137,26 @@ struct ClientAddressTests {
         }
         try await server.service.changePassword(PasswordChange(currentPassword: "correct horse", newPassword: "new password 1"),
                                                 account: account, token: token, from: "198.51.100.4")
+    }
+}
+
+@Suite("Connections per address")
+struct ConnectionCountTests {
+    @Test("an address holds at most the limit; a trusted proxy and a closed connection free places; an IPv6 /64 is one address")
+    func limits() throws {
+        let counts = ConnectionCounts(limit: 2, trustedProxies: [try #require(AddressBlock("10.0.0.1"))])
+        let client = try SocketAddress(ipAddress: "198.51.100.9", port: 1)
+        let first = counts.admit(client), second = counts.admit(client)
+        #expect(counts.admit(client) == .refused)
+        guard case .admitted(let key?) = first, case .admitted = second else { Issue.record("not admitted"); return }
+        counts.release(key)
+        #expect(counts.admit(client) != .refused)
+        #expect(counts.admit(try SocketAddress(ipAddress: "198.51.100.10", port: 1)) != .refused, "another address has its own places")
+
+        for port in 0..<10 { #expect(counts.admit(try SocketAddress(ipAddress: "10.0.0.1", port: port)) == .admitted(key: nil)) }
+        #expect(counts.admit(try SocketAddress(ipAddress: "2001:db8:1:1::1", port: 1)) != .refused)
+        #expect(counts.admit(try SocketAddress(ipAddress: "2001:db8:1:1::2", port: 1)) != .refused)
+        #expect(counts.admit(try SocketAddress(ipAddress: "2001:db8:1:1:ffff::3", port: 1)) == .refused)
+        #expect(counts.held["2001:db8:1:1::/64"] == 2 && counts.held["10.0.0.1"] == nil)
     }
 }

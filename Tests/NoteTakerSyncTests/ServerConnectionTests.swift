@@ -30,6 +30,31 @@ struct ServerConnectionTests {
         #expect(try await HTTPSyncTransport(server: server.url, token: nil).health().serverId.isEmpty == false)
         await server.stop()
     }
+
+    @Test("a body sent a byte at a time is closed at the deadline, however large it says it is; a steady one is not")
+    func trickledBodiesAreClosed() async throws {
+        let server = try await LiveServer.start(idleTimeoutSeconds: 60, headerTimeoutSeconds: 2)
+        let port = try #require(server.url.port)
+        let slow = try LoopbackSocket(port: port)
+        slow.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{")
+        #expect(slow.trickleUntilClosed(everyMilliseconds: 300, timeoutSeconds: 20) == .closed)
+
+        // A body arriving steadily for longer than the deadline is read whole and answered.
+        let steady = try LoopbackSocket(port: port)
+        let body = "{\"username\": \"nobody\", \"password\": \"" + String(repeating: "p", count: 60) + "\"}"
+        steady.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count + 4096)\r\n\r\n")
+        let padding = String(repeating: " ", count: 4096)
+        let start = Date()
+        for piece in stride(from: 0, to: padding.count, by: 1024) {
+            steady.send(String(padding.dropFirst(piece).prefix(1024)))
+            try await Task.sleep(for: .milliseconds(700))
+        }
+        steady.send(body)
+        #expect(Date().timeIntervalSince(start) > 2, "the body took longer than the head's deadline")
+        #expect(steady.readStatus(timeoutSeconds: 20) == 401, "read whole and answered: no such account")
+        #expect(try await HTTPSyncTransport(server: server.url, token: nil).health().serverId.isEmpty == false)
+        await server.stop()
+    }
 }
 
 /// A plain TCP connection to a loopback port.
@@ -68,6 +93,17 @@ struct LoopbackSocket {
             if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return errno == ECONNRESET || errno == EPIPE ? .closed : .failed }
         }
         return .timedOut
+    }
+
+    /// The status of the answer the peer sends within `timeoutSeconds` (0 when none); closes.
+    func readStatus(timeoutSeconds: Int) -> Int {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count > 12 else { return 0 }
+        return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
     }
 
     /// Reads until the peer closes the connection, or `timeoutSeconds` pass.

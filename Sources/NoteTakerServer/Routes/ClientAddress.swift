@@ -114,6 +114,11 @@ struct ClientAddressRule: Sendable {
         trustedProxies.contains { $0.contains(address) }
     }
 
+    /// Whether the address written as `text` is a trusted proxy's.
+    func isTrusted(_ text: String) -> Bool {
+        IPAddress(text).map(isTrusted) ?? false
+    }
+
     /// `X-Forwarded-For: client, proxy1, proxy2` (each header's list, in order).
     static func forwardedForHops(_ headers: [String]) -> [IPAddress?] {
         headers.flatMap { $0.split(separator: ",") }.map { IPAddress($0.trimmingCharacters(in: .whitespaces)) }
