@@ -18,6 +18,9 @@ public func buildRouter(service: SyncService, trustedProxies: [AddressBlock] = [
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
     }
+    router.add(middleware: MethodNotAllowed(routes: router.routes) { allowed in
+        SyncServerError(.methodNotAllowed, "This address takes \(allowed) only. Nothing was changed.")
+    })
     return router
 }
 

@@ -44,6 +44,8 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case tooManyRequests
     /// An uploaded asset does not match the SHA-256 it was sent under.
     case hashMismatch
+    /// The route does not take this method (the answer's `Allow` lists those it takes).
+    case methodNotAllowed
     /// The server failed; nothing was changed.
     case internalError
 }

@@ -37,6 +37,9 @@ func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: Web
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: try StaticFiles.openAPIDocument())))
     }
+    router.add(middleware: MethodNotAllowed(routes: router.routes) { allowed in
+        WebAPIError(.methodNotAllowed, "method_not_allowed", "This address takes \(allowed) only. Nothing was changed.")
+    })
     return router
 }
 

@@ -62,3 +62,28 @@ struct OpenAPITests {
         #expect(Set(codes ?? []) == Set(APIErrorCode.allCases.map(\.rawValue)))
     }
 }
+
+@Suite("Methods a route does not take")
+struct MethodNotAllowedTests {
+    @Test("a method a route does not take answers 405 with Allow; OPTIONS lists them; an unknown path stays 404")
+    func undeclaredMethods() async throws {
+        try await TestServer().test { client in
+            for (method, path, allow) in [
+                (HTTPRequest.Method.delete, "/v1/health", "GET, HEAD, OPTIONS"),
+                (.post, "/v1/changes", "GET, HEAD, OPTIONS"),
+                (.get, "/v1/records/modify", "OPTIONS, POST"),
+                (.patch, "/v1/sessions/current", "DELETE, OPTIONS"),
+                (.put, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS"),
+            ] {
+                let response = try await client.send(method, path)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                #expect(response.errorCode == .methodNotAllowed)
+            }
+            let options = try await client.send(.options, "/v1/accounts/current")
+            #expect(options.status == .noContent && options.headers[.allow] == "GET, HEAD, OPTIONS")
+            #expect(try await client.send(.delete, "/v1/nothing-here").status == .notFound)
+            #expect(try await client.send(.get, "/v1/health").status == .ok)
+        }
+    }
+}

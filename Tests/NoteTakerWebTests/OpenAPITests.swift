@@ -66,3 +66,25 @@ import Testing
         }
     }
 }
+
+@Suite struct WebMethodNotAllowedTests {
+    @Test func aMethodARouteDoesNotTakeAnswers405WithAllow() async throws {
+        let app = try WebTestApp()
+        let note = try app.store.createNote(NoteDraft(title: "Kept"))
+        let before = try app.snapshot()
+        try await app.test { client in
+            for (method, path, allow) in [
+                (HTTPRequest.Method.delete, "/api/v1/notes", "GET, HEAD, OPTIONS, POST"),
+                (.post, "/api/v1/notes/\(note.id)", "DELETE, GET, HEAD, OPTIONS, PATCH"),
+                (.put, "/api/v1/search", "GET, HEAD, OPTIONS"),
+            ] {
+                let response = try await client.send(method, path)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                #expect(response.errorCode == "method_not_allowed")
+            }
+            #expect(try await client.send(.delete, "/api/v1/no-such-thing").status == .notFound)
+        }
+        #expect(try app.snapshot() == before)
+    }
+}

@@ -16,6 +16,7 @@ extension SyncServerError: HTTPResponseError {
         case .quotaExceeded: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .tooManyRequests: .tooManyRequests
         case .hashMismatch: .unprocessableContent
+        case .methodNotAllowed: .methodNotAllowed
         case .internalError: .internalServerError
         }
     }
