@@ -38,6 +38,7 @@ extension HTTPSyncTransport {
         let staging = file.deletingLastPathComponent().appendingPathComponent(".download-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
         let response: HTTPClientResponse
+        let client = try client()
         do {
             response = try await client.execute(makeRequest(SyncAPI.downloadAsset, hash: hash), deadline: .distantFuture)
         } catch {
@@ -45,7 +46,7 @@ extension HTTPSyncTransport {
         }
         guard response.status == .ok else {
             let body = (try? await response.body.collect(upTo: Self.errorBodyBytes)).map { Data(buffer: $0) } ?? Data()
-            try Self.check(status: Int(response.status.code), body: body, accepting: [200])
+            try Self.check(status: Int(response.status.code), body: body, accepting: [200], location: response.headers.first(name: "Location"))
             return
         }
         try await Self.write(response.body, to: staging)

@@ -13,7 +13,13 @@ public struct HTTPSyncTransport: SyncTransport {
     /// The session's bearer token, once logged in.
     public let token: String?
     /// The shared client for this server: direct, or through the environment's proxy.
-    var client: HTTPClient { SyncHTTPClient.client(for: server) }
+    ///
+    /// - Throws: ``SyncError/unreachable(_:)`` when the environment names a proxy that cannot
+    ///   be used (requests never go around it).
+    func client() throws(SyncError) -> HTTPClient {
+        if let refusal = SyncHTTPClient.proxyRefusal(for: server) { throw .unreachable(refusal) }
+        return SyncHTTPClient.client(for: server)
+    }
 
     /// Creates a transport. A plain `http://` address that is not on this machine is
     /// refused unless `allowInsecure` is set: sync carries notes and passwords.
@@ -122,9 +128,12 @@ public struct HTTPSyncTransport: SyncTransport {
     ) async throws(SyncError) -> (Data, Int) {
         let status: Int
         let body: ByteBuffer
+        let location: String?
+        let client = try client()
         do {
             let response = try await client.execute(request, deadline: deadline ?? .now() + SyncHTTPClient.requestTimeout)
             status = Int(response.status.code)
+            location = response.headers.first(name: "Location")
             body = try await response.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw .server(code: "tooLarge",
@@ -133,13 +142,21 @@ public struct HTTPSyncTransport: SyncTransport {
             throw .unreachable(SyncHTTPClient.reason(error))
         }
         let data = Data(buffer: body, byteTransferStrategy: .noCopy)
-        try Self.check(status: status, body: data, accepting: accepting)
+        try Self.check(status: status, body: data, accepting: accepting, location: location)
         return (data, status)
     }
 
     /// Turns a status outside `accepting` into the `SyncError` its body (an `APIErrorBody`) names.
-    static func check(status: Int, body: Data, accepting: Set<Int>) throws(SyncError) {
+    ///
+    /// A redirect (3xx) is never followed: the error names where it points, so that a person
+    /// can log in there if it is the server's new address.
+    static func check(status: Int, body: Data, accepting: Set<Int>, location: String? = nil) throws(SyncError) {
         if accepting.contains(status) { return }
+        if (300..<400).contains(status) {
+            throw .server(code: "redirected", message: "The sync server answered with a redirect to \(location ?? "another address"). "
+                + "NoteTaker does not follow redirects, so that your session and notes go nowhere else: if that is the "
+                + "server's address now, log in there (notetaker account login --server ADDRESS).")
+        }
         let error = try? JSONDecoder().decode(APIErrorBody.self, from: body)
         switch (status, error?.error) {
         case (_, .resyncRequired?), (410, _): throw .resyncRequired

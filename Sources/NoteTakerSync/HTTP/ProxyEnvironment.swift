@@ -12,12 +12,17 @@ struct ProxyEnvironment: Sendable {
     var http: HTTPClient.Configuration.Proxy?
     /// Host names (and domains, with or without a leading dot) reached directly; `*` for all.
     var bypassed: [String]
+    /// Why the proxy for `https://` servers, or for `http://` ones, cannot be used.
+    var httpsRefusal, httpRefusal: String?
 
     /// The settings in `environment`.
     init(_ environment: [String: String]) {
-        https = Self.proxy(environment["https_proxy"] ?? environment["HTTPS_PROXY"])
+        let httpsAddress = environment["https_proxy"] ?? environment["HTTPS_PROXY"]
+        https = Self.proxy(httpsAddress)
+        httpsRefusal = Self.refusal(httpsAddress, variable: "https_proxy")
         // Only the lowercase name: a web server's CGI sets HTTP_PROXY from a request header.
         http = Self.proxy(environment["http_proxy"])
+        httpRefusal = Self.refusal(environment["http_proxy"], variable: "http_proxy")
         bypassed = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "")
             .split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -29,6 +34,22 @@ struct ProxyEnvironment: Sendable {
         let host = (server.host ?? "").lowercased()
         guard !HTTPSyncTransport.isLoopback(host), !bypasses(host) else { return nil }
         return server.scheme?.lowercased() == "https" ? https : http
+    }
+
+    /// Why the proxy for `server` cannot be used, when the environment names one that cannot:
+    /// sync then stops with these words rather than going around the proxy.
+    func refusal(for server: URL) -> String? {
+        let host = (server.host ?? "").lowercased()
+        guard !HTTPSyncTransport.isLoopback(host), !bypasses(host) else { return nil }
+        return server.scheme?.lowercased() == "https" ? httpsRefusal : httpRefusal
+    }
+
+    /// An `https://` proxy address: one reached over TLS, which the HTTP client cannot do.
+    static func refusal(_ address: String?, variable: String) -> String? {
+        guard let address = address?.trimmingCharacters(in: .whitespaces), address.lowercased().hasPrefix("https://") else { return nil }
+        return "\(variable) names a proxy reached over TLS (\(address.split(separator: "@").last ?? "")), which sync cannot use, and "
+            + "it will not go around it. Give the proxy as http://HOST:PORT (the connection to the sync server inside it "
+            + "stays encrypted), or add the server to no_proxy."
     }
 
     private func bypasses(_ host: String) -> Bool {
@@ -48,7 +69,7 @@ struct ProxyEnvironment: Sendable {
         switch url.scheme?.lowercased() {
         case "socks5", "socks5h", "socks":
             return .socksServer(host: host, port: port)
-        case "http", "https":
+        case "http":
             let authorization = url.user.map { user in
                 HTTPClient.Authorization.basic(username: user.removingPercentEncoding ?? user,
                                                password: url.password.flatMap { $0.removingPercentEncoding } ?? "")

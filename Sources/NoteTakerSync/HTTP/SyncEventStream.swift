@@ -12,10 +12,9 @@ public enum SyncEventStream {
         var request = transport.makeRequest(SyncAPI.events)
         request.headers.add(name: "Accept", value: "text/event-stream")
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
-        let client = transport.client
         let task = Task { [request] in
             do {
-                try await listen(request, through: client, continuation)
+                try await listen(request, through: try transport.client(), continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

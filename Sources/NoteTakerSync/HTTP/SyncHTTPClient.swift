@@ -19,6 +19,11 @@ enum SyncHTTPClient {
         return server.scheme?.lowercased() == "https" ? viaHTTPSProxy : viaHTTPProxy
     }
 
+    /// Why requests to `server` cannot be sent through the environment's proxy, if they cannot.
+    static func proxyRefusal(for server: URL) -> String? {
+        environment.refusal(for: server)
+    }
+
     private static let environment = ProxyEnvironment(ProcessInfo.processInfo.environment)
     private static let direct = makeClient(proxy: nil)
     private static let viaHTTPSProxy = makeClient(proxy: environment.https)
@@ -34,7 +39,9 @@ enum SyncHTTPClient {
     /// A client with the sync settings, through `proxy` if any.
     static func makeClient(proxy: HTTPClient.Configuration.Proxy?) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            // Never followed: a redirect would carry the session token (and a batch of notes)
+            // to wherever it points. An answer of 3xx is an error that names the new address.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: connectTimeout, read: idleTimeout), proxy: proxy)
         // The sync API never compresses; an answer is read as it is, up to its limit.
         configuration.decompression = .disabled
