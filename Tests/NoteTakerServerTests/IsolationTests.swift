@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import NoteTakerServer
+@testable import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
 
@@ -102,5 +102,45 @@ struct IsolationTests {
             return first
         }
         #expect(ended, "the push stream did not end within 20 s of logging out")
+    }
+}
+
+@Suite("Push streams are shared fairly")
+struct PushFairnessTests {
+    /// Whether a stream ends within `seconds` (a stream a newcomer took over ends). Waiting
+    /// ends the stream when it did not.
+    static func ends(_ stream: AsyncStream<String>, within seconds: Int = 20) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in stream {}
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    @Test("when every place is taken, an account holding fewer takes the oldest of the one holding most, until shares are even")
+    func fullServerMakesRoom() async throws {
+        let notifier = ChangeNotifier(perAccount: 4, total: 8)
+        // Every stream is kept: a stream let go ends, and frees its place.
+        var first: [AsyncStream<String>] = [], kept: [AsyncStream<String>] = []
+        for _ in 0..<4 { first.append(try await notifier.subscribe(account: 1, session: "a")) }
+        for _ in 0..<4 { kept.append(try await notifier.subscribe(account: 2, session: "b")) }
+
+        kept.append(try await notifier.subscribe(account: 3, session: "c"))
+        #expect(await Self.ends(first[0]), "account 1's oldest stream gave way")
+        kept.append(try await notifier.subscribe(account: 3, session: "c"))
+        let (one, two) = (await notifier.listenerCount(account: 1), await notifier.listenerCount(account: 2))
+        #expect(one == 3 && two == 3, "\(one) \(two): account 2 gave way the second time")
+        await #expect(throws: SyncServerError.self, "3, 3 and 2: taking another would not be fairer") {
+            _ = try await notifier.subscribe(account: 3, session: "c")
+        }
+        #expect(kept.count == 6 && first.count == 4)
     }
 }

@@ -5,10 +5,16 @@ import Foundation
 /// Listeners are capped, per account and in total, so that push streams cannot use up the
 /// server's connections; each belongs to a session and ends when that session does (log out,
 /// password change).
+///
+/// The total is shared fairly: when it is reached, an account holding fewer streams than the
+/// account holding the most takes that account's oldest one (whose device falls back to
+/// polling, and may try again later), so a few accounts cannot shut everyone else out.
 public actor ChangeNotifier {
     private struct Listener {
         var session: String
         var continuation: AsyncStream<String>.Continuation
+        /// When it was opened, in order.
+        var opened: Int
     }
 
     /// The most push streams one account may hold open.
@@ -17,9 +23,10 @@ public actor ChangeNotifier {
     public nonisolated let total: Int
     private var listeners: [Int64: [UUID: Listener]] = [:]
     private var count = 0
+    private var opened = 0
 
     /// Creates a notifier with no listeners.
-    public init(perAccount: Int = 20, total: Int = 500) {
+    public init(perAccount: Int = 10, total: Int = 500) {
         self.perAccount = perAccount
         self.total = total
     }
@@ -30,12 +37,16 @@ public actor ChangeNotifier {
         guard (listeners[account]?.count ?? 0) < perAccount else {
             throw SyncServerError(.tooManyRequests, "This account already has \(perAccount) devices listening for changes; close one, or sync without --watch.", retryAfter: 60)
         }
-        guard count < total else {
-            throw SyncServerError(.tooManyRequests, "The server is listening for changes on as many connections as it takes; try again later.", retryAfter: 60)
+        if count >= total {
+            guard let (largest, oldest) = fairShareVictim(for: account) else {
+                throw SyncServerError(.tooManyRequests, "The server is listening for changes on as many connections as it takes; try again later.", retryAfter: 60)
+            }
+            end(account: largest, id: oldest)
         }
         let id = UUID()
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        listeners[account, default: [:]][id] = Listener(session: session, continuation: continuation)
+        opened += 1
+        listeners[account, default: [:]][id] = Listener(session: session, continuation: continuation, opened: opened)
         count += 1
         continuation.onTermination = { _ in
             Task { await self.unsubscribe(account: account, id: id) }
@@ -79,6 +90,27 @@ public actor ChangeNotifier {
     /// How many devices of the account are listening.
     func listenerCount(account: Int64) -> Int {
         listeners[account]?.count ?? 0
+    }
+
+    /// The stream to give up for `account` when every place is taken: the oldest of the
+    /// account holding the most (of two holding as many, the one with the older stream), if
+    /// that holds at least two more than `account` does, so that taking one leaves it no
+    /// worse off than the newcomer.
+    private func fairShareVictim(for account: Int64) -> (Int64, UUID)? {
+        let candidates = listeners.compactMap { owner, streams in
+            streams.min { $0.value.opened < $1.value.opened }.map { (owner: owner, count: streams.count, oldest: $0.key, opened: $0.value.opened) }
+        }
+        guard let victim = candidates.max(by: { ($0.count, -$0.opened) < ($1.count, -$1.opened) }),
+              victim.count >= (listeners[account]?.count ?? 0) + 2
+        else { return nil }
+        return (victim.owner, victim.oldest)
+    }
+
+    /// Ends one stream and frees its place at once.
+    private func end(account: Int64, id: UUID) {
+        let listener = listeners[account]?[id]
+        unsubscribe(account: account, id: id)
+        listener?.continuation.finish()
     }
 
     private func unsubscribe(account: Int64, id: UUID) {
