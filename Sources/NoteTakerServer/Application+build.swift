@@ -9,23 +9,36 @@ import NoteTakerHTTP
 /// The router of the sync API over a service: what tests drive with `app.test(.router)`.
 ///
 /// Requests through `trustedProxies` are counted (for log-in throttling) by the address the
-/// proxy forwarded for; see ``ClientAddressRule``.
-public func buildRouter(service: SyncService, trustedProxies: [AddressBlock] = []) -> Router<SyncRequestContext> {
+/// proxy forwarded for; see ``ClientAddressRule``. `/metrics` is served here unless
+/// `servesMetrics` is off (it is then on its own address: ``buildMetricsRouter(service:)``).
+public func buildRouter(service: SyncService, trustedProxies: [AddressBlock] = [], servesMetrics: Bool = true) -> Router<SyncRequestContext> {
     let router = Router(context: SyncRequestContext.self)
     router.add(middleware: RequestMetrics(metrics: service.metrics))
     SyncRoutes(service: service, clients: ClientAddressRule(trustedProxies: trustedProxies)).register(on: router)
-    // Prometheus' scrape: keep it off the public side of a reverse proxy (see the README).
-    router.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
-    }
+    if servesMetrics { addMetricsRoute(to: router, service: service) }
     router.add(middleware: MethodNotAllowed(routes: router.routes) { allowed in
         SyncServerError(.methodNotAllowed, "This address takes \(allowed) only. Nothing was changed.")
     })
     return router
 }
 
+/// A router with `/metrics` alone, for ``ServerConfiguration/metricsHost``.
+public func buildMetricsRouter(service: SyncService) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    addMetricsRoute(to: router, service: service)
+    return router
+}
+
+/// Prometheus' scrape: keep it off the public side of a reverse proxy (see the README).
+private func addMetricsRoute<Context: RequestContext>(to router: Router<Context>, service: SyncService) {
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
+    }
+}
+
 /// Builds the sync server: the storage opened (when `backend` is not given), routes
 /// registered, TLS when configured, and what the storage needs running beside the server.
+/// With ``ServerConfiguration/metricsHost``, `/metrics` answers there only, over plain HTTP.
 ///
 /// `onServerRunning` receives the port actually bound (useful with port 0).
 public func buildApplication(
@@ -38,11 +51,17 @@ public func buildApplication(
     guard let backend = opened else { throw SyncServerError(.internalError, "The server's storage could not be opened.") }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker-server")
+    var services = backend.services
+    if let metricsHost = configuration.metricsHost {
+        services.append(Application(
+            router: buildMetricsRouter(service: backend.service),
+            configuration: ApplicationConfiguration(address: .hostname(metricsHost, port: configuration.metricsPort), serverName: "notetaker-server-metrics")))
+    }
     return Application(
-        router: buildRouter(service: backend.service, trustedProxies: configuration.trustedProxies),
+        router: buildRouter(service: backend.service, trustedProxies: configuration.trustedProxies, servesMetrics: configuration.metricsHost == nil),
         server: try serverBuilder(configuration),
         configuration: address,
-        services: backend.services,
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) })
 }
 

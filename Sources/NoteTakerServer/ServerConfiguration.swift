@@ -35,6 +35,11 @@ public struct ServerConfiguration: Sendable {
     /// The most connections one client address (an IPv6 /64) may hold at once; trusted
     /// proxies are not limited. A household behind one address keeps a few per device.
     public var connectionsPerAddress = 100
+    /// Where `/metrics` answers instead of beside the API (for example 127.0.0.1, for a
+    /// Prometheus on the same machine): the API's address then has no `/metrics`.
+    public var metricsHost: String?
+    /// The port of ``metricsHost``.
+    public var metricsPort = 9471
 
     /// The default port.
     public static let defaultPort = 8471

@@ -83,8 +83,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"), parsing: .upToNextOption,
             help: "Reverse proxies (an address or ADDRESS/BITS, several allowed) whose Forwarded or X-Forwarded-For header names the client, so that log-ins are throttled per client rather than per proxy.")
     var trustedProxies: [String] = []
+    @Option(name: .customLong("metrics-host"), help: "Serve /metrics on this address only (with --metrics-port), not beside the API, so that it is never public.")
+    var metricsHost: String?
+    @Option(name: .customLong("metrics-port"), help: "The port of --metrics-host.")
+    var metricsPort = 9471
 
     func validate() throws {
+        guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a number from 0 to 65535.") }
         for block in trustedProxies where AddressBlock(block) == nil {
             throw ValidationError("--trusted-proxy takes an address or ADDRESS/BITS (like 127.0.0.1 or 10.0.0.0/8), not '\(block)'.")
         }
@@ -95,6 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
             database: try dataOptions.location(), host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
             quotaBytes: quotaMegabytes * 1_048_576, registrationOpen: registration == .open)
         configuration.trustedProxies = trustedProxies.compactMap(AddressBlock.init)
+        configuration.metricsHost = metricsHost
+        configuration.metricsPort = metricsPort
         let scheme = tlsCertificate == nil ? "http" : "https"
         let backend = try await openBackend(configuration)
         let database = configuration.database

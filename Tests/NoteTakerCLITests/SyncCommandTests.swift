@@ -168,6 +168,50 @@ struct SyncCommandTests {
         plain.waitUntilExit()
         #expect(!plainBody.contains("\"status\":\"ok\""))
     }
+
+    @Test("--metrics-host serves /metrics on its own address only")
+    func metricsOnItsOwnAddress() throws {
+        let port = try freeLoopbackPort()
+        let server = try ServerProcess(arguments: ["--metrics-host", "127.0.0.1", "--metrics-port", String(port)])
+        let api = try curlStatus(server.url.appendingPathComponent("metrics").absoluteString)
+        #expect(api.status == 404, "the API's address has no /metrics")
+        var metrics = (status: 0, body: "")
+        for _ in 0..<50 where metrics.status != 200 {
+            metrics = try curlStatus("http://127.0.0.1:\(port)/metrics")
+            if metrics.status != 200 { usleep(100_000) }
+        }
+        #expect(metrics.status == 200 && metrics.body.contains("notetaker_http_requests_total"), "\(metrics)")
+        #expect(try curlStatus("http://127.0.0.1:\(port)/v1/health").status == 404, "the metrics address serves nothing else")
+    }
+
+    /// A GET through curl: the status (0 when nothing answered) and the body.
+    private func curlStatus(_ address: String) throws -> (status: Int, body: String) {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--max-time", "10", "--write-out", "\n%{http_code}", address]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// A loopback port nothing listens on now.
+    private func freeLoopbackPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }
 
 /// The report that opened issue 12, as a user meets it: another client writes records with
