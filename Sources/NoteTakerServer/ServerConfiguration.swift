@@ -4,6 +4,9 @@ import Foundation
 public struct ServerConfiguration: Sendable {
     /// Where everything the server keeps lives.
     public var database: ServerDatabase
+    /// The PostgreSQL password, when it is given apart from the URL (read from a file);
+    /// otherwise the URL's, or `PGPASSWORD`.
+    public var databasePassword: String?
     /// The address to listen on (loopback by default).
     public var host: String
     /// The port to listen on; 0 picks a free one (tests).
@@ -87,7 +90,7 @@ public struct ServerConfiguration: Sendable {
         case .sqlite(let directory):
             return ServerBackend(service: try sqliteService(directory), services: [])
         case .postgres(let url):
-            let database = try PostgresDatabase(url: url)
+            let database = try PostgresDatabase(url: url, password: databasePassword)
             let storage = try await PostgresSyncStorage.open(database)
             let broadcast = PostgresChangeBroadcast(database: database)
             let service = SyncService(

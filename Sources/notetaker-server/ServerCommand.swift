@@ -20,6 +20,15 @@ struct DataOptions: ParsableArguments {
     var database: String?
     @Option(help: "Folder for the server's SQLite database and attachment files (the same as --database sqlite:FOLDER).")
     var data: String?
+    @Option(name: .customLong("database-password-file"), help: "A file (mode 0600) holding the PostgreSQL password, so that it stays out of the URL and of `ps`; PGPASSWORD works too.")
+    var passwordFile: String?
+
+    /// A configuration over the storage asked for, with the password from its file.
+    func configuration() throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(database: try location())
+        configuration.databasePassword = try passwordFile.map(readPasswordFile)
+        return configuration
+    }
 
     /// The storage asked for.
     func location() throws -> ServerDatabase {
@@ -38,6 +47,18 @@ struct DataOptions: ParsableArguments {
             throw ValidationError("Give either --database or --data, not both.")
         }
     }
+}
+
+/// The password in a file only its owner can read (its first line).
+func readPasswordFile(_ path: String) throws -> String {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+          let data = FileManager.default.contents(atPath: path) else {
+        throw ValidationError("--database-password-file: '\(path)' cannot be read.")
+    }
+    if let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
+        throw ValidationError("--database-password-file: '\(path)' can be read by other users (mode \(String(mode, radix: 8))); run chmod 600 on it.")
+    }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
 }
 
 /// Opens the storage, with a message a person can act on when it cannot be.
@@ -100,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
             database: try dataOptions.location(), host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
             quotaBytes: quotaMegabytes * 1_048_576, registrationOpen: registration == .open)
         configuration.trustedProxies = trustedProxies.compactMap(AddressBlock.init)
+        configuration.databasePassword = try dataOptions.passwordFile.map(readPasswordFile)
         configuration.metricsHost = metricsHost
         configuration.metricsPort = metricsPort
         let scheme = tlsCertificate == nil ? "http" : "https"
@@ -121,7 +143,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var dataOptions: DataOptions
 
     func run() async throws {
-        let configuration = ServerConfiguration(database: try dataOptions.location())
+        let configuration = try dataOptions.configuration()
         _ = try await openBackend(configuration)
         print("The storage at \(configuration.database) is up to date.")
     }
@@ -137,6 +159,8 @@ struct MigrateDataCommand: AsyncParsableCommand {
 
     @Option(help: "The SQLite storage to copy from: sqlite:FOLDER.") var from: String
     @Option(help: "The empty PostgreSQL database to copy into: postgres://USER@HOST[:PORT]/DATABASE.") var to: String
+    @Option(name: .customLong("database-password-file"), help: "A file (mode 0600) holding the PostgreSQL password; PGPASSWORD works too.")
+    var passwordFile: String?
 
     func run() async throws {
         let source: ServerDatabase, target: ServerDatabase
@@ -149,7 +173,7 @@ struct MigrateDataCommand: AsyncParsableCommand {
             throw ValidationError("migrate-data copies from sqlite:FOLDER to postgres://…")
         }
         let summary = try await reportingFailure("the copy failed and nothing was kept in \(target)") {
-            try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url))
+            try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url, password: try passwordFile.map(readPasswordFile)))
         }
         print("Copied \(summary.accounts) accounts, \(summary.records) records and \(summary.files) files to \(target).")
         print("Start the server with --database '\(target)'; devices carry on where they were.")
@@ -175,7 +199,7 @@ struct AddAccountCommand: AsyncParsableCommand {
             throw ValidationError("Give the password on standard input with --password-stdin, so it stays out of the shell history.")
         }
         let password = (readLine(strippingNewline: true) ?? "")
-        let backend = try await openBackend(ServerConfiguration(database: try dataOptions.location()))
+        let backend = try await openBackend(try dataOptions.configuration())
         let credentials = Credentials(username: name, password: password)
         let account = try await reportingFailure("could not add the account") {
             try await backend.withServicesRunning { try await $0.addAccount(credentials) }

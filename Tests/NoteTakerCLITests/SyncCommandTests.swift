@@ -91,7 +91,13 @@ struct SyncCommandTests {
         let tool = CLIRunner()
         let server = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-missing-\(UUID().uuidString)")
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-pgpass-\(UUID().uuidString)")
+        try Data("secret\n".utf8).write(to: shared)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: shared.path)
+        defer { try? FileManager.default.removeItem(at: shared) }
         let cases: [([String], String)] = [
+            (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db", "--database-password-file", shared.path], "can be read by other users"),
+            (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db", "--database-password-file", missing.path], "cannot be read"),
             (["migrate", "--database", "sqlite:"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "mysql://nobody@localhost/db"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "sqlite:\(missing.path)", "--data", missing.path], "either --database or --data"),

@@ -6,30 +6,57 @@ import PostgresNIO
 /// A PostgreSQL database named by a URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`), its
 /// connection pool and the server's schema in it.
 ///
-/// The URL's `sslmode` is `disable`, `prefer` (the default) or `require`; `host=/path` in its
-/// query connects through a Unix socket folder instead of TCP.
+/// The URL's `sslmode` is `disable`, `prefer` (the default), `require` or `verify-full`
+/// (the last two verify the server's certificate and name, against the system's roots or the
+/// CA file `sslrootcert=PATH` names); `host=/path` in its query connects through a Unix
+/// socket folder instead of TCP. The password comes from the caller (a file), the URL, or
+/// `PGPASSWORD`, in that order; one in the URL is seen by anyone who runs `ps`, and a
+/// connection that may be unencrypted to another machine is logged as a warning.
 public struct PostgresDatabase: Sendable {
     /// The pool every query goes through; it must run (``PostgresClient/run()``) while used.
     public let client: PostgresClient
     let logger: Logger
     private let connection: PostgresConnection.Configuration
 
+    /// The password connections use (for tests of where it comes from).
+    var password: String? { connection.password }
+
     /// Reads the URL; nothing is connected yet.
-    public init(url: String, logger: Logger = Logger(label: "notetaker-server.postgres")) throws {
+    public init(
+        url: String, password given: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "notetaker-server.postgres")
+    ) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
             throw SyncServerError(.badRequest, "'\(url)' is not a PostgreSQL URL; write postgres://USER@HOST[:PORT]/DATABASE.")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let username = components.percentEncodedUser?.removingPercentEncoding ?? "postgres"
-        let password = components.percentEncodedPassword?.removingPercentEncoding
+        let inURL = components.percentEncodedPassword?.removingPercentEncoding
+        let password = given ?? inURL ?? environment["PGPASSWORD"]
         let database = components.path.isEmpty ? nil : String(components.path.dropFirst())
+        let mode = query["sslmode"] ?? "prefer"
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        if let rootFile = query["sslrootcert"] {
+            guard FileManager.default.isReadableFile(atPath: rootFile) else {
+                throw SyncServerError(.badRequest, "sslrootcert names '\(rootFile)', which cannot be read; give the CA certificate (PEM) the database's certificate is signed by.")
+            }
+            tlsConfiguration.trustRoots = .file(rootFile)
+        }
         let tls: PostgresConnection.Configuration.TLS
-        switch query["sslmode"] ?? "prefer" {
+        switch mode {
         case "disable": tls = .disable
-        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "require", "verify-full": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": tls = .prefer(try Self.context(tlsConfiguration, rootFile: query["sslrootcert"]))
+        case "require", "verify-full": tls = .require(try Self.context(tlsConfiguration, rootFile: query["sslrootcert"]))
         case let mode:
-            throw SyncServerError(.badRequest, "sslmode '\(mode)' is not known; use disable, prefer or require.")
+            throw SyncServerError(.badRequest, "sslmode '\(mode)' is not known; use disable, prefer, require or verify-full.")
+        }
+        let host = components.host ?? ""
+        let remote = query["host"].map { !$0.hasPrefix("/") } ?? !["", "localhost", "127.0.0.1", "::1"].contains(host.lowercased())
+        if remote && (mode == "disable" || mode == "prefer") {
+            logger.warning("The connection to PostgreSQL at \(host) \(mode == "disable" ? "is not encrypted" : "may not be encrypted") (sslmode=\(mode)): notes and passwords' hashes cross the network readable. Use sslmode=verify-full, with sslrootcert=CA.pem for a private CA.")
+        }
+        if inURL != nil {
+            logger.warning("The PostgreSQL password is in the database URL, which anyone on this machine can read with `ps`. Give it in PGPASSWORD or with --database-password-file instead.")
         }
         if let socket = query["host"], socket.hasPrefix("/") {
             let port = components.port ?? 5432
@@ -43,16 +70,24 @@ public struct PostgresDatabase: Sendable {
         if let socket = connection.unixSocketPath {
             pool = .init(unixSocketPath: socket, username: username, password: password, database: database)
         } else {
-            let clientTLS: PostgresClient.Configuration.TLS = switch query["sslmode"] ?? "prefer" {
+            let clientTLS: PostgresClient.Configuration.TLS = switch mode {
             case "disable": .disable
-            case "prefer": .prefer(.makeClientConfiguration())
-            default: .require(.makeClientConfiguration())
+            case "prefer": .prefer(tlsConfiguration)
+            default: .require(tlsConfiguration)
             }
             pool = .init(host: connection.host ?? "", port: connection.port ?? 5432, username: username, password: password, database: database, tls: clientTLS)
         }
         pool.options.maximumConnections = 40
         self.logger = logger
         client = PostgresClient(configuration: pool, backgroundLogger: logger)
+    }
+
+    private static func context(_ configuration: TLSConfiguration, rootFile: String?) throws(SyncServerError) -> NIOSSLContext {
+        do {
+            return try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw SyncServerError(.badRequest, "TLS to PostgreSQL cannot be set up: \(rootFile.map { "sslrootcert '\($0)' holds no certificate (PEM) that can be read" } ?? "\(error)").")
+        }
     }
 
     /// Runs `body` on one connection of its own (for set-up, before the pool runs).
