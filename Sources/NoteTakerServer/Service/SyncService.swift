@@ -96,6 +96,12 @@ public struct SyncService: Sendable {
         let matches = try await verify(credentials.password, against: account?.passwordHash ?? decoyHash)
         guard let account, matches else { throw .wrongCredentials }
         try await storing { try await throttle.succeeded(username: credentials.username, address: address, now: Date()) }
+        if hasher.needsUpgrade(account.passwordHash) {
+            // Made at an older, lower cost: made again now that the password is at hand.
+            try await storing {
+                try await storage.setPasswordHash(try await hashing.run { try hasher.hash(credentials.password) }, account: account.id)
+            }
+        }
         return try await storing { try await startSession(for: account) }
     }
 
