@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsHost: String?
     /// The port of ``metricsHost``.
     public var metricsPort = 9471
+    /// How long sessions live.
+    public var sessionLifetime = SessionLifetime.standard
 
     /// The default port.
     public static let defaultPort = 8471
@@ -96,7 +98,8 @@ public struct ServerConfiguration: Sendable {
             let service = SyncService(
                 storage: storage, assets: PostgresAssetStore(database: database), broadcast: broadcast,
                 throttle: PostgresLoginThrottle(database: database),
-                quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
+                quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
+                sessionLifetime: sessionLifetime)
             return ServerBackend(service: service, services: [database.client, BroadcastListening(service: service, broadcast: broadcast)])
         }
     }
@@ -113,6 +116,7 @@ public struct ServerConfiguration: Sendable {
         let storage = try SQLiteSyncStorage(url: directory.appendingPathComponent("NoteTakerServer.sqlite"))
         return SyncService(
             storage: storage, assets: FileAssetStore(directory: directory.appendingPathComponent("assets", isDirectory: true)),
-            quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen)
+            quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
+                sessionLifetime: sessionLifetime)
     }
 }

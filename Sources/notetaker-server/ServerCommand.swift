@@ -108,9 +108,16 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsHost: String?
     @Option(name: .customLong("metrics-port"), help: "The port of --metrics-host.")
     var metricsPort = 9471
+    @Option(name: .customLong("session-idle-days"), help: "End a device's session after this many days without a request (it logs in again).")
+    var sessionIdleDays: Double = SessionLifetime.standard.idle / 86_400
+    @Option(name: .customLong("session-max-days"), help: "End every session this many days after its log-in.")
+    var sessionMaxDays: Double = SessionLifetime.standard.absolute / 86_400
 
     func validate() throws {
         guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a number from 0 to 65535.") }
+        guard sessionIdleDays > 0, sessionMaxDays > 0, sessionIdleDays.isFinite, sessionMaxDays.isFinite else {
+            throw ValidationError("--session-idle-days and --session-max-days take a number of days above 0.")
+        }
         for block in trustedProxies where AddressBlock(block) == nil {
             throw ValidationError("--trusted-proxy takes an address or ADDRESS/BITS (like 127.0.0.1 or 10.0.0.0/8), not '\(block)'.")
         }
@@ -124,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.databasePassword = try dataOptions.passwordFile.map(readPasswordFile)
         configuration.metricsHost = metricsHost
         configuration.metricsPort = metricsPort
+        configuration.sessionLifetime = SessionLifetime(idle: sessionIdleDays * 86_400, absolute: sessionMaxDays * 86_400)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let backend = try await openBackend(configuration)
         let database = configuration.database

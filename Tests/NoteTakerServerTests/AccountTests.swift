@@ -188,3 +188,55 @@ struct AccountTests {
         }
     }
 }
+
+@Suite("Session lifetimes")
+struct SessionLifetimeTests {
+    static let day: Double = 86_400
+    static let cases: [(Double, Double, Double, SessionLifetime.Verdict)] = [
+        // (created, last used, now, verdict)
+        (0, 0, 10, .live(touch: false)),
+        (0, 0, 3_601, .live(touch: true)),
+        (0, 100 * day, 100 * day + 10, .live(touch: false)),
+        (0, 0, 61 * day, .expired("This device's session went unused for over 60 days and has ended; log in again.")),
+        (0, 364 * day, 366 * day, .expired("This device's session began over 365 days ago and has ended; log in again.")),
+    ]
+
+    @Test("the rule: too old, or unused too long, ends a session; use is written at most hourly")
+    func rule() {
+        for (created, lastUsed, now, verdict) in Self.cases {
+            #expect(SessionLifetime.standard.judge(createdAt: created, lastUsedAt: lastUsed, now: now) == verdict, "\(created) \(lastUsed) \(now)")
+        }
+    }
+
+    @Test("an expired session answers sessionEnded with its reason, once, and is gone")
+    func expiredSessionsEnd() async throws {
+        let server = try await TestServer()
+        for (lifetime, words) in [(SessionLifetime(idle: 0.3, absolute: 1_000), "unused"), (SessionLifetime(idle: 1_000, absolute: 0.3), "began over")] {
+            let service = SyncService(storage: server.service.storage, assets: server.service.assets, quotaBytes: 1 << 30,
+                                      hasher: .fastForTests, sessionLifetime: lifetime)
+            let name = "user\(words.count)"
+            let session = try await service.register(Credentials(username: name, password: "correct horse"))
+            _ = try await service.authenticate(token: session.token)
+            try await Task.sleep(for: .milliseconds(800))
+            do {
+                _ = try await service.authenticate(token: session.token)
+                Issue.record("an expired session was accepted")
+            } catch {
+                #expect(error.code == .sessionEnded && error.message.contains(words), "\(error.message)")
+            }
+            #expect(try await server.service.storage.session(hash: SessionToken.hash(session.token)) == nil)
+            _ = try await service.login(Credentials(username: name, password: "correct horse"), from: "192.0.2.9")
+        }
+    }
+
+    @Test("use is written when it is over an hour old, so a session in use never goes idle")
+    func useIsRecorded() async throws {
+        let server = try await TestServer()
+        let (_, token) = try await server.account()
+        let hash = SessionToken.hash(token)
+        try await server.service.storage.touchSession(tokenHash: hash, at: Date().timeIntervalSince1970 - 7_200)
+        _ = try await server.service.authenticate(token: token)
+        let used = try #require(try await server.service.storage.session(hash: hash)).lastUsedAt
+        #expect(Date().timeIntervalSince1970 - used < 60)
+    }
+}

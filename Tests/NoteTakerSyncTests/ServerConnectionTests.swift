@@ -39,15 +39,16 @@ struct ServerConnectionTests {
         slow.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{")
         #expect(slow.trickleUntilClosed(everyMilliseconds: 300, timeoutSeconds: 20) == .closed)
 
-        // A body arriving steadily for longer than the deadline is read whole and answered.
+        // A body arriving steadily for longer than the deadline is read whole and answered: 8 KB
+        // every 300 ms earns 8 s each, far more than the wait between them even on a busy machine.
         let steady = try LoopbackSocket(port: port)
         let body = "{\"username\": \"nobody\", \"password\": \"" + String(repeating: "p", count: 60) + "\"}"
-        steady.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count + 4096)\r\n\r\n")
-        let padding = String(repeating: " ", count: 4096)
+        let piece = String(repeating: " ", count: 8192)
+        steady.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count + 10 * piece.utf8.count)\r\n\r\n")
         let start = Date()
-        for piece in stride(from: 0, to: padding.count, by: 1024) {
-            steady.send(String(padding.dropFirst(piece).prefix(1024)))
-            try await Task.sleep(for: .milliseconds(700))
+        for _ in 0..<10 {
+            steady.send(piece)
+            try await Task.sleep(for: .milliseconds(300))
         }
         steady.send(body)
         #expect(Date().timeIntervalSince(start) > 2, "the body took longer than the head's deadline")

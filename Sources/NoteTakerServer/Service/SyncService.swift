@@ -25,6 +25,8 @@ public struct SyncService: Sendable {
     let throttle: any LoginAttempts
     /// Password hashing, one or two at a time.
     let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+    /// How long sessions live.
+    let sessionLifetime: SessionLifetime
     /// A hash no password matches, checked for a name no account has, so that a log-in for an
     /// unknown name costs the same time as a wrong password (the time tells no one which
     /// names exist).
@@ -34,18 +36,20 @@ public struct SyncService: Sendable {
     /// processes share) a broadcast of events between them.
     public init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)? = nil,
-        quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true
+        quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true,
+        sessionLifetime: SessionLifetime = .standard
     ) {
         self.init(
             storage: storage, assets: assets, broadcast: broadcast, throttle: LoginThrottle(),
-            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen)
+            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen, sessionLifetime: sessionLifetime)
     }
 
     init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)?, throttle: any LoginAttempts,
-        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool
+        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool, sessionLifetime: SessionLifetime
     ) {
         self.throttle = throttle
+        self.sessionLifetime = sessionLifetime
         self.storage = storage
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes
@@ -117,11 +121,21 @@ public struct SyncService: Sendable {
         try await storing { try await hashing.run { hasher.verify(password, against: hash) } }
     }
 
-    /// The account a bearer token belongs to.
+    /// The account a bearer token belongs to, while its session lives (``SessionLifetime``):
+    /// an expired session is ended, and its streams with it.
     public func authenticate(token: String) async throws(SyncServerError) -> StoredAccount {
-        let account = try await storing { try await storage.account(sessionHash: SessionToken.hash(token)) }
-        guard let account else { throw .notLoggedIn }
-        return account
+        let hash = SessionToken.hash(token)
+        guard let session = try await storing({ try await storage.session(hash: hash) }) else { throw .notLoggedIn }
+        let now = Date().timeIntervalSince1970
+        switch sessionLifetime.judge(createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, now: now) {
+        case .expired(let reason):
+            try await storing { try await storage.removeSession(tokenHash: hash) }
+            await announce(.sessionEnded(tokenHash: hash))
+            throw SyncServerError(.sessionEnded, reason)
+        case .live(let touch):
+            if touch { try await storing { try await storage.touchSession(tokenHash: hash, at: now) } }
+            return session.account
+        }
     }
 
     /// Ends the session of `token`.

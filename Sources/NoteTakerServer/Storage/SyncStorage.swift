@@ -11,6 +11,16 @@ public struct StoredAccount: Sendable, Hashable {
     public var passwordHash: String
 }
 
+/// A session as stored: its account, and when it began and was last used (seconds since 1970).
+public struct StoredSession: Sendable, Hashable {
+    /// The account it belongs to.
+    public var account: StoredAccount
+    /// When it was made (a log-in).
+    public var createdAt: Double
+    /// When it last answered a request, to within ``SessionLifetime/touchInterval``.
+    public var lastUsedAt: Double
+}
+
 /// The changes one device made itself, up to a sequence: a fetch leaves them out.
 public struct AuthoredChanges: Sendable, Hashable {
     /// The device's id, as it sends it with its batches.
@@ -57,8 +67,10 @@ public protocol SyncStorage: Sendable {
 
     /// Stores a session token's hash for an account.
     func addSession(tokenHash: String, account: Int64) async throws
-    /// The account a session token's hash belongs to, if the session is live.
-    func account(sessionHash: String) async throws -> StoredAccount?
+    /// The session a token's hash names, with its account, if it exists.
+    func session(hash: String) async throws -> StoredSession?
+    /// Notes that a session answered a request at `time`.
+    func touchSession(tokenHash: String, at time: Double) async throws
     /// Ends one session.
     func removeSession(tokenHash: String) async throws
     /// Ends every session of an account but one.

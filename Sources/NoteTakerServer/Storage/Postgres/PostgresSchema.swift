@@ -107,6 +107,11 @@ enum PostgresSchema {
             END $$
             """,
         ],
+        [
+            // When each session last answered a request, so that one unused for long expires.
+            "ALTER TABLE session ADD COLUMN last_used_at DOUBLE PRECISION NOT NULL DEFAULT 0",
+            "UPDATE session SET last_used_at = created_at",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -47,16 +47,26 @@ public struct PostgresSyncStorage: SyncStorage {
     /// Stores a session token's hash.
     public func addSession(tokenHash: String, account: Int64) async throws {
         try await database.query("""
-            INSERT INTO session (token_hash, account_id, created_at) VALUES (\(tokenHash), \(account), \(Date().timeIntervalSince1970))
+            INSERT INTO session (token_hash, account_id, created_at, last_used_at)
+            VALUES (\(tokenHash), \(account), \(Date().timeIntervalSince1970), \(Date().timeIntervalSince1970))
             """)
     }
 
-    /// The account of a live session.
-    public func account(sessionHash: String) async throws -> StoredAccount? {
-        try await account(database.query("""
-            SELECT account.id, account.username, account.password_hash
-            FROM session JOIN account ON account.id = session.account_id WHERE session.token_hash = \(sessionHash)
-            """))
+    /// The session a token's hash names, with its account.
+    public func session(hash: String) async throws -> StoredSession? {
+        let rows = try await database.query("""
+            SELECT account.id, account.username, account.password_hash, session.created_at, session.last_used_at
+            FROM session JOIN account ON account.id = session.account_id WHERE session.token_hash = \(hash)
+            """)
+        for try await (id, username, passwordHash, created, used) in rows.decode((Int64, String, String, Double, Double).self) {
+            return StoredSession(account: StoredAccount(id: id, username: username, passwordHash: passwordHash), createdAt: created, lastUsedAt: used)
+        }
+        return nil
+    }
+
+    /// Notes that a session answered a request at `time`.
+    public func touchSession(tokenHash: String, at time: Double) async throws {
+        try await database.query("UPDATE session SET last_used_at = \(time) WHERE token_hash = \(tokenHash)")
     }
 
     /// Ends one session.

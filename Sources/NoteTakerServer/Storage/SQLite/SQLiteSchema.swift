@@ -128,6 +128,13 @@ extension SQLiteSyncStorage {
                 ALTER TABLE record_version_new RENAME TO record_version;
                 """)
         }
+        migrator.registerMigration("v6-session-last-used") { db in
+            // When each session last answered a request, so that one unused for long expires.
+            try db.execute(sql: """
+                ALTER TABLE session ADD COLUMN lastUsedAt REAL NOT NULL DEFAULT 0;
+                UPDATE session SET lastUsedAt = createdAt;
+                """)
+        }
         return migrator
     }()
 }

@@ -66,18 +66,27 @@ public struct SQLiteSyncStorage: SyncStorage {
     public func addSession(tokenHash: String, account: Int64) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "INSERT INTO session (tokenHash, accountId, createdAt) VALUES (?, ?, ?)",
-                arguments: [tokenHash, account, Date().timeIntervalSince1970])
+                sql: "INSERT INTO session (tokenHash, accountId, createdAt, lastUsedAt) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, account, Date().timeIntervalSince1970, Date().timeIntervalSince1970])
         }
     }
 
-    /// The account of a live session.
-    public func account(sessionHash: String) async throws -> StoredAccount? {
+    /// The session a token's hash names, with its account.
+    public func session(hash: String) async throws -> StoredSession? {
         try await writer.read { db in
-            try Self.account(db, sql: """
-                SELECT account.id, account.username, account.passwordHash
+            try Row.fetchOne(db, sql: """
+                SELECT account.id, account.username, account.passwordHash, session.createdAt, session.lastUsedAt
                 FROM session JOIN account ON account.id = session.accountId WHERE session.tokenHash = ?
-                """, sessionHash)
+                """, arguments: [hash]).map {
+                StoredSession(account: StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2]), createdAt: $0[3], lastUsedAt: $0[4])
+            }
+        }
+    }
+
+    /// Notes that a session answered a request at `time`.
+    public func touchSession(tokenHash: String, at time: Double) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE session SET lastUsedAt = ? WHERE tokenHash = ?", arguments: [time, tokenHash])
         }
     }
 
