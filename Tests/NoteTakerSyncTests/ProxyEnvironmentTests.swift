@@ -71,46 +71,19 @@ private final class TunnelProxy: @unchecked Sendable {
     var tunnelRequest: String { lock.withLock { firstLine } }
 
     init(answer body: String) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "cannot listen on a loopback port"]) }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.listen()
         let response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
         Thread.detachNewThread { [self] in serve(response) }
     }
 
     private func serve(_ response: String) {
         defer { close(listener) }
-        let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { return }
+        guard let connection = Loopback.acceptOne(listener) else { return }
         defer { close(connection) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connect = head(connection)
+        let connect = Loopback.readHead(connection)
         lock.withLock { firstLine = connect.components(separatedBy: "\r\n").first ?? "" }
-        write(connection, "HTTP/1.1 200 Connection established\r\n\r\n")
-        _ = head(connection)
-        write(connection, response)
-    }
-
-    /// Reads up to the end of a request's head.
-    private func head(_ connection: Int32) -> String {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while !bytes.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)), recv(connection, &byte, 1, 0) == 1 { bytes.append(byte) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func write(_ connection: Int32, _ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+        Loopback.write(connection, "HTTP/1.1 200 Connection established\r\n\r\n")
+        _ = Loopback.readHead(connection)
+        Loopback.write(connection, response)
     }
 }

@@ -51,50 +51,25 @@ private final class OneAnswerServer: @unchecked Sendable {
     var requestHead: String? { lock.withLock { head } }
 
     init(response: String) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "cannot listen on a loopback port"]) }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.listen()
         Thread.detachNewThread { [self] in serve(response) }
     }
 
     private func serve(_ response: String) {
         defer { close(listener) }
-        let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { return }
+        guard let connection = Loopback.acceptOne(listener) else { return }
         defer { close(connection) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !received.ends(with: Array("\r\n\r\n".utf8)) {
-            let count = recv(connection, &buffer, 1, 0)
-            guard count > 0 else { break }
-            received += buffer.prefix(count)
-        }
-        let text = String(decoding: received, as: UTF8.self)
+        let text = Loopback.readHead(connection)
         lock.withLock { head = text }
         // The body too, so that the answer is not cut off by a reset.
         let declared = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
         var remaining = declared.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while remaining > 0 {
             let count = recv(connection, &buffer, min(buffer.count, remaining), 0)
             guard count > 0 else { break }
             remaining -= count
         }
-        _ = response.utf8CString.withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count - 1, 0) }
+        Loopback.write(connection, response)
     }
-}
-
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }
