@@ -44,6 +44,24 @@ struct SyncCommandTests {
         #expect(after.stderr.contains("No sync account"))
     }
 
+    @Test("logging in again on a device that is logged in works every time, and the token file stays 0600")
+    func loggingInAgain() throws {
+        let server = try ServerProcess()
+        let device = CLIRunner()
+        try device.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        let tokenFile = device.directory.appendingPathComponent("NoteTaker.sync-token").path
+        var tokens: Set<String> = []
+        for _ in 0..<3 {
+            let result = try device.run(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                        stdin: "correct horse battery\n")
+            #expect(result.status == 0 && result.stdout.contains("Logged in as ada"), "\(result.stderr)")
+            tokens.insert(try String(contentsOfFile: tokenFile, encoding: .utf8))
+            #expect(try FileManager.default.attributesOfItem(atPath: tokenFile)[.posixPermissions] as? Int == 0o600)
+        }
+        #expect(tokens.count == 3, "each log-in saved its own session")
+        #expect(try device.ok(["sync"]).hasPrefix("Synced"))
+    }
+
     @Test("bad input: a clear error, nothing changed")
     func badInput() throws {
         let runner = CLIRunner()

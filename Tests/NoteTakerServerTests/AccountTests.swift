@@ -211,22 +211,25 @@ struct SessionLifetimeTests {
     @Test("an expired session answers sessionEnded with its reason, once, and is gone")
     func expiredSessionsEnd() async throws {
         let server = try await TestServer()
-        for (lifetime, words) in [(SessionLifetime(idle: 0.3, absolute: 1_000), "unused"), (SessionLifetime(idle: 1_000, absolute: 0.3), "began over")] {
-            let service = SyncService(storage: server.service.storage, assets: server.service.assets, quotaBytes: 1 << 30,
-                                      hasher: .fastForTests, sessionLifetime: lifetime)
-            let name = "user\(words.count)"
-            let session = try await service.register(Credentials(username: name, password: "correct horse"))
-            _ = try await service.authenticate(token: session.token)
-            try await Task.sleep(for: .milliseconds(800))
+        // Unused for 61 days (its last use set back): ended as idle.
+        let (_, idleToken) = try await server.account("idle")
+        try await server.service.storage.touchSession(tokenHash: SessionToken.hash(idleToken), at: Date().timeIntervalSince1970 - 61 * 86_400)
+        // Older than a lifetime of 2 s, however busy the machine: ended as too old.
+        let brief = SyncService(storage: server.service.storage, assets: server.service.assets, quotaBytes: 1 << 30,
+                                hasher: .fastForTests, sessionLifetime: SessionLifetime(idle: 1_000, absolute: 2))
+        let old = try await brief.register(Credentials(username: "old", password: "correct horse"))
+        try await Task.sleep(for: .seconds(3))
+        for (service, token, words) in [(server.service, idleToken, "went unused for over 60 days"), (brief, old.token, "began over")] {
             do {
-                _ = try await service.authenticate(token: session.token)
+                _ = try await service.authenticate(token: token)
                 Issue.record("an expired session was accepted")
             } catch {
                 #expect(error.code == .sessionEnded && error.message.contains(words), "\(error.message)")
             }
-            #expect(try await server.service.storage.session(hash: SessionToken.hash(session.token)) == nil)
-            _ = try await service.login(Credentials(username: name, password: "correct horse"), from: "192.0.2.9")
+            #expect(try await server.service.storage.session(hash: SessionToken.hash(token)) == nil, "the session is gone")
+            await #expect(throws: SyncServerError.notLoggedIn) { _ = try await service.authenticate(token: token) }
         }
+        _ = try await server.service.login(Credentials(username: "idle", password: "correct horse"), from: "192.0.2.9")
     }
 
     @Test("use is written when it is over an hour old, so a session in use never goes idle")
