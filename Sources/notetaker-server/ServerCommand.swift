@@ -115,8 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a number from 0 to 65535.") }
-        guard sessionIdleDays > 0, sessionMaxDays > 0, sessionIdleDays.isFinite, sessionMaxDays.isFinite else {
-            throw ValidationError("--session-idle-days and --session-max-days take a number of days above 0.")
+        guard (0.001...36_500).contains(sessionIdleDays), (0.001...36_500).contains(sessionMaxDays) else {
+            throw ValidationError("--session-idle-days and --session-max-days take a number of days above 0 and at most 36500.")
         }
         for block in trustedProxies where AddressBlock(block) == nil {
             throw ValidationError("--trusted-proxy takes an address or ADDRESS/BITS (like 127.0.0.1 or 10.0.0.0/8), not '\(block)'.")

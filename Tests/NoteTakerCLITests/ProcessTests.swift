@@ -29,6 +29,9 @@ struct ProcessTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("error: "), "\(refused.stderr)")
         #expect(try cli.run(["serve", "--port", "70000"]).status == 2)
+        let exposed = try cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+        #expect(exposed.status == 1 && exposed.stderr.contains("in the clear"), "\(exposed.stderr)")
+        #expect(try cli.run(["serve", "--tls-cert", "cert.pem"]).status == 2, "a certificate needs its key")
     }
 
     @Test func aNotetakerWithoutItsCompanionSaysWhatToInstall() throws {

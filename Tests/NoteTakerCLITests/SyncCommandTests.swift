@@ -116,6 +116,10 @@ struct SyncCommandTests {
         let cases: [([String], String)] = [
             (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db", "--database-password-file", shared.path], "can be read by other users"),
             (["migrate", "--database", "postgres://nobody@127.0.0.1:1/db", "--database-password-file", missing.path], "cannot be read"),
+            (["serve", "--data", missing.path, "--trusted-proxy", "the-proxy"], "--trusted-proxy takes an address"),
+            (["serve", "--data", missing.path, "--session-idle-days", "0"], "--session-idle-days and --session-max-days take"),
+            (["serve", "--data", missing.path, "--session-max-days", "1e300"], "--session-idle-days and --session-max-days take"),
+            (["serve", "--data", missing.path, "--metrics-port", "70000"], "--metrics-port takes"),
             (["migrate", "--database", "sqlite:"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "mysql://nobody@localhost/db"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "sqlite:\(missing.path)", "--data", missing.path], "either --database or --data"),

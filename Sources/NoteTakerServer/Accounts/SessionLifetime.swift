@@ -41,7 +41,7 @@ public struct SessionLifetime: Sendable, Hashable {
     }
 
     private static func days(_ seconds: TimeInterval) -> String {
-        let days = Int((seconds / 86_400).rounded())
-        return days == 1 ? "a day" : "\(days) days"
+        let days = (seconds / 86_400).rounded()
+        return days == 1 ? "a day" : String(format: "%.0f days", days)
     }
 }

@@ -58,7 +58,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             arm(context, at: bodyStart + limit)
         case .body(let buffer):
             received += buffer.readableBytes
-            deadline = bodyStart + limit + .nanoseconds(Int64(received / minimumBodyRate) * 1_000_000_000)
+            deadline = bodyStart + limit + .seconds(Int64(min(received / minimumBodyRate, 1 << 32)))
         case .end:
             disarm()
         }
