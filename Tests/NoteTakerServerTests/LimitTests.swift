@@ -53,6 +53,31 @@ struct LimitTests {
         }
     }
 
+    @Test("deletions of records never held and saves of {} count what their rows cost, and are refused past the quota")
+    func emptyRecordsCount() async throws {
+        try await TestServer(quotaBytes: 20_000).test { client in
+            let token = try await client.register("ada")
+            _ = try await client.modify(token, [noteSave(title: "kept")])
+            // 100 rows with nothing in them would take the account past 20,000 bytes.
+            let deletions = (0..<100).map { _ in
+                RecordChange(recordType: "note", recordId: UUID(), operation: .delete, baseChangeTag: nil, fields: nil)
+            }
+            let empties = (0..<100).map { _ in
+                RecordChange(recordType: "tag", recordId: UUID(), operation: .save, baseChangeTag: nil, fields: [:])
+            }
+            for changes in [deletions, empties] {
+                let response = try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(changes: changes))
+                #expect(response.status.code == 507)
+                #expect(response.errorCode == .quotaExceeded)
+            }
+            #expect(try await client.changes(token).records.count == 1, "a refused batch stores nothing")
+            let before = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self).usedBytes
+            _ = try await client.modify(token, Array(deletions.prefix(10)))
+            let after = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self).usedBytes
+            #expect(after - before >= 10 * 200, "10 deletions of records never held counted \(after - before) bytes")
+        }
+    }
+
     @Test("malformed JSON, wrong types, an unknown record type, a save without fields")
     func malformed() async throws {
         try await expectUnchanged { client, token in

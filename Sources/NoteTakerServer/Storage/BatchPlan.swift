@@ -67,7 +67,9 @@ struct BatchPlan {
                 }
                 self.sequence += 1
                 let fields = change.operation == .save ? try RecordVersioning.storedFields(change, written: text) : "{}"
-                let write = Write(key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields, size: Int64(fields.utf8.count))
+                let write = Write(
+                    key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields,
+                    size: Self.storedSize(fields))
                 addedBytes += write.size - (held?.size ?? 0)
                 steps.append(.write(write))
                 current[key] = StoredRecord(
@@ -115,6 +117,17 @@ struct BatchPlan {
         if addedBytes + versionBytes > 0, used + addedBytes > quota {
             throw SyncServerError.quotaExceeded(used: used - versionBytes, quota: quota)
         }
+    }
+
+    /// What a record's row costs the storage besides its fields: its id, type, sequence and
+    /// author, and their index entries. A record counts in its account's usage at its fields'
+    /// bytes plus this, so that a deletion of a record the server never held, or a save of
+    /// `{}`, is not nearly free: a million of them count 200 MB, not 2 MB.
+    static let recordOverheadBytes: Int64 = 200
+
+    /// The bytes a record with these stored fields counts in its account's usage.
+    static func storedSize(_ fields: String) -> Int64 {
+        Int64(fields.utf8.count) + recordOverheadBytes
     }
 
     /// How long answers to batches are kept for repeated requests: 30 days.

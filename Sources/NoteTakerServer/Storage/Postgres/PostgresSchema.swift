@@ -112,6 +112,14 @@ enum PostgresSchema {
             "ALTER TABLE session ADD COLUMN last_used_at DOUBLE PRECISION NOT NULL DEFAULT 0",
             "UPDATE session SET last_used_at = created_at",
         ],
+        [
+            // Each record counts its row's own cost besides its fields (BatchPlan.recordOverheadBytes).
+            "UPDATE record SET size = size + \(BatchPlan.recordOverheadBytes)",
+            """
+            UPDATE account SET record_bytes = record_bytes
+                + \(BatchPlan.recordOverheadBytes) * (SELECT COUNT(*) FROM record WHERE record.account_id = account.id)
+            """,
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -135,6 +135,14 @@ extension SQLiteSyncStorage {
                 UPDATE session SET lastUsedAt = createdAt;
                 """)
         }
+        migrator.registerMigration("v7-record-overhead") { db in
+            // Each record counts its row's own cost besides its fields (BatchPlan.recordOverheadBytes).
+            try db.execute(sql: """
+                UPDATE record SET size = size + \(BatchPlan.recordOverheadBytes);
+                UPDATE account SET recordBytes = recordBytes
+                    + \(BatchPlan.recordOverheadBytes) * (SELECT COUNT(*) FROM record WHERE record.accountId = account.id);
+                """)
+        }
         return migrator
     }()
 }
