@@ -6,11 +6,18 @@ public struct Credentials: Sendable, Hashable, Codable {
     public var username: String
     /// At least ``SyncLimits/minimumPasswordLength`` characters.
     public var password: String
+    /// The device logging in, as its sessions list shows it (at most
+    /// ``maximumDeviceNameLength`` characters; optional).
+    public var deviceName: String?
+
+    /// The longest device name a log-in takes, in characters.
+    public static let maximumDeviceNameLength = 100
 
     /// Creates credentials.
-    public init(username: String, password: String) {
+    public init(username: String, password: String, deviceName: String? = nil) {
         self.username = username
         self.password = password
+        self.deviceName = deviceName
     }
 }
 

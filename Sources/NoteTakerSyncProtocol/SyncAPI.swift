@@ -27,6 +27,10 @@ public enum SyncAPI {
     public static let login = Endpoint(method: "POST", path: "/v1/sessions")
     /// Logs out: revokes the token used.
     public static let logout = Endpoint(method: "DELETE", path: "/v1/sessions/current")
+    /// The account's live sessions (``SessionList``).
+    public static let sessions = Endpoint(method: "GET", path: "/v1/sessions")
+    /// Ends one session of the account, by its ``SessionInfo/id``.
+    public static let endSession = Endpoint(method: "DELETE", path: "/v1/sessions/{id}")
     /// Changes since a token (`?since=TOKEN&limit=N`).
     public static let changes = Endpoint(method: "GET", path: "/v1/changes")
     /// Applies a batch of saves and deletes.
@@ -44,7 +48,7 @@ public enum SyncAPI {
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
-        health, openAPI, register, account, changePassword, login, logout,
+        health, openAPI, register, account, changePassword, login, logout, sessions, endSession,
         changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }

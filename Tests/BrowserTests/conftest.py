@@ -38,10 +38,14 @@ class App:
         self.entry = None
         self.key = None
 
-    def cli(self, *arguments, stdin=None):
-        result = subprocess.run(
+    def run_cli(self, *arguments, stdin=None):
+        """Runs `notetaker` on this store; its result, whether it succeeded or not."""
+        return subprocess.run(
             [str(BIN / "notetaker"), "--store", str(self.store), *arguments],
             input=stdin, capture_output=True, text=True, timeout=60)
+
+    def cli(self, *arguments, stdin=None):
+        result = self.run_cli(*arguments, stdin=stdin)
         assert result.returncode == 0, f"notetaker {' '.join(arguments)} failed: {result.stderr}"
         return result.stdout
 

@@ -52,6 +52,29 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
 
 
+def test_settings_lists_the_devices_logged_in_and_logs_one_out(app, browser, sync_server):
+    phone = App(Path(tempfile.mkdtemp(prefix="notetaker-phone-")))
+    app.cli("sync", "settings", "--device-name", "Study desktop", "--auto", "off")
+    phone.cli("sync", "settings", "--device-name", "Lost phone")
+    app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sessions li")) == 2, message="the two devices are not listed")
+    devices = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#sessions .session-device")]
+    assert sorted(devices) == ["Lost phone", "Study desktop (this device)"]
+    # Only the other device has a button; this one logs out with "Log out" above.
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#sessions button")
+    assert [button.get_attribute("aria-label") for button in buttons] == ["Log out Lost phone"]
+    buttons[0].click()
+    wait(browser, lambda d: [item.text for item in d.find_elements(By.CSS_SELECTOR, "#sessions .session-device")]
+         == ["Study desktop (this device)"], message="the phone is still listed")
+    refused = phone.run_cli("sync")
+    assert refused.returncode != 0, refused.stdout
+    assert app.cli_json("account", "status")["loggedIn"]
+    shutil.rmtree(phone.directory, ignore_errors=True)
+
+
 def test_another_host_name_is_refused(app):
     app.new_note("Private", "")
     app.start()

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerSyncProtocol
 import Testing
 
 /// `account`, `sync` and `conflicts` as a user runs them: two stores (two devices) and the
@@ -60,6 +61,31 @@ struct SyncCommandTests {
         }
         #expect(tokens.count == 3, "each log-in saved its own session")
         #expect(try device.ok(["sync"]).hasPrefix("Synced"))
+    }
+
+    @Test("account sessions lists each device by its name and logs out another; that device must log in again")
+    func sessions() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        let phone = CLIRunner()
+        try laptop.ok(["sync", "settings", "--device-name", "Ada's laptop"])
+        try phone.ok(["sync", "settings", "--device-name", "Ada's phone"])
+        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+
+        let listing = try laptop.ok(["account", "sessions"])
+        #expect(listing.contains("Ada's laptop (this device)") && listing.contains("Ada's phone"), "\(listing)")
+        let list = try JSONDecoder().decode(SessionList.self, from: Data(try laptop.ok(["account", "sessions", "--json"]).utf8))
+        let phoneSession = try #require(list.sessions.first { $0.deviceName == "Ada's phone" })
+        #expect(!phoneSession.current)
+
+        let unknown = try laptop.run(["account", "sessions", "--end", "0123456789abcdef"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no session"), "\(unknown.stderr)")
+        #expect(try laptop.ok(["account", "sessions", "--end", phoneSession.id]).contains("Ended session \(phoneSession.id) (Ada's phone)"))
+        let refused = try phone.run(["sync"])
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(try laptop.ok(["account", "sessions", "--json"]).contains("Ada's laptop"))
+        #expect(try !laptop.ok(["account", "sessions"]).contains("Ada's phone"))
     }
 
     @Test("bad input: a clear error, nothing changed")

@@ -165,7 +165,8 @@ struct AccountTests {
             #expect(health.status == "ok")
             for (method, path) in [(HTTPRequest.Method.get, "/v1/accounts/current"), (.get, "/v1/changes"), (.post, "/v1/records/modify"),
                                    (.delete, "/v1/sessions/current"), (.get, "/v1/events"), (.put, "/v1/accounts/current/password"),
-                                   (.get, "/v1/assets/\(String(repeating: "a", count: 64))")] {
+                                   (.get, "/v1/assets/\(String(repeating: "a", count: 64))"), (.get, "/v1/sessions"),
+                                   (.delete, "/v1/sessions/0123456789abcdef")] {
                 let anonymous = try await client.send(method, path)
                 let madeUp = try await client.send(method, path, token: "made-up")
                 #expect(anonymous.status == .unauthorized, "\(path)")

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NoteTakerInterchange
 import NoteTakerKit
 @testable import NoteTakerWeb
+import NoteTakerSyncProtocol
 import Testing
 
 /// The API's OpenAPI document stays true: exactly the served routes, and each schema names
@@ -54,6 +55,8 @@ import Testing
             "SyncReport": SyncReport(),
             "SyncState": WebSync.State(),
             "ImportReport": ImportReport(kind: .evernote),
+            "SessionInfo": SessionInfo(id: "0123456789abcdef", deviceName: "d", createdAt: 0, lastUsedAt: 0, current: true),
+            "SessionList": SessionList(sessions: []),
             "NoteVersion": NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1),
             "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
             "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", body: "b", diff: []),

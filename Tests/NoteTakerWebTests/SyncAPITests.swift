@@ -131,4 +131,33 @@ import NoteTakerSync
             }
         }
     }
+
+    @Test func sessionsAreListedAndAnotherDeviceLoggedOut() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            try await app.test { client in
+                let none = try await client.send(.get, "/api/v1/sync/sessions")
+                #expect(none.status == .conflict && none.errorCode == "not_logged_in")
+                _ = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "ada", "password": "correct horse", "register": true,
+                ])
+                let phone = try await HTTPSyncTransport(server: server, token: nil)
+                    .login(username: "ada", password: "correct horse", deviceName: "Phone").token
+                let listed = try #require(try await client.send(.get, "/api/v1/sync/sessions").object["sessions"] as? [[String: Any]])
+                #expect(listed.count == 2)
+                let phoneId = try #require(listed.first { $0["deviceName"] as? String == "Phone" }?["id"] as? String)
+                #expect(listed.first { $0["current"] as? Bool == true }?["id"] as? String != phoneId)
+                for id in ["0123456789abcdef", "not-hex"] {
+                    let unknown = try await client.send(.delete, "/api/v1/sync/sessions/\(id)")
+                    #expect(unknown.status == .notFound && unknown.errorCode == "not_found", "\(id)")
+                }
+                #expect(try await client.send(.delete, "/api/v1/sync/sessions/\(phoneId)").status == .noContent)
+                let left = try #require(try await client.send(.get, "/api/v1/sync/sessions").object["sessions"] as? [[String: Any]])
+                #expect(left.map { $0["current"] as? Bool } == [true])
+                await #expect(throws: SyncError.self) {
+                    try await HTTPSyncTransport(server: server, token: phone).accountStatus()
+                }
+            }
+        }
+    }
 }

@@ -9,7 +9,10 @@ import NoteTakerSync
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
-        subcommands: [AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self])
+        subcommands: [
+            AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
+            AccountSessionsCommand.self,
+        ])
 }
 
 /// The options shared by register and login.

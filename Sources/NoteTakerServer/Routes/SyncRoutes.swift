@@ -47,6 +47,15 @@ struct SyncRoutes {
             try await service.logout(token: token)
             return Response(status: .noContent)
         }
+        router.get("/v1/sessions") { request, _ in
+            let (account, token) = try await service.account(of: request)
+            return try JSONBody.response(try await service.sessions(of: account, token: token))
+        }
+        router.delete("/v1/sessions/:id") { request, context in
+            let (account, _) = try await service.account(of: request)
+            try await service.endSession(id: context.parameters.get("id") ?? "", account: account)
+            return Response(status: .noContent)
+        }
         router.get("/v1/changes") { request, _ in
             let (account, _) = try await service.account(of: request)
             let parameters = request.uri.queryParameters

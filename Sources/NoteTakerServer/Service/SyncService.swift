@@ -73,8 +73,9 @@ public struct SyncService: Sendable {
         guard registrationOpen else {
             throw SyncServerError(.registrationClosed, "This server does not take new accounts. Ask its administrator to create one for you.")
         }
+        let deviceName = try Self.validate(deviceName: credentials.deviceName)
         let account = try await addAccount(credentials)
-        return try await storing { try await startSession(for: account) }
+        return try await storing { try await startSession(for: account, deviceName: deviceName) }
     }
 
     /// Creates an account, open registration or not (`notetaker-server account add`).
@@ -94,6 +95,7 @@ public struct SyncService: Sendable {
     /// it, and an unknown name takes as long to refuse as a wrong password.
     public func login(_ credentials: Credentials, from address: String = "local") async throws(SyncServerError) -> SessionResponse {
         try Self.validate(username: credentials.username)
+        let deviceName = try Self.validate(deviceName: credentials.deviceName)
         guard credentials.password.utf8.count <= Self.maximumPasswordBytes else { throw .wrongCredentials }
         try await beginAttempt(username: credentials.username, address: address)
         let account = try await storing { try await storage.account(named: credentials.username) }
@@ -106,7 +108,7 @@ public struct SyncService: Sendable {
                 try await storage.setPasswordHash(try await hashing.run { try hasher.hash(credentials.password) }, account: account.id)
             }
         }
-        return try await storing { try await startSession(for: account) }
+        return try await storing { try await startSession(for: account, deviceName: deviceName) }
     }
 
     /// Counts a password attempt for a name from an address, or refuses it while they must wait.
@@ -171,9 +173,9 @@ public struct SyncService: Sendable {
         return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quotaBytes)
     }
 
-    private func startSession(for account: StoredAccount) async throws -> SessionResponse {
+    private func startSession(for account: StoredAccount, deviceName: String?) async throws -> SessionResponse {
         let token = SessionToken.make()
-        try await storage.addSession(tokenHash: SessionToken.hash(token), account: account.id)
+        try await storage.addSession(tokenHash: SessionToken.hash(token), account: account.id, deviceName: deviceName)
         return SessionResponse(username: account.username, token: token)
     }
 

@@ -64,10 +64,12 @@ public enum StorageCopy {
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)
-            _ = try await copy("SELECT tokenHash, accountId, createdAt, lastUsedAt FROM session ORDER BY tokenHash") { rows in
+            _ = try await copy("SELECT tokenHash, accountId, createdAt, lastUsedAt, IFNULL(deviceName, '') FROM session ORDER BY tokenHash") { rows in
                 try await connection.query("""
-                    INSERT INTO session (token_hash, account_id, created_at, last_used_at) SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[],
-                        \(rows.map { $0[1] as Int64 })::bigint[], \(rows.map { $0[2] as Double })::float8[], \(rows.map { $0[3] as Double })::float8[])
+                    INSERT INTO session (token_hash, account_id, created_at, last_used_at, device_name)
+                    SELECT h, a, c, u, NULLIF(n, '') FROM UNNEST(\(rows.map { $0[0] as String })::text[],
+                        \(rows.map { $0[1] as Int64 })::bigint[], \(rows.map { $0[2] as Double })::float8[], \(rows.map { $0[3] as Double })::float8[],
+                        \(rows.map { $0[4] as String })::text[]) AS s (h, a, c, u, n)
                     """, logger: logger)
             }
             summary.records = try await copy("SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, '') FROM record ORDER BY accountId, recordId, recordType") { rows in

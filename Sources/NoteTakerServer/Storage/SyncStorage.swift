@@ -21,6 +21,18 @@ public struct StoredSession: Sendable, Hashable {
     public var lastUsedAt: Double
 }
 
+/// A session as its account's list shows it.
+public struct SessionEntry: Sendable, Hashable {
+    /// The hash its token is stored under.
+    public var tokenHash: String
+    /// The name the device gave when it logged in.
+    public var deviceName: String?
+    /// When it was made (a log-in).
+    public var createdAt: Double
+    /// When it last answered a request.
+    public var lastUsedAt: Double
+}
+
 /// The changes one device made itself, up to a sequence: a fetch leaves them out.
 public struct AuthoredChanges: Sendable, Hashable {
     /// The device's id, as it sends it with its batches.
@@ -65,8 +77,10 @@ public protocol SyncStorage: Sendable {
     /// Replaces an account's password hash.
     func setPasswordHash(_ hash: String, account: Int64) async throws
 
-    /// Stores a session token's hash for an account.
-    func addSession(tokenHash: String, account: Int64) async throws
+    /// Stores a session token's hash for an account, with the name the device gave.
+    func addSession(tokenHash: String, account: Int64, deviceName: String?) async throws
+    /// Every session of an account.
+    func sessions(account: Int64) async throws -> [SessionEntry]
     /// The session a token's hash names, with its account, if it exists.
     func session(hash: String) async throws -> StoredSession?
     /// Notes that a session answered a request at `time`.

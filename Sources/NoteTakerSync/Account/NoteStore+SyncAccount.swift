@@ -41,9 +41,10 @@ extension NoteStore {
         server: URL, username: String, password: String, register: Bool, allowInsecure: Bool
     ) async throws(SyncError) -> SessionResponse {
         let transport = try HTTPSyncTransport(server: server, token: nil, allowInsecure: allowInsecure)
+        let deviceName = try? syncSettings().deviceName
         let session = register
-            ? try await transport.register(username: username, password: password)
-            : try await transport.login(username: username, password: password)
+            ? try await transport.register(username: username, password: password, deviceName: deviceName)
+            : try await transport.login(username: username, password: password, deviceName: deviceName)
         do {
             try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure)
             try saveSyncToken(session.token)

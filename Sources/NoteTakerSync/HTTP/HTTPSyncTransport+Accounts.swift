@@ -4,14 +4,28 @@ import NoteTakerKit
 
 /// Account operations, which only the HTTP transport has.
 extension HTTPSyncTransport {
-    /// Creates an account; answers its session.
-    public func register(username: String, password: String) async throws(SyncError) -> SessionResponse {
-        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password))
+    /// Creates an account; answers its session, which the account's list of sessions shows
+    /// under `deviceName`.
+    public func register(username: String, password: String, deviceName: String? = nil) async throws(SyncError) -> SessionResponse {
+        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password, deviceName: deviceName))
     }
 
-    /// Logs in; answers a new session.
-    public func login(username: String, password: String) async throws(SyncError) -> SessionResponse {
-        try await json(SessionResponse.self, SyncAPI.login, body: Credentials(username: username, password: password))
+    /// Logs in; answers a new session, which the account's list of sessions shows under `deviceName`.
+    public func login(username: String, password: String, deviceName: String? = nil) async throws(SyncError) -> SessionResponse {
+        try await json(SessionResponse.self, SyncAPI.login, body: Credentials(username: username, password: password, deviceName: deviceName))
+    }
+
+    /// The account's live sessions, the most recently used first.
+    public func sessions() async throws(SyncError) -> SessionList {
+        try await json(SessionList.self, SyncAPI.sessions)
+    }
+
+    /// Ends one of the account's sessions (this one too, if named).
+    public func endSession(id: String) async throws(SyncError) {
+        guard !id.isEmpty, id.allSatisfy(\.isHexDigit) else {
+            throw .server(code: "notFound", message: "'\(id)' is not a session id; the list of sessions shows each one's.")
+        }
+        _ = try await send(makeRequest(SyncAPI.endSession, id: id.lowercased()), accepting: [204])
     }
 
     /// Ends this transport's session on the server.

@@ -68,15 +68,15 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// The earlier versions of a note that the server kept, newest first.
     public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] {
-        try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId).versions
+        try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId.key).versions
     }
 
     // MARK: Requests
 
-    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: UUID? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {
+    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {
         var path = endpoint.path
         if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
-        if let id { path = path.replacingOccurrences(of: "{id}", with: id.key) }
+        if let id { path = path.replacingOccurrences(of: "{id}", with: id) }
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.path = components.path.trimmingSuffix("/") + path
         components.queryItems = query.isEmpty ? nil : query
@@ -88,7 +88,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Sends a JSON request and decodes the JSON answer.
     func json<T: Decodable>(
-        _ type: T.Type, _ endpoint: SyncAPI.Endpoint, id: UUID? = nil, query: [URLQueryItem] = [], body: (any Encodable)? = nil
+        _ type: T.Type, _ endpoint: SyncAPI.Endpoint, id: String? = nil, query: [URLQueryItem] = [], body: (any Encodable)? = nil
     ) async throws(SyncError) -> T {
         try await exchange(endpoint, id: id, query: query, body: body.map(Self.encoded)) { try JSONDecoder().decode(T.self, from: $0) }
     }
@@ -104,7 +104,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Sends a request with a JSON body, if any, and reads the answer with `read`.
     func exchange<T>(
-        _ endpoint: SyncAPI.Endpoint, id: UUID? = nil, query: [URLQueryItem] = [], body: ByteBuffer? = nil,
+        _ endpoint: SyncAPI.Endpoint, id: String? = nil, query: [URLQueryItem] = [], body: ByteBuffer? = nil,
         accepting: Set<Int> = [200, 201], read: (Data) throws -> T
     ) async throws(SyncError) -> T {
         var request = makeRequest(endpoint, id: id, query: query)

@@ -64,6 +64,14 @@ struct SyncRoutes {
             _ = try await disconnect()
             return try JSON.response(try await status())
         }
+        group.get("sessions") { _, _ in
+            try JSON.response(try await withTransport { transport throws(SyncError) in try await transport.sessions() })
+        }
+        group.delete("sessions/:session") { _, context in
+            let id = context.parameters.get("session") ?? ""
+            try await withTransport { transport throws(SyncError) in try await transport.endSession(id: id) }
+            return Response(status: .noContent)
+        }
         group.put("settings") { request, _ in
             let settings = try await JSON.decode(SettingsRequest.self, from: request)
             if let policy = settings.mergePolicy, MergePolicy.named(policy) == nil {
@@ -99,6 +107,15 @@ struct SyncRoutes {
             }
             _ = try storeCall { () throws(NoteTakerError) in try store.resolveConflict(noteId: id, keep: choice) }
             return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
+        }
+    }
+
+    /// Runs `body` with the account's transport, its failures worded for the page.
+    private func withTransport<T>(_ body: (HTTPSyncTransport) async throws(SyncError) -> T) async throws(WebAPIError) -> T {
+        do throws(SyncError) {
+            return try await body(try store.syncTransport())
+        } catch {
+            throw WebAPIError(error)
         }
     }
 

@@ -120,6 +120,10 @@ enum PostgresSchema {
                 + \(BatchPlan.recordOverheadBytes) * (SELECT COUNT(*) FROM record WHERE record.account_id = account.id)
             """,
         ],
+        [
+            // The name the device gave when it logged in, for the account's list of sessions.
+            "ALTER TABLE session ADD COLUMN device_name TEXT",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -45,11 +45,22 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     /// Stores a session token's hash.
-    public func addSession(tokenHash: String, account: Int64) async throws {
+    public func addSession(tokenHash: String, account: Int64, deviceName: String?) async throws {
         try await database.query("""
-            INSERT INTO session (token_hash, account_id, created_at, last_used_at)
-            VALUES (\(tokenHash), \(account), \(Date().timeIntervalSince1970), \(Date().timeIntervalSince1970))
+            INSERT INTO session (token_hash, account_id, created_at, last_used_at, device_name)
+            VALUES (\(tokenHash), \(account), \(Date().timeIntervalSince1970), \(Date().timeIntervalSince1970), \(deviceName))
             """)
+    }
+
+    /// Every session of an account.
+    public func sessions(account: Int64) async throws -> [SessionEntry] {
+        let rows = try await database.query(
+            "SELECT token_hash, device_name, created_at, last_used_at FROM session WHERE account_id = \(account)")
+        var sessions: [SessionEntry] = []
+        for try await (hash, name, created, used) in rows.decode((String, String?, Double, Double).self) {
+            sessions.append(SessionEntry(tokenHash: hash, deviceName: name, createdAt: created, lastUsedAt: used))
+        }
+        return sessions
     }
 
     /// The session a token's hash names, with its account.

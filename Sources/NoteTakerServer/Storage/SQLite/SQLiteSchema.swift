@@ -143,6 +143,10 @@ extension SQLiteSyncStorage {
                     + \(BatchPlan.recordOverheadBytes) * (SELECT COUNT(*) FROM record WHERE record.accountId = account.id);
                 """)
         }
+        migrator.registerMigration("v8-session-device") { db in
+            // The name the device gave when it logged in, for the account's list of sessions.
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN deviceName TEXT")
+        }
         return migrator
     }()
 }

@@ -63,11 +63,21 @@ public struct SQLiteSyncStorage: SyncStorage {
     }
 
     /// Stores a session token's hash.
-    public func addSession(tokenHash: String, account: Int64) async throws {
+    public func addSession(tokenHash: String, account: Int64, deviceName: String?) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "INSERT INTO session (tokenHash, accountId, createdAt, lastUsedAt) VALUES (?, ?, ?, ?)",
-                arguments: [tokenHash, account, Date().timeIntervalSince1970, Date().timeIntervalSince1970])
+                sql: "INSERT INTO session (tokenHash, accountId, createdAt, lastUsedAt, deviceName) VALUES (?, ?, ?, ?, ?)",
+                arguments: [tokenHash, account, Date().timeIntervalSince1970, Date().timeIntervalSince1970, deviceName])
+        }
+    }
+
+    /// Every session of an account.
+    public func sessions(account: Int64) async throws -> [SessionEntry] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT tokenHash, deviceName, createdAt, lastUsedAt FROM session WHERE accountId = ?",
+                             arguments: [account]).map {
+                SessionEntry(tokenHash: $0[0], deviceName: $0[1], createdAt: $0[2], lastUsedAt: $0[3])
+            }
         }
     }
 

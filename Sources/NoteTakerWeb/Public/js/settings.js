@@ -27,10 +27,45 @@ export async function openSettings() {
 export function refreshSettingsSync() {
   const section = document.getElementById('sync-section');
   if (!section || document.getElementById('account-form')) return;
-  section.replaceWith(accountSection(syncData.status));
+  section.replaceWith(accountSection(syncData.status, document.getElementById('sessions')));
 }
 
-function accountSection(status) {
+/**
+ * The account's sessions on the server, each device with when it was last used, and a way to
+ * log out any other (a lost phone). `kept`: the part already shown, kept as it is instead of
+ * asking the server again whenever sync's state changes.
+ */
+function sessionsPart(kept) {
+  if (kept) return kept;
+  const heading = () => h('h4', { id: 'sessions-heading' }, t('sessions'));
+  const part = h('div', { id: 'sessions', 'aria-labelledby': 'sessions-heading' }, heading());
+  const show = (list) => replaceChildren(part, heading(),
+    h('ul', { className: 'sessions' }, list.sessions.map((session) => {
+      const device = session.deviceName ?? t('sessionUnnamed');
+      return h('li', {},
+        h('span', { className: 'session-device' }, device, session.current ? ` (${t('sessionThisDevice')})` : ''), ' ',
+        h('span', { className: 'hint' }, t('sessionUsed', {
+          date: longDate(session.lastUsedAt * 1000), since: longDate(session.createdAt * 1000) })),
+        session.current ? null : h('button', {
+          type: 'button', className: 'quiet', 'data-session': session.id, 'aria-label': t('sessionEndLabel', { device }),
+          onclick: async (event) => {
+            event.target.disabled = true;
+            try {
+              await api.endSession(session.id);
+              toast(t('sessionEnded', { device }));
+              show(await api.sessions());
+            } catch (error) {
+              event.target.disabled = false;
+              toast(error.message ?? t('offline'));
+            }
+          } }, t('sessionEnd')));
+    })),
+    h('p', { className: 'hint' }, t('sessionsHint')));
+  api.sessions().then(show, (error) => part.append(h('p', { className: 'error' }, error.message ?? t('offline'))));
+  return part;
+}
+
+function accountSection(status, keptSessions) {
   const section = h('section', { id: 'sync-section', 'aria-labelledby': 'sync-heading' }, h('h3', { id: 'sync-heading' }, t('syncAccount')));
   if (!status.server || !status.loggedIn) {
     section.append(accountForm(status));
@@ -55,7 +90,8 @@ function accountSection(status) {
       h('ul', { className: 'failures held' }, summary.held.map((record) => h('li', {}, `${record.recordType} ${record.recordId.slice(0, 8)}: ${record.reason}`)))) : null,
     h('div', { className: 'button-row' },
       h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
-      h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))));
+      h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
+    sessionsPart(keptSessions));
   return section;
 }
 

@@ -1,0 +1,51 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// The account's sessions: each device logged in, which its owner can list and end (a lost
+/// phone, a laptop sold).
+extension SyncService {
+    /// How many hex digits of a token's hash name its session (64 bits: unique within any
+    /// account, and nothing an attacker can use).
+    static let sessionIdLength = 16
+
+    /// The account's live sessions, the most recently used first; `token` marks the current one.
+    public func sessions(of account: StoredAccount, token: String) async throws(SyncServerError) -> SessionList {
+        let current = SessionToken.hash(token)
+        let now = Date().timeIntervalSince1970
+        let entries = try await storing { try await storage.sessions(account: account.id) }
+        let live = entries.filter { entry in
+            if case .live = sessionLifetime.judge(createdAt: entry.createdAt, lastUsedAt: entry.lastUsedAt, now: now) { return true }
+            return false
+        }
+        return SessionList(sessions: live.sorted { $0.lastUsedAt > $1.lastUsedAt }.map { entry in
+            SessionInfo(
+                id: String(entry.tokenHash.prefix(Self.sessionIdLength)), deviceName: entry.deviceName,
+                createdAt: entry.createdAt, lastUsedAt: entry.lastUsedAt, current: entry.tokenHash == current)
+        })
+    }
+
+    /// Ends the account's session named `id` (a ``SessionInfo/id``), and its push streams.
+    public func endSession(id: String, account: StoredAccount) async throws(SyncServerError) {
+        let entries = try await storing { try await storage.sessions(account: account.id) }
+        guard id.utf8.count == Self.sessionIdLength,
+              let entry = entries.first(where: { $0.tokenHash.hasPrefix(id) })
+        else {
+            throw SyncServerError(.notFound, "This account has no session '\(id)'; list them with GET /v1/sessions.")
+        }
+        try await storing { try await storage.removeSession(tokenHash: entry.tokenHash) }
+        await announce(.sessionEnded(tokenHash: entry.tokenHash))
+    }
+
+    /// A device name as a session keeps it: trimmed, without control characters, at most
+    /// ``Credentials/maximumDeviceNameLength`` characters; `nil` when none is left.
+    static func validate(deviceName: String?) throws(SyncServerError) -> String? {
+        guard let deviceName else { return nil }
+        let trimmed = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= Credentials.maximumDeviceNameLength,
+              !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+        else {
+            throw .badRequest("A device name is at most \(Credentials.maximumDeviceNameLength) characters, with no control characters.")
+        }
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}
