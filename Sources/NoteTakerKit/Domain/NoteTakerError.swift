@@ -26,6 +26,8 @@ public enum NoteTakerError: Error, Sendable, Hashable {
     case noteInTrash(String)
     /// The note is not in the trash, so it cannot be restored or purged.
     case noteNotInTrash(String)
+    /// The note has no sync conflict, so there is nothing to resolve.
+    case noConflict(String)
     /// The file is larger than ``Attachment/maximumSize``.
     case attachmentTooLarge(fileName: String, size: Int64)
     /// A file could not be read.
@@ -70,6 +72,8 @@ extension NoteTakerError: CustomStringConvertible, LocalizedError {
             return "Note \(id) is in the trash. Restore it first with `notetaker restore \(id)`."
         case .noteNotInTrash(let id):
             return "Note \(id) is not in the trash."
+        case .noConflict(let id):
+            return "Note \(id) has no sync conflict to resolve."
         case .attachmentTooLarge:
             return "Attachment too large. Maximum size is 250MB."
         case .fileUnreadable(let path, let reason):

@@ -93,7 +93,7 @@ extension NoteStore {
     public func resolveConflict(noteId: UUID, keep choice: ConflictResolution) throws(NoteTakerError) -> ConflictResolutionOutcome {
         let (released, outcome): (Set<String>, ConflictResolutionOutcome) = try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT copyId, localBody, serverBody FROM sync_conflict WHERE noteId = ?", arguments: [noteId.key]) else {
-                throw NoteTakerError.invalidInput("Note \(noteId.key) has no sync conflict to resolve.")
+                throw NoteTakerError.noConflict(noteId.key)
             }
             var released: Set<String> = []
             var outcome = ConflictResolutionOutcome.resolved

@@ -43,9 +43,9 @@ extension Request {
         }
     }
 
-    /// A query parameter that is an id, if present.
+    /// A query parameter that is an id, if present (given empty, it is not an id).
     func identifier(_ name: String) throws(WebAPIError) -> UUID? {
-        guard let text = uri.form(name), !text.isEmpty else { return nil }
+        guard let text = uri.form(name) else { return nil }
         guard let id = UUID(uuidString: text) else { throw .invalid("'\(name)' must be an id like 3f2a…, given '\(text)'.") }
         return id
     }

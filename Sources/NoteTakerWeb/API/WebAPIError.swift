@@ -32,7 +32,7 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.notFound, "not_found", error.message)
         case .ambiguousIdentifier, .invalidInput:
             self.init(.badRequest, "invalid_input", error.message)
-        case .folderCycle, .folderNameTaken, .noteInTrash, .noteNotInTrash:
+        case .folderCycle, .folderNameTaken, .noteInTrash, .noteNotInTrash, .noConflict:
             self.init(.conflict, "conflict", error.message)
         case .attachmentTooLarge:
             self.init(.contentTooLarge, "too_large", error.message)

@@ -37,7 +37,13 @@ struct AttachmentRoutes {
         }
         router.get("/api/v1/attachments/:id/thumbnail") { _, context in
             let attachment = try find(try context.identifier())
+            guard attachment.kind == .image else {
+                throw WebAPIError(.notFound, "not_found", "Attachment \(attachment.id.key) is not a picture; it has no thumbnail.")
+            }
             guard let thumbnail = store.thumbnail(for: attachment) else {
+                guard Self.inlineImageTypes[(attachment.fileName as NSString).pathExtension.lowercased()] != nil else {
+                    throw WebAPIError(.notFound, "not_found", "No thumbnail can be made of \(attachment.fileName).")
+                }
                 return try Self.file(store.fileURL(for: attachment), of: attachment, download: false)
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: thumbnail.path)[.size] as? NSNumber)?.intValue ?? 0

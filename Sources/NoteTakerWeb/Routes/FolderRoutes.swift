@@ -19,7 +19,8 @@ struct FolderRoutes {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            name = try container.decodeIfPresent(String.self, forKey: .name)
+            // Present, a name is a string: null is not "unchanged" (the document says so).
+            name = container.contains(.name) ? try container.decode(String.self, forKey: .name) : nil
             parentId = container.contains(.parentId) ? .some(try container.decodeIfPresent(UUID.self, forKey: .parentId)) : nil
         }
 

@@ -16,10 +16,10 @@ struct ImportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/v1/import") { request, _ in
-            guard let name = request.uri.form("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let name = request.uri.form("name"), !name.isEmpty else {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was imported.")
             }
-            guard Self.extensions.contains((name as NSString).pathExtension.lowercased()) else {
+            guard let fileName = Self.uploadName(name) else {
                 throw WebAPIError.invalid("Only Evernote (.enex) and Markdown (.md) files can be imported here; for a NoteTaker "
                     + "JSON export or a folder of Markdown files run `notetaker import PATH`. Nothing was imported.")
             }
@@ -30,15 +30,38 @@ struct ImportRoutes {
                 throw WebAPIError(.fileWriteFailed(path: folder.path, reason: error.localizedDescription))
             }
             defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent(Attachment.safeFileName(name))
+            let file = folder.appendingPathComponent(fileName)
             try await request.body.save(to: file, limit: Self.maximumUpload) { _ in
                 WebAPIError(.contentTooLarge, "too_large", "The file is over 4 GB; import it with `notetaker import PATH`. Nothing was imported.")
             }
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size > 0 else { throw WebAPIError.invalid("The file '\(name)' is empty. Nothing was imported.") }
             do {
                 return try JSON.response(try Importer(store: store).importItems(at: file))
             } catch let error as InterchangeError {
                 throw WebAPIError(error)
             }
         }
+    }
+
+    /// The name an upload called `name` is imported under: its name without the extension,
+    /// made safe for a file and a folder name (at most 200 characters, on one line; an
+    /// Evernote file's notes go into a folder of that name), and its extension in lower case;
+    /// `nil` unless `name` ends in `.enex`, `.md` or `.markdown` (any case) after at least one
+    /// character that is not `/`. (The OpenAPI document's pattern for `name` says the same.)
+    static func uploadName(_ name: String) -> String? {
+        let scalars = Array(name.unicodeScalars)
+        for fileExtension in extensions {
+            let suffix = Array(("." + fileExtension).unicodeScalars)
+            guard scalars.count > suffix.count,
+                  zip(scalars.suffix(suffix.count), suffix).allSatisfy({ String($0).lowercased() == String($1) }),
+                  scalars[scalars.count - suffix.count - 1] != "/"
+            else { continue }
+            let given = String(String.UnicodeScalarView(scalars.dropLast(suffix.count)))
+            let oneLine = given.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let stem = String(Attachment.safeFileName(oneLine).unicodeScalars.prefix(200))
+            return stem + "." + fileExtension
+        }
+        return nil
     }
 }

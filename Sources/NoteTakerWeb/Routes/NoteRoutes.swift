@@ -99,16 +99,15 @@ struct NoteRoutes {
     func page(_ request: Request) throws(WebAPIError) -> NotePageJSON {
         let limit = try request.integer("limit", default: 50, in: 1...500)
         let offset = try request.integer("offset", default: 0, in: 0...Int(Int32.max))
-        let notes: [Note]
-        if try request.flag("trash") {
-            notes = try storeCall { () throws(NoteTakerError) in try store.trashedNotes(limit: limit + 1, offset: offset) }
-        } else {
-            let query = NoteQuery(
-                folderId: try request.identifier("folder"), includeSubfolders: try request.flag("subfolders"),
-                tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
-                pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), order: try Self.order(request),
-                limit: limit + 1, offset: offset)
-            notes = try storeCall { () throws(NoteTakerError) in try store.notes(query) }
+        // Every parameter is checked, even those the trash does not use.
+        let query = NoteQuery(
+            folderId: try request.identifier("folder"), includeSubfolders: try request.flag("subfolders"),
+            tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
+            pinnedOnly: try request.flag("pinned"), recentOnly: try request.flag("recent"), order: try Self.order(request),
+            limit: limit + 1, offset: offset)
+        let inTrash = try request.flag("trash")
+        let notes = try storeCall { () throws(NoteTakerError) in
+            inTrash ? try store.trashedNotes(limit: limit + 1, offset: offset) : try store.notes(query)
         }
         let more = notes.count > limit
         return NotePageJSON(notes: notes.prefix(limit).map(NoteSummaryJSON.init), nextOffset: more ? offset + limit : nil)
