@@ -23,7 +23,7 @@ struct SessionListTests {
     func listAndEnd() async throws {
         try await TestServer().test { client in
             let laptop = try await client.register("ada")
-            let phone = try await logIn(client, "ada", device: "  Ada's phone \n")
+            let phone = try await logIn(client, "ada", device: "  Ada's phone  ")
             let listed = try await sessions(client, laptop)
             #expect(listed.count == 2)
             #expect(listed.map(\.deviceName).contains("Ada's phone"), "names are kept trimmed")
@@ -65,7 +65,7 @@ struct SessionListTests {
     func badDeviceNames() async throws {
         try await TestServer().test { client in
             let ada = try await client.register("ada")
-            for name in [String(repeating: "n", count: Credentials.maximumDeviceNameLength + 1), "tab\there", "bell\u{7}"] {
+            for name in [String(repeating: "n", count: Credentials.maximumDeviceNameLength + 1), "tab\there", "bell\u{7}", "two\nlines"] {
                 let response = try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse", deviceName: name))
                 #expect(response.status == .badRequest, "\(name)")
             }

@@ -36,13 +36,15 @@ extension SyncService {
         await announce(.sessionEnded(tokenHash: entry.tokenHash))
     }
 
-    /// A device name as a session keeps it: trimmed, without control characters, at most
-    /// ``Credentials/maximumDeviceNameLength`` characters; `nil` when none is left.
+    /// A device name as a session keeps it, trimmed (`nil` when none is left). It may hold
+    /// at most ``Credentials/maximumDeviceNameLength`` Unicode scalars and no control
+    /// character (U+0000–U+001F, U+007F–U+009F: no line break or tab), as the OpenAPI
+    /// document's pattern says.
     static func validate(deviceName: String?) throws(SyncServerError) -> String? {
         guard let deviceName else { return nil }
-        let trimmed = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= Credentials.maximumDeviceNameLength,
-              !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+        let trimmed = deviceName.trimmingCharacters(in: .whitespaces)
+        guard deviceName.unicodeScalars.count <= Credentials.maximumDeviceNameLength,
+              !deviceName.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         else {
             throw .badRequest("A device name is at most \(Credentials.maximumDeviceNameLength) characters, with no control characters.")
         }
