@@ -6,9 +6,10 @@ import PostgresNIO
 /// A PostgreSQL database named by a URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`), its
 /// connection pool and the server's schema in it.
 ///
-/// The URL's `sslmode` is `disable`, `prefer` (the default), `require` or `verify-full`
-/// (the last two verify the server's certificate and name, against the system's roots or the
-/// CA file `sslrootcert=PATH` names); `host=/path` in its query connects through a Unix
+/// The URL's `sslmode` is `disable`, `prefer` (the default: encrypted when the database
+/// offers TLS, its certificate unchecked, as libpq does), `require` or `verify-full` (the last
+/// two verify the database's certificate and name, against the system's roots or the CA file
+/// `sslrootcert=PATH` names); `host=/path` in its query connects through a Unix
 /// socket folder instead of TCP. The password comes from the caller (a file), the URL, or
 /// `PGPASSWORD`, in that order; one in the URL is seen by anyone who runs `ps`, and a
 /// connection that may be unencrypted to another machine is logged as a warning.
@@ -42,6 +43,12 @@ public struct PostgresDatabase: Sendable {
             }
             tlsConfiguration.trustRoots = .file(rootFile)
         }
+        if mode == "prefer" {
+            // Encryption when offered, against eavesdroppers, with no promise of who answers:
+            // a database with its distribution's self-signed certificate (Debian enables one)
+            // must still be reachable by default. verify-full is the setting that checks.
+            tlsConfiguration.certificateVerification = .none
+        }
         let tls: PostgresConnection.Configuration.TLS
         switch mode {
         case "disable": tls = .disable
@@ -53,7 +60,7 @@ public struct PostgresDatabase: Sendable {
         let host = components.host ?? ""
         let remote = query["host"].map { !$0.hasPrefix("/") } ?? !["", "localhost", "127.0.0.1", "::1"].contains(host.lowercased())
         if remote && (mode == "disable" || mode == "prefer") {
-            logger.warning("The connection to PostgreSQL at \(host) \(mode == "disable" ? "is not encrypted" : "may not be encrypted") (sslmode=\(mode)): notes and passwords' hashes cross the network readable. Use sslmode=verify-full, with sslrootcert=CA.pem for a private CA.")
+            logger.warning("The connection to PostgreSQL at \(host) \(mode == "disable" ? "is not encrypted" : "may not be encrypted, and is not checked") (sslmode=\(mode)): notes and passwords' hashes can be read on the network, or by whoever poses as the database. Use sslmode=verify-full, with sslrootcert=CA.pem for a private CA.")
         }
         if inURL != nil {
             logger.warning("The PostgreSQL password is in the database URL, which anyone on this machine can read with `ps`. Give it in PGPASSWORD or with --database-password-file instead.")
