@@ -22,14 +22,7 @@ struct PostgresSettingsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ca = folder.appendingPathComponent("ca.pem"), garbage = folder.appendingPathComponent("garbage.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=Test CA",
-                             "-keyout", folder.appendingPathComponent("ca.key").path, "-out", ca.path]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        let ca = try makeCertificateAuthority(in: folder, name: "Test CA"), garbage = folder.appendingPathComponent("garbage.pem")
         _ = try PostgresDatabase(url: "postgres://notes@db.example/n?sslmode=verify-full&sslrootcert=\(ca.path)", environment: [:])
         try Data("not a certificate".utf8).write(to: garbage)
         #expect { _ = try PostgresDatabase(url: "postgres://notes@db.example/n?sslmode=verify-full&sslrootcert=\(garbage.path)", environment: [:]) }

@@ -46,14 +46,7 @@ struct PostgresTLSTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("other-ca-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let other = folder.appendingPathComponent("ca.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=Another CA",
-                             "-keyout", folder.appendingPathComponent("ca.key").path, "-out", other.path]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        let other = try makeCertificateAuthority(in: folder, name: "Another CA")
         for query in ["sslmode=verify-full&sslrootcert=\(other.path)", "sslmode=verify-full"] {
             await #expect(throws: (any Error).self, "\(query)") { _ = try await encrypted(try url(query)) }
         }

@@ -115,3 +115,16 @@ func noteSave(_ id: UUID = UUID(), title: String, base: String? = nil) -> Record
 func sha256Hex(_ data: Data) -> String {
     SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
 }
+
+/// A new self-signed CA certificate (PEM) made by openssl in `folder`, named `name`.
+func makeCertificateAuthority(in folder: URL, name: String) throws -> URL {
+    let certificate = folder.appendingPathComponent("ca.pem")
+    let openssl = Process()
+    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=\(name)",
+                         "-keyout", folder.appendingPathComponent("ca.key").path, "-out", certificate.path]
+    openssl.standardError = FileHandle.nullDevice
+    try openssl.run()
+    openssl.waitUntilExit()
+    return certificate
+}
