@@ -79,9 +79,10 @@ struct SyncCommandTests {
         let phoneSession = try #require(list.sessions.first { $0.deviceName == "Ada's phone" })
         #expect(!phoneSession.current)
 
-        let unknown = try laptop.run(["account", "sessions", "--end", "0123456789abcdef"])
-        #expect(unknown.status == 1 && unknown.stderr.contains("no session"), "\(unknown.stderr)")
-        #expect(try laptop.ok(["account", "sessions", "--end", phoneSession.id]).contains("Ended session \(phoneSession.id) (Ada's phone)"))
+        let unknown = try laptop.run(["account", "sessions", "--end", "zz"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no session 'zz'"), "\(unknown.stderr)")
+        let typed = String(phoneSession.id.prefix(6)).uppercased()
+        #expect(try laptop.ok(["account", "sessions", "--end", typed]).contains("Ended session \(phoneSession.id) (Ada's phone)"))
         let refused = try phone.run(["sync"])
         #expect(refused.status != 0, "\(refused.stdout)")
         #expect(try laptop.ok(["account", "sessions", "--json"]).contains("Ada's laptop"))
