@@ -162,11 +162,16 @@ function exportSection() {
   // The folders and tags may arrive after Settings opens, and change while it is open.
   const fillScope = () => {
     if (!scope.isConnected && scope.options.length > 0) return document.removeEventListener('sidebar-changed', fillScope);
+    const choices = [['', t('exportEverything')],
+      ...flatFolders().map(({ folder, depth }) => [`folder=${encodeURIComponent(folder.id)}`, `${'\u2003'.repeat(depth)}${folder.name}`]),
+      ...sidebarData.tags.map((tag) => [`tag=${encodeURIComponent(tag.name)}`, `#${tag.name}`])];
+    // Options are rebuilt only when they differ: a list open under the pointer stays open.
+    const same = choices.length === scope.options.length
+      && choices.every(([value, label], index) => scope.options[index].value === value && scope.options[index].text === label);
+    if (same) return;
     const chosen = scope.value;
-    replaceChildren(scope, h('option', { value: '' }, t('exportEverything')),
-      flatFolders().map(({ folder, depth }) => h('option', { value: `folder=${encodeURIComponent(folder.id)}` }, `${'\u2003'.repeat(depth)}${folder.name}`)),
-      sidebarData.tags.map((tag) => h('option', { value: `tag=${encodeURIComponent(tag.name)}` }, `#${tag.name}`)));
-    scope.value = [...scope.options].some((option) => option.value === chosen) ? chosen : '';
+    replaceChildren(scope, choices.map(([value, label]) => h('option', { value }, label)));
+    scope.value = choices.some(([value]) => value === chosen) ? chosen : '';
     update();
   };
   document.addEventListener('sidebar-changed', fillScope);
