@@ -38,14 +38,21 @@ public struct RecordChange: Sendable, Hashable, Codable {
     public var baseChangeTag: String?
     /// The record's fields, for a save.
     public var fields: RecordFields?
+    /// `true` for a save the software made on its own, only because a deletion reached the
+    /// device (a subfolder moved up, a note losing a deleted tag), or for a tag's change of
+    /// case: it does not count as an edit, so a deletion of the record based on the version
+    /// before it still applies. Absent for a person's change (and from older devices).
+    public var derived: Bool?
 
     /// Creates a change.
-    public init(recordType: String, recordId: UUID, operation: Operation, baseChangeTag: String?, fields: RecordFields?) {
+    public init(recordType: String, recordId: UUID, operation: Operation, baseChangeTag: String?, fields: RecordFields?,
+                derived: Bool = false) {
         self.recordType = recordType
         self.recordId = recordId
         self.operation = operation
         self.baseChangeTag = baseChangeTag
         self.fields = fields
+        self.derived = derived ? true : nil
     }
 }
 

@@ -150,6 +150,46 @@ struct RecordTests {
         }
     }
 
+    @Test("a deletion based on an older version applies over changes the software made on its own, never over an edit")
+    func deletionBeatsDerivedSaves() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            func save(_ id: UUID, _ title: String, base: String?, derived: Bool = false) async throws -> String? {
+                var change = noteSave(id, title: title, base: base)
+                change.derived = derived ? true : nil
+                return try await client.modify(token, [change]).results[0].changeTag
+            }
+            func delete(_ id: UUID, base: String?) async throws -> RecordResult.Outcome {
+                try await client.modify(token, [RecordChange(recordType: "note", recordId: id, operation: .delete, baseChangeTag: base, fields: nil)])
+                    .results[0].outcome
+            }
+            // Edited, then moved by the software twice: a deletion of the edit applies.
+            let moved = UUID()
+            let edited = try await save(moved, "edit", base: nil)
+            let once = try await save(moved, "moved up", base: edited, derived: true)
+            _ = try await save(moved, "moved again", base: once, derived: true)
+            #expect(try await delete(moved, base: edited) == .saved)
+            #expect(try await client.changes(token).records.first { $0.recordId == moved }?.deleted == true)
+
+            // A derived change, then an edit: the deletion of the older version is refused,
+            // whether it was based on the edit before or on the derived change.
+            let reedited = UUID()
+            let first = try await save(reedited, "edit", base: nil)
+            let derived = try await save(reedited, "moved up", base: first, derived: true)
+            _ = try await save(reedited, "edited again", base: derived)
+            #expect(try await delete(reedited, base: first) == .serverRecordChanged)
+            #expect(try await delete(reedited, base: derived) == .serverRecordChanged)
+
+            // A change without the flag (an older device's) is an edit, as before.
+            let plain = UUID()
+            let before = try await save(plain, "edit", base: nil)
+            _ = try await save(plain, "edit again", base: before)
+            #expect(try await delete(plain, base: before) == .serverRecordChanged)
+            // A deletion never based on any version is refused as before.
+            #expect(try await delete(plain, base: nil) == .serverRecordChanged)
+        }
+    }
+
     @Test("changes come in pages with moreComing")
     func paging() async throws {
         try await TestServer().test { client in

@@ -82,7 +82,8 @@ import Testing
             let changes = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
                 let delete = Bool.random(using: &generator)
                 return RecordChange(recordType: "folder", recordId: UUID(), operation: delete ? .delete : .save,
-                                    baseChangeTag: Bool.random(using: &generator) ? "12" : nil, fields: delete ? nil : Self.fields(&generator))
+                                    baseChangeTag: Bool.random(using: &generator) ? "12" : nil, fields: delete ? nil : Self.fields(&generator),
+                                    derived: !delete && Bool.random(using: &generator))
             }
             let batch = ModifyRequest(changes: changes, deviceId: Bool.random(using: &generator) ? UUID() : nil)
             #expect(String(decoding: batch.wireJSON, as: UTF8.self) == String(decoding: try Self.sortedEncoder.encode(batch), as: UTF8.self))

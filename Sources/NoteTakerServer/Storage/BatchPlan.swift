@@ -5,10 +5,12 @@ import NoteTakerSyncProtocol
 /// written: the same decisions for every storage (SQLite, PostgreSQL), which then only carry
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
-    /// A record as a storage holds it, with the bytes its fields take.
+    /// A record as a storage holds it, with the bytes its fields take and the sequence of
+    /// its last edit (see ``RecordVersioning/decide(_:current:editSequence:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
+        var editSequence: Int64
     }
 
     /// Identifies a record within an account.
@@ -24,6 +26,8 @@ struct BatchPlan {
         var deleted: Bool
         var fields: String
         var size: Int64
+        /// The change that last edited the record: `sequence`, unless this change is derived.
+        var editSequence: Int64
     }
 
     /// One thing to do to the storage, in order.
@@ -55,7 +59,7 @@ struct BatchPlan {
         for (change, text) in zip(request.changes, request.fieldsTexts(fieldsJSON)) {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
-            switch RecordVersioning.decide(change, current: held?.record) {
+            switch RecordVersioning.decide(change, current: held?.record, editSequence: held?.editSequence) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
@@ -69,14 +73,15 @@ struct BatchPlan {
                 let fields = change.operation == .save ? try RecordVersioning.storedFields(change, written: text) : "{}"
                 let write = Write(
                     key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields,
-                    size: Self.storedSize(fields))
+                    size: Self.storedSize(fields),
+                    editSequence: RecordVersioning.editSequence(after: change, sequence: self.sequence, previous: held?.editSequence))
                 addedBytes += write.size - (held?.size ?? 0)
                 steps.append(.write(write))
                 current[key] = StoredRecord(
                     record: SyncRecord(
                         recordType: change.recordType, recordId: change.recordId, changeTag: String(self.sequence),
                         deleted: write.deleted, fields: change.fields ?? [:]),
-                    size: write.size)
+                    size: write.size, editSequence: write.editSequence)
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(self.sequence)))
             }

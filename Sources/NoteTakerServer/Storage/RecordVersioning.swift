@@ -15,14 +15,29 @@ enum RecordVersioning {
         case conflict(SyncRecord)
     }
 
-    /// Decides a change against the record the server holds now (`nil` if none).
-    static func decide(_ change: RecordChange, current: SyncRecord?) -> Decision {
+    /// Decides a change against the record the server holds now (`nil` if none), whose last
+    /// edit, a change not ``RecordChange/derived``, was change `editSequence`.
+    ///
+    /// A deletion whose base is stale still applies when nothing since its base was an edit:
+    /// what the software changed on its own (a subfolder moved up because another device
+    /// deleted its folder) never outranks a person's deletion. Any edit since does.
+    static func decide(_ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil) -> Decision {
         guard let current else { return .apply }
         if change.operation == .delete, current.deleted {
             return .alreadyApplied(changeTag: current.changeTag)
         }
         if change.baseChangeTag == current.changeTag { return .apply }
+        if change.operation == .delete, let base = change.baseChangeTag.flatMap({ Int64($0) }),
+           let edited = editSequence ?? Int64(current.changeTag), edited <= base {
+            return .apply
+        }
         return .conflict(current)
+    }
+
+    /// The last edit of a record after `change` is stored as change `sequence`: this change,
+    /// unless it is derived from another (then the record's last edit stays `previous`).
+    static func editSequence(after change: RecordChange, sequence: Int64, previous: Int64?) -> Int64 {
+        change.derived == true && change.operation == .save ? previous ?? sequence : sequence
     }
 
     /// Checks what the server can check of a change before applying anything.

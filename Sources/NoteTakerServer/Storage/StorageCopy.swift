@@ -72,12 +72,16 @@ public enum StorageCopy {
                         \(rows.map { $0[4] as String })::text[]) AS s (h, a, c, u, n)
                     """, logger: logger)
             }
-            summary.records = try await copy("SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, '') FROM record ORDER BY accountId, recordId, recordType") { rows in
+            summary.records = try await copy("""
+                SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq)
+                FROM record ORDER BY accountId, recordId, recordType
+                """) { rows in
                 try await connection.query("""
-                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author)
-                    SELECT a, i, t, s, d, f, z, NULLIF(w, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq)
+                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Bool })::boolean[],
-                        \(rows.map { $0[5] as String })::text[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as String })::text[]) AS r (a, i, t, s, d, f, z, w)
+                        \(rows.map { $0[5] as String })::text[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as String })::text[],
+                        \(rows.map { $0[8] as Int64 })::bigint[]) AS r (a, i, t, s, d, f, z, w, e)
                     """, logger: logger)
             }
             _ = try await copy("SELECT accountId, requestId, response, createdAt FROM request ORDER BY accountId, requestId") { rows in

@@ -124,6 +124,11 @@ enum PostgresSchema {
             // The name the device gave when it logged in, for the account's list of sessions.
             "ALTER TABLE session ADD COLUMN device_name TEXT",
         ],
+        [
+            // The change that last edited each record, when a derived save followed it
+            // (NULL: the record's own sequence). See RecordVersioning.decide.
+            "ALTER TABLE record ADD COLUMN edit_seq BIGINT",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -123,14 +123,15 @@ extension PostgresSyncStorage {
             BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType)
         }))
         let rows = try await connection.query("""
-            SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size
+            SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size, COALESCE(r.edit_seq, r.seq)
             FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
             CROSS JOIN LATERAL (SELECT * FROM record WHERE account_id = \(account) AND record_id = k.id AND record_type = k.type LIMIT 1) r
             """, logger: database.logger)
         var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
-        for try await (type, id, sequence, deleted, fields, size) in rows.decode((String, String, Int64, Bool, String, Int64).self) {
+        for try await (type, id, sequence, deleted, fields, size, edited) in rows.decode((String, String, Int64, Bool, String, Int64, Int64).self) {
             current[BatchPlan.RecordKey(recordId: id, recordType: type)] = BatchPlan.StoredRecord(
-                record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields), size: size)
+                record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields), size: size,
+                editSequence: edited)
         }
         return current
     }
@@ -142,11 +143,14 @@ extension PostgresSyncStorage {
         guard !last.isEmpty else { return }
         let writes = Array(last.values)
         try await connection.query("""
-            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author)
-            SELECT \(account), * , \(author) FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
-                \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[])
+            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq)
+            SELECT \(account), k.id, k.type, k.seq, k.deleted, k.fields, k.size, \(author), NULLIF(k.edit_seq, k.seq)
+            FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
+                \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[],
+                \(writes.map(\.editSequence))::bigint[]) AS k(id, type, seq, deleted, fields, size, edit_seq)
             ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET
-                seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author
+                seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author,
+                edit_seq = EXCLUDED.edit_seq
             """, logger: database.logger)
     }
 

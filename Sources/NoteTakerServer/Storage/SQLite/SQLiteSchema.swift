@@ -147,6 +147,11 @@ extension SQLiteSyncStorage {
             // The name the device gave when it logged in, for the account's list of sessions.
             try db.execute(sql: "ALTER TABLE session ADD COLUMN deviceName TEXT")
         }
+        migrator.registerMigration("v9-record-edit-sequence") { db in
+            // The change that last edited each record, when a derived save followed it
+            // (NULL: the record's own sequence). See RecordVersioning.decide.
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN editSeq INTEGER")
+        }
         return migrator
     }()
 }

@@ -46,9 +46,11 @@ extension SQLiteSyncStorage {
             for change in request.changes {
                 let key = BatchPlan.RecordKey(recordId: change.recordId.key, recordType: change.recordType)
                 current[key] = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT recordType, recordId, seq, deleted, fields, size FROM record
+                    SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq FROM record
                     WHERE accountId = ? AND recordId = ? AND recordType = ?
-                    """), arguments: [account, key.recordId, key.recordType]).map { BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"]) }
+                    """), arguments: [account, key.recordId, key.recordType]).map {
+                    BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"])
+                }
             }
             let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
             var versionBytes: Int64 = 0
@@ -56,11 +58,11 @@ extension SQLiteSyncStorage {
                 switch step {
                 case .write(let write):
                     try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ?))
                         """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
-                            write.fields, write.size, request.deviceId?.key,
+                            write.fields, write.size, request.deviceId?.key, write.editSequence, write.sequence,
                         ])
                 case .keepVersion(let recordId, let sequence, let fields):
                     versionBytes += try Self.keepVersion(db, account: account, recordId: recordId, sequence: sequence, fields: fields)
