@@ -13,6 +13,8 @@ struct ApplyDecisionTests {
         var exists = true
         var synced: Synced = .atServerTag
         var pending: ApplyDecision.Pending?
+        /// The server sent the record refusing this device's change (else it was pulled).
+        var answered = false
         var expected: ApplyDecision
 
         enum Synced: Sendable { case atServerTag, atOlderTag, never }
@@ -23,7 +25,8 @@ struct ApplyDecisionTests {
             case .atOlderTag: "t1"
             case .never: nil
             }
-            return Situation(serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending)
+            return Situation(serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
+                             answered: answered)
         }
 
         var testDescription: String { what }
@@ -38,10 +41,12 @@ struct ApplyDecisionTests {
              synced: .never, expected: .delete),
         Case(what: "deleted on both sides: the local deletion is dropped", serverDeleted: true, exists: false,
              pending: .delete(deletedTag: "t1"), expected: .bothDeleted),
-        Case(what: "deleted here, changed elsewhere since: the edit wins", exists: false, pending: .delete(deletedTag: "t1"),
-             expected: .editBeatsLocalDeletion),
+        Case(what: "deleted here, changed elsewhere since, pulled: the deletion goes up, for the server to judge the change",
+             exists: false, pending: .delete(deletedTag: "t1"), expected: .keep),
+        Case(what: "deleted here, refused by the server because an edit came since: the edit wins", exists: false,
+             pending: .delete(deletedTag: "t1"), answered: true, expected: .editBeatsLocalDeletion),
         Case(what: "deleted here, never synced, exists on the server: the edit wins", exists: false, synced: .never,
-             pending: .delete(deletedTag: nil), expected: .editBeatsLocalDeletion),
+             pending: .delete(deletedTag: nil), answered: true, expected: .editBeatsLocalDeletion),
         Case(what: "deleted here, the server still at the deleted version: the deletion goes up", exists: false,
              pending: .delete(deletedTag: "t2"), expected: .keep),
         Case(what: "deleted elsewhere, edited here: the edit wins", serverDeleted: true, synced: .atOlderTag,
@@ -69,15 +74,20 @@ struct ApplyDecisionTests {
         for serverDeleted in [false, true] {
             for exists in [false, true] {
                 for localTag in [nil, "t1", "t2"] as [String?] {
-                    for pending in pendings {
+                    for (pending, answered) in pendings.flatMap({ pending in [(pending, false), (pending, true)] }) {
                         let decision = ApplyDecision.decide(Situation(
-                            serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending))
+                            serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
+                            answered: answered))
                         if serverDeleted {
                             #expect(![.take(new: true), .take(new: false), .takeInsteadOfMissingRow, .editBeatsLocalDeletion].contains(decision))
                         }
                         if pending != nil {
                             // A change waiting here is never overwritten by a plain take.
                             #expect(decision != .take(new: true) && decision != .take(new: false))
+                        }
+                        if !answered {
+                            // A deletion made here is given up only on the server's word.
+                            #expect(decision != .editBeatsLocalDeletion)
                         }
                     }
                 }

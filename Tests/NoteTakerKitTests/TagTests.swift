@@ -55,6 +55,18 @@ struct TagTests {
         #expect(try store.note(id: note.id).tags == ["PROJECT"])
     }
 
+    @Test("renaming a tag to the name it has changes nothing, so nothing goes up")
+    func renameToItsOwnName() throws {
+        try store.make("n", tags: ["Red"])
+        let before = try store.pendingChanges()
+        let tag = try store.renameTag("red", to: "Red")
+        #expect(tag.name == "Red")
+        #expect(try store.pendingChanges() == before)
+        // " Red " folds to the same name: still nothing.
+        _ = try store.renameTag("Red", to: " Red ")
+        #expect(try store.pendingChanges() == before)
+    }
+
     @Test func renameOntoAnExistingNameMerges() throws {
         try store.make("a", tags: ["todo"])
         try store.make("b", tags: ["to-do", "todo"])

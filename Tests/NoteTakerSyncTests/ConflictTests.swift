@@ -146,6 +146,61 @@ struct ConflictTests {
         }
     }
 
+    @Test("a tag's change of case and its deletion on another device: the tag is gone, from every note", arguments: [true, false])
+    func tagDeletionBeatsCaseChange(deletingDeviceSyncsFirst: Bool) async throws {
+        try await withDevices(2) { devices, _ in
+            let note = try await shared(devices, NoteDraft(title: "Tagged", tags: ["Red"]))
+            try devices[0].store.deleteTag("Red")
+            _ = try devices[1].store.renameTag("Red", to: "RED")
+            for device in deletingDeviceSyncsFirst ? devices : devices.reversed() { try await device.sync() }
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.tags().isEmpty, "\(device.name) has the deleted tag back")
+                #expect(try device.store.note(id: note.id).tags.isEmpty, "\(device.name)")
+            }
+        }
+    }
+
+    /// Seed 2106 of the simulation: a third device moved the subfolder up when the deletion
+    /// of its parent reached it; before, that brought back the subfolder deleted meanwhile.
+    @Test("a subfolder deleted on one device stays deleted though its parent's deletion moved it up elsewhere",
+          arguments: [false, true])
+    func movedUpFolderStaysDeleted(movedUpByAThirdDevice: Bool) async throws {
+        try await withDevices(3) { devices, _ in
+            let parent = try devices[0].store.createFolder(name: "Parent")
+            let child = try devices[0].store.createFolder(name: "Child", parentId: parent.id)
+            for device in devices { try await device.sync() }
+            try devices[0].store.deleteFolder(id: child.id)
+            try devices[1].store.deleteFolder(id: parent.id)
+            try await devices[1].sync()
+            if movedUpByAThirdDevice { try await devices[2].sync() }
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.folderTree().isEmpty, "\(device.name) has a deleted folder back")
+            }
+        }
+    }
+
+    @Test("an edit of a subfolder moved up still wins over its deletion")
+    func editedFolderBeatsDeletion() async throws {
+        try await withDevices(2) { devices, _ in
+            let parent = try devices[0].store.createFolder(name: "Parent")
+            try await devices[0].sync()
+            try await devices[1].sync()
+            let child = try devices[1].store.createFolder(name: "Child", parentId: parent.id)
+            try await devices[1].sync()
+            try devices[0].store.deleteFolder(id: parent.id)
+            try await devices[0].sync()
+            _ = try devices[0].store.renameFolder(id: child.id, to: "Renamed")
+            try await devices[0].sync()
+            try devices[1].store.deleteFolder(id: child.id)
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.folder(id: child.id).name == "Renamed", "\(device.name)")
+            }
+        }
+    }
+
     @Test("a note moved into a folder deleted elsewhere survives, unfiled")
     func moveIntoDeletedFolder() async throws {
         try await withDevices(2) { devices, _ in

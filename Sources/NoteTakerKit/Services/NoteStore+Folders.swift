@@ -76,20 +76,27 @@ extension NoteStore {
     /// Deletes a folder. Its notes stay, with no folder; its subfolders move up to its parent.
     public func deleteFolder(id: UUID) throws(NoteTakerError) {
         try write { db in
-            let folder = try Self.fetchFolder(db, id: id.key)
-            let now = Date().storageValue
-            let affectedNotes = try String.fetchAll(
-                db, sql: "SELECT id FROM note WHERE folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key])
-            try Outbox.recordSaves(db, .folder, selection: "SELECT id FROM folder WHERE parentId = ?", arguments: [id.key])
-            try db.execute(
-                sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE parentId = ?",
-                arguments: [folder.parentId?.key, now, id.key])
-            try Outbox.recordSaves(db, .note, selection: "SELECT id FROM note WHERE folderId = ?", arguments: [id.key])
-            try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id.key])
-            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id.key])
+            _ = try Self.fetchFolder(db, id: id.key)
+            try Self.removeFolder(db, id: id.key)
             try Outbox.record(db, .folder, id.key, .delete)
-            try SearchFields.refresh(db, noteIds: affectedNotes)
         }
+    }
+
+    /// Removes a folder's row, deleted here or elsewhere alike: its subfolders move up to its
+    /// parent and its notes are left unfiled. Those are changes the software makes, so they
+    /// go up *derived* (see ``Outbox``): every device agrees on them even if the folder comes
+    /// back because someone edited it meanwhile, and they never outrank a person's change,
+    /// such as another device's deletion of a subfolder or a note.
+    static func removeFolder(_ db: Database, id: String) throws {
+        let affectedNotes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId IN (\(folderSubtreeSQL))", arguments: [id])
+        let subfolders = try String.fetchAll(db, sql: "SELECT id FROM folder WHERE parentId = ?", arguments: [id])
+        let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId = ?", arguments: [id])
+        try db.execute(sql: "UPDATE folder SET parentId = (SELECT parentId FROM folder WHERE id = ?1) WHERE parentId = ?1", arguments: [id])
+        try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
+        for folder in subfolders { try Outbox.record(db, .folder, folder, derived: true) }
+        for note in notes { try Outbox.record(db, .note, note, derived: true) }
+        try SearchFields.refresh(db, noteIds: affectedNotes)
     }
 
     /// Finds a folder by path (`Work/Projects`), by name when only one folder has it, or by

@@ -41,14 +41,19 @@ extension NoteStore {
     }
 
     /// Renames a tag. A change of case only keeps the tag; a new name that another tag
-    /// already has merges the two.
+    /// already has merges the two; the name it has already changes nothing.
+    ///
+    /// A change of case goes up as a derived change: a tag is nothing but its name, so its
+    /// deletion on another device at the same time wins, as it wins over tagging a note with
+    /// it (see Sync.md).
     public func renameTag(_ oldName: String, to newName: String) throws(NoteTakerError) -> Tag {
         try write { db in
             let tag = try Self.fetchTag(db, named: oldName)
             let name = try Self.validatedTagName(newName)
+            if name == tag.name { return tag }
             if Tag.normalizedName(name) == Tag.normalizedName(tag.name) {
                 try db.execute(sql: "UPDATE tag SET name = ? WHERE id = ?", arguments: [name, tag.id.key])
-                try Outbox.record(db, .tag, tag.id.key)
+                try Outbox.record(db, .tag, tag.id.key, derived: true)
                 // The notes keep the same tag id: only their search fields change.
                 try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tag.id.key]))
                 return try Self.fetchTag(db, named: name)

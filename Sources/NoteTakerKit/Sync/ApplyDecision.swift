@@ -11,8 +11,9 @@ enum ApplyDecision: Equatable {
     case delete
     /// Deleted here and elsewhere: the deletion waiting to go up is dropped.
     case bothDeleted
-    /// Deleted here, but changed elsewhere since: the edit wins over the deletion, which is
-    /// dropped, and the server's record comes back.
+    /// Deleted here, and the server refused the deletion because the record was edited
+    /// elsewhere since: the edit wins over the deletion, which is dropped, and the server's
+    /// record comes back.
     case editBeatsLocalDeletion
     /// Deleted elsewhere while changed here: the change wins and goes up again, against the
     /// tombstone (a note with its attachments).
@@ -38,6 +39,9 @@ enum ApplyDecision: Equatable {
         var localTag: String?
         /// A change of this record waiting to go up.
         var pending: Pending?
+        /// The server sent the record as its answer to a change this device sent, refusing
+        /// it; otherwise it was pulled.
+        var answered = false
     }
 
     /// A change waiting in the outbox.
@@ -58,7 +62,10 @@ enum ApplyDecision: Equatable {
             return changedElsewhere || !situation.exists ? .take(new: !situation.exists) : .keep
         case .delete(let deletedTag)?:
             if situation.serverDeleted { return .bothDeleted }
-            return deletedTag != situation.serverTag ? .editBeatsLocalDeletion : .keep
+            // Only the server knows whether what changed since was an edit or a change the
+            // software made on its own (derived), which a deletion still beats: the deletion
+            // goes up, and the record comes back only when the server refuses it.
+            return deletedTag != situation.serverTag && situation.answered ? .editBeatsLocalDeletion : .keep
         case .save(let derived)?:
             if situation.serverDeleted { return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere }
             if !situation.exists { return .takeInsteadOfMissingRow }

@@ -37,7 +37,7 @@ package struct PushBatch: Codable, Sendable {
     /// attempt here; `refused` counts them.
     static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int) throws -> PushBatch? {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT seq, recordType, recordId, operation FROM outbox
+            SELECT seq, recordType, recordId, operation, derived FROM outbox
             WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
             """, arguments: [cursor, Outbox.maximumAttempts, limit])
         guard !rows.isEmpty else { return nil }
@@ -90,7 +90,7 @@ package struct PushBatch: Codable, Sendable {
                 } else {
                     bytes += estimate
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: stored?.changeTag,
-                                                fields: fields))
+                                                fields: fields, derived: row["derived"] == true))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }

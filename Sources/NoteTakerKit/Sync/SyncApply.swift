@@ -66,28 +66,31 @@ package struct SyncApply {
     /// Applies one record from the server (fetched, or returned as "server record changed").
     /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
     /// With `absent`, the caller has looked (for a whole page at once): this device has no
-    /// row of the record and no change of it waiting.
-    mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false) throws {
+    /// row of the record and no change of it waiting. With `answered`, the server sent the
+    /// record refusing a change this device sent (see ``ApplyDecision/Situation/answered``).
+    mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
+                        answered: Bool = false) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
         if try !absent || holdsRecords(db) {
             try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         }
-        try applyRecord(db, record, fieldsText: fieldsText, absent: absent)
+        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, answered: answered)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
     }
 
-    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool) throws {
+    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
         let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
         let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted)
         var situation = ApplyDecision.Situation(
-            serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? })
+            serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? },
+            answered: answered)
         switch pendingChange?.operation {
         case .save?: situation.pending = .save(derived: pendingChange?.derived ?? false)
         case .delete?:
@@ -254,7 +257,7 @@ package struct SyncApply {
                                arguments: [type.rawValue, key, tag])
             }
         case .serverRecordChanged:
-            if let record = result.serverRecord { try apply(db, record) }
+            if let record = result.serverRecord { try apply(db, record, answered: true) }
         case .error:
             report.errors += 1
             try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")

@@ -235,16 +235,7 @@ enum SyncRecords {
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
             return Set(hashes)
         case .folder:
-            // As a local delete does: subfolders move up, notes are left unfiled. Those rows
-            // changed here, so they go up too; every device then agrees even if the folder
-            // comes back because someone edited it meanwhile.
-            let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId = ?", arguments: [id])
-            let subfolders = try String.fetchAll(db, sql: "SELECT id FROM folder WHERE parentId = ?", arguments: [id])
-            try db.execute(sql: "UPDATE folder SET parentId = (SELECT parentId FROM folder WHERE id = ?) WHERE parentId = ?", arguments: [id, id])
-            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
-            for folder in subfolders { try Outbox.record(db, .folder, folder, derived: true) }
-            try SearchFields.refresh(db, noteIds: notes)
-            for note in notes { try Outbox.record(db, .note, note, derived: true) }
+            try NoteStore.removeFolder(db, id: id)
         case .tag:
             let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
