@@ -30,6 +30,9 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case sessionEnded
     /// The change token is not usable here: fetch everything again.
     case resyncRequired
+    /// The change token is from a history the server no longer holds: its data was restored
+    /// from an older copy. Send everything this device synced again, then fetch everything.
+    case serverRestored
     /// No such asset (or route).
     case notFound
     /// The user name is taken.

@@ -9,12 +9,18 @@ public struct ModifyRequest: Sendable, Hashable, Codable {
     /// The device sending, if it names itself: its saves are not sent back to it (see
     /// ``ChangesQuery``).
     public var deviceId: UUID?
+    /// The change token the device holds, if any: a server whose history no longer holds it
+    /// (restored from an older copy) refuses the batch with
+    /// ``APIErrorCode/serverRestored`` and applies nothing, since the changes' base tags
+    /// name versions it never had.
+    public var changeToken: String?
 
     /// Creates a batch.
-    public init(requestId: UUID = UUID(), changes: [RecordChange], deviceId: UUID? = nil) {
+    public init(requestId: UUID = UUID(), changes: [RecordChange], deviceId: UUID? = nil, changeToken: String? = nil) {
         self.requestId = requestId
         self.changes = changes
         self.deviceId = deviceId
+        self.changeToken = changeToken
     }
 }
 

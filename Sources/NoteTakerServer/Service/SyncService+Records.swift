@@ -13,7 +13,7 @@ extension SyncService {
             throw .badRequest("limit must be between 1 and \(SyncLimits.maxPageSize).")
         }
         let latest = try await storing { try await storage.latestSequence(account: account.id) }
-        let after = try sequence(of: query.since, latest: latest)
+        let after = try await sequence(of: query.since, latest: latest, account: account.id)
         let own = query.deviceId.flatMap { device in
             authoredSequence(query.authoredToken).map { AuthoredChanges(device: device, through: $0) }
         }
@@ -26,8 +26,8 @@ extension SyncService {
         // A full page covers up to its last record; the last page covers everything up to
         // the newest change, the device's own left-out ones included.
         let lastSequence = records.last.flatMap { Int64($0.changeTag) } ?? after
-        return ChangesResponse(
-            records: records, token: changeToken(moreComing ? lastSequence : max(lastSequence, latest)), moreComing: moreComing)
+        let token = try await changeToken(moreComing ? lastSequence : max(lastSequence, latest), account: account.id)
+        return ChangesResponse(records: records, token: token, moreComing: moreComing)
     }
 
     /// The earlier versions of one of the account's notes, newest first.
@@ -52,13 +52,17 @@ extension SyncService {
         for change in request.changes {
             try RecordVersioning.validate(change)
         }
+        if let token = request.changeToken, HistoryMark.parse(token, serverId: storage.serverId)?.mark != nil {
+            let latest = try await storing { try await storage.latestSequence(account: account.id) }
+            _ = try await sequence(of: token, latest: latest, account: account.id)
+        }
         var response = try await storing { try await storage.modify(account: account.id, request: request, fieldsJSON: fieldsJSON, quota: quotaBytes) }
         let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
-        response.authoredToken = saved.max().map(changeToken)
+        response.authoredToken = saved.max().map { "\(storage.serverId):\($0)" }
         metrics.batch(saved: saved.count, conflicts: response.results.count - saved.count)
         if response.results.contains(where: { $0.outcome == .saved }) {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
-            await announce(.changed(account: account.id, token: changeToken(latest)))
+            await announce(.changed(account: account.id, token: try await changeToken(latest, account: account.id)))
         }
         return response
     }
@@ -72,12 +76,14 @@ extension SyncService {
 
     /// The token that covers every change the account holds now.
     public func latestToken(for account: StoredAccount) async throws(SyncServerError) -> String {
-        changeToken(try await storing { try await storage.latestSequence(account: account.id) })
+        try await changeToken(try await storing { try await storage.latestSequence(account: account.id) }, account: account.id)
     }
 
-    /// A token for "everything up to sequence `sequence`" on this server.
-    func changeToken(_ sequence: Int64) -> String {
-        "\(storage.serverId):\(sequence)"
+    /// A token for "everything up to sequence `sequence`" of the account on this server,
+    /// with the mark of the history it belongs to (see ``HistoryMark``).
+    func changeToken(_ sequence: Int64, account: Int64) async throws(SyncServerError) -> String {
+        let mark = sequence == 0 ? nil : try await storing { try await storage.historyMark(account: account, at: sequence) }
+        return HistoryMark.token(serverId: storage.serverId, sequence: sequence, mark: mark)
     }
 
     /// The sequence an authored token stands for; one from another server, or malformed,
@@ -89,16 +95,25 @@ extension SyncService {
         return sequence
     }
 
-    /// The sequence a token stands for; a token from another server, a malformed one or one
-    /// from the future answers "resync required".
-    func sequence(of token: String?, latest: Int64) throws(SyncServerError) -> Int64 {
+    /// The sequence a token stands for. A token from another server or a malformed one
+    /// answers "resync required"; one from a history this server no longer holds (its data
+    /// was restored from an older copy) answers "server restored" (see ``HistoryMark``).
+    func sequence(of token: String?, latest: Int64, account: Int64) async throws(SyncServerError) -> Int64 {
         guard let token, !token.isEmpty else { return 0 }
-        let parts = token.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == Substring(storage.serverId),
-              let sequence = Int64(parts[1]), sequence >= 0, sequence <= latest
-        else {
+        guard let parsed = HistoryMark.parse(token, serverId: storage.serverId) else {
             throw SyncServerError(.resyncRequired, "This change token is not usable on this server; fetch all changes again (no token).")
         }
-        return sequence
+        if let mark = parsed.mark {
+            let held = parsed.sequence <= latest ? try await storing { try await storage.historyMark(account: account, at: parsed.sequence) } : nil
+            guard held == mark else {
+                throw SyncServerError(.serverRestored, """
+                    This server's data is older than this device's last sync: it was restored from an earlier copy. \
+                    Send again everything this device synced, then fetch all changes (no token).
+                    """)
+            }
+        } else if parsed.sequence > latest {
+            throw SyncServerError(.resyncRequired, "This change token is not usable on this server; fetch all changes again (no token).")
+        }
+        return parsed.sequence
     }
 }

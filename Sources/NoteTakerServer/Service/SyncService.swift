@@ -206,8 +206,9 @@ public struct SyncService: Sendable {
     /// a node does after (re)connecting to the broadcast, whose events meanwhile are lost.
     func refreshListeners() async {
         for account in await notifier.listeningAccounts {
-            if let latest = try? await storage.latestSequence(account: account) {
-                await notifier.notify(account: account, token: changeToken(latest))
+            if let latest = try? await storage.latestSequence(account: account),
+               let token = try? await changeToken(latest, account: account) {
+                await notifier.notify(account: account, token: token)
             }
         }
     }

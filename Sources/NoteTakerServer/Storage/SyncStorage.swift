@@ -92,6 +92,9 @@ public protocol SyncStorage: Sendable {
 
     /// The account's newest change sequence number (0 when it holds nothing).
     func latestSequence(account: Int64) async throws -> Int64
+    /// The mark of the batch that wrote the account's change `sequence` (see
+    /// ``HistoryMark``): that of the first batch at or after it; `nil` when none is.
+    func historyMark(account: Int64, at sequence: Int64) async throws -> String?
     /// Records changed after sequence `after`, oldest first, at most `limit` and about
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device
     /// made and already holds (`skipping`).

@@ -129,6 +129,21 @@ enum PostgresSchema {
             // (NULL: the record's own sequence). See RecordVersioning.decide.
             "ALTER TABLE record ADD COLUMN edit_seq BIGINT",
         ],
+        [
+            // A random mark for each batch, which change tokens carry (HistoryMark); one mark
+            // stands for each account's history so far.
+            """
+            CREATE TABLE history (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                seq BIGINT NOT NULL,
+                mark TEXT NOT NULL,
+                PRIMARY KEY (account_id, seq))
+            """,
+            """
+            INSERT INTO history (account_id, seq, mark)
+            SELECT id, sequence, substr(md5(gen_random_uuid()::text), 1, 16) FROM account WHERE sequence > 0
+            """,
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -8,6 +8,12 @@ extension PostgresSyncStorage {
         try await Self.first(database.query("SELECT sequence FROM account WHERE id = \(account)"), Int64.self) ?? 0
     }
 
+    /// The mark of the batch that wrote change `sequence`, or of the first one after it.
+    public func historyMark(account: Int64, at sequence: Int64) async throws -> String? {
+        try await Self.first(database.query(
+            "SELECT mark FROM history WHERE account_id = \(account) AND seq >= \(sequence) ORDER BY seq LIMIT 1"), String.self)
+    }
+
     /// Records changed after `after`, oldest change first, but those `skipping` made; at
     /// most `limit` of them and about `maxBytes` of fields (at least one record).
     ///
@@ -105,6 +111,10 @@ extension PostgresSyncStorage {
                 UPDATE account SET sequence = \(plan.sequence), record_bytes = record_bytes + \(plan.addedBytes),
                     answer_bytes = answer_bytes + \(Int64(kept.count) - freed) WHERE id = \(account)
                 """, logger: logger)
+            if plan.sequence > sequence {
+                try await connection.query(
+                    "INSERT INTO history (account_id, seq, mark) VALUES (\(account), \(plan.sequence), \(HistoryMark.make()))", logger: logger)
+            }
             return plan.response
         }
     }

@@ -152,6 +152,19 @@ extension SQLiteSyncStorage {
             // (NULL: the record's own sequence). See RecordVersioning.decide.
             try db.execute(sql: "ALTER TABLE record ADD COLUMN editSeq INTEGER")
         }
+        migrator.registerMigration("v10-history-marks") { db in
+            // A random mark for each batch, which change tokens carry (HistoryMark); one mark
+            // stands for each account's history so far.
+            try db.execute(sql: """
+                CREATE TABLE history (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    mark TEXT NOT NULL,
+                    PRIMARY KEY (accountId, seq)
+                ) WITHOUT ROWID;
+                INSERT INTO history (accountId, seq, mark) SELECT id, sequence, lower(hex(randomblob(8))) FROM account WHERE sequence > 0;
+                """)
+        }
         return migrator
     }()
 }

@@ -10,6 +10,14 @@ extension SQLiteSyncStorage {
         }
     }
 
+    /// The mark of the batch that wrote change `sequence`, or of the first one after it.
+    public func historyMark(account: Int64, at sequence: Int64) async throws -> String? {
+        try await writer.read { db in
+            try String.fetchOne(db, sql: "SELECT mark FROM history WHERE accountId = ? AND seq >= ? ORDER BY seq LIMIT 1",
+                                arguments: [account, sequence])
+        }
+    }
+
     /// Records changed after `after`, oldest change first, but those `skipping` made; at
     /// most `limit` of them and about `maxBytes` of fields (at least one record).
     public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
@@ -75,6 +83,10 @@ extension SQLiteSyncStorage {
             try db.execute(
                 sql: "UPDATE account SET sequence = ?, recordBytes = recordBytes + ? WHERE id = ?",
                 arguments: [plan.sequence, plan.addedBytes, account])
+            if plan.sequence > sequence {
+                try db.execute(sql: "INSERT INTO history (accountId, seq, mark) VALUES (?, ?, ?)",
+                               arguments: [account, plan.sequence, HistoryMark.make()])
+            }
             let now = Date().timeIntervalSince1970
             let kept = plan.keptAnswer()
             try db.execute(
