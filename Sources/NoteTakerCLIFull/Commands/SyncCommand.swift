@@ -36,6 +36,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         if summary.conflicts > 0 { print("\(notesPhrase(summary.conflicts)) in conflict: see `notetaker conflicts`.") }
         if !summary.failures.isEmpty { print("\(summary.failures.count) changes failed to sync: see `notetaker sync status`.") }
         if !summary.held.isEmpty { print("\(SyncStatusCommand.heldPhrase(summary.held.count)): see `notetaker sync status`.") }
+        if report.serverRestored, let notice = summary.restoredServer { print(SyncStatusCommand.restoredPhrase(notice)) }
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {
@@ -105,6 +106,15 @@ struct SyncStatusCommand: ParsableCommand {
             print("\(heldPhrase(summary.held.count)); nothing here was changed by them:")
             for record in summary.held { print("  \(record.recordType) \(record.recordId.prefix(8)): \(record.reason)") }
         }
+        if let restored = summary.restoredServer { print(restoredPhrase(restored)) }
+    }
+
+    /// "The sync server was restored from an older copy (noticed …); 2 notes sent again."
+    static func restoredPhrase(_ notice: RestoredServerNotice) -> String {
+        let when = notice.noticedAt.formatted(date: .abbreviated, time: .standard)
+        let notes = notice.notesSentAgain == 1 ? "1 note" : "\(notice.notesSentAgain) notes"
+        let others = notice.otherRecordsSentAgain == 0 ? "" : " and \(notice.otherRecordsSentAgain) folders, tags or attachments"
+        return "The sync server was restored from an older copy (noticed \(when)); \(notes)\(others) sent again from this device."
     }
 
     /// "1 change from the server could not be applied", or the plural.

@@ -21,7 +21,11 @@ extension NoteStore {
 
     /// Forgets everything this store knew of a server (tags, bases, tokens) and queues every
     /// record to go up: for a different server or account. Deletes nothing.
-    static func requeueEverything(_ db: Database) throws {
+    ///
+    /// For the same server restored from an older copy (`keepingDeletions`), the server's id
+    /// is kept, and so are the deletions waiting to go up, against no version: the server
+    /// refuses them where it holds the record, which then comes back (nothing is lost).
+    static func requeueEverything(_ db: Database, keepingDeletions: Bool = false) throws {
         for type in RecordType.parentsFirst {
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
             try db.execute(sql: """
@@ -29,12 +33,17 @@ extension NoteStore {
                 SELECT ?, id, 'save', ? FROM \(type.table)
                 """, arguments: [type.rawValue, Date().storageValue])
         }
-        try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
-        try db.execute(sql: "DELETE FROM sync_deleted")
+        if keepingDeletions {
+            try db.execute(sql: "UPDATE sync_deleted SET changeTag = NULL")
+        } else {
+            try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
+            try db.execute(sql: "DELETE FROM sync_deleted")
+        }
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
         try db.execute(sql: "DELETE FROM sync_quarantine")
-        for key in [SyncState.Key.changeToken, .inboxToken, .serverId, .authoredToken] { try SyncState.set(db, key, nil) }
+        let forgotten: [SyncState.Key] = keepingDeletions ? [.changeToken, .inboxToken, .authoredToken] : [.changeToken, .inboxToken, .serverId, .authoredToken]
+        for key in forgotten { try SyncState.set(db, key, nil) }
         try PushBatch.clearAll(db)
     }
 

@@ -13,6 +13,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var held: [HeldRecord]
     /// When the last sync completed.
     public var lastSyncedAt: Date?
+    /// The last time the server turned out to be restored from an older copy, if ever.
+    public var restoredServer: RestoredServerNotice?
 
     /// Encodes every field, `null` for absent values.
     public func encode(to encoder: any Encoder) throws {
@@ -22,6 +24,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         try container.encode(failures, forKey: .failures)
         try container.encode(held, forKey: .held)
         try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
+        try container.encode(restoredServer, forKey: .restoredServer)
     }
 }
 
@@ -95,6 +98,7 @@ extension NoteStore {
                                message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])
         }
         let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last)
+        return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last,
+                           restoredServer: try fetchRestoredServerNotice(db))
     }
 }

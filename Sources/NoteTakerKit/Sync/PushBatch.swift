@@ -98,7 +98,9 @@ package struct PushBatch: Codable, Sendable {
             }
         }
         guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
-        return PushBatch(request: ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db)), sequences: sequences, assetHashes: hashes,
+        // The token goes with the batch: a server restored from an older copy refuses it.
+        let request = ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db), changeToken: try SyncState.get(db, .changeToken))
+        return PushBatch(request: request, sequences: sequences, assetHashes: hashes,
                          fieldsJSON: texts)
     }
 

@@ -27,6 +27,9 @@ package struct SyncApply {
     var attachmentsWaiting: Bool?
     /// Whether the stage holds records (`nil`: not looked yet).
     var staging: Bool?
+    /// Whether this device heals from a restored server (`nil`: not looked yet; see
+    /// `NoteStore+RestoredServer.swift`).
+    var healing: Bool?
     /// Whether records are held in quarantine (`nil`: not looked yet).
     var quarantined: Bool?
 
@@ -217,11 +220,20 @@ package struct SyncApply {
         } else {
             try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
         }
-        if let losingBody = outcome.losingBody, type == .note {
+        if let losingBody = outcome.losingBody, type == .note, try !isOlderTextHere(db, noteId: key, body: losingBody) {
             try ConflictCopies.keep(db, noteId: key, losingBody: losingBody, localWon: RecordMerge.localWins(local: local, server: server.fields, policy: policy),
                                     local: local, server: server.fields, at: now)
             report.conflicts += 1
         }
+    }
+
+    /// Whether the server's text of a note that lost to this device's is one this note had
+    /// here before, while healing from a restored server: the server's copy is then simply
+    /// older, and keeping it as a conflict copy would only repeat the note's history.
+    private mutating func isOlderTextHere(_ db: Database, noteId: String, body: String) throws -> Bool {
+        if healing == nil { healing = try SyncState.get(db, .healingRestoredServer) != nil }
+        guard healing == true, let id = UUID(key: noteId) else { return false }
+        return try NoteHistory.versions(db, noteId: id, bodies: .all).contains { $0.body == body }
     }
 
     /// Applies the server's answer to one change of a pushed batch.

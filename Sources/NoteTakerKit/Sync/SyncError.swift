@@ -11,6 +11,10 @@ public enum SyncError: Error, Sendable, Equatable {
     case notLoggedIn
     /// The server cannot continue from this device's change token.
     case resyncRequired
+    /// The server's data is older than what this device synced: it was restored from an
+    /// earlier copy. The engine heals from it on its own (see ``NoteStore``'s restored
+    /// server handling); this reaches a user only if healing was cut short.
+    case serverRestored
     /// The server refused a request: its error code and message.
     case server(code: String, message: String)
     /// The sync would delete this many notes here: it stopped to ask first.
@@ -35,6 +39,8 @@ public enum SyncError: Error, Sendable, Equatable {
             "The sync server ended this device's session. Log in again with `notetaker account login`."
         case .resyncRequired:
             "The sync server asked for a full resync; run `notetaker sync` again."
+        case .serverRestored:
+            "The sync server's data is older than this device's last sync (it was restored from a backup). Run `notetaker sync` again: this device sends its notes up again."
         case .server(_, let message):
             "The sync server refused: \(message)"
         case .massDeletion(let count):

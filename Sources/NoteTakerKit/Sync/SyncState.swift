@@ -6,6 +6,9 @@ enum SyncState {
     enum Key: String {
         case serverURL, username, allowInsecure, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
         case deviceId, deviceHome, authoredToken, deviceName, inflight2
+        /// Set while this device heals from a server restored from an older copy (see
+        /// `NoteStore+RestoredServer.swift`); the last such event, for `sync status`.
+        case healingRestoredServer, restoredServer
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

@@ -17,8 +17,13 @@ extension SyncEngine {
     /// deletes a note here, and builds the search index once at the end, as an import does.
     /// Otherwise, and from the first page that deletes a note here, pages are staged: their
     /// deletions are counted (see ``Options/massDeletionLimit``) before any is applied.
+    ///
+    /// A server restored from an older copy (``SyncError/serverRestored``) gets everything
+    /// here queued to go up again, and the pull starts from scratch, this device's side
+    /// winning every merge (see `NoteStore+RestoredServer.swift`).
     func pull(into report: inout SyncReport) async throws(SyncError) {
         var query = try local { try $0.changesQuery() }
+        var healing = try local { try $0.healsRestoredServer() }
         var direct = try local { try $0.pullsFromScratch() }
         var received = 0
         var restarted = false
@@ -34,12 +39,21 @@ extension SyncEngine {
                 query = try local { try $0.changesQuery() }
                 fetch = prefetch(query)
                 continue
+            } catch .serverRestored where !restarted {
+                restarted = true
+                try local { try $0.adoptRestoredServer() }
+                healing = true
+                direct = try local { try $0.pullsFromScratch() }
+                query = try local { try $0.changesQuery() }
+                fetch = prefetch(query)
+                continue
             }
             query.since = page.token
             if page.moreComing { fetch = prefetch(query) }
+            let policy = healing ? MergePolicy.localWins : options.policy
             received += page.records.count
             progress?(.fetching(received: received))
-            if direct, let applied = try local({ try $0.applyPage(page, policy: options.policy) }) {
+            if direct, let applied = try local({ try $0.applyPage(page, policy: policy) }) {
                 report.add(applied.report)
             } else {
                 direct = false
@@ -47,8 +61,12 @@ extension SyncEngine {
             }
             if !page.moreComing { break }
         }
-        if !direct { try applyStaged(into: &report) }
+        if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }
         try indexPendingNotes()
+        if healing {
+            try local { try $0.finishRestoredServerHeal() }
+            report.serverRestored = true
+        }
     }
 
     /// Starts fetching a page of changes, off the engine, so that it arrives while the engine
@@ -60,13 +78,13 @@ extension SyncEngine {
 
     /// Checks the staged deletions, then applies the stage. More than one transaction's worth
     /// leaves new notes to be indexed once at the end (``indexPendingNotes()``).
-    private func applyStaged(into report: inout SyncReport) throws(SyncError) {
+    private func applyStaged(into report: inout SyncReport, policy: MergePolicy) throws(SyncError) {
         try checkDeletions()
         let total = try local { try $0.stagedCount() }
         let indexing: SearchIndexing = total > Self.applyBatchSize ? .deferred : .immediately
         var done = 0
         repeat {
-            let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: options.policy, indexing: indexing) }
+            let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: policy, indexing: indexing) }
             report.add(applied.report)
             done += applied.report.pulled
             progress?(.applying(done: done, total: total))

@@ -158,5 +158,6 @@ extension SyncReport {
         errors += other.errors
         uploadedFiles += other.uploadedFiles
         downloadedFiles += other.downloadedFiles
+        serverRestored = serverRestored || other.serverRestored
     }
 }

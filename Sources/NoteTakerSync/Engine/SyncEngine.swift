@@ -117,7 +117,12 @@ public actor SyncEngine {
     private func cycle() async throws(SyncError) -> SyncReport {
         var report = SyncReport()
         try await checkServer()
-        try await push(into: &report)
+        do throws(SyncError) {
+            try await push(into: &report)
+        } catch .serverRestored {
+            // Nothing went up: everything does, after the pull from scratch below merged it.
+            try local { try $0.adoptRestoredServer() }
+        }
         try await pull(into: &report)
         // Merging leaves changes to send back; a few more rounds settle them.
         var rounds = 0

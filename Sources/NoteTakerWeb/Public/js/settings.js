@@ -85,6 +85,11 @@ function accountSection(status, keptSessions) {
       h('h4', {}, t('failedChanges')),
       h('ul', { className: 'failures' }, summary.failures.map((failure) => h('li', {}, `${failure.label ?? failure.recordType}: ${failure.message}`))),
       h('button', { type: 'button', className: 'quiet', onclick: () => act(api.retrySync(), t('retryQueued')) }, t('retry'))) : null,
+    summary.restoredServer ? h('p', { className: 'hint', id: 'restored-server' }, t('restoredServer', {
+      time: longDate(summary.restoredServer.noticedAt),
+      notes: summary.restoredServer.notesSentAgain,
+      others: summary.restoredServer.otherRecordsSentAgain,
+    })) : null,
     summary.held.length ? h('div', {},
       h('h4', {}, t('heldChanges')),
       h('ul', { className: 'failures held' }, summary.held.map((record) => h('li', {}, `${record.recordType} ${record.recordId.slice(0, 8)}: ${record.reason}`)))) : null,

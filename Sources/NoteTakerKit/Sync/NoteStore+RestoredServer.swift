@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// A sync server restored from an older copy of its data.
+///
+/// The server then holds older versions of records than this device synced, or none of
+/// them, and numbers its next changes from where the copy stopped. It notices a device's
+/// change token from the history it lost and refuses it (``SyncError/serverRestored``);
+/// the device then heals:
+///
+/// 1. Everything here is queued to go up again, against no change tag and no merge base
+///    (``adoptRestoredServer()``): nothing here is taken to be on the server any more.
+/// 2. Everything is fetched again and merged with what is here, this device's side winning
+///    wherever the two differ (``healsRestoredServer()``): the server's copy may be older
+///    than what this device synced, and an older version never replaces a newer one. A
+///    note's text the server holds differently is kept in a conflict copy, so nothing
+///    another device wrote since the restore is lost either.
+/// 3. What is then still different goes up; ``finishRestoredServerHeal()`` counts it for
+///    `sync status`, which tells the user.
+extension NoteStore {
+    /// Queues everything here to go up again to a server restored from an older copy, and
+    /// starts the heal; deletions waiting here stay.
+    package func adoptRestoredServer() throws(NoteTakerError) {
+        try write { db in
+            try Self.requeueEverything(db, keepingDeletions: true)
+            try SyncState.set(db, .healingRestoredServer, String(Date().storageValue))
+        }
+    }
+
+    /// Whether this device is healing from a restored server: its fetches then merge with
+    /// this device's side winning.
+    package func healsRestoredServer() throws(NoteTakerError) -> Bool {
+        try read { db in try SyncState.get(db, .healingRestoredServer) != nil }
+    }
+
+    /// Ends the heal once everything was fetched and merged: records what still has to go
+    /// up, which ``SyncSummary/restoredServer`` reports.
+    package func finishRestoredServerHeal() throws(NoteTakerError) {
+        try write { db in
+            guard let started = try SyncState.get(db, .healingRestoredServer).flatMap(Double.init) else { return }
+            let counts = try Row.fetchAll(db, sql: "SELECT recordType, COUNT(*) AS n FROM outbox GROUP BY recordType")
+            var notice = RestoredServerNotice(noticedAt: Date(timeIntervalSince1970: started), notesSentAgain: 0, otherRecordsSentAgain: 0)
+            for row in counts {
+                if row["recordType"] == RecordType.note.rawValue {
+                    notice.notesSentAgain += row["n"] as Int
+                } else {
+                    notice.otherRecordsSentAgain += row["n"] as Int
+                }
+            }
+            try SyncState.set(db, .restoredServer, String(decoding: try JSONEncoder().encode(notice), as: UTF8.self))
+            try SyncState.set(db, .healingRestoredServer, nil)
+        }
+    }
+
+    static func fetchRestoredServerNotice(_ db: Database) throws -> RestoredServerNotice? {
+        try SyncState.get(db, .restoredServer).flatMap { try? JSONDecoder().decode(RestoredServerNotice.self, from: Data($0.utf8)) }
+    }
+}
+
+/// The last time the sync server turned out to be restored from an older copy, and what
+/// this device sent up again.
+public struct RestoredServerNotice: Sendable, Equatable, Codable {
+    /// When this device noticed.
+    public var noticedAt: Date
+    /// Notes this device held newer than (or missing from) the server's copy, sent again.
+    public var notesSentAgain: Int
+    /// Folders, tags and attachments sent again.
+    public var otherRecordsSentAgain: Int
+}
