@@ -9,10 +9,10 @@ import Testing
 /// notes it created), so whatever order the changes meet in, the value every device must end
 /// with is known: the owner's last one.
 ///
-/// `NOTETAKER_E2E_SEEDS` sets how many seeds run (3 by default).
+/// `NOTETAKER_E2E_SEEDS` sets how many seeds run (3 by default), `NOTETAKER_E2E_FROM` the first.
 @Suite("End to end: three devices and a server that dies")
 struct EndToEndSyncTests {
-    static let seeds: [UInt64] = (1...UInt64(ProcessInfo.processInfo.environment["NOTETAKER_E2E_SEEDS"].flatMap(Int.init) ?? 3)).map { $0 }
+    static let seeds = TestSeeds.list("NOTETAKER_E2E", defaultCount: 3)
 
     @Test("every device ends with every owner's last value", arguments: seeds)
     func everyPropertySurvives(seed: UInt64) throws {
@@ -182,7 +182,7 @@ private struct EndToEndWorld {
 
     /// Every device holds every note with each owner's last value, and nothing else.
     func check() throws {
-        let context = "seed \(seed) (NOTETAKER_E2E_SEEDS replays it); steps:\n" + log.suffix(60).joined(separator: "\n")
+        let context = "seed \(seed) (NOTETAKER_E2E_FROM=\(seed) NOTETAKER_E2E_SEEDS=1 replays it); steps:\n" + log.suffix(60).joined(separator: "\n")
         for (index, device) in devices.enumerated() {
             let status = try device.run(["sync", "status", "--json"]).json() as? [String: Any]
             #expect(status?["pending"] as? Int == 0, "device \(index) still has changes to send; \(context)")

@@ -8,10 +8,11 @@ import Testing
 /// Real records with fields mutated at random (types swapped, numbers out of range or not
 /// numbers at all, strings huge or empty, references to nothing, fields missing or extra),
 /// fed to a device's sync: it never traps, everything it could not apply is held, and the
-/// store stays usable. `NOTETAKER_FUZZ_SEEDS` runs more seeds (`scripts/fuzz`).
+/// store stays usable. `NOTETAKER_FUZZ_SEEDS` runs more seeds (`scripts/fuzz`),
+/// `NOTETAKER_FUZZ_FROM` starts elsewhere.
 @Suite("Record fuzzing")
 struct RecordFuzzTests {
-    static let seeds: [UInt64] = (1...UInt64(ProcessInfo.processInfo.environment["NOTETAKER_FUZZ_SEEDS"].flatMap(Int.init) ?? 20)).map { $0 }
+    static let seeds = TestSeeds.list("NOTETAKER_FUZZ", defaultCount: 20)
 
     @Test("mutated records never trap the apply step", arguments: seeds)
     func mutatedRecords(seed: UInt64) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerServerTestSupport
 import Testing
 
 /// The randomized multi-device simulation. 200 seeds by default;
@@ -6,12 +7,7 @@ import Testing
 /// `scripts/simulate --seeds N [--from S]` sets them; a failure names its seed.
 @Suite("Randomized multi-device simulation")
 struct SimulationTests {
-    static var seeds: [UInt64] {
-        let environment = ProcessInfo.processInfo.environment
-        let count = environment["NOTETAKER_SIM_SEEDS"].flatMap(UInt64.init) ?? 200
-        let first = environment["NOTETAKER_SIM_FROM"].flatMap(UInt64.init) ?? 1
-        return Array(first..<(first + count))
-    }
+    static let seeds = TestSeeds.list("NOTETAKER_SIM", defaultCount: 200)
 
     @Test("4 devices, faulty network, server restarts: replicas converge and no edit is lost")
     func simulate() async throws {
