@@ -100,11 +100,10 @@ def make_browser(width=1366, height=900, phone=False):
     return driver
 
 
-@pytest.fixture
-def sync_server():
-    """A real notetaker-server on a free loopback port, on a fresh data folder; its address."""
-    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
-    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", "0"],
+def start_sync_server(data, port=0):
+    """A real notetaker-server on `data` and a loopback port (a free one unless given):
+    the process and its address."""
+    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = None
     deadline = time.monotonic() + 60
@@ -112,6 +111,14 @@ def sync_server():
         match = re.search(r"listening on (http://\S+)", process.stderr.readline())
         url = match.group(1) if match else None
     assert url, "notetaker-server did not start"
+    return process, url
+
+
+@pytest.fixture
+def sync_server():
+    """A real notetaker-server on a free loopback port, on a fresh data folder; its address."""
+    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
+    process, url = start_sync_server(data)
     yield url
     stop_cleanly(process, "notetaker-server")
     shutil.rmtree(data, ignore_errors=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from conftest import App, by_css, click, open_app, wait
+from conftest import App, by_css, click, open_app, start_sync_server, stop_cleanly, wait
 
 
 def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
@@ -44,7 +44,8 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     by_css(browser, "#account-user").send_keys("grace")
     by_css(browser, "#account-password").send_keys("a long password")
     click(browser, "#register")
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), message="not logged in")
+    # The server hashes the password at its full cost (seconds in a debug build, more on a busy machine).
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
     click(browser, "#sync-now")
     wait(browser, lambda d: by_css(d, "#sync-indicator").text.startswith("Synced"), message="never synced")
     assert app.cli_json("sync", "status")["pending"] == 0
@@ -165,3 +166,36 @@ def test_a_pending_note_reads_syncing_while_a_sync_is_under_way(app, browser, sy
         });
     """)
     assert labels == ["Syncing", "Waiting to sync"]
+
+
+def test_settings_says_when_the_server_was_restored_from_an_older_copy(app, browser):
+    """The README's restore (stop, copy the data folder, and later put it back): Settings says so."""
+    data = Path(tempfile.mkdtemp(prefix="notetaker-server-"))
+    backup = Path(tempfile.mkdtemp(prefix="notetaker-server-backup-")) / "data"
+
+    server, url = start_sync_server(data)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    try:
+        app.cli("account", "register", "--server", url, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+        app.cli("sync", "settings", "--auto", "off")
+        one = app.new_note("Plan", "v1")
+        app.cli("sync")
+        stop_cleanly(server, "notetaker-server")
+        shutil.copytree(data, backup)
+        server, _ = start_sync_server(data, port)
+        app.cli("edit", one, "--body", "v2 after backup")
+        app.cli("sync")
+        stop_cleanly(server, "notetaker-server")
+        shutil.rmtree(data)
+        shutil.copytree(backup, data)
+        server, _ = start_sync_server(data, port)
+        assert "restored from an older copy" in app.cli("sync")
+        app.start()
+        open_app(browser, app, "#view=settings")
+        notice = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#restored-server"), message="no word of the restored server")
+        assert "restored from an older copy" in notice[0].text and "notes 1" in notice[0].text, notice[0].text
+        assert "v2 after backup" in app.cli("show", one)
+    finally:
+        stop_cleanly(server, "notetaker-server")
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(backup.parent, ignore_errors=True)
