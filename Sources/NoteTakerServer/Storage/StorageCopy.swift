@@ -84,6 +84,14 @@ public enum StorageCopy {
                         \(rows.map { $0[8] as Int64 })::bigint[]) AS r (a, i, t, s, d, f, z, w, e)
                     """, logger: logger)
             }
+            // The marks change tokens carry: without them every device would take the
+            // moved server for one restored from an older copy.
+            _ = try await copy("SELECT accountId, seq, mark FROM history ORDER BY accountId, seq") { rows in
+                try await connection.query("""
+                    INSERT INTO history (account_id, seq, mark) SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[],
+                        \(rows.map { $0[1] as Int64 })::bigint[], \(rows.map { $0[2] as String })::text[])
+                    """, logger: logger)
+            }
             _ = try await copy("SELECT accountId, requestId, response, createdAt FROM request ORDER BY accountId, requestId") { rows in
                 try await connection.query("""
                     INSERT INTO request (account_id, request_id, response, created_at) SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[],
