@@ -37,7 +37,8 @@ private func addMetricsRoute<Context: RequestContext>(to router: Router<Context>
 }
 
 /// Builds the sync server: the storage opened (when `backend` is not given), routes
-/// registered, TLS when configured, and what the storage needs running beside the server.
+/// registered, TLS when configured, and what runs beside the server: what the storage needs,
+/// and the hourly purge of old tombstones (``TombstoneRetention``).
 /// With ``ServerConfiguration/metricsHost``, `/metrics` answers there only, over plain HTTP.
 ///
 /// `onServerRunning` receives the port actually bound (useful with port 0).
@@ -52,6 +53,7 @@ public func buildApplication(
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "notetaker-server")
     var services = backend.services
+    services.append(TombstonePurging(service: backend.service))
     if let metricsHost = configuration.metricsHost {
         services.append(Application(
             router: buildMetricsRouter(service: backend.service),

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsPort = 9471
     /// How long sessions live.
     public var sessionLifetime = SessionLifetime.standard
+    /// How long deleted records' tombstones are kept at least.
+    public var tombstoneRetention = TombstoneRetention.standard
 
     /// The default port.
     public static let defaultPort = 8471
@@ -99,7 +101,7 @@ public struct ServerConfiguration: Sendable {
                 storage: storage, assets: PostgresAssetStore(database: database), broadcast: broadcast,
                 throttle: PostgresLoginThrottle(database: database),
                 quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
-                sessionLifetime: sessionLifetime)
+                sessionLifetime: sessionLifetime, tombstoneRetention: tombstoneRetention)
             return ServerBackend(service: service, services: [database.client, BroadcastListening(service: service, broadcast: broadcast)])
         }
     }
@@ -117,6 +119,6 @@ public struct ServerConfiguration: Sendable {
         return SyncService(
             storage: storage, assets: FileAssetStore(directory: directory.appendingPathComponent("assets", isDirectory: true)),
             quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
-                sessionLifetime: sessionLifetime)
+                sessionLifetime: sessionLifetime, tombstoneRetention: tombstoneRetention)
     }
 }

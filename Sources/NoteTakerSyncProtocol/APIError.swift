@@ -33,6 +33,11 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The change token is from a history the server no longer holds: its data was restored
     /// from an older copy. Send everything this device synced again, then fetch everything.
     case serverRestored
+    /// The change token is older than deletions the server has since forgotten (it keeps a
+    /// deleted record's tombstone until every device logged in has fetched it, and for at
+    /// least 90 days unless its operator set otherwise): fetch everything again, and delete
+    /// here what was synced, is unchanged, and is not in it.
+    case tombstonesPurged
     /// No such asset (or route).
     case notFound
     /// The user name is taken.

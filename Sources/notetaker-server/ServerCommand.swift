@@ -112,11 +112,17 @@ struct ServeCommand: AsyncParsableCommand {
     var sessionIdleDays: Double = SessionLifetime.standard.idle / 86_400
     @Option(name: .customLong("session-max-days"), help: "End every session this many days after its log-in.")
     var sessionMaxDays: Double = SessionLifetime.standard.absolute / 86_400
+    @Option(name: .customLong("tombstone-days"),
+            help: "Forget a deleted record this many days after its deletion, once every device logged in has fetched it (a device away longer lists everything when it comes back).")
+    var tombstoneDays: Double = TombstoneRetention.standard.seconds / 86_400
 
     func validate() throws {
         guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a number from 0 to 65535.") }
         guard (0.001...36_500).contains(sessionIdleDays), (0.001...36_500).contains(sessionMaxDays) else {
             throw ValidationError("--session-idle-days and --session-max-days take a number of days above 0 and at most 36500.")
+        }
+        guard (0...36_500).contains(tombstoneDays) else {
+            throw ValidationError("--tombstone-days takes a number of days from 0 to 36500.")
         }
         for block in trustedProxies where AddressBlock(block) == nil {
             throw ValidationError("--trusted-proxy takes an address or ADDRESS/BITS (like 127.0.0.1 or 10.0.0.0/8), not '\(block)'.")
@@ -132,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metricsHost = metricsHost
         configuration.metricsPort = metricsPort
         configuration.sessionLifetime = SessionLifetime(idle: sessionIdleDays * 86_400, absolute: sessionMaxDays * 86_400)
+        configuration.tombstoneRetention = TombstoneRetention(seconds: tombstoneDays * 86_400)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let backend = try await openBackend(configuration)
         let database = configuration.database

@@ -147,6 +147,7 @@ struct SyncCommandTests {
             (["serve", "--data", missing.path, "--session-idle-days", "0"], "--session-idle-days and --session-max-days take"),
             (["serve", "--data", missing.path, "--session-max-days", "1e300"], "--session-idle-days and --session-max-days take"),
             (["serve", "--data", missing.path, "--metrics-port", "70000"], "--metrics-port takes"),
+            (["serve", "--data", missing.path, "--tombstone-days", "1e9"], "--tombstone-days takes"),
             (["migrate", "--database", "sqlite:"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "mysql://nobody@localhost/db"], "sqlite:FOLDER or postgres://"),
             (["migrate", "--database", "sqlite:\(missing.path)", "--data", missing.path], "either --database or --data"),

@@ -65,4 +65,30 @@ import Testing
         #expect(schema.count == 3)
         #expect(schema.allSatisfy { !$0.contains("WITHOUT ROWID") })
     }
+
+    @Test("tombstones from before purges count their days from the upgrade")
+    func tombstonesDatedAtUpgrade() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("NoteTakerServer.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try SQLiteSyncStorage.migrator.migrate(queue, upTo: "v10-history-marks")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO account (id, username, passwordHash, createdAt, sequence, recordBytes) VALUES (1, 'ada', 'x', 0, 1, 202);
+                INSERT INTO record (accountId, recordId, recordType, seq, deleted, fields, size) VALUES (1, 'a', 'note', 1, 1, '{}', 202);
+                """)
+        }
+        try queue.close()
+        let upgraded = Date().timeIntervalSince1970
+        let storage = try SQLiteSyncStorage(url: url)
+        let nobodyLive = upgraded + 10
+        let early = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded - 1, usedSince: nobodyLive, createdSince: nobodyLive))
+        #expect(early.tombstones == 0)
+        let later = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded + 5, usedSince: nobodyLive, createdSince: nobodyLive))
+        #expect(later.tombstones == 1)
+        #expect(try await storage.purgedThrough(account: 1) == 1)
+        #expect(try await storage.usage(account: 1).bytes == 0)
+    }
 }

@@ -12,9 +12,14 @@ struct TestServer {
     let configuration: ServerConfiguration
     let service: SyncService
 
-    init(quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true) async throws {
+    init(
+        quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true,
+        tombstoneRetention: TombstoneRetention = .standard
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
-        configuration = try await TestStorage.configuration(directory: directory, quotaBytes: quotaBytes, registrationOpen: registrationOpen)
+        var configuration = try await TestStorage.configuration(directory: directory, quotaBytes: quotaBytes, registrationOpen: registrationOpen)
+        configuration.tombstoneRetention = tombstoneRetention
+        self.configuration = configuration
         let backend = try await configuration.openBackend()
         TestStorage.start(backend)
         service = backend.service

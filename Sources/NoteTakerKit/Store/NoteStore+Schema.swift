@@ -189,6 +189,9 @@ extension NoteStore {
             // is sent again, and the server answers it again.
             try db.execute(sql: "DELETE FROM sync_state WHERE key = 'answered'")
         }
+        migrator.registerMigration("v20-unlisted-after-purge") { db in
+            try PurgedTombstones.create(db)
+        }
         return migrator
     }
 }

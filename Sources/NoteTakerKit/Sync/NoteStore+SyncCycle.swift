@@ -192,13 +192,16 @@ extension NoteStore {
 
     /// Forgets the change token and anything staged, for a resync from scratch.
     package func resetChangeToken() throws(NoteTakerError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM sync_inbox")
-            try SyncState.set(db, .inboxToken, nil)
-            try SyncState.set(db, .changeToken, nil)
-            // The server was reset or restored: take back everything, own changes too.
-            try SyncState.set(db, .authoredToken, nil)
-        }
+        try write { db in try Self.forgetChangeToken(db) }
+    }
+
+    /// Forgets the change token and anything staged.
+    static func forgetChangeToken(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_inbox")
+        try SyncState.set(db, .inboxToken, nil)
+        try SyncState.set(db, .changeToken, nil)
+        // The server was reset or restored: take back everything, own changes too.
+        try SyncState.set(db, .authoredToken, nil)
     }
 
     /// How many notes here the staged changes would delete, and how many notes there are.

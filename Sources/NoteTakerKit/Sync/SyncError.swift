@@ -15,6 +15,10 @@ public enum SyncError: Error, Sendable, Equatable {
     /// earlier copy. The engine heals from it on its own (see ``NoteStore``'s restored
     /// server handling); this reaches a user only if healing was cut short.
     case serverRestored
+    /// The server has forgotten deletions made since this device last fetched (it keeps them
+    /// for a while once every device has them). The engine fetches everything again on its
+    /// own and deletes what is gone; this reaches a user only if that was cut short.
+    case tombstonesPurged
     /// The server refused a request: its error code and message.
     case server(code: String, message: String)
     /// The sync would delete this many notes here: it stopped to ask first.
@@ -41,6 +45,8 @@ public enum SyncError: Error, Sendable, Equatable {
             "The sync server asked for a full resync; run `notetaker sync` again."
         case .serverRestored:
             "The sync server's data is older than this device's last sync (it was restored from a backup). Run `notetaker sync` again: this device sends its notes up again."
+        case .tombstonesPurged:
+            "This device last synced before deletions the sync server no longer lists. Run `notetaker sync` again: this device fetches everything and deletes what was deleted elsewhere."
         case .server(_, let message):
             "The sync server refused: \(message)"
         case .massDeletion(let count):

@@ -40,7 +40,8 @@ public struct SessionLifetime: Sendable, Hashable {
         return .live(touch: now - lastUsedAt > Self.touchInterval)
     }
 
-    private static func days(_ seconds: TimeInterval) -> String {
+    /// A span in whole days, for messages ("a day", "60 days").
+    static func days(_ seconds: TimeInterval) -> String {
         let days = (seconds / 86_400).rounded()
         return days == 1 ? "a day" : String(format: "%.0f days", days)
     }

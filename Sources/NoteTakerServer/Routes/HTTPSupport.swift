@@ -8,7 +8,7 @@ extension SyncServerError: HTTPResponseError {
         switch code {
         case .badRequest: .badRequest
         case .unauthorized, .sessionEnded: .unauthorized
-        case .resyncRequired, .serverRestored: .gone
+        case .resyncRequired, .serverRestored, .tombstonesPurged: .gone
         case .notFound: .notFound
         case .accountExists: .conflict
         case .registrationClosed: .forbidden

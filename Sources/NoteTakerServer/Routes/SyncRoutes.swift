@@ -57,7 +57,7 @@ struct SyncRoutes {
             return Response(status: .noContent)
         }
         router.get("/v1/changes") { request, _ in
-            let (account, _) = try await service.account(of: request)
+            let (account, token) = try await service.account(of: request)
             let parameters = request.uri.queryParameters
             var limit: Int?
             if let text = parameters.get("limit") {
@@ -70,7 +70,7 @@ struct SyncRoutes {
                 device = value
             }
             let query = ChangesQuery(since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"))
-            return try JSONBody.response(try await service.changes(for: account, query, limit: limit))
+            return try JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
         router.post("/v1/records/modify") { request, _ in
             let (account, _) = try await service.account(of: request)

@@ -7,7 +7,13 @@ extension SyncService {
 
     /// Records changed since the query's token (`nil` for everything), a page at a time,
     /// leaving out the changes the asking device made and holds (see ``ChangesQuery``).
-    public func changes(for account: StoredAccount, _ query: ChangesQuery, limit: Int?) async throws(SyncServerError) -> ChangesResponse {
+    ///
+    /// The session of `token` is noted as having applied the changes up to the query's
+    /// token; a token from before tombstones since purged is refused (see
+    /// ``TombstoneRetention``).
+    public func changes(
+        for account: StoredAccount, _ query: ChangesQuery, limit: Int?, session token: String? = nil
+    ) async throws(SyncServerError) -> ChangesResponse {
         let limit = limit ?? Self.defaultPageSize
         guard (1...SyncLimits.maxPageSize).contains(limit) else {
             throw .badRequest("limit must be between 1 and \(SyncLimits.maxPageSize).")
@@ -17,9 +23,14 @@ extension SyncService {
         let own = query.deviceId.flatMap { device in
             authoredSequence(query.authoredToken).map { AuthoredChanges(device: device, through: $0) }
         }
+        if after > 0, let token {
+            try await storing { try await storage.sessionFetched(tokenHash: SessionToken.hash(token), through: after) }
+        }
         let page = try await storing {
             try await storage.changes(account: account.id, after: after, skipping: own, limit: limit, maxBytes: SyncLimits.maxPageBytes)
         }
+        // Checked after reading, so that a purge during the read is noticed too.
+        if after > 0 { try await checkNotPurged(after: after, account: account.id) }
         let records = page.records
         let moreComing = page.moreComing
         metrics.sent(records: records.count)

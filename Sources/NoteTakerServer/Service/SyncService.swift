@@ -27,6 +27,8 @@ public struct SyncService: Sendable {
     let hashing = WorkLimiter(limit: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
     /// How long sessions live.
     let sessionLifetime: SessionLifetime
+    /// How long deleted records' tombstones are kept at least.
+    let tombstoneRetention: TombstoneRetention
     /// A hash no password matches, checked for a name no account has, so that a log-in for an
     /// unknown name costs the same time as a wrong password (the time tells no one which
     /// names exist).
@@ -37,19 +39,22 @@ public struct SyncService: Sendable {
     public init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)? = nil,
         quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true,
-        sessionLifetime: SessionLifetime = .standard
+        sessionLifetime: SessionLifetime = .standard, tombstoneRetention: TombstoneRetention = .standard
     ) {
         self.init(
             storage: storage, assets: assets, broadcast: broadcast, throttle: LoginThrottle(),
-            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen, sessionLifetime: sessionLifetime)
+            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen, sessionLifetime: sessionLifetime,
+            tombstoneRetention: tombstoneRetention)
     }
 
     init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)?, throttle: any LoginAttempts,
-        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool, sessionLifetime: SessionLifetime
+        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool, sessionLifetime: SessionLifetime,
+        tombstoneRetention: TombstoneRetention
     ) {
         self.throttle = throttle
         self.sessionLifetime = sessionLifetime
+        self.tombstoneRetention = tombstoneRetention
         self.storage = storage
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes

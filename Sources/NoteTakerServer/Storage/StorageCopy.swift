@@ -53,35 +53,39 @@ public enum StorageCopy {
             try await connection.query("UPDATE server_info SET value = \(serverId) WHERE key = 'serverId'", logger: logger)
             var summary = Summary()
             summary.accounts = try await copy("""
-                SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt FROM account ORDER BY id
+                SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt, purgedThrough
+                FROM account ORDER BY id
                 """) { rows in
                 try await connection.query("""
-                    INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at)
+                    INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at,
+                        purged_through)
                     SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Int64 })::bigint[],
                         \(rows.map { $0[5] as Int64 })::bigint[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as Int64 })::bigint[],
-                        \(rows.map { $0[8] as Double })::float8[])
+                        \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[])
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)
-            _ = try await copy("SELECT tokenHash, accountId, createdAt, lastUsedAt, IFNULL(deviceName, '') FROM session ORDER BY tokenHash") { rows in
+            _ = try await copy("""
+                SELECT tokenHash, accountId, createdAt, lastUsedAt, IFNULL(deviceName, ''), fetchedThrough FROM session ORDER BY tokenHash
+                """) { rows in
                 try await connection.query("""
-                    INSERT INTO session (token_hash, account_id, created_at, last_used_at, device_name)
-                    SELECT h, a, c, u, NULLIF(n, '') FROM UNNEST(\(rows.map { $0[0] as String })::text[],
+                    INSERT INTO session (token_hash, account_id, created_at, last_used_at, device_name, fetched_through)
+                    SELECT h, a, c, u, NULLIF(n, ''), f FROM UNNEST(\(rows.map { $0[0] as String })::text[],
                         \(rows.map { $0[1] as Int64 })::bigint[], \(rows.map { $0[2] as Double })::float8[], \(rows.map { $0[3] as Double })::float8[],
-                        \(rows.map { $0[4] as String })::text[]) AS s (h, a, c, u, n)
+                        \(rows.map { $0[4] as String })::text[], \(rows.map { $0[5] as Int64 })::bigint[]) AS s (h, a, c, u, n, f)
                     """, logger: logger)
             }
             summary.records = try await copy("""
-                SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq)
+                SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq), IFNULL(deletedAt, -1)
                 FROM record ORDER BY accountId, recordId, recordType
                 """) { rows in
                 try await connection.query("""
-                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq)
-                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at)
+                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s), NULLIF(x, -1) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Bool })::boolean[],
                         \(rows.map { $0[5] as String })::text[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as String })::text[],
-                        \(rows.map { $0[8] as Int64 })::bigint[]) AS r (a, i, t, s, d, f, z, w, e)
+                        \(rows.map { $0[8] as Int64 })::bigint[], \(rows.map { $0[9] as Double })::float8[]) AS r (a, i, t, s, d, f, z, w, e, x)
                     """, logger: logger)
             }
             // The marks change tokens carry: without them every device would take the

@@ -85,6 +85,9 @@ public protocol SyncStorage: Sendable {
     func session(hash: String) async throws -> StoredSession?
     /// Notes that a session answered a request at `time`.
     func touchSession(tokenHash: String, at time: Double) async throws
+    /// Notes that a session fetched changes after `sequence`, having applied those up to it
+    /// (a later position than any noted before; see ``TombstoneRetention``).
+    func sessionFetched(tokenHash: String, through sequence: Int64) async throws
     /// Ends one session.
     func removeSession(tokenHash: String) async throws
     /// Ends every session of an account but one.
@@ -95,6 +98,11 @@ public protocol SyncStorage: Sendable {
     /// The mark of the batch that wrote the account's change `sequence` (see
     /// ``HistoryMark``): that of the first batch at or after it; `nil` when none is.
     func historyMark(account: Int64, at sequence: Int64) async throws -> String?
+    /// The newest change of a tombstone the account's purges removed (0 when none was): a
+    /// device that fetched less far may have missed a deletion.
+    func purgedThrough(account: Int64) async throws -> Int64
+    /// Removes the tombstones `horizon` allows, in every account, freeing their bytes.
+    func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary
     /// Records changed after sequence `after`, oldest first, at most `limit` and about
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device
     /// made and already holds (`skipping`).

@@ -20,10 +20,14 @@ extension SyncEngine {
     ///
     /// A server restored from an older copy (``SyncError/serverRestored``) gets everything
     /// here queued to go up again, and the pull starts from scratch, this device's side
-    /// winning every merge (see `NoteStore+RestoredServer.swift`).
+    /// winning every merge (see `NoteStore+RestoredServer.swift`). A server that purged
+    /// deletions this device had not fetched (``SyncError/tombstonesPurged``) gets everything
+    /// listed again, and what is no longer listed is deleted here (see
+    /// `NoteStore+PurgedTombstones.swift`).
     func pull(into report: inout SyncReport) async throws(SyncError) {
         var query = try local { try $0.changesQuery() }
         var healing = try local { try $0.healsRestoredServer() }
+        var listing = try local { try $0.listsAfterPurge() }
         var direct = try local { try $0.pullsFromScratch() }
         var received = 0
         var restarted = false
@@ -47,7 +51,16 @@ extension SyncEngine {
                 query = try local { try $0.changesQuery() }
                 fetch = prefetch(query)
                 continue
+            } catch .tombstonesPurged where !restarted {
+                restarted = true
+                try local { try $0.adoptPurgedTombstones() }
+                listing = true
+                direct = try local { try $0.pullsFromScratch() }
+                query = try local { try $0.changesQuery() }
+                fetch = prefetch(query)
+                continue
             }
+            if listing { try local { try $0.markListed(page) } }
             query.since = page.token
             if page.moreComing { fetch = prefetch(query) }
             let policy = healing ? MergePolicy.localWins : options.policy
@@ -61,6 +74,7 @@ extension SyncEngine {
             }
             if !page.moreComing { break }
         }
+        if listing, try local({ try $0.stageUnlistedDeletions() }) > 0 { direct = false }
         if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }
         try indexPendingNotes()
         if healing {

@@ -160,6 +160,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let error = try? JSONDecoder().decode(APIErrorBody.self, from: body)
         switch (status, error?.error) {
         case (_, .serverRestored?): throw .serverRestored
+        case (_, .tombstonesPurged?): throw .tombstonesPurged
         case (_, .resyncRequired?), (410, _): throw .resyncRequired
         case (_, .sessionEnded?), (401, nil): throw .notLoggedIn
         case (502...504, _): throw .unreachable("the server answered \(status)")

@@ -58,7 +58,7 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "sync_busy", error.message)
         case .server(let code, let message) where code == "notFound":
             self.init(.notFound, "not_found", message)
-        case .resyncRequired, .serverRestored, .server, .storageFull:
+        case .resyncRequired, .serverRestored, .tombstonesPurged, .server, .storageFull:
             self.init(.badGateway, "server_refused", error.message)
         }
     }

@@ -144,6 +144,16 @@ enum PostgresSchema {
             SELECT id, sequence, substr(md5(gen_random_uuid()::text), 1, 16) FROM account WHERE sequence > 0
             """,
         ],
+        [
+            // What tombstone purges need (TombstoneRetention): when each record was deleted
+            // (those deleted before count from now), how far each session has fetched, and
+            // the newest change each account's purges removed.
+            "ALTER TABLE record ADD COLUMN deleted_at DOUBLE PRECISION",
+            "UPDATE record SET deleted_at = extract(epoch FROM now()) WHERE deleted",
+            "CREATE INDEX record_tombstones ON record(deleted_at) WHERE deleted",
+            "ALTER TABLE session ADD COLUMN fetched_through BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE account ADD COLUMN purged_through BIGINT NOT NULL DEFAULT 0",
+        ],
     ]
 
     /// The newest schema version this server knows.

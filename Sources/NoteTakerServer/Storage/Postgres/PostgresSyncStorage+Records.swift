@@ -153,14 +153,15 @@ extension PostgresSyncStorage {
         guard !last.isEmpty else { return }
         let writes = Array(last.values)
         try await connection.query("""
-            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq)
-            SELECT \(account), k.id, k.type, k.seq, k.deleted, k.fields, k.size, \(author), NULLIF(k.edit_seq, k.seq)
+            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at)
+            SELECT \(account), k.id, k.type, k.seq, k.deleted, k.fields, k.size, \(author), NULLIF(k.edit_seq, k.seq),
+                CASE WHEN k.deleted THEN \(Date().timeIntervalSince1970)::float8 END
             FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
                 \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[],
                 \(writes.map(\.editSequence))::bigint[]) AS k(id, type, seq, deleted, fields, size, edit_seq)
             ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET
                 seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author,
-                edit_seq = EXCLUDED.edit_seq
+                edit_seq = EXCLUDED.edit_seq, deleted_at = EXCLUDED.deleted_at
             """, logger: database.logger)
     }
 

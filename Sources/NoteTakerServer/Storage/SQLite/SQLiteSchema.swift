@@ -165,6 +165,18 @@ extension SQLiteSyncStorage {
                 INSERT INTO history (accountId, seq, mark) SELECT id, sequence, lower(hex(randomblob(8))) FROM account WHERE sequence > 0;
                 """)
         }
+        migrator.registerMigration("v11-tombstone-purge") { db in
+            // What tombstone purges need (TombstoneRetention): when each record was deleted
+            // (those deleted before count from now), how far each session has fetched, and
+            // the newest change each account's purges removed.
+            try db.execute(sql: """
+                ALTER TABLE record ADD COLUMN deletedAt REAL;
+                UPDATE record SET deletedAt = ? WHERE deleted = 1;
+                CREATE INDEX record_tombstones ON record(deletedAt) WHERE deleted = 1;
+                ALTER TABLE session ADD COLUMN fetchedThrough INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE account ADD COLUMN purgedThrough INTEGER NOT NULL DEFAULT 0;
+                """, arguments: [Date().timeIntervalSince1970])
+        }
         return migrator
     }()
 }

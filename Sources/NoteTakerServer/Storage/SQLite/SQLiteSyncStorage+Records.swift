@@ -61,16 +61,18 @@ extension SQLiteSyncStorage {
                 }
             }
             let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
+            let now = Date().timeIntervalSince1970
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
                 case .write(let write):
                     try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ?))
+                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq, deletedAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ?), ?)
                         """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
                             write.fields, write.size, request.deviceId?.key, write.editSequence, write.sequence,
+                            write.deleted ? now : nil,
                         ])
                 case .keepVersion(let recordId, let sequence, let fields):
                     versionBytes += try Self.keepVersion(db, account: account, recordId: recordId, sequence: sequence, fields: fields)
@@ -87,7 +89,6 @@ extension SQLiteSyncStorage {
                 try db.execute(sql: "INSERT INTO history (accountId, seq, mark) VALUES (?, ?, ?)",
                                arguments: [account, plan.sequence, HistoryMark.make()])
             }
-            let now = Date().timeIntervalSince1970
             let kept = plan.keptAnswer()
             try db.execute(
                 sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",

@@ -1,0 +1,123 @@
+import Foundation
+import HummingbirdTesting
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+/// Tombstones are purged once older than the retention and fetched past by every live
+/// session; a fetch from before a purge is refused, so no device misses a deletion.
+@Suite("Tombstones purged once every device has them")
+struct TombstonePurgeTests {
+    /// A moment just after now: with a retention of 0, every tombstone made so far is old enough.
+    private var moment: Date { Date().addingTimeInterval(1) }
+
+    /// Notes X and Y saved (changes 1, 2), then X deleted (change 3): the tokens after each
+    /// batch, X's id, and the account.
+    private func deletedNote(
+        _ server: TestServer, _ client: some TestClientProtocol, _ session: String
+    ) async throws -> (beforeDeletion: String, afterDeletion: String, x: UUID, account: StoredAccount) {
+        let x = UUID()
+        let saved = try await client.modify(session, [noteSave(x, title: "X"), noteSave(title: "Y")])
+        let beforeDeletion = try await client.changes(session).token
+        let deletion = RecordChange(recordType: "note", recordId: x, operation: .delete, baseChangeTag: saved.results[0].changeTag, fields: nil)
+        _ = try await client.modify(session, [deletion])
+        let afterDeletion = try await client.changes(session, since: beforeDeletion).token
+        return (beforeDeletion, afterDeletion, x, try await server.service.authenticate(token: session))
+    }
+
+    /// A server that keeps tombstones no time, an account with `count` sessions and X deleted
+    /// (see `deletedNote`), the first session having fetched past the deletion.
+    private func withDeletion(
+        sessions count: Int = 1,
+        _ body: @Sendable (TestServer, any TestClientProtocol, [String], (beforeDeletion: String, afterDeletion: String, x: UUID, account: StoredAccount)) async throws -> Void
+    ) async throws {
+        let server = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
+        try await server.test { client in
+            var sessions = [try await client.register("ada")]
+            for _ in 1..<count { sessions.append(try await login(client)) }
+            let made = try await deletedNote(server, client, sessions[0])
+            _ = try await client.changes(sessions[0], since: made.afterDeletion)
+            try await body(server, client, sessions, made)
+        }
+    }
+
+    private func login(_ client: some TestClientProtocol, _ username: String = "ada") async throws -> String {
+        let response = try await client.send(.post, "/v1/sessions", json: Credentials(username: username, password: "correct horse"))
+        return try response.decode(SessionResponse.self).token
+    }
+
+    @Test("a tombstone stays until every live session has fetched past it, then goes with the bytes it counted")
+    func waitsForEverySession() async throws {
+        try await withDeletion(sessions: 2) { server, client, sessions, made in
+            // The first device has fetched from after the deletion; the second only from scratch.
+            _ = try await client.changes(sessions[1])
+            let before = try await server.service.status(of: made.account).usedBytes
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 0, "the second device has not fetched past it")
+
+            _ = try await client.changes(sessions[1], since: made.afterDeletion)
+            let purged = try await server.service.purgeTombstones(now: moment)
+            #expect(purged.tombstones == 1 && purged.accounts == 1)
+            #expect(try await server.service.status(of: made.account).usedBytes == before - 202, "the tombstone counted {} and its row's 200 bytes")
+            let everything = try await client.changes(sessions[0])
+            #expect(everything.records.map(\.recordId).contains(made.x) == false)
+            #expect(everything.records.count == 1)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 0, "nothing is purged twice")
+        }
+    }
+
+    @Test("no tombstone goes before the retention's days, however far devices fetched; a session unused past its life holds none back")
+    func keptForTheRetention() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let session = try await client.register("ada")
+            let made = try await deletedNote(server, client, session)
+            _ = try await client.changes(session, since: made.afterDeletion)
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(89 * 86_400)).tombstones == 0)
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+        }
+        let idle = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
+        try await idle.test { client in
+            let session = try await client.register("ada")
+            _ = try await deletedNote(idle, client, session)
+            // The session never fetched past the deletion, but 61 days unused it has ended.
+            #expect(try await idle.service.purgeTombstones(now: moment).tombstones == 0)
+            #expect(try await idle.service.purgeTombstones(now: Date().addingTimeInterval(61 * 86_400)).tombstones == 1)
+        }
+    }
+
+    @Test("a session logged out holds nothing back")
+    func loggedOutSessions() async throws {
+        try await withDeletion(sessions: 2) { server, client, sessions, _ async throws in
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 0)
+            #expect(try await client.send(.delete, "/v1/sessions/current", token: sessions[1]).status == .noContent)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+        }
+    }
+
+    @Test("a fetch from before a purge answers 410 tombstonesPurged; from after it, or from scratch, it answers")
+    func staleTokensRefused() async throws {
+        try await withDeletion { server, client, sessions, made in
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            let stale = try await client.send(.get, "/v1/changes?since=\(made.beforeDeletion)", token: sessions[0])
+            #expect(stale.status == .gone)
+            let body = try stale.decode(APIErrorBody.self)
+            #expect(body.error == .tombstonesPurged)
+            #expect(body.message.contains("Fetch all changes again"))
+            #expect(try await client.changes(sessions[0], since: made.afterDeletion).records.isEmpty)
+            #expect(try await client.changes(sessions[0]).records.count == 1)
+        }
+    }
+
+    @Test("a purged record comes back with a save based on its tombstone (an edit outranks a deletion), or a new tombstone with a deletion")
+    func purgedRecordsWritten() async throws {
+        try await withDeletion { server, client, sessions, made in
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            let edit = try await client.modify(sessions[0], [noteSave(made.x, title: "X, edited offline", base: "1")])
+            #expect(edit.results[0].outcome == .saved)
+            let back = try await client.changes(sessions[0], since: made.afterDeletion)
+            #expect(back.records.map(\.recordId) == [made.x])
+            let deletion = RecordChange(recordType: "note", recordId: UUID(), operation: .delete, baseChangeTag: "2", fields: nil)
+            #expect(try await client.modify(sessions[0], [deletion]).results[0].outcome == .saved)
+        }
+    }
+}

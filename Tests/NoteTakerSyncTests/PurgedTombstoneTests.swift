@@ -1,0 +1,75 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerSyncProtocol
+import Testing
+
+/// A device away for longer than the server keeps deletions learns them all the same: the
+/// server refuses its old position, and the device lists everything again and deletes what is
+/// gone, keeping what it changed meanwhile.
+@Suite("Deletions the server purged")
+struct PurgedTombstoneTests {
+    @Test("a device back from before a purge deletes what was deleted elsewhere and keeps what it edited")
+    func deviceBackFromBeforeAPurge() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let folder = try a.store.createFolder(name: "Old projects")
+            let kept = try a.store.createNote(NoteDraft(title: "Kept", body: "stays", tags: ["keep"]))
+            let filed = try a.store.createNote(NoteDraft(title: "Filed", folderId: folder.id))
+            let deleted = try a.store.createNote(NoteDraft(title: "Deleted"))
+            let edited = try a.store.createNote(NoteDraft(title: "Edited away", body: "first"))
+            _ = try a.store.addTags(["old-tag"], toNote: deleted.id)
+            try await a.sync()
+            try await b.sync()
+            #expect(try b.titles() == ["Deleted", "Edited away", "Filed", "Kept"])
+
+            // B is away. A deletes two notes, the folder and a tag; B edits one of those notes.
+            #expect(try a.store.trashNotes(ids: [deleted.id, edited.id]) == 2)
+            #expect(try a.store.purgeNotes(ids: [deleted.id, edited.id]) == 2)
+            try a.store.deleteFolder(id: folder.id)
+            try a.store.deleteTag("old-tag")
+            try await a.sync()
+            _ = try b.store.updateNote(id: edited.id, body: "first, and more written while away")
+
+            // Months later every device's session has been idle past its life: the tombstones go.
+            let purged = try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400))
+            #expect(purged.tombstones == 4, "two notes, the folder and the tag: \(purged)")
+
+            try await b.sync()
+            #expect(try b.titles() == ["Edited away", "Filed", "Kept"])
+            #expect(try b.store.folderTree().isEmpty, "the deleted folder is gone")
+            #expect(try b.store.tags().map(\.tag.name) == ["keep"])
+            #expect(try b.store.note(id: filed.id).folderId == nil)
+            #expect(try b.store.note(id: kept.id).tags == ["keep"])
+            #expect(try b.store.note(id: edited.id).body == "first, and more written while away")
+
+            // The edit went up again: an edit outranks a deletion, as anywhere in sync.
+            try await a.sync()
+            #expect(try a.titles() == ["Edited away", "Filed", "Kept"])
+            #expect(try a.store.note(id: edited.id).body == "first, and more written while away")
+            let again = try await b.sync()
+            #expect(again.pulled == 0, "the listing is over: the next sync fetches from where it ended")
+        }
+    }
+
+    @Test("what the listing would delete counts against the mass-deletion limit: it stops and asks, and goes on when allowed")
+    func listingAsksBeforeManyDeletions() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let ids = try (0..<60).map { try a.store.createNote(NoteDraft(title: "n\($0)")).id }
+            _ = try a.store.createNote(NoteDraft(title: "Kept"))
+            try await a.sync()
+            try await b.sync()
+            _ = try a.store.trashNotes(ids: ids)
+            _ = try a.store.emptyTrash()
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 60)
+
+            await #expect(throws: SyncError.massDeletion(count: 60)) { try await b.sync() }
+            #expect(try b.allNotes().count == 61, "nothing was deleted before asking")
+            await #expect(throws: SyncError.massDeletion(count: 60)) { try await b.sync() }
+            await b.engine.allowMassDeletion(true)
+            try await b.sync()
+            #expect(try b.titles() == ["Kept"])
+        }
+    }
+}
