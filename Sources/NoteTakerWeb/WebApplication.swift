@@ -10,16 +10,19 @@ import NoteTakerKit
 /// The web app's router over a store: the JSON API under `/api/v1`, the page and its
 /// assets, and the guards and headers on every answer. Tests drive it with `app.test(.router)`.
 ///
-/// Every request must carry `configuration`'s key (see ``LocalAccessKey``).
-public func buildWebRouter(store: NoteStore, configuration: WebConfiguration) -> Router<BasicRequestContext> {
-    buildWebRouter(store: store, configuration: configuration, sync: WebSync(store: store))
+/// Every request must carry `configuration`'s key (see ``LocalAccessKey``), unless
+/// `requiresKey` is off: the router of the owner's Unix socket (`LocalSocket`).
+public func buildWebRouter(store: NoteStore, configuration: WebConfiguration, requiresKey: Bool = true) -> Router<BasicRequestContext> {
+    buildWebRouter(store: store, configuration: configuration, sync: WebSync(store: store), requiresKey: requiresKey)
 }
 
-func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: WebSync) -> Router<BasicRequestContext> {
+func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: WebSync, requiresKey: Bool = true) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: SecurityHeaders())
     router.add(middleware: OriginGuard(configuration: configuration))
-    router.add(middleware: AccessGuard(key: configuration.key, secure: configuration.tls != nil, keyFile: configuration.keyFile))
+    if requiresKey {
+        router.add(middleware: AccessGuard(key: configuration.key, secure: configuration.tls != nil, keyFile: configuration.keyFile))
+    }
     router.add(middleware: StaticFiles.middleware())
     NoteRoutes(store: store).register(on: router)
     HistoryRoutes(store: store).register(on: router)
@@ -45,11 +48,13 @@ func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: Web
 
 /// The web app, ready to run: `notetaker serve` runs it until interrupted.
 ///
-/// Automatic sync (when the store has an account and it is on) runs beside it and stops with it.
+/// Automatic sync (when the store has an account and it is on) runs beside it and stops with
+/// it, and so does the Unix socket when one is configured.
 public func buildWebApplication(
     store: NoteStore,
     configuration: WebConfiguration,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onSocketReady: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws(WebConfigurationError) -> some ApplicationProtocol {
     try configuration.validate()
     let sync = WebSync(store: store)
@@ -74,6 +79,23 @@ public func buildWebApplication(
             await onServerRunning(channel.localAddress?.port ?? configuration.port)
         })
     application.addServices(SyncService(sync: sync))
+    if let path = configuration.socketPath {
+        let socket = try LocalSocket.prepare(path)
+        let logger = application.logger
+        application.addServices(
+            Application(
+                router: buildWebRouter(store: store, configuration: configuration, sync: sync, requiresKey: false),
+                configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socket.bindPath), serverName: "notetaker"),
+                onServerRunning: { _ in
+                    do throws(WebConfigurationError) {
+                        try socket.publish()
+                        await onSocketReady(socket.path)
+                    } catch {
+                        logger.error("\(error.message)")
+                    }
+                }),
+            SocketRemoval(socket: socket))
+    }
     return application
 }
 
@@ -82,12 +104,25 @@ public func buildWebApplication(
 /// - Throws: ``WebConfigurationError`` when the configuration cannot be served, the port is
 ///   taken among them.
 public func serveWebApp(
-    store: NoteStore, configuration: WebConfiguration, onServerRunning: @escaping @Sendable (Int) async -> Void
+    store: NoteStore, configuration: WebConfiguration, onServerRunning: @escaping @Sendable (Int) async -> Void,
+    onSocketReady: @escaping @Sendable (String) async -> Void = { _ in }
 ) async throws {
     do {
-        try await buildWebApplication(store: store, configuration: configuration, onServerRunning: onServerRunning).runService()
+        try await buildWebApplication(
+            store: store, configuration: configuration, onServerRunning: onServerRunning, onSocketReady: onSocketReady
+        ).runService()
     } catch let error as IOError where error.errnoCode == EADDRINUSE {
         throw WebConfigurationError.portInUse(configuration.port)
+    }
+}
+
+/// Removes the Unix socket when the application shuts down.
+private struct SocketRemoval: Service {
+    let socket: LocalSocket
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        socket.remove()
     }
 }
 

@@ -14,6 +14,9 @@ public struct WebConfiguration: Sendable {
     public var host: String
     /// The certificate and key to answer over HTTPS with; required for any host but loopback.
     public var tls: TLSFiles?
+    /// A Unix socket to answer on as well, the owner's alone, where no key is asked for
+    /// (`serve --socket`; see `LocalSocket`).
+    public var socketPath: String?
 
     /// The default port of `notetaker serve`.
     public static let defaultPort = 8080
@@ -67,6 +70,8 @@ public enum WebConfigurationError: Error, Sendable, Equatable {
     case exposedWithoutTLS(String)
     /// The certificate or its key could not be used.
     case unusableTLS(String)
+    /// The Unix socket cannot be made at this path, for the reason given.
+    case unusableSocket(String, String)
 
     /// What went wrong, in words a person can act on.
     public var message: String {
@@ -79,6 +84,8 @@ public enum WebConfigurationError: Error, Sendable, Equatable {
             "Listening on \(host) would send your notes and the app's key across the network in the clear. Give a certificate and its key (--tls-cert, --tls-key), or keep the default 127.0.0.1."
         case .unusableTLS(let reason):
             reason
+        case .unusableSocket(let path, let reason):
+            "Cannot listen on the socket \(path): \(reason)."
         }
     }
 }

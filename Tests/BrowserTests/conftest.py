@@ -55,9 +55,9 @@ class App:
     def new_note(self, title, body="", *options):
         return self.cli_json("new", title, "--body", body, *options)["id"]
 
-    def start(self, port=0):
+    def start(self, port=0, *options):
         self.process = subprocess.Popen(
-            [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", str(port)],
+            [str(BIN / "notetaker"), "--store", str(self.store), "serve", "--port", str(port), *options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         said = []

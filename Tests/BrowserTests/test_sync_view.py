@@ -1,8 +1,12 @@
 """Sync as the app shows it: the indicator, a note changed on two devices, and the guard on Host."""
 import http.client
 import json
+import os
 import shutil
+import socket
+import stat
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -115,6 +119,80 @@ def test_without_the_key_nothing_is_read_or_changed(app, sync_server):
         assert "the diary" not in text and "Private" not in text
     assert app.cli_json("sync", "settings")["serverURL"] is None, "no account was made"
     assert [note["title"] for note in app.cli_json("list")] == ["Private"]
+
+
+class UnixConnection(http.client.HTTPConnection):
+    """HTTP over a Unix socket, as `curl --unix-socket` speaks it."""
+
+    def __init__(self, path):
+        super().__init__("localhost", timeout=10)
+        self.unix_path = str(path)
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(10)
+        self.sock.connect(self.unix_path)
+
+
+def get_through(path, address):
+    """GET `address` through the Unix socket at `path`: the status and the text."""
+    connection = UnixConnection(path)
+    connection.request("GET", address)
+    response = connection.getresponse()
+    return response.status, response.read().decode()
+
+
+def wait_for_socket(path, timeout=30):
+    """Waits until the socket at `path` answers, failing with a message after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return get_through(path, "/api/v1/folders")
+        except OSError as error:
+            assert time.monotonic() < deadline, f"no app answered on {path} within {timeout} s: {error}"
+            time.sleep(0.1)
+
+
+def test_the_owners_unix_socket_needs_no_key_and_is_the_owners_alone(app):
+    """`serve --socket`: the owner's scripts reach the API through a socket of mode 0600 without
+    the key (the TCP port still asks for it); the socket goes when the app stops, one left by a
+    killed app is replaced, and a live one or a plain file at the path is refused."""
+    app.new_note("Through the socket", "no key needed")
+    path = app.directory / "app.sock"
+    app.start(0, "--socket", str(path))
+    wait_for_socket(path)
+    mode = os.lstat(path).st_mode
+    assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o600, oct(mode)
+    status, text = get_through(path, "/api/v1/notes")
+    assert status == 200 and "Through the socket" in text, (status, text)
+    port = int(app.url.rsplit(":", 1)[1].strip("/"))
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/v1/notes")
+    assert connection.getresponse().status == 401, "the port still asks for the key"
+
+    other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
+    taken = other.run_cli("serve", "--port", "0", "--socket", str(path))
+    assert taken.returncode != 0 and "another program is listening there" in taken.stderr, taken.stderr
+    shutil.rmtree(other.directory, ignore_errors=True)
+
+    app.stop()
+    assert not path.exists(), "the socket went with the app"
+    assert not list(app.directory.glob(".notetaker-socket-*")), "no private folder was left"
+
+    app.start(0, "--socket", str(path))
+    wait_for_socket(path)
+    app.process.kill()
+    app.process.wait(timeout=20)
+    assert path.exists(), "a killed app leaves its socket"
+    app.start(0, "--socket", str(path))
+    assert wait_for_socket(path)[0] == 200, "the socket a killed app left is replaced"
+    app.stop()
+
+    plain = app.directory / "notes.txt"
+    plain.write_text("mine")
+    refused = app.run_cli("serve", "--port", "0", "--socket", str(plain))
+    assert refused.returncode != 0 and "a file that is not a socket is there" in refused.stderr, refused.stderr
+    assert plain.read_text() == "mine"
 
 
 def test_settings_list_changes_from_the_server_that_could_not_be_applied(app, browser, sync_server):

@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every page and API call needs the store's key, kept beside the store (readable by you only) \
             and made the first time: open the address this prints (it ends in /?token=…) and the browser \
-            remembers it; scripts send `Authorization: Bearer KEY`. Automatic sync runs beside it when this \
+            remembers it; scripts send `Authorization: Bearer KEY`. With --socket, scripts on this machine can \
+            also reach it through a Unix socket only you can open, without the key \
+            (curl --unix-socket PATH http://localhost/api/v1/notes). Automatic sync runs beside it when this \
             store has a sync account and auto-sync is on.
             """)
     @Option(help: "The port to listen on (0 picks a free one).")
@@ -24,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
     var tlsKey: String?
+    @Option(name: .customLong("socket"), help: "Also listen on a Unix socket at this path, readable by you only; requests through it need no key.")
+    var socketPath: String?
     @Flag(name: .customLong("new-token"), help: "Replace the store's key: every browser and script that had the old one is shut out.")
     var newToken = false
     @Flag(help: "Open the app in the default browser once it runs.")
@@ -39,8 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
         let store = try storeOptions.open(concurrentReads: true)
         let key = try LocalAccessKey.load(for: store, renew: newToken)
         let tls = tlsCertificate.flatMap { certificate in tlsKey.map { TLSFiles(certificatePath: certificate, keyPath: $0) } }
-        let configuration = WebConfiguration(
+        var settings = WebConfiguration(
             key: key, keyFile: LocalAccessKey.fileURL(for: store)?.path, port: port, host: host, tls: tls)
+        settings.socketPath = socketPath
+        let configuration = settings
         let open = self.open
         try await serveWebApp(store: store, configuration: configuration) { port in
             let shownHost = switch configuration.host {
@@ -53,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
             print("NoteTaker is running at \(address) (store: \(store.databaseURL?.path ?? "in memory")). Ctrl-C stops it.")
             fflush(nil)
             if open { Self.openBrowser(address) }
+        } onSocketReady: { path in
+            print("Scripts on this machine can also use the socket \(path), yours alone, without the key.")
+            fflush(nil)
         }
     }
 
