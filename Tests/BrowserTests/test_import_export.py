@@ -3,6 +3,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -49,6 +50,7 @@ ENEX = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+@pytest.mark.screenshots
 def test_import_evernote_and_markdown_files(app, browser):
     app.start()
     folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
@@ -72,6 +74,7 @@ def test_import_evernote_and_markdown_files(app, browser):
     assert shown["body"] == "**Soup** of the day\n\n- [x] Buy leeks"
 
 
+@pytest.mark.screenshots
 def test_an_imported_notes_properties_show_as_a_table(app, browser):
     vault = Path(tempfile.mkdtemp(prefix="notetaker-vault-"))
     (vault / "Leek soup.md").write_text(

@@ -1,4 +1,5 @@
 """Finding notes: folders and tags in the sidebar, search as you type, live updates, the keyboard."""
+import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -36,6 +37,7 @@ def seed(app):
     app.new_note("Groceries", "- milk\n- bread", "--tag", "home", "--pin")
 
 
+@pytest.mark.screenshots
 def test_folder_and_tag_navigation(app, browser):
     seed(app)
     app.start()
@@ -89,6 +91,7 @@ def test_folders_are_created_renamed_and_notes_moved_by_dragging(app, browser):
     wait(browser, lambda d: app.cli_json("folder", "list")[0]["name"] == "Old things")
 
 
+@pytest.mark.screenshots
 def test_search_as_you_type_ignores_accents_and_case(app, browser):
     seed(app)
     app.start()

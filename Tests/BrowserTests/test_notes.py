@@ -1,6 +1,7 @@
 """Writing notes: create, format with the toolbar, preview, autosave across reloads."""
 import time
 
+import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -40,6 +41,7 @@ def test_create_a_note_and_it_is_in_the_store(app, browser):
     assert page_errors(browser) == []
 
 
+@pytest.mark.screenshots
 def test_toolbar_formats_the_selection_and_the_preview_renders_it(app, browser):
     note, body = open_note(app, browser, "Formatting", "make this strong")
     browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(10, 16);", body)

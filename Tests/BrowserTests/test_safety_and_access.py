@@ -5,6 +5,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
+import pytest
 import axe_selenium_python
 from selenium.webdriver.common.by import By
 
@@ -115,6 +116,7 @@ def test_no_serious_accessibility_violations(app, browser):
     assert page_errors(browser) == []
 
 
+@pytest.mark.screenshots
 def test_settings_show_account_policy_and_statistics(app, browser):
     app.new_note("One", "")
     app.start()
@@ -136,6 +138,7 @@ def test_settings_show_account_policy_and_statistics(app, browser):
     screenshot(browser, "settings")
 
 
+@pytest.mark.screenshots
 def test_usable_at_phone_width(app):
     note = app.new_note("Small screen", "Readable on a phone.")
     app.start()
@@ -166,6 +169,7 @@ def background(browser):
     return browser.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
 
 
+@pytest.mark.screenshots
 def test_dark_mode_follows_the_system_and_a_switch_in_settings(app, browser):
     note = app.new_note("Night", "Some **text**, a [link](https://example.com) and `code`.\n\n- [x] done\n- [ ] open", "--tag", "dark")
     app.start()
