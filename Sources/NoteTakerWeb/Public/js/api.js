@@ -11,6 +11,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user of a failure: an API error's message, or "offline" words for any other. */
+export function errorText(error) {
+  return error?.message ?? t('offline');
+}
+
 async function call(method, path, body, options = {}) {
   const init = { method, headers: {}, keepalive: options.keepalive ?? false };
   if (body instanceof Blob) {

@@ -1,4 +1,5 @@
 // The app: strings, routes, live updates and the keyboard shortcuts that hold it together.
+import { errorText } from './api.js';
 import { applyTheme } from './appearance.js';
 import { debounce, toast } from './dom.js';
 import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
@@ -41,7 +42,7 @@ async function show(route, source = 'history') {
   try {
     await Promise.all(work);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
   document.body.dataset.ready = 'true';
 }

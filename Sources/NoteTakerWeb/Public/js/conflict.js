@@ -1,6 +1,6 @@
 // The conflict view: a note whose body changed on two devices in ways that could not merge.
 // Both versions side by side; keep this device's, the server's, or both (as two notes).
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { navigate } from './state.js';
 import { t } from './strings.js';
@@ -22,13 +22,13 @@ export function renderConflict(note) {
           navigate({ note: note.id });
           document.dispatchEvent(new CustomEvent('note-reload'));
         } catch (error) {
-          toast(error.message ?? t('offline'));
+          toast(errorText(error));
         }
       },
     }, t(labelKey));
     panel.append(
       h('div', { className: 'conflict-versions' }, version('conflictLocal', conflict.localBody), version('conflictServer', conflict.serverBody)),
       h('div', { className: 'conflict-buttons' }, choose('local', 'keepLocal'), choose('server', 'keepServer'), choose('both', 'keepBoth')));
-  }).catch((error) => replaceChildren(panel, h('p', { role: 'alert' }, error.message ?? t('offline'))));
+  }).catch((error) => replaceChildren(panel, h('p', { role: 'alert' }, errorText(error))));
   return panel;
 }

@@ -1,7 +1,7 @@
 // The editor: title and Markdown body, the formatting toolbar, a preview, autosave (with a
 // copy on this device until the server has it, so a reload or a closed tab loses nothing),
 // pin, move, tags with suggestions, attachments, sync state and the conflict view.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
 import { taskBoxAt, toggleTaskBox } from './live-markdown.js';
@@ -64,7 +64,7 @@ export async function openNote(id) {
   } catch (error) {
     editor.note = null;
     editor.elements = null;
-    replaceChildren(main, h('div', { className: 'empty-editor' }, h('p', { role: 'alert' }, error.message ?? t('offline'))));
+    replaceChildren(main, h('div', { className: 'empty-editor' }, h('p', { role: 'alert' }, errorText(error))));
     return;
   }
   editor.note = note;
@@ -280,7 +280,7 @@ async function restoreVersion(version) {
     toast(t('historyRestored'));
     showHistory(editor.elements.history, note.id, restoreVersion);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -402,7 +402,7 @@ async function save() {
     renderMeta(note);
   } catch (error) {
     editor.dirty = true;
-    saveState.textContent = t('notSaved', { reason: error.message ?? t('offline') });
+    saveState.textContent = t('notSaved', { reason: errorText(error) });
     saveSoon();
   } finally {
     editor.saving = null;
@@ -453,7 +453,7 @@ async function saveMeta(changes, message) {
     renderMeta(editor.note);
     if (message) toast(message);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -477,7 +477,7 @@ async function renderPreview() {
     const { html } = await api.render(editor.elements.body.value);
     showHTML(html);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -535,7 +535,7 @@ async function upload(files) {
       }
       toast(t('attached', { name: attachment.fileName }));
     } catch (error) {
-      toast(error.message ?? t('offline'));
+      toast(errorText(error));
     }
   }
   await flush();
@@ -567,7 +567,7 @@ async function detach(attachment) {
     editor.note = await api.note(editor.note.id);
     renderAttachments(editor.note);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -584,12 +584,12 @@ async function trash() {
           await api.restoreNote(id);
           navigate({ note: id });
         } catch (error) {
-          toast(error.message ?? t('offline'));
+          toast(errorText(error));
         }
       },
     });
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -599,7 +599,7 @@ async function restore() {
     toast(t('restored'));
     await openNote(editor.note.id);
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -609,7 +609,7 @@ async function purge() {
     await api.purgeNote(editor.note.id);
     navigate({ note: null });
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -645,6 +645,6 @@ export async function newNote() {
     editor.focusTitle = true;
     navigate({ view, id: view === 'all' ? null : route.id, note: note.id, q: '' });
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }

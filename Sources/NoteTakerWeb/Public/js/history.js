@@ -1,6 +1,6 @@
 // A note's history: its earlier versions by date, what changed since one of them (a diff
 // against the note now), and Restore, which is an ordinary edit.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { longDate, t } from './strings.js';
 
@@ -12,7 +12,7 @@ export async function showHistory(panel, noteId, restore) {
   try {
     ({ versions, serverProblem } = await api.versions(noteId));
   } catch (error) {
-    replaceChildren(panel, h('p', { role: 'alert' }, error.message ?? t('offline')));
+    replaceChildren(panel, h('p', { role: 'alert' }, errorText(error)));
     return;
   }
   const detail = h('div', { className: 'history-detail', 'aria-live': 'polite' });
@@ -22,7 +22,7 @@ export async function showHistory(panel, noteId, restore) {
     try {
       chosen = await api.version(noteId, version.version);
     } catch (error) {
-      replaceChildren(detail, h('p', { role: 'alert' }, error.message ?? t('offline')));
+      replaceChildren(detail, h('p', { role: 'alert' }, errorText(error)));
       return;
     }
     replaceChildren(detail,

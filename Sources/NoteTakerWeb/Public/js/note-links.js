@@ -1,7 +1,7 @@
 // Links between notes: `[Title](note:ID)` in the text. Typing `[[` offers the titles that
 // match (Enter or a click makes the link; `]]` closes it); a `[[Title]]` left as written opens
 // that note, or offers to make it; the notes that link here are listed under the note.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { navigate } from './state.js';
 import { t } from './strings.js';
@@ -129,7 +129,7 @@ export async function followNoteLink(event, { note, replaceInText }) {
       navigate({ note: created.id });
     }
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 

@@ -1,6 +1,6 @@
 // The note list: pinned first, then newest, a page at a time (more load as you scroll),
 // or search results with highlighted snippets. Arrow keys move between notes.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate, routeHash } from './state.js';
@@ -184,7 +184,7 @@ async function emptyTrash() {
     await api.emptyTrash();
     navigate({ note: null });
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
@@ -200,7 +200,7 @@ export function renderSearchFilters() {
 }
 
 export function setUpList() {
-  document.getElementById('load-more').addEventListener('click', () => loadMore().catch((error) => toast(error.message ?? t('offline'))));
+  document.getElementById('load-more').addEventListener('click', () => loadMore().catch((error) => toast(errorText(error))));
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadMore().catch(() => {});
   }, { rootMargin: '400px' });
@@ -213,7 +213,7 @@ export function setUpList() {
   sort.value = listPreferences.sort;
   sort.addEventListener('change', () => {
     listPreferences.sort = sort.value;
-    refreshList().catch((error) => toast(error.message ?? t('offline')));
+    refreshList().catch((error) => toast(errorText(error)));
   });
   const compact = document.getElementById('list-compact');
   compact.checked = listPreferences.compact;

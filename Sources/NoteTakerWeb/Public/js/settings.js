@@ -1,7 +1,7 @@
 // Settings: the sync account (server, log in or register, log out, status, sync now,
 // failed changes), the merge policy, automatic sync, export and import, local statistics and
 // keyboard shortcuts.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -56,12 +56,12 @@ function sessionsPart(kept) {
               show(await api.sessions());
             } catch (error) {
               event.target.disabled = false;
-              toast(error.message ?? t('offline'));
+              toast(errorText(error));
             }
           } }, t('sessionEnd')));
     })),
     h('p', { className: 'hint' }, t('sessionsHint')));
-  api.sessions().then(show, (error) => part.append(h('p', { className: 'error' }, error.message ?? t('offline'))));
+  api.sessions().then(show, (error) => part.append(h('p', { className: 'error' }, errorText(error))));
   return part;
 }
 
@@ -126,7 +126,7 @@ function accountForm(status) {
       toast(t('loggedIn'));
       await openSettings();
     } catch (problem) {
-      error.textContent = problem.message ?? t('offline');
+      error.textContent = errorText(problem);
     }
   });
   return form;
@@ -207,7 +207,7 @@ function importSection() {
       replaceChildren(result, reports);
       document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
     } catch (error) {
-      replaceChildren(result, reports, h('p', { className: 'error' }, error.message ?? t('offline')));
+      replaceChildren(result, reports, h('p', { className: 'error' }, errorText(error)));
     } finally {
       start.disabled = false;
     }
@@ -257,7 +257,7 @@ async function act(promise, message) {
     toast(message);
     await openSettings();
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
     await refreshSyncStatus().catch(() => {});
   }
 }

@@ -1,6 +1,6 @@
 // The sidebar: smart lists, the folder tree with counts (create, rename, move by drag or by
 // the folder dialog, delete) and the tags with counts.
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { currentRoute, navigate } from './state.js';
 import { t } from './strings.js';
@@ -133,7 +133,7 @@ function dropTarget(folderId) {
           toast(t('folderMoved'));
         }
       } catch (error) {
-        toast(error.message ?? t('offline'));
+        toast(errorText(error));
       }
     },
   };
@@ -183,7 +183,7 @@ export function setUpFolderDialog() {
       dialog.close();
       await refreshSidebar();
     } catch (problem) {
-      error.textContent = problem.message ?? t('offline');
+      error.textContent = errorText(problem);
     }
   });
   document.getElementById('folder-delete').addEventListener('click', async () => {
@@ -194,7 +194,7 @@ export function setUpFolderDialog() {
       dialog.close();
       await refreshSidebar();
     } catch (problem) {
-      error.textContent = problem.message ?? t('offline');
+      error.textContent = errorText(problem);
     }
   });
 }

@@ -1,6 +1,6 @@
 // A tag's own actions, shown above its list: rename (into another tag's name merges the two)
 // and delete (its notes stay).
-import { api } from './api.js';
+import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { refreshSidebar, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
@@ -38,7 +38,7 @@ async function rename(event) {
     toast(t(existing ? 'tagMerged' : 'tagRenamed', { name: tag.name, into: renamed.name }));
     await refreshSidebar();
   } catch (error) {
-    document.getElementById('tag-error').textContent = error.message ?? t('offline');
+    document.getElementById('tag-error').textContent = errorText(error);
   }
 }
 
@@ -52,7 +52,7 @@ async function remove() {
     toast(t('tagDeleted', { name: tag.name }));
     await refreshSidebar();
   } catch (error) {
-    toast(error.message ?? t('offline'));
+    toast(errorText(error));
   }
 }
 
