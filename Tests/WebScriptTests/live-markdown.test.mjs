@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { drawLine, taskBoxAt, toggleTaskBox } from '../../Sources/NoteTakerWeb/Public/js/live-markdown.js';
+import { TextArea } from './text-area.mjs';
+
+test('each line keeps every character, its Markdown styled, escaped for the page', () => {
+  const text = (html) => html.replace(/<[^>]+>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  for (const line of ['## A **bold** <b>claim</b>', '- [x] done & dusted', '> quoted `code`', '1. [a link](https://example.com)', '---', 'plain "text"']) {
+    assert.equal(text(drawLine(line, null).html), line, line);
+  }
+  assert.equal(drawLine('## Title', null).className, 'md-h2');
+  assert.match(drawLine('- [x] done', null).html, /md-box-done/);
+  assert.doesNotMatch(drawLine('<script>alert(1)</script>', null).html, /<script>/);
+});
+
+test('a fence opens a code block that lasts until its closing fence', () => {
+  const opened = drawLine('```swift', null);
+  assert.equal(opened.fence, '```');
+  const inside = drawLine('## not a heading', opened.fence);
+  assert.equal(inside.className, 'md-codeblock');
+  assert.equal(inside.fence, '```');
+  assert.equal(drawLine('~~~', opened.fence).fence, '```', 'a fence of another kind does not close it');
+  assert.equal(drawLine('````', opened.fence).fence, null);
+});
+
+test('a task box is found where it is clicked (or anywhere on its line) and ticked in one edit', () => {
+  const value = 'intro\n- [ ] buy milk\n> 2. [X] quoted';
+  assert.deepEqual(taskBoxAt(value, 8), { start: 9, done: false });
+  assert.equal(taskBoxAt(value, 15), null, 'the text beside the box is not the box');
+  assert.deepEqual(taskBoxAt(value, 15, true), { start: 9, done: false });
+  assert.deepEqual(taskBoxAt(value, value.indexOf('[X]') + 1), { start: value.indexOf('[X]') + 1, done: true });
+  assert.equal(taskBoxAt(value, 2, true), null);
+
+  const area = new TextArea('- [ ] buy |milk');
+  toggleTaskBox(area, taskBoxAt(area.value, 0, true));
+  assert.equal(area.marked, '- [x] buy |milk', 'the caret stays where it was');
+  toggleTaskBox(area, taskBoxAt(area.value, 0, true));
+  assert.equal(area.marked, '- [ ] buy |milk');
+});
