@@ -6,6 +6,7 @@ import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
 import { taskBoxAt, toggleTaskBox } from './live-markdown.js';
 import { changedRange } from './note-text.js';
+import { SaveCycle, baseOf } from './save-cycle.js';
 import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-links.js';
 import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
@@ -17,11 +18,9 @@ import { showHistory } from './history.js';
 import { markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
-// `base` is what the text being edited started from (the revision, title, body and tags the
-// server last gave): every save sends it, so the server merges the edit with whatever changed
-// the note meanwhile (another tab, the command line, sync) instead of overwriting it.
-const editor = { note: null, base: null, dirty: false, saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
-const baseOf = (note) => ({ revision: note.revision, title: note.title, body: note.body, tags: note.tags });
+// `cycle` owns whether the text is edited and the base every save is sent with (see
+// save-cycle.js); `saving` is the save request on its way, awaited before the next.
+const editor = { note: null, cycle: new SaveCycle(), saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
 function replaceText(field, text) {
@@ -68,8 +67,7 @@ export async function openNote(id) {
     return;
   }
   editor.note = note;
-  editor.base = baseOf(note);
-  editor.dirty = false;
+  editor.cycle.open(note);
   render(note);
   restoreDraft(note);
   // Opened from search results: the preview shows the note with what was searched marked.
@@ -81,7 +79,7 @@ export async function openNote(id) {
 
 /** Re-reads the open note after a change elsewhere, unless it has edits of its own. */
 export async function refreshOpenNote() {
-  if (!editor.note || editor.dirty || editor.saving) return;
+  if (!editor.note || !editor.cycle.settled) return;
   let note;
   try {
     note = await api.note(editor.note.id);
@@ -89,10 +87,9 @@ export async function refreshOpenNote() {
     if (error.status === 404) navigate({ note: null });
     return;
   }
-  if (editor.dirty || editor.saving) return;
+  if (!editor.cycle.reread(note)) return;
   const previous = editor.note;
   editor.note = note;
-  editor.base = baseOf(note);
   if (note.modifiedAt === previous.modifiedAt && note.sync.status === previous.sync.status
       && JSON.stringify(note.attachments) === JSON.stringify(previous.attachments)) return;
   const { title, body } = editor.elements;
@@ -272,7 +269,7 @@ async function restoreVersion(version) {
     await flush();
     const note = await api.restoreVersion(editor.note.id, version);
     editor.note = note;
-    editor.base = baseOf(note);
+    editor.cycle.open(note);
     replaceText(editor.elements.title, note.title);
     replaceText(editor.elements.body, note.body);
     renderMeta(note);
@@ -341,7 +338,7 @@ function changed(event) {
   // A merge from elsewhere put in the text is not a change of this page's.
   if (!editor.note || event?.target?.dataset?.merging) return;
   editor.highlight = null;
-  editor.dirty = true;
+  editor.cycle.type();
   editor.elements.saveState.textContent = t('unsaved');
   keepDraftSoon();
   saveSoon();
@@ -362,21 +359,22 @@ function keepDraftSoon() {
 function keepDraft() {
   if (draftPending !== null) cancelIdle(draftPending);
   draftPending = null;
-  if (!editor.note || !editor.dirty || !editor.elements) return;
+  if (!editor.note || !editor.elements) return;
   const { title, body } = editor.elements;
-  localStorage.setItem(draftKey(editor.note.id), JSON.stringify({ title: title.value, body: body.value, base: editor.base }));
+  const draft = editor.cycle.unsaved({ title: title.value, body: body.value });
+  if (draft) localStorage.setItem(draftKey(editor.note.id), JSON.stringify(draft));
 }
 
 async function save() {
-  if (!editor.note || !editor.dirty) return;
+  if (!editor.note) return;
   if (editor.saving) {
-    await editor.saving;
+    await editor.saving.catch(() => {}); // its failure is shown by the save that sent it
     return save();
   }
   const id = editor.note.id;
   const { title, body, saveState } = editor.elements;
-  const sent = { title: title.value, body: body.value, base: editor.base };
-  editor.dirty = false;
+  const sent = editor.cycle.begin({ title: title.value, body: body.value });
+  if (!sent) return;
   saveState.textContent = t('saving');
   editor.saving = api.updateNote(id, sent);
   try {
@@ -385,23 +383,20 @@ async function save() {
     editor.note = note;
     const draft = JSON.parse(localStorage.getItem(draftKey(id)) ?? 'null');
     if (draft && draft.title === sent.title && draft.body === sent.body) localStorage.removeItem(draftKey(id));
-    if (note.sync.status === 'conflict' && !editor.dirty) {
-      // Texts that could not merge: the conflict view shows both.
-      editor.base = baseOf(note);
-      render(note);
-    } else if (!editor.dirty) {
-      // The server may have merged in a change made elsewhere while this one was typed.
-      replaceText(title, note.title);
-      replaceText(body, note.body);
-      editor.base = baseOf(note);
-    } else {
-      // Typed on while saving: the next save starts from what was sent, and merges again.
-      editor.base = { ...baseOf(note), title: sent.title, body: sent.body };
+    switch (editor.cycle.saved(note)) {
+      case 'conflict': // Texts that could not merge: the conflict view shows both.
+        render(note);
+        break;
+      case 'merged': // The server may have merged in a change made elsewhere while this one was typed.
+        replaceText(title, note.title);
+        replaceText(body, note.body);
+        break;
+      default: // Typed on while saving: the next save starts from what was sent, and merges again.
     }
-    saveState.textContent = editor.dirty ? t('unsaved') : t('saved');
+    saveState.textContent = editor.cycle.edited ? t('unsaved') : t('saved');
     renderMeta(note);
   } catch (error) {
-    editor.dirty = true;
+    editor.cycle.failed();
     saveState.textContent = t('notSaved', { reason: errorText(error) });
     saveSoon();
   } finally {
@@ -420,9 +415,10 @@ export async function flush() {
 function saveOnExit() {
   keepDraft();
   if (editor.note && editor.fresh === editor.note.id) discardIfLeftEmpty({ keepalive: true });
-  if (!editor.note || !editor.dirty) return;
+  if (!editor.note || !editor.elements) return;
   const { title, body } = editor.elements;
-  api.updateNote(editor.note.id, { title: title.value, body: body.value, base: editor.base }, { keepalive: true }).catch(() => {});
+  const unsaved = editor.cycle.unsaved({ title: title.value, body: body.value });
+  if (unsaved) api.updateNote(editor.note.id, unsaved, { keepalive: true }).catch(() => {});
 }
 
 function restoreDraft(note) {
@@ -437,7 +433,7 @@ function restoreDraft(note) {
   editor.elements.body.value = draft.body;
   // Merged with what changed since the draft was typed (a draft without its base, from an
   // older version of the app, is merged as if made from the note as it is now).
-  editor.base = draft.base ?? baseOf(note);
+  editor.cycle.type(draft.base ?? baseOf(note));
   changed();
   toast(t('draftRestored'));
 }
@@ -446,8 +442,8 @@ async function saveMeta(changes, message) {
   if (!editor.note) return;
   try {
     await flush();
-    editor.note = await api.updateNote(editor.note.id, { ...changes, base: editor.base });
-    if (!editor.dirty) editor.base = baseOf(editor.note);
+    editor.note = await api.updateNote(editor.note.id, { ...changes, base: editor.cycle.base });
+    editor.cycle.changedBesides(editor.note);
     renderActions(editor.note);
     renderTags(editor.note);
     renderMeta(editor.note);
@@ -469,7 +465,7 @@ function setPreview(on) {
   previewToggle.setAttribute('aria-pressed', String(on));
   document.querySelector('.editor-panes')?.classList.toggle('split', on);
   if (!on) return;
-  if (!editor.dirty && body.value === editor.note.body) showHTML(editor.note.html); else renderPreview();
+  if (!editor.cycle.edited && body.value === editor.note.body) showHTML(editor.note.html); else renderPreview();
 }
 
 async function renderPreview() {
@@ -621,7 +617,7 @@ async function discardIfLeftEmpty({ keepalive = false } = {}) {
   if (elements.title.value.trim() || elements.body.value.trim() || note.tags.length || note.attachments.length) return;
   editor.fresh = null;
   saveSoon.cancel();
-  editor.dirty = false;
+  editor.cycle.discard();
   localStorage.removeItem(draftKey(note.id));
   try {
     await api.discardIfEmpty(note.id, { keepalive });
