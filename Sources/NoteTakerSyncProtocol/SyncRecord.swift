@@ -48,12 +48,18 @@ public struct ChangesQuery: Sendable, Hashable {
     public var deviceId: UUID?
     /// Covers the device's own changes it holds (from its last answered batch).
     public var authoredToken: String?
+    /// The pull began with no token (a first sync, or a listing of everything): the device
+    /// relies on no deletion from before `since`, so the server answers even when it has
+    /// purged tombstones since (it refuses an ordinary fetch from there with
+    /// ``APIErrorCode/tombstonesPurged``).
+    public var listing: Bool
 
     /// Creates a query.
-    public init(since: String?, deviceId: UUID? = nil, authoredToken: String? = nil) {
+    public init(since: String?, deviceId: UUID? = nil, authoredToken: String? = nil, listing: Bool = false) {
         self.since = since
         self.deviceId = deviceId
         self.authoredToken = authoredToken
+        self.listing = listing
     }
 }
 

@@ -120,4 +120,25 @@ struct TombstonePurgeTests {
             #expect(try await client.modify(sessions[0], [deletion]).results[0].outcome == .saved)
         }
     }
+
+    @Test("a pull that began with no token goes on page by page past a purge when it says it is a listing")
+    func listingsPageOn() async throws {
+        try await withDeletion { server, client, sessions, made in
+            _ = try await client.modify(sessions[0], [noteSave(title: "Z")])
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            let first = try await client.send(.get, "/v1/changes?limit=1", token: sessions[0])
+            let page = try first.decode(ChangesResponse.self)
+            #expect(page.moreComing)
+            let since = page.token.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? page.token
+            let ordinary = try await client.send(.get, "/v1/changes?limit=1&since=\(since)", token: sessions[0])
+            #expect(ordinary.errorCode == .tombstonesPurged, "an ordinary fetch from there may have missed the deletion")
+            let listing = try await client.send(.get, "/v1/changes?limit=1000&listing=true&since=\(since)", token: sessions[0])
+            #expect(listing.status == .ok)
+            let rest = try listing.decode(ChangesResponse.self)
+            #expect(rest.records.count == 1 && !rest.moreComing)
+            #expect(!rest.records.contains { $0.recordId == made.x })
+            let malformed = try await client.send(.get, "/v1/changes?listing=yes", token: sessions[0])
+            #expect(malformed.status == .badRequest)
+        }
+    }
 }

@@ -69,7 +69,13 @@ struct SyncRoutes {
                 guard let value = UUID(uuidString: text) else { throw SyncServerError.badRequest("device must be a UUID.") }
                 device = value
             }
-            let query = ChangesQuery(since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"))
+            var listing = false
+            if let text = parameters.get("listing") {
+                guard let value = Bool(text) else { throw SyncServerError.badRequest("listing must be true or false.") }
+                listing = value
+            }
+            let query = ChangesQuery(
+                since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing)
             return try JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
         router.post("/v1/records/modify") { request, _ in

@@ -9,8 +9,8 @@ extension SyncService {
     /// leaving out the changes the asking device made and holds (see ``ChangesQuery``).
     ///
     /// The session of `token` is noted as having applied the changes up to the query's
-    /// token; a token from before tombstones since purged is refused (see
-    /// ``TombstoneRetention``).
+    /// token; a token from before tombstones since purged is refused, unless the query is a
+    /// listing that began with no token (see ``TombstoneRetention``).
     public func changes(
         for account: StoredAccount, _ query: ChangesQuery, limit: Int?, session token: String? = nil
     ) async throws(SyncServerError) -> ChangesResponse {
@@ -30,7 +30,7 @@ extension SyncService {
             try await storage.changes(account: account.id, after: after, skipping: own, limit: limit, maxBytes: SyncLimits.maxPageBytes)
         }
         // Checked after reading, so that a purge during the read is noticed too.
-        if after > 0 { try await checkNotPurged(after: after, account: account.id) }
+        if after > 0, !query.listing { try await checkNotPurged(after: after, account: account.id) }
         let records = page.records
         let moreComing = page.moreComing
         metrics.sent(records: records.count)

@@ -25,10 +25,13 @@ extension SyncEngine {
     /// listed again, and what is no longer listed is deleted here (see
     /// `NoteStore+PurgedTombstones.swift`).
     func pull(into report: inout SyncReport) async throws(SyncError) {
-        var query = try local { try $0.changesQuery() }
         var healing = try local { try $0.healsRestoredServer() }
         var listing = try local { try $0.listsAfterPurge() }
         var direct = try local { try $0.pullsFromScratch() }
+        // A pull that began with no token relies on no deletion the server may have purged
+        // since: it says so, and its later pages are not refused (see ChangesQuery.listing).
+        var query = try local { try $0.changesQuery() }
+        query.listing = direct || listing
         var received = 0
         var restarted = false
         var fetch = prefetch(query)
@@ -41,6 +44,7 @@ extension SyncEngine {
                 restarted = true
                 try local { try $0.resetChangeToken() }
                 query = try local { try $0.changesQuery() }
+                query.listing = true
                 fetch = prefetch(query)
                 continue
             } catch .serverRestored where !restarted {
@@ -49,6 +53,7 @@ extension SyncEngine {
                 healing = true
                 direct = try local { try $0.pullsFromScratch() }
                 query = try local { try $0.changesQuery() }
+                query.listing = true
                 fetch = prefetch(query)
                 continue
             } catch .tombstonesPurged where !restarted {
@@ -57,6 +62,7 @@ extension SyncEngine {
                 listing = true
                 direct = try local { try $0.pullsFromScratch() }
                 query = try local { try $0.changesQuery() }
+                query.listing = true
                 fetch = prefetch(query)
                 continue
             }

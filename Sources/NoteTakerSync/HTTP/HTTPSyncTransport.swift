@@ -56,6 +56,7 @@ public struct HTTPSyncTransport: SyncTransport {
         if let since = query.since { items.append(URLQueryItem(name: "since", value: since)) }
         if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.key)) }
         if let authored = query.authoredToken { items.append(URLQueryItem(name: "authored", value: authored)) }
+        if query.listing { items.append(URLQueryItem(name: "listing", value: "true")) }
         return try await exchange(SyncAPI.changes, query: items) { try ChangesResponse(wireJSON: Array($0)) }
     }
 

@@ -67,6 +67,12 @@ actor SimulatedNetwork {
         (service, running) = try await Self.makeService(configuration)
     }
 
+    /// Purges every tombstone, as a server does months later, when every session has gone
+    /// unused past its life: devices then list everything (see `NoteStore+PurgedTombstones.swift`).
+    func purgeTombstones() async throws -> Int {
+        try await service.purgeTombstones(now: Date().addingTimeInterval(400 * 86_400)).tombstones
+    }
+
     func heal() async {
         faulty = false
         await deliverDelayed()
@@ -113,6 +119,8 @@ actor SimulatedNetwork {
     private static func translate(_ error: SyncServerError) -> SyncError {
         switch error.code {
         case .resyncRequired: .resyncRequired
+        case .serverRestored: .serverRestored
+        case .tombstonesPurged: .tombstonesPurged
         case .unauthorized, .sessionEnded: .notLoggedIn
         default: .server(code: error.code.rawValue, message: error.message)
         }
@@ -129,7 +137,7 @@ actor SimulatedNetwork {
         if fault == .dropRequest { throw .unreachable("request lost") }
         let account = try await account(token)
         do {
-            let page = try await service.changes(for: account, query, limit: 7)
+            let page = try await service.changes(for: account, query, limit: 7, session: token)
             if fault == .dropResponse { throw SyncError.unreachable("answer lost") }
             return page
         } catch let error as SyncServerError {

@@ -5,7 +5,8 @@ import NoteTakerServerTestSupport
 @testable import NoteTakerSync
 
 /// A seeded run: devices doing random operations offline and syncing over a faulty
-/// network, then healing and syncing to quiescence. Two oracles judge the end:
+/// network (and a server that restarts, and purges its tombstones), then healing and syncing
+/// to quiescence. Two oracles judge the end:
 ///
 /// - every edit to a body adds a line with a unique token; afterwards each token must be in
 ///   some note (merged, or in a conflict copy), unless the device that deleted its note had
@@ -81,6 +82,9 @@ struct Simulation {
             case 25..<27:
                 try await network.restart()
                 trace.append("\(step) server restart")
+                // Every other restart comes months later: the server has purged every deletion,
+                // and each device whose token is older lists everything to find them.
+                if step % 2 == 0 { trace.append("\(step) \(try await network.purgeTombstones()) tombstones purged") }
             default:
                 let before = try DeviceState.read(device.store)
                 do {
