@@ -72,4 +72,23 @@ struct PurgedTombstoneTests {
             #expect(try b.titles() == ["Kept"])
         }
     }
+
+    @Test("a first sync of more than a page (1,000 records) after a purge fetches everything once, page by page")
+    func firstSyncAfterAPurge() async throws {
+        try await withDevices(1) { devices, server in
+            let a = devices[0]
+            for index in 0..<1010 { _ = try a.store.createNote(NoteDraft(title: "note \(index)")) }
+            let gone = try a.store.createNote(NoteDraft(title: "gone"))
+            try await a.sync()
+            _ = try a.store.trashNotes(ids: [gone.id])
+            _ = try a.store.purgeNotes(ids: [gone.id])
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            let laptop = try Device("laptop", server: server, token: a.transport.token ?? "")
+            let report = try await laptop.sync()
+            #expect(report.pulled == 1010, "every page answered, none fetched twice: \(report)")
+            #expect(try laptop.store.statistics().notes == 1010)
+        }
+    }
 }
