@@ -25,7 +25,7 @@ extension SyncService {
     }
 }
 
-/// Runs beside the HTTP server: purges tombstones when it starts and every hour after.
+/// Runs beside the HTTP server: purges tombstones a minute after it starts and every hour after.
 struct TombstonePurging: Service {
     let service: SyncService
     let logger = Logger(label: "notetaker-server.tombstones")
@@ -33,6 +33,8 @@ struct TombstonePurging: Service {
     func run() async {
         // Shutting down cancels the wait for the next hour: that ends the loop, not in error.
         try? await cancelWhenGracefulShutdown {
+            // Not while the server starts: a minute later, then every hour.
+            try await Task.sleep(for: TombstoneRetention.firstPurgeDelay)
             while !Task.isCancelled {
                 do throws(SyncServerError) {
                     let summary = try await service.purgeTombstones()

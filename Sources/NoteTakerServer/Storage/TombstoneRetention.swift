@@ -20,6 +20,8 @@ public struct TombstoneRetention: Sendable, Hashable {
 
     /// How often a server process looks for tombstones to purge.
     static let purgeInterval: Duration = .seconds(3_600)
+    /// How long after it starts a server process first looks.
+    static let firstPurgeDelay: Duration = .seconds(60)
 
     /// Creates a retention.
     public init(seconds: TimeInterval) {
