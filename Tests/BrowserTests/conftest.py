@@ -170,6 +170,16 @@ def screenshot(browser, name):
     browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
 
 
+def answer(browser, choose, message="the app did not ask"):
+    """Waits for the app's own question (its dialog, not the browser's), chooses its action
+    (`choose` True) or Cancel, and returns the question's text."""
+    dialog = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.ask[open]"), message=message)[0]
+    question = dialog.find_element(By.ID, "ask-question").text
+    dialog.find_element(By.ID, "ask-confirm" if choose else "ask-cancel").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.ask"), message="the question stayed open")
+    return question
+
+
 def by_css(browser, selector):
     return browser.find_element(By.CSS_SELECTOR, selector)
 

@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 
-from conftest import by_css, click, open_app, page_errors, screenshot, wait
+from conftest import answer, by_css, click, open_app, page_errors, screenshot, wait
 
 
 def list_titles(browser):
@@ -187,14 +187,12 @@ def test_tags_rename_merge_and_delete_in_the_app(app, browser):
     field = by_css(browser, "#tag-name")
     field.clear()
     field.send_keys("baking at home", Keys.ENTER)
-    alert = wait(browser, lambda d: d.switch_to.alert, message="merging asks first")
-    assert "Merge #cakes into it" in alert.text
-    alert.accept()
+    assert "Merge #cakes into it" in answer(browser, True, message="merging asks first")
     wait(browser, lambda d: sorted(app.cli_json("show", second)["tags"]) == ["Baking at home", "sweet"], message="not merged")
     assert sorted(tag["name"] for tag in app.cli_json("tag", "list")) == ["Baking at home", "sweet"]
     open_app(browser, app, "#view=tag&id=sweet")
     click(browser, "#tag-delete")
-    wait(browser, lambda d: d.switch_to.alert).accept()
+    assert "Delete #sweet?" in answer(browser, True)
     wait(browser, lambda d: app.cli_json("show", second)["tags"] == ["Baking at home"], message="the tag was not deleted")
     assert app.cli_json("show", second)["title"] == "Cake", "the note stays"
     assert page_errors(browser) == []
@@ -222,6 +220,44 @@ def test_folders_collapse_and_trash_has_undo(app, browser):
     click(browser, "#toast .toast-action")
     wait(browser, lambda d: app.cli_json("show", note)["trashedAt"] is None, message="Undo did not bring it back")
     wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Keep me", message="the note is not open again")
+
+
+def test_what_cannot_be_undone_is_asked_in_the_apps_own_dialog(app, browser):
+    """Deleting for good, emptying the trash and deleting a folder ask first in the app's dialog
+    (not the browser's confirm()): Cancel has the focus, so Enter or Esc never deletes."""
+    app.cli("folder", "new", "Old")
+    first = app.new_note("Draft one", "x")
+    second = app.new_note("Draft two", "y")
+    app.cli("rm", first)
+    app.cli("rm", second)
+    app.start()
+    open_app(browser, app, f"#view=trash&note={first}")
+    click(browser, "#editor-region button.danger")
+    dialog = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.ask[open]"), message="nothing asked")[0]
+    assert dialog.get_attribute("role") == "alertdialog"
+    assert browser.switch_to.active_element.get_attribute("id") == "ask-cancel", "the safe answer has the focus"
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.ask"), message="Esc did not close it")
+    assert app.cli_json("show", first)["title"] == "Draft one", "Esc deleted the note"
+    click(browser, "#editor-region button.danger")
+    assert "for good" in answer(browser, True)
+    wait(browser, lambda d: first not in [note["id"] for note in app.cli_json("trash")], message="not deleted for good")
+
+    open_app(browser, app, "#view=trash")
+    click(browser, ".list-action button")
+    assert "every note in the trash" in answer(browser, False)
+    assert [note["id"] for note in app.cli_json("trash")] == [second], "Cancel emptied the trash"
+    click(browser, ".list-action button")
+    answer(browser, True)
+    wait(browser, lambda d: app.cli_json("trash") == [], message="the trash was not emptied")
+
+    open_app(browser, app)
+    wait(browser, lambda d: "Old" in by_css(d, "#folder-tree").text)
+    click(browser, "#folder-tree .folder-actions")
+    click(browser, "#folder-delete")
+    assert "Old" in answer(browser, True)
+    wait(browser, lambda d: app.cli_json("folder", "list") == [], message="the folder was not deleted")
+    assert page_errors(browser) == []
 
 
 def test_a_note_opened_from_search_shows_what_was_searched(app, browser):

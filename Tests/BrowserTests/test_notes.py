@@ -5,10 +5,8 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import by_css, click, open_app, page_errors, screenshot, wait
+from conftest import answer, by_css, click, open_app, page_errors, screenshot, wait
 
 
 FONT_SIZE = "return parseFloat(getComputedStyle(arguments[0]).fontSize)"
@@ -221,9 +219,7 @@ def test_links_between_notes_typed_followed_and_listed_back(app, browser):
     # [[Recipes]] leads nowhere yet: following it offers to make the note, and links to it.
     missing = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview a[href='#wiki=Recipes']"), message="no wiki link")[0]
     missing.click()
-    alert = WebDriverWait(browser, 10).until(expected_conditions.alert_is_present(), "no offer to make the note")
-    assert "Recipes" in alert.text
-    alert.accept()
+    assert "Recipes" in answer(browser, True, message="no offer to make the note")
     wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Recipes", message="the new note is not open")
     recipes = next(note["id"] for note in app.cli_json("list") if note["title"] == "Recipes")
     wait(browser, lambda d: app.cli_json("show", plan)["body"].endswith(f"or [Recipes](note:{recipes})"), timeout=20,

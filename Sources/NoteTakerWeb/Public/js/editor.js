@@ -2,6 +2,7 @@
 // copy on this device until the server has it, so a reload or a closed tab loses nothing),
 // pin, move, tags with suggestions, attachments, sync state and the conflict view.
 import { api, errorText } from './api.js';
+import { ask } from './ask.js';
 import { debounce, h, replaceChildren, toast } from './dom.js';
 import { continueList, indentListItems } from './list-editing.js';
 import { taskBoxAt, toggleTaskBox } from './live-markdown.js';
@@ -600,7 +601,7 @@ async function restore() {
 }
 
 async function purge() {
-  if (!confirm(t('confirmDeleteForever'))) return;
+  if (!(await ask(t('confirmDeleteForever'), t('deleteForever'), { danger: true }))) return;
   try {
     await api.purgeNote(editor.note.id);
     navigate({ note: null });

@@ -2,6 +2,7 @@
 // match (Enter or a click makes the link; `]]` closes it); a `[[Title]]` left as written opens
 // that note, or offers to make it; the notes that link here are listed under the note.
 import { api, errorText } from './api.js';
+import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { navigate } from './state.js';
 import { t } from './strings.js';
@@ -123,7 +124,7 @@ export async function followNoteLink(event, { note, replaceInText }) {
     const found = (await api.titles(title)).find((candidate) => candidate.title.toLowerCase() === title.toLowerCase());
     if (found) {
       navigate({ note: found.id });
-    } else if (note && !note.trashedAt && confirm(t('createLinkedNote', { title }))) {
+    } else if (note && !note.trashedAt && await ask(t('createLinkedNote', { title }), t('makeNote'))) {
       const created = await api.createNote({ title });
       replaceInText(title, created);
       navigate({ note: created.id });

@@ -1,6 +1,7 @@
 // The note list: pinned first, then newest, a page at a time (more load as you scroll),
 // or search results with highlighted snippets. Arrow keys move between notes.
 import { api, errorText } from './api.js';
+import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate, routeHash } from './state.js';
@@ -179,7 +180,7 @@ function moveFocus(event) {
 }
 
 async function emptyTrash() {
-  if (!confirm(t('confirmEmptyTrash'))) return;
+  if (!(await ask(t('confirmEmptyTrash'), t('emptyTrash'), { danger: true }))) return;
   try {
     await api.emptyTrash();
     navigate({ note: null });

@@ -1,6 +1,7 @@
 // The sidebar: smart lists, the folder tree with counts (create, rename, move by drag or by
 // the folder dialog, delete) and the tags with counts.
 import { api, errorText } from './api.js';
+import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { currentRoute, navigate } from './state.js';
 import { t } from './strings.js';
@@ -187,7 +188,7 @@ export function setUpFolderDialog() {
     }
   });
   document.getElementById('folder-delete').addEventListener('click', async () => {
-    if (!editingFolder || !confirm(t('confirmDeleteFolder', { name: editingFolder.name }))) return;
+    if (!editingFolder || !(await ask(t('confirmDeleteFolder', { name: editingFolder.name }), t('deleteFolder'), { danger: true }))) return;
     try {
       await api.deleteFolder(editingFolder.id);
       if (currentRoute().view === 'folder' && currentRoute().id === editingFolder.id) navigate({ view: 'all', id: null });

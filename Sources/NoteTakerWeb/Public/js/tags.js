@@ -1,6 +1,7 @@
 // A tag's own actions, shown above its list: rename (into another tag's name merges the two)
 // and delete (its notes stay).
 import { api, errorText } from './api.js';
+import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { refreshSidebar, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
@@ -29,7 +30,7 @@ async function rename(event) {
   const into = document.getElementById('tag-name').value.trim().replace(/^#/, '');
   if (!tag || !into) return;
   const existing = sidebarData.tags.find((other) => other.name.toLowerCase() === into.toLowerCase() && other.name !== tag.name);
-  if (existing && !confirm(t('confirmMergeTag', { name: tag.name, into: existing.name }))) return;
+  if (existing && !(await ask(t('confirmMergeTag', { name: tag.name, into: existing.name }), t('mergeTags')))) return;
   try {
     const renamed = await api.renameTag(tag.name, into);
     // To the tag's new list at once: the old name's list is gone.
@@ -44,7 +45,7 @@ async function rename(event) {
 
 async function remove() {
   const tag = currentTag();
-  if (!tag || !confirm(t('confirmDeleteTag', { name: tag.name, count: tag.noteCount }))) return;
+  if (!tag || !(await ask(t('confirmDeleteTag', { name: tag.name, count: tag.noteCount }), t('deleteTag'), { danger: true }))) return;
   // Away from the tag's list first, so nothing asks for the list of a tag that is gone.
   navigate({ view: 'all', id: null, note: null });
   try {
