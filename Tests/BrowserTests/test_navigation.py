@@ -44,6 +44,7 @@ def test_folder_and_tag_navigation(app, browser):
     open_app(browser, app)
     wait(browser, lambda d: (list_titles(d) or [""])[0].endswith("Groceries"), message="pinned notes come first")
     wait(browser, lambda d: sidebar_count(d, "Work") == "2")
+    assert sidebar_count(browser, "Recent (7 days)") == "3", "Recent counts its notes as the other lists do"
     open_sidebar_entry(browser, "Work")
     wait(browser, lambda d: sorted(list_titles(d)) == ["Café meeting", "Roadmap"], message="the folder shows its notes and its subfolders'")
     open_sidebar_entry(browser, "Projects")

@@ -129,6 +129,7 @@ struct NoteTests {
         #expect(stats.notesCreated == 2)
         #expect(stats.notes == 1)
         #expect(stats.pinnedNotes == 1)
+        #expect(stats.recentNotes == 1, "the trashed note is not counted")
         #expect(stats.trashedNotes == 1)
         #expect(stats.tags == 1)
         #expect(stats.pendingChanges == 3)

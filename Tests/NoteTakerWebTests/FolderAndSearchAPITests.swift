@@ -20,6 +20,7 @@ import Testing
             let tree = try #require(sidebar.object["folders"] as? [[String: Any]])
             #expect(tree.first?["totalNoteCount"] as? Int == 1)
             #expect(sidebar.object["allNotes"] as? Int == 1)
+            #expect(sidebar.object["recentNotes"] as? Int == 1)
             let renamed = try await client.send(.patch, "/api/v1/folders/\(projectsId)", json: ["name": "Plans"])
             #expect(renamed.object["name"] as? String == "Plans")
             let moved = try await client.send(.patch, "/api/v1/folders/\(projectsId)", json: ["parentId": NSNull()])

@@ -18,7 +18,7 @@ struct StatsCommand: ParsableCommand {
             ("launches", "\(stats.launches)"),
             ("notes created", "\(stats.notesCreated)"),
             ("sync events", "\(stats.syncEvents)"),
-            ("notes", "\(stats.notes) (\(stats.pinnedNotes) pinned)"),
+            ("notes", "\(stats.notes) (\(stats.pinnedNotes) pinned, \(stats.recentNotes) changed in the last 7 days)"),
             ("in the trash", "\(stats.trashedNotes)"),
             ("folders", "\(stats.folders)"),
             ("tags", "\(stats.tags)"),

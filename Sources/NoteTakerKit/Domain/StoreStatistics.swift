@@ -13,6 +13,8 @@ public struct StoreStatistics: Sendable, Hashable, Codable {
     public var notes: Int
     /// Pinned notes outside the trash.
     public var pinnedNotes: Int
+    /// Notes outside the trash changed in the last 7 days (``NoteQuery/recentInterval``).
+    public var recentNotes: Int
     /// Notes in the trash.
     public var trashedNotes: Int
     /// Folders.

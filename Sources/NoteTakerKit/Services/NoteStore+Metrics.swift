@@ -36,13 +36,15 @@ extension NoteStore {
             let metrics = try Dictionary(
                 Row.fetchAll(db, sql: "SELECT name, value FROM metric").map { ($0["name"] as String, $0["value"] as Int) },
                 uniquingKeysWith: { first, _ in first })
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
             return StoreStatistics(
                 launches: metrics[Metric.launches.rawValue] ?? 0,
                 notesCreated: metrics[Metric.notesCreated.rawValue] ?? 0,
                 syncEvents: metrics[Metric.syncEvents.rawValue] ?? 0,
                 notes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL"),
                 pinnedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL AND isPinned"),
+                recentNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL AND modifiedAt >= ?",
+                                       [Date().addingTimeInterval(-NoteQuery.recentInterval).storageValue]),
                 trashedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NOT NULL"),
                 folders: try count("SELECT COUNT(*) FROM folder"),
                 tags: try count("SELECT COUNT(*) FROM tag"),

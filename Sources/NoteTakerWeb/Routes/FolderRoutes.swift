@@ -32,6 +32,7 @@ struct FolderRoutes {
         var folders: [FolderJSON]
         var allNotes: Int
         var pinnedNotes: Int
+        var recentNotes: Int
         var trashedNotes: Int
     }
 
@@ -41,7 +42,7 @@ struct FolderRoutes {
             let (tree, statistics) = try storeCall { () throws(NoteTakerError) in (try store.folderTree(), try store.statistics()) }
             return try JSON.response(Sidebar(
                 folders: tree.map(FolderJSON.init), allNotes: statistics.notes, pinnedNotes: statistics.pinnedNotes,
-                trashedNotes: statistics.trashedNotes))
+                recentNotes: statistics.recentNotes, trashedNotes: statistics.trashedNotes))
         }
         folders.post { request, _ in
             let new = try await JSON.decode(NewFolder.self, from: request)

@@ -21,7 +21,7 @@ export async function refreshSidebar() {
   const [sidebar, tags] = await Promise.all([api.sidebar(), api.tags()]);
   sidebarData.folders = sidebar.folders;
   sidebarData.tags = tags;
-  sidebarData.counts = { all: sidebar.allNotes, pinned: sidebar.pinnedNotes, trash: sidebar.trashedNotes };
+  sidebarData.counts = { all: sidebar.allNotes, pinned: sidebar.pinnedNotes, recent: sidebar.recentNotes, trash: sidebar.trashedNotes };
   renderSidebar();
   document.dispatchEvent(new CustomEvent('sidebar-changed'));
 }
@@ -48,7 +48,7 @@ export function renderSidebar() {
   replaceChildren(document.getElementById('smart-lists'),
     h('li', {}, navLink(t('allNotes'), counts.all ?? 0, route, 'all', null, dropTarget(null))),
     h('li', {}, navLink(t('pinned'), counts.pinned ?? 0, route, 'pinned')),
-    h('li', {}, navLink(t('recent'), null, route, 'recent')),
+    h('li', {}, navLink(t('recent'), counts.recent ?? 0, route, 'recent')),
     h('li', {}, navLink(t('trash'), counts.trash ?? 0, route, 'trash')));
   replaceChildren(document.getElementById('folder-tree'), sidebarData.folders.map((folder) => folderItem(folder, route)));
   if (sidebarData.folders.length === 0) {
