@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
+import NIOSSL
 
 /// The HTTP clients every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
 /// event loops): connections are kept and reused between requests and transports. One goes
@@ -62,8 +64,29 @@ enum SyncHTTPClient {
             "the server closed the connection"
         case let error as HTTPClientError where error == .cancelled:
             "the request was cancelled"
+        case let error as NIOConnectionError:
+            error.connectionErrors.first.map { reason($0.error) } ?? "no address was found for \(error.host)"
+        case let error as IOError:
+            words(errno: error.errnoCode)
+        case let error as NIOSSLError:
+            "its certificate could not be checked (\(error))"
+        case let error as BoringSSLError:
+            "its certificate was refused (\(error))"
         default:
             String(describing: error)
+        }
+    }
+
+    /// What a failed connection's error number means, in words (SwiftNIO's own description
+    /// reads "connection reset (error set): Connection refused (errno: 111)").
+    static func words(errno code: CInt) -> String {
+        switch code {
+        case ECONNREFUSED: "nothing answered at its address: is the server running, and is the address right?"
+        case ECONNRESET: "the connection was cut"
+        case ETIMEDOUT: "the connection timed out"
+        case EHOSTUNREACH, ENETUNREACH: "this machine has no way to it: is the network up?"
+        case ENETDOWN: "the network is down"
+        default: String(cString: strerror(code))
         }
     }
 }
