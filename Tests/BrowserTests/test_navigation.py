@@ -284,6 +284,19 @@ def test_search_filters_by_tag_folder_and_pinned(app, browser):
     click(browser, "#filter-pinned")
     wait(browser, lambda d: by_css(d, "#filter-tag").send_keys("#meetings") or True)
     wait(browser, lambda d: list_titles(d) == [])
+    # Esc ends the search, and its filters with it: the next search starts without them.
+    search = by_css(browser, "#search-input")
+    search.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: "tag=" not in d.execute_script("return location.hash"), message="the tag filter outlived the search")
+    search.send_keys("milk")
+    wait(browser, lambda d: len(list_titles(d)) == 2, message="the next search kept the last one's filter")
+    # So does going to a list from the sidebar.
+    by_css(browser, "#filter-tag").send_keys("#meetings")
+    wait(browser, lambda d: list_titles(d) == [])
+    open_sidebar_entry(browser, "All notes")
+    wait(browser, lambda d: len(list_titles(d)) == 4)
+    search.send_keys("milk")
+    wait(browser, lambda d: len(list_titles(d)) == 2, message="a search after the sidebar kept the last one's filter")
 
 
 def test_a_change_from_the_command_line_appears_live(app, browser):
@@ -328,6 +341,12 @@ def test_a_keyboard_only_session(app, browser):
     assert outline.startswith("solid") and not outline.endswith(" 0px"), f"focus must be visible, got {outline}"
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Beta")
+    # Esc in the title leaves the editor too: the next key does not land in the title.
+    by_css(browser, "#note-title").click()
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") != "note-title", message="Esc stayed in the title")
+    ActionChains(browser).send_keys("x").perform()
+    assert by_css(browser, "#note-title").get_attribute("value") == "Beta"
     # The toolbar is one tab stop; arrows move inside it.
     browser.execute_script("document.querySelector('[data-tool=bold]').focus()")
     ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()

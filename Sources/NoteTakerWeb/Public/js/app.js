@@ -6,7 +6,7 @@ import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta
 import { redrawList, refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
 import { openSettings, refreshSettingsSync } from './settings.js';
 import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
-import { currentRoute, navigate, onRouteChange } from './state.js';
+import { currentRoute, navigate, noSearch, onRouteChange } from './state.js';
 import { applyStrings, loadStrings, t } from './strings.js';
 import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
 import { setUpTagActions } from './tags.js';
@@ -84,7 +84,7 @@ function setUpSearch() {
   const input = document.getElementById('search-input');
   const search = debounce((text) => {
     if (text.trim()) navigate({ view: 'search', id: null, q: text, note: null }, { replace: currentRoute().view === 'search' });
-    else if (currentRoute().view === 'search') navigate({ view: 'all', q: '', note: null });
+    else if (currentRoute().view === 'search') navigate({ view: 'all', ...noSearch, note: null });
   }, 150);
   input.addEventListener('input', () => search(input.value));
   document.getElementById('search-form').addEventListener('submit', (event) => {

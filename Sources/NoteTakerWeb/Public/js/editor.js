@@ -183,6 +183,8 @@ function render(note) {
     if (event.key === 'Enter') {
       event.preventDefault();
       body.focus();
+    } else if (event.key === 'Escape') {
+      leaveEditor();
     }
   });
   body.addEventListener('keydown', (event) => {
@@ -207,7 +209,7 @@ function render(note) {
       event.preventDefault();
       togglePreview();
     } else if (event.key === 'Escape') {
-      document.querySelector('#note-list [aria-current="true"]')?.focus();
+      leaveEditor();
     }
   });
   renderActions(note);
@@ -329,6 +331,12 @@ function renderMeta(note) {
     pin.setAttribute('aria-pressed', String(note.isPinned));
     pin.textContent = note.isPinned ? t('unpin') : t('pin');
   }
+}
+
+/** Esc in the title or the text: back to the note in the list (the next key goes there). */
+function leaveEditor() {
+  const target = document.querySelector('#note-list [aria-current="true"]') ?? document.querySelector('#note-list .note-link');
+  if (target) target.focus(); else document.activeElement?.blur();
 }
 
 // Autosave: a copy on this device at every keystroke, the server a moment later.

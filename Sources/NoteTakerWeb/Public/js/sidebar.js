@@ -3,7 +3,7 @@
 import { api, errorText } from './api.js';
 import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
-import { currentRoute, navigate } from './state.js';
+import { currentRoute, navigate, noSearch } from './state.js';
 import { t } from './strings.js';
 
 export const sidebarData = { folders: [], tags: [], counts: {} };
@@ -35,7 +35,7 @@ function navLink(label, count, route, view, id = null, extra = {}) {
     href: '#', 'aria-current': isCurrent(route, view, id) ? 'page' : null,
     onclick: (event) => {
       event.preventDefault();
-      navigate({ view, id, note: null, q: '' });
+      navigate({ view, id, note: null, ...noSearch });
       closeSidebarOnPhone();
     },
     ...extra,

@@ -3,6 +3,9 @@
 
 const listeners = new Set();
 
+/** A route's search and its filters, cleared: leaving a search leaves its filters too. */
+export const noSearch = { q: '', tag: '', folder: '', pinned: false, contains: false };
+
 export function currentRoute() {
   const parameters = new URLSearchParams(location.hash.slice(1));
   const view = parameters.get('view') ?? 'all';
