@@ -1,5 +1,6 @@
 import Foundation
-import NoteTakerKit
+@testable import NoteTakerKit
+import NoteTakerSync
 import Testing
 
 @Suite("Attachments sync")
@@ -64,5 +65,25 @@ struct AttachmentSyncTests {
             let account = try #require(try await server.service.storage.account(named: "ada"))
             #expect(try await server.service.storage.usage(account: account.id).bytes < 1_048_576)
         }
+    }
+
+    @Test("a batch that holds back a refused file still goes under its id and with its change token")
+    func heldBackBatchKeepsItsToken() throws {
+        let store = try NoteStore.inMemory()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID()).txt")
+        try Data("too large".utf8).write(to: file)
+        let note = try store.createNote(NoteDraft(title: "Kept", body: "goes up"))
+        let attachment = try store.attachFile(at: file, toNote: note.id)
+        // Whatever the token, the server must see it: a restored server refuses a batch by it.
+        try store.writer.write { db in try SyncState.set(db, .changeToken, "server:7:2a") }
+        var batch = try #require(try store.nextPushBatch(after: 0, limit: 100).0)
+        let (id, token) = (batch.request.requestId, batch.request.changeToken)
+        #expect(token == "server:7:2a")
+
+        let held = try store.holdBack(&batch, refusedFiles: [attachment.contentHash: .storageFull(usedBytes: 10, quotaBytes: 10)])
+        #expect(held == 1)
+        #expect(batch.request.changes.map(\.recordId) == [note.id])
+        #expect(batch.request.requestId == id)
+        #expect(batch.request.changeToken == token)
     }
 }

@@ -32,4 +32,18 @@ struct SimulationTests {
             #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
         }
     }
+
+    @Test("a seed replays exactly: two runs, side by side, give the same trace, ids included")
+    func aSeedReplaysExactly() async throws {
+        for seed: UInt64 in [7, 2106, 4264] {
+            async let first = Simulation(seed: seed, deviceCount: 4, steps: 60).run()
+            async let second = Simulation(seed: seed, deviceCount: 4, steps: 60).run()
+            let (one, other) = try await (first.trace, second.trace)
+            #expect(one.contains { $0.contains(" create ") }, "seed \(seed) made no note")
+            if let step = zip(one, other).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                Issue.record("seed \(seed) replays differently from step \(step):\n\(one[step])\n\(other[step])")
+            }
+            #expect(one.count == other.count)
+        }
+    }
 }

@@ -10,7 +10,7 @@ extension NoteStore {
     package func adoptServer(_ serverId: String) throws(NoteTakerError) {
         let home = SyncDevice.home(of: databaseURL)
         try write { db in
-            try SyncDevice.claim(db, home: home)
+            try SyncDevice.claim(db, home: home, newID: sources.newID())
             try SyncQuarantine.restage(db)
             let known = try SyncState.get(db, .serverId)
             guard known != serverId else { return }
@@ -69,7 +69,7 @@ extension NoteStore {
     package func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> (PushBatch?, refused: Int) {
         try write { db in
             var refused = 0
-            let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused)
+            let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused, requestId: sources.newID())
             return (batch, refused)
         }
     }
@@ -79,7 +79,9 @@ extension NoteStore {
     /// is room); returns how many.
     package func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
         try write { db in
-            var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
+            // What is kept goes as the batch would have: under its id, with its device and token.
+            var kept = batch
+            (kept.request.changes, kept.sequences, kept.assetHashes, kept.fieldsJSON) = ([], [], [], [])
             var heldBack = 0
             for (index, (change, sequence)) in zip(batch.request.changes, batch.sequences).enumerated() {
                 if let hash = AttachmentRecord.contentHash(in: change.fields), let refusal = refusedFiles[hash] {
@@ -150,7 +152,7 @@ extension NoteStore {
         _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> Then
     ) throws(NoteTakerError) -> (apply: SyncApply, kept: Then) {
         let (apply, kept) = try write { db in
-            var apply = SyncApply(policy: policy)
+            var apply = SyncApply(policy: policy, sources: sources)
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
                     try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
@@ -230,7 +232,7 @@ extension NoteStore {
     /// Records a completed cycle.
     package func finishSyncCycle() throws(NoteTakerError) {
         try write { db in
-            try SyncState.set(db, .lastSyncedAt, String(Date().storageValue))
+            try SyncState.set(db, .lastSyncedAt, String(sources.now.storageValue))
             try Metrics.increment(db, .syncEvents)
         }
     }

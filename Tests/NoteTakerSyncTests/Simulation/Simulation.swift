@@ -36,6 +36,8 @@ struct Simulation {
         var conflicts: Int
         var edits: Int
         var intents: Int
+        /// Every step, as `--trace` prints it.
+        var trace: [String]
     }
 
     typealias Devices = [(store: NoteStore, engine: SyncEngine)]
@@ -46,8 +48,9 @@ struct Simulation {
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
         var devices: Devices = []
-        for _ in 0..<deviceCount {
-            let store = try NoteStore.inMemory()
+        for index in 0..<deviceCount {
+            // Ids and times follow from the seed, so that a run replays exactly.
+            let store = try NoteStore.inMemory(sources: .seeded(seed &* 1_000 &+ UInt64(index)))
             if seed % 2 == 0 {
                 try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
             }
@@ -107,7 +110,8 @@ struct Simulation {
             }
             throw failure
         }
-        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count)
+        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
+                       trace: trace)
     }
 
     /// Tells the oracle what a completed sync carried.
@@ -118,7 +122,7 @@ struct Simulation {
 
     private func finish(_ devices: Devices, network: SimulatedNetwork, operations: Operations,
                         log: inout IntentLog, conflicts: inout Int) async throws {
-        await network.heal()
+        try await network.heal()
         try await settle(devices, log: &log)
         let states = try devices.map { try Snapshot.take($0.store) }
         for (index, state) in states.enumerated().dropFirst() where state != states[0] {
