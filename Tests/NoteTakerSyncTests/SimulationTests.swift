@@ -9,7 +9,7 @@ import Testing
 struct SimulationTests {
     static let seeds = TestSeeds.list("NOTETAKER_SIM", defaultCount: 200)
 
-    @Test("4 devices, faulty network, server restarts: replicas converge and no edit is lost")
+    @Test("4 devices, faulty network, server restarts and restores: replicas converge and no edit is lost")
     func simulate() async throws {
         // Two seeds at a time (this machine has two cores); each seed is independent.
         let outcomes = try await withThrowingTaskGroup(of: Simulation.Outcome.self) { group in
@@ -30,6 +30,7 @@ struct SimulationTests {
             #expect(outcomes.reduce(0) { $0 + $1.faults } > 0)
             #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
             #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.restores } > 0)
         }
     }
 

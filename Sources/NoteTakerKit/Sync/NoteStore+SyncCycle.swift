@@ -33,12 +33,9 @@ extension NoteStore {
                 SELECT ?, id, 'save', ? FROM \(type.table)
                 """, arguments: [type.rawValue, Date().storageValue])
         }
-        if keepingDeletions {
-            try db.execute(sql: "UPDATE sync_deleted SET changeTag = NULL")
-        } else {
-            try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
-            try db.execute(sql: "DELETE FROM sync_deleted")
-        }
+        if !keepingDeletions { try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'") }
+        // A deletion kept goes up against no version (its version's tag is forgotten).
+        try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
         try db.execute(sql: "DELETE FROM sync_quarantine")

@@ -6,7 +6,8 @@ import NoteTakerSyncProtocol
 
 /// The sync server, in process, and an unreliable network in front of it: requests that
 /// never arrive, answers lost after the server applied the request, requests delivered
-/// twice, and requests held back and delivered later, after others. The server can restart.
+/// twice, and requests held back and delivered later, after others. The server can restart,
+/// be backed up by its operator, and be restored from that backup.
 ///
 /// Requests are handled one at a time, in the order they arrive, so that the faults (drawn
 /// from the seed) fall on the same requests on every run; a request whose sender gave up
@@ -14,7 +15,9 @@ import NoteTakerSyncProtocol
 actor SimulatedNetwork {
     private let directory: URL
     /// The server's storage, kept across restarts.
-    private let configuration: ServerConfiguration
+    private var configuration: ServerConfiguration
+    /// The server's storage and files as its operator last backed them up.
+    private var backup: (database: ServerDatabase, assets: [String: Data])?
     /// Where devices make the files they attach.
     nonisolated let filesDirectory: URL
     /// Attachment files, by content hash: the simulation judges records, not file transfer.
@@ -74,6 +77,30 @@ actor SimulatedNetwork {
         defer { endTurn() }
         running.cancel()
         (service, running) = try await Self.makeService(configuration)
+    }
+
+    /// Stops the server, backs up its storage and files as the README says, and starts it again.
+    func backUp() async throws {
+        try await takeTurn()
+        defer { endTurn() }
+        running.cancel()
+        let copy = try await TestStorage.backUp(configuration.database, into: directory.appendingPathComponent("backup"))
+        backup = (copy, assets)
+        (service, running) = try await Self.makeService(configuration)
+    }
+
+    /// Stops the server, puts the last backup in place of its storage and files, and starts
+    /// it again, as an operator does after losing a disk; false (and nothing done) when it was
+    /// never backed up.
+    func restoreBackup() async throws -> Bool {
+        try await takeTurn()
+        defer { endTurn() }
+        guard let backup else { return false }
+        running.cancel()
+        configuration.database = try await TestStorage.restore(backup.database, over: configuration.database)
+        assets = backup.assets
+        (service, running) = try await Self.makeService(configuration)
+        return true
     }
 
     /// Purges every tombstone, as a server does months later, when every session has gone

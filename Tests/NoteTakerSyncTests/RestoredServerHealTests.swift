@@ -1,0 +1,48 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerServerTestSupport
+import Testing
+@testable import NoteTakerSync
+
+@Suite("Healing a server restored from a backup")
+struct RestoredServerHealTests {
+    @Test("a deletion waiting to go up when the restore is noticed goes through the heal, and nothing is lost")
+    func aWaitingDeletionGoesThroughTheHeal() async throws {
+        let backupFolder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: backupFolder) }
+        let first = try await LiveServer.start()
+        let token = try await first.register()
+        let laptop = try NoteStore.inMemory()
+        func engine(_ server: LiveServer) throws -> SyncEngine {
+            SyncEngine(store: laptop, transport: try HTTPSyncTransport(server: server.url, token: token), options: .init(policy: .localWins))
+        }
+        let kept = try laptop.createNote(NoteDraft(title: "Kept", body: "v1"))
+        let gone = try laptop.createNote(NoteDraft(title: "Gone", body: "deleted offline"))
+        try await engine(first).sync()
+        await first.stop()
+        let backup = try await TestStorage.backUp(first.database, into: backupFolder)
+
+        let second = try await LiveServer.start(database: first.database)
+        _ = try laptop.updateNote(id: kept.id, body: "v2 after backup")
+        try await engine(second).sync()
+        _ = try laptop.trashNotes(ids: [gone.id])
+        _ = try laptop.purgeNotes(ids: [gone.id])
+        await second.stop()
+
+        let restored = try await LiveServer.start(database: try await TestStorage.restore(backup, over: first.database))
+        let report = try await engine(restored).sync()
+        #expect(report.serverRestored)
+        #expect(report.errors == 0)
+        // The newer text went up again; the deletion went up against no version, so the
+        // server, which holds the note, refused it and the note came back whole.
+        #expect(try laptop.note(id: kept.id).body == "v2 after backup")
+        #expect(try laptop.note(id: gone.id).body == "deleted offline")
+        #expect(try laptop.conflicts().isEmpty)
+        #expect(try !laptop.hasPushableChanges())
+        let tablet = try Device("tablet", server: restored, token: token)
+        try await tablet.sync()
+        #expect(try tablet.titles() == ["Gone", "Kept"])
+        #expect(try tablet.note(titled: "Kept").body == "v2 after backup")
+        await restored.stop()
+    }
+}
