@@ -45,4 +45,38 @@ struct RestoredServerHealTests {
         #expect(try tablet.note(titled: "Kept").body == "v2 after backup")
         await restored.stop()
     }
+
+    @Test("a device whose batch was answered after the backup, and that fetched nothing since, notices the restore and sends it again")
+    func anAnsweredBatchWithoutAFetchIsSentAgain() async throws {
+        let backupFolder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: backupFolder) }
+        let first = try await LiveServer.start()
+        let token = try await first.register()
+        let laptop = try NoteStore.inMemory()
+        func engine(_ server: LiveServer) throws -> SyncEngine {
+            SyncEngine(store: laptop, transport: try HTTPSyncTransport(server: server.url, token: token), options: .init(policy: .localWins))
+        }
+        _ = try laptop.createNote(NoteDraft(title: "Before", body: "in the backup"))
+        try await engine(first).sync()
+        await first.stop()
+        let backup = try await TestStorage.backUp(first.database, into: backupFolder)
+
+        // The batch is answered, and the fetch after it never happens (the network went).
+        let second = try await LiveServer.start(database: first.database)
+        let after = try laptop.createNote(NoteDraft(title: "After", body: "answered after the backup"))
+        var pushed = SyncReport()
+        try await engine(second).push(into: &pushed)
+        #expect(pushed.pushed == 1)
+        #expect(try !laptop.hasPushableChanges())
+        await second.stop()
+
+        let restored = try await LiveServer.start(database: try await TestStorage.restore(backup, over: first.database))
+        let report = try await engine(restored).sync()
+        #expect(report.serverRestored)
+        let tablet = try Device("tablet", server: restored, token: token)
+        try await tablet.sync()
+        #expect(try tablet.titles() == ["After", "Before"])
+        #expect(try tablet.store.note(id: after.id).body == "answered after the backup")
+        await restored.stop()
+    }
 }

@@ -100,9 +100,9 @@ package struct PushBatch: Codable, Sendable {
         guard !changes.isEmpty else {
             return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused, requestId: requestId)
         }
-        // The token goes with the batch: a server restored from an older copy refuses it.
+        // The tokens go with the batch: a server restored from an older copy refuses it.
         let request = ModifyRequest(requestId: requestId, changes: changes, deviceId: try SyncDevice.id(db),
-                                    changeToken: try SyncState.get(db, .changeToken))
+                                    changeToken: try SyncState.get(db, .changeToken), authoredToken: try SyncState.get(db, .authoredToken))
         return PushBatch(request: request, sequences: sequences, assetHashes: hashes,
                          fieldsJSON: texts)
     }
