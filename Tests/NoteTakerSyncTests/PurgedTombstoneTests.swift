@@ -1,6 +1,8 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 import NoteTakerSyncProtocol
+import Synchronization
 import Testing
 
 /// A device away for longer than the server keeps deletions learns them all the same: the
@@ -51,6 +53,35 @@ struct PurgedTombstoneTests {
         }
     }
 
+    @Test("a listing cut short, then a note edited and sent: the listing names the device's own changes too, and the note stays")
+    func listingKeepsTheDevicesOwnChanges() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let gone = try a.store.createNote(NoteDraft(title: "Gone"))
+            let mine = try a.store.createNote(NoteDraft(title: "Mine", body: "first"))
+            try await a.sync()
+            try await b.sync()
+            #expect(try a.store.trashNotes(ids: [gone.id]) == 1)
+            #expect(try a.store.purgeNotes(ids: [gone.id]) == 1)
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            // B learns of the purge, and the network goes before the listing's first page.
+            let cut = ListingCut(b.transport)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            #expect(cut.cut)
+            // Then B edits a note and syncs: the edit goes up first, and the listing goes on.
+            _ = try b.store.updateNote(id: mine.id, body: "written on B during the listing")
+            try await b.sync()
+            #expect(try b.titles() == ["Mine"])
+            #expect(try b.store.note(id: mine.id).body == "written on B during the listing")
+            try await a.sync()
+            #expect(try a.titles() == ["Mine"])
+        }
+    }
+
     @Test("what the listing would delete counts against the mass-deletion limit: it stops and asks, and goes on when allowed")
     func listingAsksBeforeManyDeletions() async throws {
         try await withDevices(2) { devices, server in
@@ -91,4 +122,30 @@ struct PurgedTombstoneTests {
             #expect(try laptop.store.statistics().notes == 1010)
         }
     }
+}
+
+/// A network that goes as a listing's first page is asked for.
+private final class ListingCut: SyncTransport, Sendable {
+    private let base: HTTPSyncTransport
+    private let state = Mutex(false)
+    var cut: Bool { state.withLock { $0 } }
+
+    init(_ base: HTTPSyncTransport) {
+        self.base = base
+    }
+
+    func health() async throws(SyncError) -> HealthResponse { try await base.health() }
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        if query.since == nil, query.listing {
+            state.withLock { $0 = true }
+            throw .unreachable("the network went")
+        }
+        return try await base.fetchChanges(query)
+    }
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        try await base.modify(request, fieldsJSON: fieldsJSON)
+    }
+    func assetExists(hash: String) async throws(SyncError) -> Bool { try await base.assetExists(hash: hash) }
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await base.uploadAsset(hash: hash, from: file) }
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await base.downloadAsset(hash: hash, to: file) }
 }

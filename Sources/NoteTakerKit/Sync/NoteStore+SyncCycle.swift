@@ -165,10 +165,15 @@ extension NoteStore {
         return (apply, kept)
     }
 
-    /// What to fetch: a partly staged pull continues where it stopped.
+    /// What to fetch: a partly staged pull continues where it stopped. A listing after a
+    /// purge names no device, so that the server leaves out none of this device's own
+    /// changes: a record it sent during the listing is listed like any other, not taken for
+    /// deleted.
     package func changesQuery() throws(NoteTakerError) -> ChangesQuery {
         try read { db in
-            try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+            var query = try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+            if try SyncState.get(db, .listingAfterPurge) != nil { query.deviceId = nil }
+            return query
         }
     }
 
