@@ -86,4 +86,26 @@ struct AttachmentSyncTests {
         #expect(batch.request.requestId == id)
         #expect(batch.request.changeToken == token)
     }
+
+    @Test("a file the server does not have counts as an error, the rest of the sync goes on, and a later sync fetches it")
+    func aMissingFileDoesNotStopTheSync() async throws {
+        try await withDevices(2) { devices, _ in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID()).txt")
+            try Data("the file".utf8).write(to: file)
+            let note = try devices[0].store.createNote(NoteDraft(title: "With a file"))
+            _ = try devices[0].store.attachFile(at: file, toNote: note.id)
+            _ = try devices[0].store.createNote(NoteDraft(title: "Another"))
+            try await devices[0].sync()
+
+            let missing = FaultyTransport(devices[1].transport, .filesMissing)
+            let report = try await SyncEngine(store: devices[1].store, transport: missing, options: .init(policy: .localWins)).sync()
+            #expect(missing.injected == 1)
+            #expect(report.errors == 1)
+            #expect(try devices[1].titles() == ["Another", "With a file"])
+            let later = try await devices[1].sync()
+            #expect(later.downloadedFiles == 1)
+            let attachment = try #require(try devices[1].store.note(id: note.id).attachments.first)
+            #expect(try Data(contentsOf: devices[1].store.fileURL(for: attachment)) == Data("the file".utf8))
+        }
+    }
 }

@@ -2,7 +2,6 @@ import Foundation
 import NoteTakerKit
 import NoteTakerSync
 import NoteTakerSyncProtocol
-import Synchronization
 import Testing
 
 /// A device away for longer than the server keeps deletions learns them all the same: the
@@ -67,11 +66,11 @@ struct PurgedTombstoneTests {
             #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
 
             // B learns of the purge, and the network goes before the listing's first page.
-            let cut = ListingCut(b.transport)
+            let cut = FaultyTransport(b.transport, .listingCut)
             await #expect(throws: SyncError.self) {
                 try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
             }
-            #expect(cut.cut)
+            #expect(cut.injected == 1)
             // Then B edits a note and syncs: the edit goes up first, and the listing goes on.
             _ = try b.store.updateNote(id: mine.id, body: "written on B during the listing")
             try await b.sync()
@@ -122,30 +121,4 @@ struct PurgedTombstoneTests {
             #expect(try laptop.store.statistics().notes == 1010)
         }
     }
-}
-
-/// A network that goes as a listing's first page is asked for.
-private final class ListingCut: SyncTransport, Sendable {
-    private let base: HTTPSyncTransport
-    private let state = Mutex(false)
-    var cut: Bool { state.withLock { $0 } }
-
-    init(_ base: HTTPSyncTransport) {
-        self.base = base
-    }
-
-    func health() async throws(SyncError) -> HealthResponse { try await base.health() }
-    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
-        if query.since == nil, query.listing {
-            state.withLock { $0 = true }
-            throw .unreachable("the network went")
-        }
-        return try await base.fetchChanges(query)
-    }
-    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
-        try await base.modify(request, fieldsJSON: fieldsJSON)
-    }
-    func assetExists(hash: String) async throws(SyncError) -> Bool { try await base.assetExists(hash: hash) }
-    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await base.uploadAsset(hash: hash, from: file) }
-    func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await base.downloadAsset(hash: hash, to: file) }
 }

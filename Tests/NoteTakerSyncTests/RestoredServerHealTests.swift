@@ -79,4 +79,38 @@ struct RestoredServerHealTests {
         #expect(try tablet.store.note(id: after.id).body == "answered after the backup")
         await restored.stop()
     }
+
+    @Test("a batch whose answer was lost goes up again after a restore with its files, which the restored server had lost")
+    func aBatchSentAgainTakesItsFilesAlong() async throws {
+        let backupFolder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: backupFolder) }
+        let first = try await LiveServer.start()
+        let token = try await first.register()
+        await first.stop()
+        let backup = try await TestStorage.backUp(first.database, into: backupFolder)
+
+        // The batch and its file reach the server; the answer never comes back.
+        let second = try await LiveServer.start(database: first.database)
+        let laptop = try NoteStore.inMemory()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID()).txt")
+        try Data("a photo".utf8).write(to: file)
+        let note = try laptop.createNote(NoteDraft(title: "Trip"))
+        _ = try laptop.attachFile(at: file, toNote: note.id)
+        let lost = FaultyTransport(try HTTPSyncTransport(server: second.url, token: token), .answersLost)
+        await #expect(throws: SyncError.self) { try await SyncEngine(store: laptop, transport: lost, options: .init()).sync() }
+        #expect(lost.injected == 1)
+        #expect(try !laptop.inflightBatches().isEmpty)
+        await second.stop()
+
+        let restored = try await LiveServer.start(database: try await TestStorage.restore(backup, over: first.database))
+        let report = try await SyncEngine(store: laptop, transport: try HTTPSyncTransport(server: restored.url, token: token), options: .init()).sync()
+        #expect(report.uploadedFiles == 1)
+        let tablet = try Device("tablet", server: restored, token: token)
+        let received = try await tablet.sync()
+        #expect(received.errors == 0)
+        #expect(received.downloadedFiles == 1)
+        let attachment = try #require(try tablet.store.note(id: note.id).attachments.first)
+        #expect(try Data(contentsOf: tablet.store.fileURL(for: attachment)) == Data("a photo".utf8))
+        await restored.stop()
+    }
 }
