@@ -25,8 +25,8 @@
 /// that synced since heals it by sending everything it holds again, its own side winning
 /// (see `NoteStore+RestoredServer.swift`). Until every device has synced after the restore,
 /// a change the backup did not hold (made, or first sent, after it) may be undone by another
-/// device's heal, and a deletion may come back: those changes are not judged. Text is
-/// judged all the same: no edit is lost (the token check).
+/// device's heal, and a deletion may come back: those changes are not judged, but a record
+/// made is never lost. Text is judged all the same: no edit is lost (the token check).
 struct IntentLog {
     struct Write: CustomStringConvertible {
         var key: RecordKey
@@ -114,9 +114,11 @@ struct IntentLog {
     }
 
     /// Whether a restored server may undo `write`: the backup did not hold it, and it was made
-    /// before every device had synced after the restore.
+    /// before every device had synced after the restore. That a record exists is never
+    /// undone: the device that made it sends it again.
     private func undoable(_ write: Write) -> Bool {
-        restores.contains { write.step > $0.held[write.device] && write.step < ($0.healedAt ?? .max) }
+        guard write.property != "exists" || write.value != "1" else { return false }
+        return restores.contains { write.step > $0.held[write.device] && write.step < ($0.healedAt ?? .max) }
     }
 
     /// What the converged state gets wrong, with the changes that touched each record.
