@@ -17,14 +17,18 @@ extension TestStorage {
         }
     }
 
-    /// Puts a backup back in place of a stopped server's storage; returns the storage the
-    /// server then opens (for PostgreSQL, a fresh copy of the backup, which stays as it is).
+    /// Puts a backup back for a stopped server; returns the storage the server then opens: a
+    /// fresh copy of the backup (a folder beside the old one, or a new database), so that the
+    /// backup stays as it is, and so that nothing the stopped server in this process still
+    /// holds open is replaced under it (closing, SQLite removes its log by name). The
+    /// README's restore, which replaces the folder itself, is tested through real processes.
     public static func restore(_ backup: ServerDatabase, over database: ServerDatabase) async throws -> ServerDatabase {
         switch (backup, database) {
         case (.sqlite(let copy), .sqlite(let directory)):
-            try FileManager.default.removeItem(at: directory)
-            try FileManager.default.copyItem(at: copy, to: directory)
-            return database
+            let restored = directory.deletingLastPathComponent()
+                .appendingPathComponent("\(directory.lastPathComponent) restored \(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.copyItem(at: copy, to: restored)
+            return .sqlite(restored)
         case (.postgres(let copy), .postgres):
             return .postgres(try await copyDatabase(copy))
         default:
