@@ -49,10 +49,8 @@ struct NoteIDTests {
     /// Sources that follow from `seed`: a clock a millisecond on at each reading, and the
     /// numbers of a linear congruential generator.
     static func seeded(_ seed: UInt64) -> StoreSources {
-        let state = Mutex((bits: seed, time: 1_790_000_000.0))
-        return StoreSources(
-            now: { Date(timeIntervalSince1970: state.withLock { $0.time += 0.001; return $0.time }) },
-            randomBits: { state.withLock { $0.bits = $0.bits &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return $0.bits } })
+        let state = LCGState(seed: seed)
+        return StoreSources(now: { state.tick() }, randomBits: { state.next() })
     }
 
     @Test func aStoreGivenSeededSourcesMakesTheSameIdsAndTimesEveryTime() throws {
@@ -83,5 +81,22 @@ struct NoteIDTests {
             #expect(id.dropFirst(14).first == "4")
             #expect("89ab".contains(id.dropFirst(19).first ?? "x"))
         }
+    }
+}
+
+/// The clock and the generator behind `NoteIDTests.seeded(_:)`, shared by its two closures.
+private final class LCGState: Sendable {
+    private let state: Mutex<(bits: UInt64, time: Double)>
+
+    init(seed: UInt64) {
+        state = Mutex((seed, 1_790_000_000))
+    }
+
+    func tick() -> Date {
+        Date(timeIntervalSince1970: state.withLock { $0.time += 0.001; return $0.time })
+    }
+
+    func next() -> UInt64 {
+        state.withLock { $0.bits = $0.bits &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return $0.bits }
     }
 }

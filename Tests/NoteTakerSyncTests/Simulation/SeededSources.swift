@@ -8,9 +8,24 @@ extension StoreSources {
     /// and reads the same times on every run: a clock that starts on 20 September 2026 and
     /// moves a millisecond at each reading, and the seeded generator's numbers.
     static func seeded(_ seed: UInt64) -> StoreSources {
-        let state = Mutex((random: SeededGenerator(seed: seed), time: 1_790_000_000.0))
-        return StoreSources(
-            now: { Date(timeIntervalSince1970: state.withLock { $0.time += 0.001; return $0.time }) },
-            randomBits: { state.withLock { $0.random.next() } })
+        let state = SeededState(seed: seed)
+        return StoreSources(now: { state.tick() }, randomBits: { state.next() })
+    }
+}
+
+/// The clock and the generator behind ``StoreSources/seeded(_:)``, shared by its two closures.
+private final class SeededState: Sendable {
+    private let state: Mutex<(random: SeededGenerator, time: Double)>
+
+    init(seed: UInt64) {
+        state = Mutex((SeededGenerator(seed: seed), 1_790_000_000))
+    }
+
+    func tick() -> Date {
+        Date(timeIntervalSince1970: state.withLock { $0.time += 0.001; return $0.time })
+    }
+
+    func next() -> UInt64 {
+        state.withLock { $0.random.next() }
     }
 }
