@@ -8,7 +8,7 @@ extension NoteStore {
 
     /// One page of notes: pinned first, then the most recently modified.
     public func notes(_ query: NoteQuery = NoteQuery()) throws(NoteTakerError) -> [Note] {
-        try read { db in try Self.fetchNotes(db, query, now: sources.now) }
+        try read { db in try Self.fetchNotes(db, query) }
     }
 
     /// One page of the trash, most recently trashed first.
@@ -22,8 +22,7 @@ extension NoteStore {
         }
     }
 
-    /// One page of the list `query` asks for; "recent" counts back from `now`.
-    static func fetchNotes(_ db: Database, _ query: NoteQuery, now: Date) throws -> [Note] {
+    static func fetchNotes(_ db: Database, _ query: NoteQuery) throws -> [Note] {
         let page = try validatedPage(limit: query.limit, offset: query.offset)
         var joins = ""
         var conditions = ["note.trashedAt IS NULL"]
@@ -47,7 +46,7 @@ extension NoteStore {
         }
         if query.recentOnly {
             conditions.append("note.modifiedAt >= ?")
-            arguments += [now.addingTimeInterval(-NoteQuery.recentInterval).storageValue]
+            arguments += [Date().addingTimeInterval(-NoteQuery.recentInterval).storageValue]
         }
         arguments += [page.limit, page.offset]
         return try fetchNotes(

@@ -7,9 +7,6 @@ import NoteTakerSyncProtocol
 /// change of the same record, the two are merged (see ``RecordMerge``).
 package struct SyncApply {
     let policy: MergePolicy
-    /// Where the ids of conflict copies come from.
-    let sources: StoreSources
-    /// The time the changes are applied.
     let now: Date
     /// What was done, for the cycle's report.
     package var report = SyncReport()
@@ -36,10 +33,9 @@ package struct SyncApply {
     /// Whether records are held in quarantine (`nil`: not looked yet).
     var quarantined: Bool?
 
-    init(policy: MergePolicy, sources: StoreSources) {
+    init(policy: MergePolicy, now: Date = Date()) {
         self.policy = policy
-        self.sources = sources
-        now = sources.now
+        self.now = now
     }
 
     /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
@@ -226,7 +222,7 @@ package struct SyncApply {
         }
         if let losingBody = outcome.losingBody, type == .note, try !isOlderTextHere(db, noteId: key, body: losingBody) {
             try ConflictCopies.keep(db, noteId: key, losingBody: losingBody, localWon: RecordMerge.localWins(local: local, server: server.fields, policy: policy),
-                                    local: local, server: server.fields, at: now, sources: sources)
+                                    local: local, server: server.fields, at: now)
             report.conflicts += 1
         }
     }

@@ -128,9 +128,7 @@ extension SyncEngine {
         }
     }
 
-    /// Downloads attachment files that arrived notes need. A file the server does not have
-    /// (it was restored from a backup taken before the file came) counts as an error and
-    /// is asked for again at the next sync, when the device that has it may have sent it.
+    /// Downloads attachment files that arrived notes need.
     func transferFiles(into report: inout SyncReport) async throws(SyncError) {
         let missing = try local { try $0.missingAttachmentFiles() }
         for (index, hash) in missing.enumerated() {
@@ -140,12 +138,7 @@ extension SyncEngine {
             } catch {
                 throw .store(.fileWriteFailed(path: destination.deletingLastPathComponent().path, reason: error.localizedDescription))
             }
-            do throws(SyncError) {
-                try await transport.downloadAsset(hash: hash, to: destination)
-            } catch .server(let code, _) where code == APIErrorCode.notFound.rawValue {
-                report.errors += 1
-                continue
-            }
+            try await transport.downloadAsset(hash: hash, to: destination)
             report.downloadedFiles += 1
             progress?(.transferringFiles(done: index + 1, total: missing.count))
         }
