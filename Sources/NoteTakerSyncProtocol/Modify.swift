@@ -14,13 +14,20 @@ public struct ModifyRequest: Sendable, Hashable, Codable {
     /// ``APIErrorCode/serverRestored`` and applies nothing, since the changes' base tags
     /// name versions it never had.
     public var changeToken: String?
+    /// The ``ModifyResponse/authoredToken`` of the device's newest answered batch, if any:
+    /// refused like ``changeToken`` by a server whose history no longer holds it (a batch
+    /// answered after the backup, from a device that fetched nothing since).
+    public var authoredToken: String?
 
     /// Creates a batch.
-    public init(requestId: UUID = UUID(), changes: [RecordChange], deviceId: UUID? = nil, changeToken: String? = nil) {
+    public init(
+        requestId: UUID = UUID(), changes: [RecordChange], deviceId: UUID? = nil, changeToken: String? = nil, authoredToken: String? = nil
+    ) {
         self.requestId = requestId
         self.changes = changes
         self.deviceId = deviceId
         self.changeToken = changeToken
+        self.authoredToken = authoredToken
     }
 }
 

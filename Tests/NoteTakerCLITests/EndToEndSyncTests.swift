@@ -9,6 +9,12 @@ import Testing
 /// notes it created), so whatever order the changes meet in, the value every device must end
 /// with is known: the owner's last one.
 ///
+/// The operator also backs the server's data folder up (stopped, as the README says) and
+/// later puts a backup back. A restored server may lose a title, a tag or a pin set after the
+/// backup (another device's heal can send its older one again), so after a restore the check
+/// is that no edit is lost (every owner's last line is in some note) and that every device
+/// holds the same notes, the same way.
+///
 /// `NOTETAKER_E2E_SEEDS` sets how many seeds run (3 by default), `NOTETAKER_E2E_FROM` the first.
 @Suite("End to end: three devices and a server that dies")
 struct EndToEndSyncTests {
@@ -46,12 +52,20 @@ private struct EndToEndWorld {
     var folders: [[String]] = [[], [], []]
     var counter = 0
     var log: [String] = []
+    /// Draws the operator's backups and restores, apart from the steps.
+    var serverEvents: SeededGenerator
+    /// Where the last backup of the data folder is, once there is one.
+    let backupDirectory: URL
+    var backedUp = false
+    var restored = false
 
     init(seed: UInt64) throws {
         self.seed = seed
         random = SeededGenerator(seed: seed)
+        serverEvents = SeededGenerator(seed: seed ^ 0xBAC_0BAC)
         let first = try ServerProcess()
         dataDirectory = first.dataDirectory
+        backupDirectory = first.dataDirectory.deletingLastPathComponent().appendingPathComponent("\(first.dataDirectory.lastPathComponent) backup")
         port = first.url.port ?? 0
         server = first
         let address = first.url.absoluteString
@@ -106,7 +120,11 @@ private struct EndToEndWorld {
         case 60..<88:
             try sync(device)
         case 88..<94:
-            try killServer(duringSyncOf: device)
+            switch Int.random(in: 0..<8, using: &serverEvents) {
+            case 0..<2 where server != nil: try backUpServer()
+            case 2..<4 where backedUp: try restoreServer()
+            default: try killServer(duringSyncOf: device)
+            }
         case 94..<100 where server == nil:
             try startServer()
         default:
@@ -151,6 +169,33 @@ private struct EndToEndWorld {
         log.append("\(counter): killed the server during device \(device)'s sync -> \(result.status)")
     }
 
+    /// Stops the server, copies its data folder as the README says (`cp -a`), starts it again.
+    mutating func backUpServer() throws {
+        try stopServer()
+        try? FileManager.default.removeItem(at: backupDirectory)
+        try FileManager.default.copyItem(at: dataDirectory, to: backupDirectory)
+        backedUp = true
+        log.append("\(counter): server backed up")
+        try startServer()
+    }
+
+    /// Stops the server (if it runs), puts the backup in place of its data folder, starts it.
+    mutating func restoreServer() throws {
+        try stopServer()
+        try FileManager.default.removeItem(at: dataDirectory)
+        try FileManager.default.copyItem(at: backupDirectory, to: dataDirectory)
+        restored = true
+        log.append("\(counter): server restored from its backup")
+        try startServer()
+    }
+
+    mutating func stopServer() throws {
+        guard let running = server else { return }
+        running.process.terminate()
+        running.process.waitUntilExit()
+        server = nil
+    }
+
     mutating func startServer() throws {
         server = try ServerProcess(dataDirectory: dataDirectory, port: port)
         log.append("\(counter): server restarted")
@@ -180,9 +225,11 @@ private struct EndToEndWorld {
         }
     }
 
-    /// Every device holds every note with each owner's last value, and nothing else.
+    /// Every device holds every note with each owner's last value, and nothing else; after
+    /// a restore, every owner's last line, and the same notes as every other device.
     func check() throws {
         let context = "seed \(seed) (NOTETAKER_E2E_FROM=\(seed) NOTETAKER_E2E_SEEDS=1 replays it); steps:\n" + log.suffix(60).joined(separator: "\n")
+        if restored { return try checkAfterRestore(context) }
         for (index, device) in devices.enumerated() {
             let status = try device.run(["sync", "status", "--json"]).json() as? [String: Any]
             #expect(status?["pending"] as? Int == 0, "device \(index) still has changes to send; \(context)")
@@ -201,6 +248,34 @@ private struct EndToEndWorld {
                     trashed: note["trashedAt"].map { !($0 is NSNull) } ?? false)
                 #expect(seen == expected, "device \(index), note \(id); \(context)")
             }
+        }
+    }
+
+    /// After a restore: nothing to send, no edit lost, every device alike.
+    func checkAfterRestore(_ context: String) throws {
+        var held: [[String: String]] = []
+        for (index, device) in devices.enumerated() {
+            let status = try device.run(["sync", "status", "--json"]).json() as? [String: Any]
+            #expect(status?["pending"] as? Int == 0, "device \(index) still has changes to send; \(context)")
+            let listed = try device.run(["list", "--json", "--limit", "1000"]).json() as? [[String: Any]] ?? []
+            let trashed = try device.run(["trash", "--json", "--limit", "1000"]).json() as? [[String: Any]] ?? []
+            var notes: [String: String] = [:]
+            for note in listed + trashed {
+                let tags = (note["tags"] as? [String] ?? []).sorted().joined(separator: ",")
+                notes[note["id"] as? String ?? ""] = [note["title"], note["body"], tags, note["folderId"], note["isPinned"], note["trashedAt"]]
+                    .map { "\($0 ?? "-")" }.joined(separator: "|")
+            }
+            for id in noteOrder { #expect(notes[id] != nil, "device \(index) lacks note \(id); \(context)") }
+            let lines = Set((listed + trashed).flatMap { ($0["body"] as? String ?? "").components(separatedBy: "\n\n") })
+            for (id, entry) in self.notes {
+                for line in entry.intent.lines where !line.hasSuffix(": -") {
+                    #expect(lines.contains(line), "device \(index) lost \(line) of note \(id); \(context)")
+                }
+            }
+            held.append(notes)
+        }
+        for (index, notes) in held.enumerated().dropFirst() {
+            #expect(notes == held[0], "device \(index) holds other notes than device 0; \(context)")
         }
     }
 }

@@ -96,7 +96,7 @@ public enum TestStorage {
         }
     }
 
-    private static func withConnection<T: Sendable>(
+    static func withConnection<T: Sendable>(
         _ url: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         guard let components = URLComponents(string: url), let host = components.host else {

@@ -40,7 +40,7 @@ struct OpenAPITests {
             "SyncRecord": record,
             "ChangesResponse": ChangesResponse(records: [record], token: "t", moreComing: false),
             "RecordChange": RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: "1", fields: [:], derived: true),
-            "ModifyRequest": ModifyRequest(changes: [], deviceId: UUID(), changeToken: "s:1:0123456789abcdef"),
+            "ModifyRequest": ModifyRequest(changes: [], deviceId: UUID(), changeToken: "s:1:0123456789abcdef", authoredToken: "s:1:0123456789abcdef"),
             "RecordResult": RecordResult(recordId: UUID(), recordType: "note", outcome: .error, changeTag: "1", serverRecord: record, message: "m"),
             "ModifyResponse": ModifyResponse(results: [], authoredToken: "t"),
             "Credentials": Credentials(username: "u", password: "p", deviceName: "d"),

@@ -56,4 +56,33 @@ struct RestoredHistoryTests {
             #expect(try await client.changes(session, since: token).records.count == 1)
         }
     }
+
+    @Test("an answered batch's authored token carries its mark; one from a lost history is refused by a fetch and by a batch")
+    func authoredTokensRefused() async throws {
+        try await TestServer().test { client in
+            let session = try await client.register("ada")
+            let authored = try #require(try await client.modify(session, [noteSave(title: "one")]).authoredToken)
+            #expect(authored.split(separator: ":").count == 3, "\(authored)")
+            // Its own token passes, and leaves out the device's own change.
+            let device = UUID().key
+            let own = try await client.send(.get, "/v1/changes?device=\(device)&authored=\(authored)", token: session)
+            #expect(own.status == .ok)
+
+            // A device whose batch a lost history answered, and that fetched nothing since.
+            for lost in [forged(authored, sequence: 7), forged(authored, mark: "0123456789abcdef")] {
+                let fetch = try await client.send(.get, "/v1/changes?device=\(device)&authored=\(lost)", token: session)
+                #expect(fetch.status == .gone)
+                #expect(try fetch.decode(APIErrorBody.self).error == .serverRestored)
+                let batch = ModifyRequest(changes: [noteSave(title: "made after the restore")], authoredToken: lost)
+                let refused = try await client.send(.post, "/v1/records/modify", token: session, json: batch)
+                #expect(refused.status == .gone)
+                #expect(try refused.decode(APIErrorBody.self).error == .serverRestored)
+            }
+            #expect(try await client.changes(session).records.count == 1, "nothing of the refused batches was applied")
+            // An authored token without a mark (from a server before marks) only leaves things out.
+            let unmarked = authored.split(separator: ":").prefix(2).joined(separator: ":")
+            let old = ModifyRequest(changes: [noteSave(title: "two")], authoredToken: unmarked)
+            #expect(try await client.send(.post, "/v1/records/modify", token: session, json: old).status == .ok)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import NoteTakerKit
+@testable import NoteTakerKit
+import NoteTakerSync
 import Testing
 
 @Suite("Attachments sync")
@@ -63,6 +64,48 @@ struct AttachmentSyncTests {
             #expect(try await a.sync().uploadedFiles == 0)
             let account = try #require(try await server.service.storage.account(named: "ada"))
             #expect(try await server.service.storage.usage(account: account.id).bytes < 1_048_576)
+        }
+    }
+
+    @Test("a batch that holds back a refused file still goes under its id and with its change token")
+    func heldBackBatchKeepsItsToken() throws {
+        let store = try NoteStore.inMemory()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID()).txt")
+        try Data("too large".utf8).write(to: file)
+        let note = try store.createNote(NoteDraft(title: "Kept", body: "goes up"))
+        let attachment = try store.attachFile(at: file, toNote: note.id)
+        // Whatever the token, the server must see it: a restored server refuses a batch by it.
+        try store.writer.write { db in try SyncState.set(db, .changeToken, "server:7:2a") }
+        var batch = try #require(try store.nextPushBatch(after: 0, limit: 100).0)
+        let (id, token) = (batch.request.requestId, batch.request.changeToken)
+        #expect(token == "server:7:2a")
+
+        let held = try store.holdBack(&batch, refusedFiles: [attachment.contentHash: .storageFull(usedBytes: 10, quotaBytes: 10)])
+        #expect(held == 1)
+        #expect(batch.request.changes.map(\.recordId) == [note.id])
+        #expect(batch.request.requestId == id)
+        #expect(batch.request.changeToken == token)
+    }
+
+    @Test("a file the server does not have counts as an error, the rest of the sync goes on, and a later sync fetches it")
+    func aMissingFileDoesNotStopTheSync() async throws {
+        try await withDevices(2) { devices, _ in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID()).txt")
+            try Data("the file".utf8).write(to: file)
+            let note = try devices[0].store.createNote(NoteDraft(title: "With a file"))
+            _ = try devices[0].store.attachFile(at: file, toNote: note.id)
+            _ = try devices[0].store.createNote(NoteDraft(title: "Another"))
+            try await devices[0].sync()
+
+            let missing = FaultyTransport(devices[1].transport, .filesMissing)
+            let report = try await SyncEngine(store: devices[1].store, transport: missing, options: .init(policy: .localWins)).sync()
+            #expect(missing.injected == 1)
+            #expect(report.errors == 1)
+            #expect(try devices[1].titles() == ["Another", "With a file"])
+            let later = try await devices[1].sync()
+            #expect(later.downloadedFiles == 1)
+            let attachment = try #require(try devices[1].store.note(id: note.id).attachments.first)
+            #expect(try Data(contentsOf: devices[1].store.fileURL(for: attachment)) == Data("the file".utf8))
         }
     }
 }

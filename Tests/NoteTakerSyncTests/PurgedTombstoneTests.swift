@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 import NoteTakerSyncProtocol
 import Testing
 
@@ -48,6 +49,35 @@ struct PurgedTombstoneTests {
             #expect(try a.store.note(id: edited.id).body == "first, and more written while away")
             let again = try await b.sync()
             #expect(again.pulled == 0, "the listing is over: the next sync fetches from where it ended")
+        }
+    }
+
+    @Test("a listing cut short, then a note edited and sent: the listing names the device's own changes too, and the note stays")
+    func listingKeepsTheDevicesOwnChanges() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let gone = try a.store.createNote(NoteDraft(title: "Gone"))
+            let mine = try a.store.createNote(NoteDraft(title: "Mine", body: "first"))
+            try await a.sync()
+            try await b.sync()
+            #expect(try a.store.trashNotes(ids: [gone.id]) == 1)
+            #expect(try a.store.purgeNotes(ids: [gone.id]) == 1)
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            // B learns of the purge, and the network goes before the listing's first page.
+            let cut = FaultyTransport(b.transport, .listingCut)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            #expect(cut.injected == 1)
+            // Then B edits a note and syncs: the edit goes up first, and the listing goes on.
+            _ = try b.store.updateNote(id: mine.id, body: "written on B during the listing")
+            try await b.sync()
+            #expect(try b.titles() == ["Mine"])
+            #expect(try b.store.note(id: mine.id).body == "written on B during the listing")
+            try await a.sync()
+            #expect(try a.titles() == ["Mine"])
         }
     }
 

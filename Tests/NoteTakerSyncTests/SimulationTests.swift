@@ -9,7 +9,7 @@ import Testing
 struct SimulationTests {
     static let seeds = TestSeeds.list("NOTETAKER_SIM", defaultCount: 200)
 
-    @Test("4 devices, faulty network, server restarts: replicas converge and no edit is lost")
+    @Test("4 devices, faulty network, server restarts and restores: replicas converge and no edit is lost")
     func simulate() async throws {
         // Two seeds at a time (this machine has two cores); each seed is independent.
         let outcomes = try await withThrowingTaskGroup(of: Simulation.Outcome.self) { group in
@@ -30,6 +30,21 @@ struct SimulationTests {
             #expect(outcomes.reduce(0) { $0 + $1.faults } > 0)
             #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
             #expect(outcomes.reduce(0) { $0 + $1.edits } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.restores } > 0)
+        }
+    }
+
+    @Test("a seed replays exactly: two runs, side by side, give the same trace, ids included")
+    func aSeedReplaysExactly() async throws {
+        for seed: UInt64 in [7, 2106, 4264] {
+            async let first = Simulation(seed: seed, deviceCount: 4, steps: 60).run()
+            async let second = Simulation(seed: seed, deviceCount: 4, steps: 60).run()
+            let (one, other) = try await (first.trace, second.trace)
+            #expect(one.contains { $0.contains(" create ") }, "seed \(seed) made no note")
+            if let step = zip(one, other).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                Issue.record("seed \(seed) replays differently from step \(step):\n\(one[step])\n\(other[step])")
+            }
+            #expect(one.count == other.count)
         }
     }
 }

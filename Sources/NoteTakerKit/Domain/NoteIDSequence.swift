@@ -17,29 +17,22 @@ import Foundation
 /// time back.
 struct NoteIDSequence {
     private var lastMicrosecond: UInt64 = 0
-    private var generator = SystemRandomNumberGenerator()
+    /// The clock and the random bits.
+    let sources: StoreSources
 
-    /// The id of one new note.
-    static func one() -> UUID {
-        var sequence = NoteIDSequence()
-        return sequence.next()
+    init(sources: StoreSources) {
+        self.sources = sources
     }
 
     /// The next id, made now (or at `date`): its microsecond is at least one past the last
     /// one's, so ids made faster than the clock ticks still differ in their short form.
-    mutating func next(at date: Date = Date()) -> UUID {
-        let microseconds = date.timeIntervalSince1970 * 1_000_000
+    mutating func next(at date: Date? = nil) -> UUID {
+        let microseconds = (date ?? sources.now).timeIntervalSince1970 * 1_000_000
         // A clock that cannot be read as a count of microseconds counts on from the last id.
         let now = microseconds.isFinite && microseconds >= 0 && microseconds < 1.8e19 ? UInt64(microseconds) : 0
         lastMicrosecond = max(now, lastMicrosecond &+ 1)
         let time = UInt64(UInt32(truncatingIfNeeded: lastMicrosecond))
-        let random = generator.next() as UInt64
-        let more = generator.next() as UInt64
-        func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
-        return UUID(uuid: (
-            byte(time, 24), byte(time, 16), byte(time, 8), byte(time, 0),
-            byte(random, 56), byte(random, 48), 0x80 | byte(random, 40) & 0x0F, byte(random, 32),
-            0x80 | byte(random, 24) & 0x3F, byte(random, 16), byte(random, 8), byte(random, 0),
-            byte(more, 24), byte(more, 16), byte(more, 8), byte(more, 0)))
+        let random = sources.randomBits()
+        return UUID(version: 8, high: time << 32 | random >> 32, low: random << 32 | sources.randomBits() >> 32)
     }
 }

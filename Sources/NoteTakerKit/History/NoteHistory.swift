@@ -49,7 +49,7 @@ enum NoteHistory {
     /// moved onto `newBody`). Never fails an edit over a damaged history.
     static func keep(
         _ db: Database, noteId: String, title: String, body: String, newBody: String, modifiedAt: Date,
-        replacedBy: NoteVersion.Replacement, now: Date = Date()
+        replacedBy: NoteVersion.Replacement, now: Date
     ) throws {
         var replacedAt = now.storageValue
         let newest = try Row.fetchOne(db.cachedStatement(sql: """

@@ -30,7 +30,7 @@ extension NoteStore {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
             let chosen = try NoteHistory.version(db, noteId: noteId, id: version)
-            return try Self.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore) ?? current
+            return try Self.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore, at: sources.now) ?? current
         }
     }
 
@@ -58,7 +58,8 @@ extension NoteStore {
     /// Thins every note's history by the retention: every version while it is young, then the
     /// newest of each day, then of each week. Returns how many versions were removed.
     @discardableResult
-    public func pruneHistory(now: Date = Date()) throws(NoteTakerError) -> Int {
+    public func pruneHistory(now date: Date? = nil) throws(NoteTakerError) -> Int {
+        let now = date ?? sources.now
         let retention = try historyRetention()
         let cutoff = now.addingTimeInterval(-Double(retention.everyVersionDays) * 86_400).storageValue
         let notes = try read { db in
@@ -80,7 +81,8 @@ extension NoteStore {
 
     /// Thins the history when it was last thinned over a day ago (a lookup of one row
     /// otherwise, so a program's start stays quick).
-    func pruneHistoryIfDue(now: Date = Date()) throws(NoteTakerError) {
+    func pruneHistoryIfDue(now date: Date? = nil) throws(NoteTakerError) {
+        let now = date ?? sources.now
         let last = try read { db in
             try Double.fetchOne(db, sql: "SELECT CAST(value AS REAL) FROM history_setting WHERE key = 'lastPruned'")
         }

@@ -15,13 +15,13 @@ extension NoteStore {
         _ = try read { db in try Self.fetchEditableNote(db, id: noteId.key) }
         let stored = try attachmentFiles.store(from: url, fileName: name)
         let attachment = Attachment(
-            noteId: noteId, kind: .detect(header: stored.header, fileName: name), fileName: name,
-            fileSize: stored.size, contentHash: stored.contentHash)
+            id: sources.newID(), noteId: noteId, kind: .detect(header: stored.header, fileName: name), fileName: name,
+            fileSize: stored.size, contentHash: stored.contentHash, createdAt: sources.now)
         do {
             try write { db in
                 _ = try Self.fetchEditableNote(db, id: noteId.key)
                 try Self.insertAttachment(db, attachment)
-                try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId.key])
+                try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [sources.now.storageValue, noteId.key])
                 try Outbox.record(db, .note, noteId.key)
             }
         } catch {
@@ -70,7 +70,7 @@ extension NoteStore {
             _ = try Self.fetchEditableNote(db, id: noteId)
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachmentId.key])
             try Outbox.record(db, .attachment, attachmentId.key, .delete)
-            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [Date().storageValue, noteId])
+            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [sources.now.storageValue, noteId])
             try Outbox.record(db, .note, noteId)
             return row["contentHash"]
         }

@@ -22,7 +22,7 @@ extension NoteStore {
             let order = try sortOrder ?? Int.fetchOne(
                 db, sql: "SELECT IFNULL(MAX(sortOrder), -1) + 1 FROM folder WHERE parentId IS ?",
                 arguments: [parentId?.key]) ?? 0
-            let folder = Folder(name: name, icon: icon, sortOrder: order, parentId: parentId)
+            let folder = Folder(id: sources.newID(), name: name, icon: icon, sortOrder: order, createdAt: sources.now, parentId: parentId)
             try Self.insertFolder(db, folder)
             return folder
         }
@@ -41,7 +41,7 @@ extension NoteStore {
             try Self.requireUniqueName(db, name, parentId: folder.parentId?.key, excluding: id.key)
             try db.execute(
                 sql: "UPDATE folder SET name = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [name, Date().storageValue, id.key])
+                arguments: [name, sources.now.storageValue, id.key])
             try Outbox.record(db, .folder, id.key)
             return try Self.fetchFolder(db, id: id.key)
         }
@@ -65,7 +65,7 @@ extension NoteStore {
             try Self.requireUniqueName(db, folder.name, parentId: parentId?.key, excluding: id.key)
             try db.execute(
                 sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [parentId?.key, Date().storageValue, id.key])
+                arguments: [parentId?.key, sources.now.storageValue, id.key])
             try Outbox.record(db, .folder, id.key)
             try SearchFields.refresh(db, noteIds: String.fetchAll(
                 db, sql: "SELECT id FROM note WHERE folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key]))

@@ -39,7 +39,7 @@ extension NoteStore {
         _ drafts: [NoteDraft], indexing: SearchIndexing = .immediately
     ) throws(NoteTakerError) -> ImportOutcome {
         var drafts = drafts
-        var ids = NoteIDSequence()
+        var ids = NoteIDSequence(sources: sources)
         for index in drafts.indices where drafts[index].id == nil { drafts[index].id = ids.next() }
         let outcomes = try importNotes(drafts.map { NoteImport(draft: $0) }, indexing: indexing)
         var result = ImportOutcome()
@@ -68,7 +68,7 @@ extension NoteStore {
         _ items: [NoteImport], indexing: SearchIndexing = .immediately
     ) throws(NoteTakerError) -> [NoteImport.Outcome] {
         var items = items
-        var ids = NoteIDSequence()
+        var ids = NoteIDSequence(sources: sources)
         for index in items.indices where items[index].draft.id == nil { items[index].draft.id = ids.next() }
         var outcomes = [NoteImport.Outcome](repeating: .imported, count: items.count)
         var stored: [[AttachmentFiles.Stored]] = Array(repeating: [], count: items.count)
@@ -102,16 +102,16 @@ extension NoteStore {
                         if item.files.isEmpty {
                             // `insertNote` refuses a draft before its first write, so a note
                             // alone needs no savepoint (one per note took a fifth of the time).
-                            _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true)
+                            _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
                         } else {
                             try db.inSavepoint {
-                                _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true)
+                                _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
                                 for (file, copy) in zip(item.files, stored[index]) {
                                     let name = Attachment.safeFileName(file.fileName)
                                     try Self.insertAttachment(db, Attachment(
                                         id: file.id, noteId: item.draft.id ?? UUID(), kind: .detect(header: copy.header, fileName: name),
                                         fileName: name, fileSize: copy.size, contentHash: copy.contentHash,
-                                        createdAt: file.createdAt ?? item.draft.createdAt ?? Date()))
+                                        createdAt: file.createdAt ?? item.draft.createdAt ?? sources.now))
                                 }
                                 return .commit
                             }

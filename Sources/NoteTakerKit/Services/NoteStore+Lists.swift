@@ -8,7 +8,7 @@ extension NoteStore {
 
     /// One page of notes: pinned first, then the most recently modified.
     public func notes(_ query: NoteQuery = NoteQuery()) throws(NoteTakerError) -> [Note] {
-        try read { db in try Self.fetchNotes(db, query) }
+        try read { db in try Self.fetchNotes(db, query, now: sources.now) }
     }
 
     /// One page of the trash, most recently trashed first.
@@ -22,7 +22,8 @@ extension NoteStore {
         }
     }
 
-    static func fetchNotes(_ db: Database, _ query: NoteQuery) throws -> [Note] {
+    /// One page of the list `query` asks for; "recent" counts back from `now`.
+    static func fetchNotes(_ db: Database, _ query: NoteQuery, now: Date) throws -> [Note] {
         let page = try validatedPage(limit: query.limit, offset: query.offset)
         var joins = ""
         var conditions = ["note.trashedAt IS NULL"]
@@ -46,7 +47,7 @@ extension NoteStore {
         }
         if query.recentOnly {
             conditions.append("note.modifiedAt >= ?")
-            arguments += [Date().addingTimeInterval(-NoteQuery.recentInterval).storageValue]
+            arguments += [now.addingTimeInterval(-NoteQuery.recentInterval).storageValue]
         }
         arguments += [page.limit, page.offset]
         return try fetchNotes(

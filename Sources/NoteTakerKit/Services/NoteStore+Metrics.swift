@@ -21,7 +21,8 @@ extension NoteStore {
     /// days, and thins the history when it was last thinned over a day ago: what a NoteTaker
     /// program that changes the store does once when it opens it. The count and the purge
     /// are one durable write; a program that only reads the store does none of this.
-    public func recordLaunch(now: Date = Date()) throws(NoteTakerError) {
+    public func recordLaunch(now date: Date? = nil) throws(NoteTakerError) {
+        let now = date ?? sources.now
         let (_, hashes) = try write { db in
             try Metrics.increment(db, .launches)
             return try Self.purgeTrash(db, trashedBefore: now.addingTimeInterval(-Self.trashRetention))
@@ -44,7 +45,7 @@ extension NoteStore {
                 notes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL"),
                 pinnedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL AND isPinned"),
                 recentNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NULL AND modifiedAt >= ?",
-                                       [Date().addingTimeInterval(-NoteQuery.recentInterval).storageValue]),
+                                       [sources.now.addingTimeInterval(-NoteQuery.recentInterval).storageValue]),
                 trashedNotes: try count("SELECT COUNT(*) FROM note WHERE trashedAt IS NOT NULL"),
                 folders: try count("SELECT COUNT(*) FROM folder"),
                 tags: try count("SELECT COUNT(*) FROM tag"),

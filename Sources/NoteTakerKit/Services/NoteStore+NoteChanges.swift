@@ -47,7 +47,7 @@ extension NoteStore {
                 changes = rebased.changes
                 conflict = rebased.losingBody.map { ($0, rebased.edit, rebased.other) }
             }
-            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit)
+            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit, at: sources.now)
             var changedMetadata = false
             if let isPinned = changes.isPinned, isPinned != current.isPinned {
                 try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, id.key])
@@ -66,13 +66,13 @@ extension NoteStore {
                         arguments: [id.key, Tag.normalizedName(name)])
                     changedMetadata = true
                 }
-                if try Self.linkTags(db, names: tags, noteId: id.key) { changedMetadata = true }
+                if try Self.linkTags(db, names: tags, noteId: id.key, at: sources.now) { changedMetadata = true }
             }
-            if changedMetadata { _ = try Self.finishNoteChange(db, id: id.key, touchedAt: Date()) }
+            if changedMetadata { _ = try Self.finishNoteChange(db, id: id.key, touchedAt: sources.now) }
             if let conflict {
                 // The other text goes to a conflict copy, and both to the conflict view.
                 try ConflictCopies.keep(db, noteId: id.key, losingBody: conflict.body, localWon: true,
-                                        local: conflict.edit, server: conflict.other, at: Date())
+                                        local: conflict.edit, server: conflict.other, at: sources.now, sources: sources)
             }
             guard changedMetadata || conflict != nil else { return afterText ?? current }
             return try Self.fetchNote(db, id: id.key)

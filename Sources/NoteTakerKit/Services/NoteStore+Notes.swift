@@ -13,7 +13,7 @@ extension NoteStore {
         try write { db in
             let before = try SearchIndexSchema.lastSearchSeq(db)
             var cache = InsertCache()
-            let id = try Self.insertNote(db, draft, cache: &cache)
+            let id = try Self.insertNote(db, draft, cache: &cache, sources: sources)
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: id)
@@ -29,22 +29,22 @@ extension NoteStore {
     public func updateNote(id: UUID, title: String? = nil, body: String? = nil) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: id.key)
-            return try Self.changeText(db, of: current, title: title, body: body) ?? current
+            return try Self.changeText(db, of: current, title: title, body: body, at: sources.now) ?? current
         }
     }
 
-    /// Writes a new title and/or body, keeping the text it replaces in the note's history;
-    /// returns the changed note, or `nil` when both are as they were.
+    /// Writes a new title and/or body at `date`, keeping the text it replaces in the note's
+    /// history; returns the changed note, or `nil` when both are as they were.
     static func changeText(
-        _ db: Database, of current: Note, title: String?, body: String?, replacedBy: NoteVersion.Replacement = .edit
+        _ db: Database, of current: Note, title: String?, body: String?, replacedBy: NoteVersion.Replacement = .edit, at date: Date
     ) throws -> Note? {
         let newTitle = try title.map(validatedTitle) ?? current.title
         let newBody = try body.map(validatedBody) ?? current.body
         guard newTitle != current.title || newBody != current.body else { return nil }
         try NoteHistory.keep(db, noteId: current.id.key, title: current.title, body: current.body, newBody: newBody,
-                             modifiedAt: current.modifiedAt, replacedBy: replacedBy)
+                             modifiedAt: current.modifiedAt, replacedBy: replacedBy, now: date)
         var updated = current
-        (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, Date(), .pending)
+        (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, date, .pending)
         updated.revision += 1
         try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, \(touch) WHERE id = ?")
             .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
@@ -58,7 +58,7 @@ extension NoteStore {
             let current = try Self.fetchEditableNote(db, id: noteId.key)
             guard current.isPinned != isPinned else { return current }
             try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, noteId.key])
-            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: sources.now)
         }
     }
 
@@ -69,7 +69,7 @@ extension NoteStore {
             if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
             guard current.folderId != folderId else { return current }
             try db.execute(sql: "UPDATE note SET folderId = ? WHERE id = ?", arguments: [folderId?.key, id.key])
-            return try Self.finishNoteChange(db, id: id.key, touchedAt: Date())
+            return try Self.finishNoteChange(db, id: id.key, touchedAt: sources.now)
         }
     }
 
@@ -107,13 +107,16 @@ extension NoteStore {
     ///
     /// Every check that can refuse the draft runs before the first write, so a refused draft
     /// leaves nothing behind, even inside a larger transaction.
-    /// `checked`: the caller has just found that no note has the draft's id.
-    static func insertNote(_ db: Database, _ draft: NoteDraft, cache: inout InsertCache, checked: Bool = false) throws -> String {
-        let id = (draft.id ?? NoteIDSequence.one()).key
+    /// `checked`: the caller has just found that no note has the draft's id. A draft without
+    /// an id or a creation time takes them from `sources`.
+    static func insertNote(
+        _ db: Database, _ draft: NoteDraft, cache: inout InsertCache, checked: Bool = false, sources: StoreSources
+    ) throws -> String {
+        let id = (draft.id ?? sources.newNoteID()).key
         let title = try validatedTitle(draft.title)
         let body = try validatedBody(draft.body)
         let tagNames = try draft.tags.map(validatedTagName)
-        let createdAt = draft.createdAt ?? Date()
+        let createdAt = draft.createdAt ?? sources.now
         let folderId = draft.folderId?.key
         var chain: [String] = []
         if let folderId {
@@ -133,7 +136,7 @@ extension NoteStore {
         var tags: [Tag] = []
         for name in tagNames {
             let normalized = Tag.normalizedName(name)
-            let tag = try cache.tags[normalized] ?? ensureTag(db, name: name)
+            let tag = try cache.tags[normalized] ?? ensureTag(db, name: name, at: sources.now)
             cache.tags[normalized] = tag
             if !tags.contains(where: { $0.id == tag.id }) { tags.append(tag) }
         }

@@ -19,7 +19,7 @@ extension NoteStore {
 
     /// A page of the note list, live.
     public func observeNotes(_ query: NoteQuery = NoteQuery()) -> AsyncThrowingStream<[Note], any Error> {
-        observe { db in try Self.fetchNotes(db, query) }
+        observe { db in try Self.fetchNotes(db, query, now: sources.now) }
     }
 
     /// One note, live; `nil` once it has been purged.

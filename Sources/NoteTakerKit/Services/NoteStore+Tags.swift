@@ -11,10 +11,10 @@ extension NoteStore {
     public func addTags(_ names: [String], toNote noteId: UUID) throws(NoteTakerError) -> Note {
         try write { db in
             _ = try Self.fetchEditableNote(db, id: noteId.key)
-            guard try Self.linkTags(db, names: names, noteId: noteId.key) else {
+            guard try Self.linkTags(db, names: names, noteId: noteId.key, at: sources.now) else {
                 return try Self.fetchNote(db, id: noteId.key)
             }
-            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: sources.now)
         }
     }
 
@@ -31,7 +31,7 @@ extension NoteStore {
                 removed += db.changesCount
             }
             guard removed > 0 else { return try Self.fetchNote(db, id: noteId.key) }
-            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: Date())
+            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: sources.now)
         }
     }
 
@@ -59,7 +59,7 @@ extension NoteStore {
                 return try Self.fetchTag(db, named: name)
             }
             // The id derives from the name, so a new name is a new tag that takes the notes.
-            let target = try Self.ensureTag(db, name: name)
+            let target = try Self.ensureTag(db, name: name, at: sources.now)
             try Self.moveLinks(db, from: tag, to: target)
             return target
         }
@@ -127,11 +127,11 @@ extension NoteStore {
         return folded
     }
 
-    /// The tag with this name, created when missing.
-    static func ensureTag(_ db: Database, name: String) throws -> Tag {
+    /// The tag with this name, created (`at`) when missing.
+    static func ensureTag(_ db: Database, name: String, at date: Date) throws -> Tag {
         let name = try validatedTagName(name)
         if let existing = try findTag(db, named: name) { return existing }
-        let tag = Tag(id: Tag.id(forName: name), name: name)
+        let tag = Tag(id: Tag.id(forName: name), name: name, createdAt: date)
         try insertTag(db, tag)
         return tag
     }
@@ -144,12 +144,12 @@ extension NoteStore {
         try Outbox.append(db, .tag, tag.id.key)
     }
 
-    /// Links the named tags to a note (creating missing tags); returns whether any link is new.
-    /// The caller refreshes the note's search fields.
-    static func linkTags(_ db: Database, names: [String], noteId: String) throws -> Bool {
+    /// Links the named tags to a note (creating missing tags `at`); returns whether any link
+    /// is new. The caller refreshes the note's search fields.
+    static func linkTags(_ db: Database, names: [String], noteId: String, at date: Date) throws -> Bool {
         var added = false
         for name in names {
-            let tag = try ensureTag(db, name: name)
+            let tag = try ensureTag(db, name: name, at: date)
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) VALUES (?, ?)")
                 .execute(arguments: [noteId, tag.id.key])
             added = added || db.changesCount > 0

@@ -12,14 +12,14 @@ extension NoteStore {
     public func trashNotes(ids: [UUID]) throws(NoteTakerError) -> Int {
         try write { db in
             for id in ids { _ = try Self.fetchNote(db, id: id.key) }
-            return try Self.trash(db, where: "id IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(ids)])
+            return try Self.trash(db, where: "id IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(ids)], at: sources.now)
         }
     }
 
     /// Moves every note outside the trash to the trash; returns how many moved.
     @discardableResult
     public func trashAllNotes() throws(NoteTakerError) -> Int {
-        try write { db in try Self.trash(db, where: "1") }
+        try write { db in try Self.trash(db, where: "1", at: sources.now) }
     }
 
     /// Takes a note out of the trash, back into its folder if that folder still exists.
@@ -75,20 +75,21 @@ extension NoteStore {
 
     /// Purges the notes that have been in the trash longer than ``trashRetention``.
     @discardableResult
-    public func purgeExpiredTrash(now: Date = Date()) throws(NoteTakerError) -> Int {
-        try emptyTrash(trashedBefore: now.addingTimeInterval(-Self.trashRetention))
+    public func purgeExpiredTrash(now date: Date? = nil) throws(NoteTakerError) -> Int {
+        let now = date ?? sources.now
+        return try emptyTrash(trashedBefore: now.addingTimeInterval(-Self.trashRetention))
     }
 }
 
 extension NoteStore {
-    static func trash(_ db: Database, where condition: String, arguments: StatementArguments = []) throws -> Int {
+    static func trash(_ db: Database, where condition: String, arguments: StatementArguments = [], at date: Date) throws -> Int {
         let selection = "SELECT id FROM note WHERE trashedAt IS NULL AND (\(condition))"
         let ids = try String.fetchAll(db, sql: selection, arguments: arguments)
         guard !ids.isEmpty else { return 0 }
         let idList = jsonArray(ids)
         try db.execute(
             sql: "UPDATE note SET trashedAt = ? WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [Date().storageValue, idList])
+            arguments: [date.storageValue, idList])
         try SearchFields.refresh(db, noteIds: ids)
         for id in ids { try Outbox.record(db, .note, id) }
         return ids.count

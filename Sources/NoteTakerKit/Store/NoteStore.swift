@@ -21,16 +21,20 @@ public struct NoteStore: Sendable {
     public let attachmentsDirectory: URL
     /// The database file, or `nil` for an in-memory store.
     public let databaseURL: URL?
+    /// Where the time and the randomness of new ids come from.
+    public let sources: StoreSources
 
     /// How long a writer waits for another process's write before giving up.
     static let busyTimeout: TimeInterval = 10
 
     init(
-        writer: any DatabaseWriter, attachmentsDirectory: URL, databaseURL: URL?, reindexProgress: ReindexProgress? = nil
+        writer: any DatabaseWriter, attachmentsDirectory: URL, databaseURL: URL?, reindexProgress: ReindexProgress? = nil,
+        sources: StoreSources = .system
     ) throws(NoteTakerError) {
         self.writer = writer
         self.attachmentsDirectory = attachmentsDirectory
         self.databaseURL = databaseURL
+        self.sources = sources
         // A store opened read-only was found up to date (see `openForReading`).
         if writer.configuration.readonly { return }
         do {
@@ -108,8 +112,8 @@ public struct NoteStore: Sendable {
     }
 
     /// Creates an empty store in memory, for tests and demos. Attachment files go to a
-    /// fresh temporary folder.
-    public static func inMemory() throws(NoteTakerError) -> NoteStore {
+    /// fresh temporary folder. A simulation passes `sources` that follow from its seed.
+    public static func inMemory(sources: StoreSources = .system) throws(NoteTakerError) -> NoteStore {
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(configuration: configuration())
@@ -118,7 +122,7 @@ public struct NoteStore: Sendable {
         }
         let attachments = FileManager.default.temporaryDirectory
             .appendingPathComponent("NoteTaker-\(UUID().uuidString)", isDirectory: true)
-        return try NoteStore(writer: queue, attachmentsDirectory: attachments, databaseURL: nil)
+        return try NoteStore(writer: queue, attachmentsDirectory: attachments, databaseURL: nil, sources: sources)
     }
 
     /// How many pages the write-ahead log grows to before it is copied into the database

@@ -44,7 +44,7 @@ enum ConflictCopies {
     /// Creates the conflict copy and remembers both versions; marks the note `conflict`.
     static func keep(
         _ db: Database, noteId: String, losingBody: String, localWon: Bool,
-        local: RecordFields, server: RecordFields, at date: Date
+        local: RecordFields, server: RecordFields, at date: Date, sources: StoreSources
     ) throws {
         let title = local[NoteRecord.Field.title.rawValue]?.string ?? server[NoteRecord.Field.title.rawValue]?.string ?? ""
         let tagIds = (localWon ? local : server)[NoteRecord.Field.tagIds.rawValue]?.strings ?? []
@@ -57,7 +57,7 @@ enum ConflictCopies {
             body: losingBody, isPinned: false, folderId: folderId, tags: tagNames, createdAt: date, modifiedAt: date)
         let before = try SearchIndexSchema.lastSearchSeq(db)
         var cache = NoteStore.InsertCache()
-        let copyId = try NoteStore.insertNote(db, draft, cache: &cache)
+        let copyId = try NoteStore.insertNote(db, draft, cache: &cache, sources: sources)
         try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
         let localBody = localWon ? (local[NoteRecord.Field.body.rawValue]?.string ?? "") : losingBody
         let serverBody = localWon ? losingBody : (server[NoteRecord.Field.body.rawValue]?.string ?? "")
@@ -102,13 +102,14 @@ extension NoteStore {
                 let other: String = choice == .local ? row["serverBody"] : row["localBody"]
                 let current = try Self.fetchNote(db, id: noteId.key)
                 // Both sides go into the history, as if the note had held the other one.
+                let now = sources.now
                 var text = current.body
                 for next in [other, chosen] where next != text {
                     try NoteHistory.keep(db, noteId: noteId.key, title: current.title, body: text, newBody: next,
-                                         modifiedAt: current.modifiedAt, replacedBy: .resolution)
+                                         modifiedAt: current.modifiedAt, replacedBy: .resolution, now: now)
                     text = next
                 }
-                try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, \(Self.touch) WHERE id = ?", arguments: [chosen, Date().storageValue, noteId.key])
+                try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, \(Self.touch) WHERE id = ?", arguments: [chosen, now.storageValue, noteId.key])
                 if let copyId: String = row["copyId"],
                    let copyBody = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [copyId]) {
                     // The copy was made with one of the two texts; anything else is an edit.

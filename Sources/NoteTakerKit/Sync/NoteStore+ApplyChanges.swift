@@ -54,7 +54,7 @@ extension NoteStore {
         let (apply, held) = try applyHoldingFailures {
             try writer.write { db -> SyncApply? in
                 if try Self.deletesNotes(db, records) { return nil }
-                var apply = SyncApply(policy: policy)
+                var apply = SyncApply(policy: policy, sources: sources)
                 apply.indexing = .deferred
                 let held = try Self.notesHeld(db, records)
                 for index in remaining {
@@ -161,7 +161,7 @@ extension NoteStore {
 
     private func applyStagedBatch(limit: Int, policy: MergePolicy, indexing: SearchIndexing) throws -> SyncApply {
         try writer.write { db in
-            var apply = SyncApply(policy: policy)
+            var apply = SyncApply(policy: policy, sources: sources)
             apply.indexing = indexing
             let rows = try Row.fetchAll(db, sql: """
                 SELECT seq, recordType, recordId, changeTag, deleted, fields FROM sync_inbox ORDER BY priority, seq LIMIT ?

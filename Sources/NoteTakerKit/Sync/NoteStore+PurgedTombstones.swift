@@ -42,7 +42,7 @@ extension NoteStore {
                                arguments: [type.rawValue])
             }
             try Self.forgetChangeToken(db)
-            try SyncState.set(db, .listingAfterPurge, String(Date().storageValue))
+            try SyncState.set(db, .listingAfterPurge, String(sources.now.storageValue))
         }
     }
 

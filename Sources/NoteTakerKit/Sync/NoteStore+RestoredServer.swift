@@ -23,7 +23,7 @@ extension NoteStore {
     package func adoptRestoredServer() throws(NoteTakerError) {
         try write { db in
             try Self.requeueEverything(db, keepingDeletions: true)
-            try SyncState.set(db, .healingRestoredServer, String(Date().storageValue))
+            try SyncState.set(db, .healingRestoredServer, String(sources.now.storageValue))
         }
     }
 

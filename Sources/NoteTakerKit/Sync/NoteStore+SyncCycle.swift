@@ -10,7 +10,7 @@ extension NoteStore {
     package func adoptServer(_ serverId: String) throws(NoteTakerError) {
         let home = SyncDevice.home(of: databaseURL)
         try write { db in
-            try SyncDevice.claim(db, home: home)
+            try SyncDevice.claim(db, home: home, newID: sources.newID())
             try SyncQuarantine.restage(db)
             let known = try SyncState.get(db, .serverId)
             guard known != serverId else { return }
@@ -33,12 +33,9 @@ extension NoteStore {
                 SELECT ?, id, 'save', ? FROM \(type.table)
                 """, arguments: [type.rawValue, Date().storageValue])
         }
-        if keepingDeletions {
-            try db.execute(sql: "UPDATE sync_deleted SET changeTag = NULL")
-        } else {
-            try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
-            try db.execute(sql: "DELETE FROM sync_deleted")
-        }
+        if !keepingDeletions { try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'") }
+        // A deletion kept goes up against no version (its version's tag is forgotten).
+        try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
         try db.execute(sql: "DELETE FROM sync_waiting")
         try db.execute(sql: "DELETE FROM sync_quarantine")
@@ -69,7 +66,7 @@ extension NoteStore {
     package func nextPushBatch(after cursor: Int64, limit: Int) throws(NoteTakerError) -> (PushBatch?, refused: Int) {
         try write { db in
             var refused = 0
-            let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused)
+            let batch = try PushBatch.read(db, after: cursor, limit: limit, refused: &refused, requestId: sources.newID())
             return (batch, refused)
         }
     }
@@ -79,7 +76,9 @@ extension NoteStore {
     /// is room); returns how many.
     package func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int {
         try write { db in
-            var kept = PushBatch(request: ModifyRequest(changes: [], deviceId: batch.request.deviceId), sequences: [], assetHashes: [])
+            // What is kept goes as the batch would have: under its id, with its device and token.
+            var kept = batch
+            (kept.request.changes, kept.sequences, kept.assetHashes, kept.fieldsJSON) = ([], [], [], [])
             var heldBack = 0
             for (index, (change, sequence)) in zip(batch.request.changes, batch.sequences).enumerated() {
                 if let hash = AttachmentRecord.contentHash(in: change.fields), let refusal = refusedFiles[hash] {
@@ -150,7 +149,7 @@ extension NoteStore {
         _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> Then
     ) throws(NoteTakerError) -> (apply: SyncApply, kept: Then) {
         let (apply, kept) = try write { db in
-            var apply = SyncApply(policy: policy)
+            var apply = SyncApply(policy: policy, sources: sources)
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
                     try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
@@ -166,10 +165,15 @@ extension NoteStore {
         return (apply, kept)
     }
 
-    /// What to fetch: a partly staged pull continues where it stopped.
+    /// What to fetch: a partly staged pull continues where it stopped. A listing after a
+    /// purge names no device, so that the server leaves out none of this device's own
+    /// changes: a record it sent during the listing is listed like any other, not taken for
+    /// deleted.
     package func changesQuery() throws(NoteTakerError) -> ChangesQuery {
         try read { db in
-            try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+            var query = try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+            if try SyncState.get(db, .listingAfterPurge) != nil { query.deviceId = nil }
+            return query
         }
     }
 
@@ -230,7 +234,7 @@ extension NoteStore {
     /// Records a completed cycle.
     package func finishSyncCycle() throws(NoteTakerError) {
         try write { db in
-            try SyncState.set(db, .lastSyncedAt, String(Date().storageValue))
+            try SyncState.set(db, .lastSyncedAt, String(sources.now.storageValue))
             try Metrics.increment(db, .syncEvents)
         }
     }

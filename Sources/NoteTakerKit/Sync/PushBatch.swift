@@ -34,8 +34,8 @@ package struct PushBatch: Codable, Sendable {
     /// Reads up to `limit` outbox entries after `cursor` that have not failed too often, and
     /// no more than fit in one request (``SyncLimits/maxRequestBytes``: sixty long notes
     /// can be more than a server takes at once). Records too large to send count a failed
-    /// attempt here; `refused` counts them.
-    static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int) throws -> PushBatch? {
+    /// attempt here; `refused` counts them. The request is sent as `requestId`.
+    static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int, requestId: UUID) throws -> PushBatch? {
         let rows = try Row.fetchAll(db, sql: """
             SELECT seq, recordType, recordId, operation, derived FROM outbox
             WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
@@ -97,9 +97,12 @@ package struct PushBatch: Codable, Sendable {
                 sequences.append(seq)
             }
         }
-        guard !changes.isEmpty else { return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused) }
-        // The token goes with the batch: a server restored from an older copy refuses it.
-        let request = ModifyRequest(changes: changes, deviceId: try SyncDevice.id(db), changeToken: try SyncState.get(db, .changeToken))
+        guard !changes.isEmpty else {
+            return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused, requestId: requestId)
+        }
+        // The tokens go with the batch: a server restored from an older copy refuses it.
+        let request = ModifyRequest(requestId: requestId, changes: changes, deviceId: try SyncDevice.id(db),
+                                    changeToken: try SyncState.get(db, .changeToken), authoredToken: try SyncState.get(db, .authoredToken))
         return PushBatch(request: request, sequences: sequences, assetHashes: hashes,
                          fieldsJSON: texts)
     }

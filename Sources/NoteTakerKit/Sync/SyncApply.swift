@@ -7,6 +7,9 @@ import NoteTakerSyncProtocol
 /// change of the same record, the two are merged (see ``RecordMerge``).
 package struct SyncApply {
     let policy: MergePolicy
+    /// Where the ids of conflict copies come from.
+    let sources: StoreSources
+    /// The time the changes are applied.
     let now: Date
     /// What was done, for the cycle's report.
     package var report = SyncReport()
@@ -33,9 +36,10 @@ package struct SyncApply {
     /// Whether records are held in quarantine (`nil`: not looked yet).
     var quarantined: Bool?
 
-    init(policy: MergePolicy, now: Date = Date()) {
+    init(policy: MergePolicy, sources: StoreSources) {
         self.policy = policy
-        self.now = now
+        self.sources = sources
+        now = sources.now
     }
 
     /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
@@ -222,7 +226,7 @@ package struct SyncApply {
         }
         if let losingBody = outcome.losingBody, type == .note, try !isOlderTextHere(db, noteId: key, body: losingBody) {
             try ConflictCopies.keep(db, noteId: key, losingBody: losingBody, localWon: RecordMerge.localWins(local: local, server: server.fields, policy: policy),
-                                    local: local, server: server.fields, at: now)
+                                    local: local, server: server.fields, at: now, sources: sources)
             report.conflicts += 1
         }
     }

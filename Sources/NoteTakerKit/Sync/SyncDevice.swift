@@ -12,10 +12,10 @@ import NoteTakerSyncProtocol
 /// sent everything.
 enum SyncDevice {
     /// Gives the store a device id for where it lives now (`home`: machine and path), a new
-    /// one if it has none or was moved or copied, forgetting the old id's token.
-    static func claim(_ db: Database, home: String) throws {
+    /// one (`newID`) if it has none or was moved or copied, forgetting the old id's token.
+    static func claim(_ db: Database, home: String, newID: UUID) throws {
         guard try SyncState.get(db, .deviceId) == nil || SyncState.get(db, .deviceHome) != home else { return }
-        try SyncState.set(db, .deviceId, UUID().uuidString.lowercased())
+        try SyncState.set(db, .deviceId, newID.uuidString.lowercased())
         try SyncState.set(db, .deviceHome, home)
         try SyncState.set(db, .authoredToken, nil)
     }

@@ -92,13 +92,14 @@ enum SyncRecords {
     ///
     /// With `arriving`, the record is a note this device does not hold: it is inserted
     /// already in sync at that version, and left for the caller to add to the search index.
+    /// A text it replaces goes into the note's history, replaced `at`.
     static func write(
         _ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields,
-        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil
+        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, at date: Date
     ) throws {
         do {
             switch type {
-            case .note: try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving)
+            case .note: try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving, at: date)
             case .folder:
                 try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
                 try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
@@ -142,7 +143,7 @@ enum SyncRecords {
     }
 
     private static func writeNote(
-        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?
+        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?, at date: Date
     ) throws {
         let title = try NoteStore.validatedTitle(record.title)
         let body = try NoteStore.validatedBody(record.body)
@@ -175,7 +176,7 @@ enum SyncRecords {
         } else if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id]) {
             if existing["title"] != title || existing["body"] != body {
                 try NoteHistory.keep(db, noteId: id, title: existing["title"], body: existing["body"], newBody: body,
-                                     modifiedAt: existing.date("modifiedAt") ?? Date(), replacedBy: .sync)
+                                     modifiedAt: existing.date("modifiedAt") ?? date, replacedBy: .sync, now: date)
             }
             try db.cachedStatement(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))")
                 .execute(arguments: [id, tagKeys])

@@ -20,6 +20,7 @@ extension SyncService {
         }
         let latest = try await storing { try await storage.latestSequence(account: account.id) }
         let after = try await sequence(of: query.since, latest: latest, account: account.id)
+        try await checkHeld(query.authoredToken, latest: latest, account: account.id)
         let own = query.deviceId.flatMap { device in
             authoredSequence(query.authoredToken).map { AuthoredChanges(device: device, through: $0) }
         }
@@ -63,13 +64,19 @@ extension SyncService {
         for change in request.changes {
             try RecordVersioning.validate(change)
         }
-        if let token = request.changeToken, HistoryMark.parse(token, serverId: storage.serverId)?.mark != nil {
+        let marked = [request.changeToken, request.authoredToken].contains { token in
+            token.flatMap { HistoryMark.parse($0, serverId: storage.serverId)?.mark } != nil
+        }
+        if marked {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
-            _ = try await sequence(of: token, latest: latest, account: account.id)
+            for token in [request.changeToken, request.authoredToken] {
+                try await checkHeld(token, latest: latest, account: account.id)
+            }
         }
         var response = try await storing { try await storage.modify(account: account.id, request: request, fieldsJSON: fieldsJSON, quota: quotaBytes) }
         let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
-        response.authoredToken = saved.max().map { "\(storage.serverId):\($0)" }
+        // Marked as a change token is: a device that sends it back learns of a restore by it.
+        if let newest = saved.max() { response.authoredToken = try await changeToken(newest, account: account.id) }
         metrics.batch(saved: saved.count, conflicts: response.results.count - saved.count)
         if response.results.contains(where: { $0.outcome == .saved }) {
             let latest = try await storing { try await storage.latestSequence(account: account.id) }
@@ -100,10 +107,17 @@ extension SyncService {
     /// The sequence an authored token stands for; one from another server, or malformed,
     /// stands for nothing (the device then gets its own changes back, which is safe).
     func authoredSequence(_ token: String?) -> Int64? {
-        guard let token else { return nil }
-        let parts = token.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == Substring(storage.serverId), let sequence = Int64(parts[1]) else { return nil }
-        return sequence
+        token.flatMap { HistoryMark.parse($0, serverId: storage.serverId)?.sequence }
+    }
+
+    /// Refuses a token with a mark this server's history does not hold (see ``HistoryMark``):
+    /// a batch's change token, or an authored token, which says a batch was answered by a
+    /// history this server lost though the device may have fetched nothing since. A token
+    /// without a mark passes: a batch's is not needed, and an authored one only ever leaves
+    /// out the device's own changes.
+    func checkHeld(_ token: String?, latest: Int64, account: Int64) async throws(SyncServerError) {
+        guard let token, let parsed = HistoryMark.parse(token, serverId: storage.serverId), parsed.mark != nil else { return }
+        _ = try await sequence(of: token, latest: latest, account: account)
     }
 
     /// The sequence a token stands for. A token from another server or a malformed one

@@ -128,7 +128,9 @@ extension SyncEngine {
         }
     }
 
-    /// Downloads attachment files that arrived notes need.
+    /// Downloads attachment files that arrived notes need. A file the server does not have
+    /// (it was restored from a backup taken before the file came) counts as an error and
+    /// is asked for again at the next sync, when the device that has it may have sent it.
     func transferFiles(into report: inout SyncReport) async throws(SyncError) {
         let missing = try local { try $0.missingAttachmentFiles() }
         for (index, hash) in missing.enumerated() {
@@ -138,7 +140,12 @@ extension SyncEngine {
             } catch {
                 throw .store(.fileWriteFailed(path: destination.deletingLastPathComponent().path, reason: error.localizedDescription))
             }
-            try await transport.downloadAsset(hash: hash, to: destination)
+            do throws(SyncError) {
+                try await transport.downloadAsset(hash: hash, to: destination)
+            } catch .server(let code, _) where code == APIErrorCode.notFound.rawValue {
+                report.errors += 1
+                continue
+            }
             report.downloadedFiles += 1
             progress?(.transferringFiles(done: index + 1, total: missing.count))
         }

@@ -20,6 +20,9 @@ extension SyncEngine {
                 // go up again in smaller batches, from the outbox, instead of being refused.
                 try local { try $0.abandonPush(inflight) }
             } else {
+                // A server restored from an older copy may have lost the files it took for
+                // the batch: they go up again first (a file already there is not sent).
+                _ = try await uploadAssets(inflight.assetHashes, into: &report)
                 _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
             }
         }

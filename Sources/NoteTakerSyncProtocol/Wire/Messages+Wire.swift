@@ -132,7 +132,7 @@ extension ModifyRequest {
     /// Reads a batch, and each change's fields as written into `fieldsJSON` (see
     /// ``RecordChange/init(reading:fieldsJSON:)``), one entry a change.
     public init(reading reader: inout WireReader, fieldsJSON: inout [String?]) throws(WireJSONError) {
-        var requestId: UUID?, changes: [RecordChange]?, deviceId: UUID?, changeToken: String?
+        var requestId: UUID?, changes: [RecordChange]?, deviceId: UUID?, changeToken: String?, authoredToken: String?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
             case "requestId": requestId = try reader.uuid()
@@ -148,11 +148,12 @@ extension ModifyRequest {
                 fieldsJSON = texts
             case "deviceId": deviceId = try reader.null() ? nil : try reader.uuid()
             case "changeToken": changeToken = try reader.null() ? nil : try reader.string()
+            case "authoredToken": authoredToken = try reader.null() ? nil : try reader.string()
             default: try reader.skip()
             }
         }
         guard let requestId, let changes else { throw reader.refusal("a batch without its requestId and changes") }
-        self.init(requestId: requestId, changes: changes, deviceId: deviceId, changeToken: changeToken)
+        self.init(requestId: requestId, changes: changes, deviceId: deviceId, changeToken: changeToken, authoredToken: authoredToken)
     }
 
     /// Reads a batch from a whole JSON document.
@@ -172,6 +173,7 @@ extension ModifyRequest {
     public func write(to writer: inout WireWriter, fieldsJSON: [String?] = []) {
         let written = fieldsTexts(fieldsJSON)
         writer.object { writer in
+            if let authoredToken { writer.key("authoredToken"); writer.string(authoredToken) }
             if let changeToken { writer.key("changeToken"); writer.string(changeToken) }
             writer.key("changes")
             writer.array(zip(changes, written)) { writer, pair in pair.0.write(to: &writer, fieldsJSON: pair.1) }

@@ -20,6 +20,13 @@
 /// edit wins over a concurrent delete); deleting a tag removes it from every note; a
 /// reference to a folder or tag that was deleted is not checked (the deletion unfiles and
 /// untags, on every device); folder cycles made by two devices are broken at the smallest id.
+///
+/// A server restored from a backup loses what reached it after the backup, and each device
+/// that synced since heals it by sending everything it holds again, its own side winning
+/// (see `NoteStore+RestoredServer.swift`). Until every device has synced after the restore,
+/// a change the backup did not hold (made, or first sent, after it) may be undone by another
+/// device's heal, and a deletion may come back: those changes are not judged, but a record
+/// made is never lost. Text is judged all the same: no edit is lost (the token check).
 struct IntentLog {
     struct Write: CustomStringConvertible {
         var key: RecordKey
@@ -38,6 +45,11 @@ struct IntentLog {
     private var seen: [[Int]]
     /// What a device that syncs completely learns: what every complete sync published.
     private var published: [Int]
+    /// What the server held when it was last backed up: the last step of each device's.
+    private var publishedAtBackup: [Int]?
+    /// Each restore: what the backup held, the devices that synced since, and the step by
+    /// which every device had.
+    private var restores: [(held: [Int], synced: Set<Int>, healedAt: Int?)] = []
 
     init(devices: Int) {
         seen = Array(repeating: Array(repeating: -1, count: devices), count: devices)
@@ -78,11 +90,35 @@ struct IntentLog {
         seen[device][device] = step
     }
 
-    /// A device finished a sync whose pull completed; `pushedEverything` when its outbox
-    /// was empty after it, so everything it had seen is on the server.
-    mutating func synced(device: Int, pushedEverything: Bool) {
+    /// A device finished a sync whose pull completed, at `step`; `pushedEverything` when its
+    /// outbox was empty after it, so everything it had seen is on the server.
+    mutating func synced(device: Int, pushedEverything: Bool, step: Int) {
         seen[device] = zip(seen[device], published).map { max($0, $1) }
         if pushedEverything { published = zip(published, seen[device]).map { max($0, $1) } }
+        for index in restores.indices where restores[index].healedAt == nil {
+            restores[index].synced.insert(device)
+            if restores[index].synced.count == seen.count { restores[index].healedAt = step }
+        }
+    }
+
+    /// The server was backed up.
+    mutating func serverBackedUp() {
+        publishedAtBackup = published
+    }
+
+    /// The server was restored from its last backup: it holds what it held then.
+    mutating func serverRestored() {
+        let held = publishedAtBackup ?? Array(repeating: -1, count: seen.count)
+        published = held
+        restores.append((held, [], nil))
+    }
+
+    /// Whether a restored server may undo `write`: the backup did not hold it, and it was made
+    /// before every device had synced after the restore. That a record exists is never
+    /// undone: the device that made it sends it again.
+    private func undoable(_ write: Write) -> Bool {
+        guard write.property != "exists" || write.value != "1" else { return false }
+        return restores.contains { write.step > $0.held[write.device] && write.step < ($0.healedAt ?? .max) }
     }
 
     /// What the converged state gets wrong, with the changes that touched each record.
@@ -114,7 +150,7 @@ struct IntentLog {
             let candidates = group + retractions + untaggings
             let latest = candidates.filter { write in !candidates.contains { write.happened(before: $0) } }
             let wanted = Set(latest.map(\.value))
-            if wanted.contains("*") { continue }
+            if wanted.contains("*") || latest.contains(where: undoable) { continue }
             let found: String? = property == "exists" ? (state.exists(key) ? "1" : "0") : state.value(key, property)
             guard let found else { continue }  // a record deleted as the rules allow is checked by its existence
             if wanted.contains(found) { continue }

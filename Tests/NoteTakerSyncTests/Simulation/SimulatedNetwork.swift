@@ -6,11 +6,18 @@ import NoteTakerSyncProtocol
 
 /// The sync server, in process, and an unreliable network in front of it: requests that
 /// never arrive, answers lost after the server applied the request, requests delivered
-/// twice, and requests held back and delivered later, after others. The server can restart.
+/// twice, and requests held back and delivered later, after others. The server can restart,
+/// be backed up by its operator, and be restored from that backup.
+///
+/// Requests are handled one at a time, in the order they arrive, so that the faults (drawn
+/// from the seed) fall on the same requests on every run; a request whose sender gave up
+/// on it before its turn (a page fetched ahead and no longer wanted) never arrives.
 actor SimulatedNetwork {
     private let directory: URL
     /// The server's storage, kept across restarts.
-    private let configuration: ServerConfiguration
+    private var configuration: ServerConfiguration
+    /// The server's storage and files as its operator last backed them up.
+    private var backup: (database: ServerDatabase, assets: [String: Data])?
     /// Where devices make the files they attach.
     nonisolated let filesDirectory: URL
     /// Attachment files, by content hash: the simulation judges records, not file transfer.
@@ -22,6 +29,9 @@ actor SimulatedNetwork {
     private var delayed: [(account: StoredAccount, request: ModifyRequest)] = []
     /// Whether faults happen (off while healing).
     var faulty = true
+    /// Whether a request is being handled, and the requests waiting for their turn.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
     private(set) var faultsInjected = 0
 
     init(seed: UInt64) async throws {
@@ -63,17 +73,47 @@ actor SimulatedNetwork {
 
     /// Stops and reopens the server on the same files.
     func restart() async throws {
+        try await takeTurn()
+        defer { endTurn() }
         running.cancel()
         (service, running) = try await Self.makeService(configuration)
+    }
+
+    /// Stops the server, backs up its storage and files as the README says, and starts it again.
+    func backUp() async throws {
+        try await takeTurn()
+        defer { endTurn() }
+        running.cancel()
+        let copy = try await TestStorage.backUp(configuration.database, into: directory.appendingPathComponent("backup"))
+        backup = (copy, assets)
+        (service, running) = try await Self.makeService(configuration)
+    }
+
+    /// Stops the server, puts the last backup in place of its storage and files, and starts
+    /// it again, as an operator does after losing a disk; false (and nothing done) when it was
+    /// never backed up.
+    func restoreBackup() async throws -> Bool {
+        try await takeTurn()
+        defer { endTurn() }
+        guard let backup else { return false }
+        running.cancel()
+        configuration.database = try await TestStorage.restore(backup.database, over: configuration.database)
+        assets = backup.assets
+        (service, running) = try await Self.makeService(configuration)
+        return true
     }
 
     /// Purges every tombstone, as a server does months later, when every session has gone
     /// unused past its life: devices then list everything (see `NoteStore+PurgedTombstones.swift`).
     func purgeTombstones() async throws -> Int {
-        try await service.purgeTombstones(now: Date().addingTimeInterval(400 * 86_400)).tombstones
+        try await takeTurn()
+        defer { endTurn() }
+        return try await service.purgeTombstones(now: Date().addingTimeInterval(400 * 86_400)).tombstones
     }
 
-    func heal() async {
+    func heal() async throws {
+        try await takeTurn()
+        defer { endTurn() }
         faulty = false
         await deliverDelayed()
     }
@@ -81,6 +121,24 @@ actor SimulatedNetwork {
     func removeFiles() {
         running.cancel()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Waits for the requests that arrived before this one. A request whose task was
+    /// cancelled meanwhile is lost.
+    private func takeTurn() async throws(SyncError) {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        if Task.isCancelled {
+            endTurn()
+            throw .unreachable("request abandoned")
+        }
+    }
+
+    private func endTurn() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     private enum Fault { case none, dropRequest, dropResponse, duplicate, delay }
@@ -127,11 +185,15 @@ actor SimulatedNetwork {
     }
 
     func health(token: String) async throws(SyncError) -> HealthResponse {
+        try await takeTurn()
+        defer { endTurn() }
         if nextFault(allowDelay: false) == .dropRequest { throw .unreachable("request lost") }
         return service.health
     }
 
     func changes(token: String, query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        try await takeTurn()
+        defer { endTurn() }
         if Bool.random(using: &random), !delayed.isEmpty { await deliverDelayed() }
         let fault = nextFault(allowDelay: false)
         if fault == .dropRequest { throw .unreachable("request lost") }
@@ -148,6 +210,8 @@ actor SimulatedNetwork {
     }
 
     func modify(token: String, request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
+        try await takeTurn()
+        defer { endTurn() }
         if Bool.random(using: &random), !delayed.isEmpty { await deliverDelayed() }
         let fault = nextFault(allowDelay: true)
         let account = try await account(token)

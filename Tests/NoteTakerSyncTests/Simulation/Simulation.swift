@@ -5,8 +5,8 @@ import NoteTakerServerTestSupport
 @testable import NoteTakerSync
 
 /// A seeded run: devices doing random operations offline and syncing over a faulty
-/// network (and a server that restarts, and purges its tombstones), then healing and syncing
-/// to quiescence. Two oracles judge the end:
+/// network (and a server that restarts, purges its tombstones, is backed up and is restored
+/// from its backup), then healing and syncing to quiescence. Two oracles judge the end:
 ///
 /// - every edit to a body adds a line with a unique token; afterwards each token must be in
 ///   some note (merged, or in a conflict copy), unless the device that deleted its note had
@@ -36,18 +36,40 @@ struct Simulation {
         var conflicts: Int
         var edits: Int
         var intents: Int
+        /// How many times the server was restored from its backup.
+        var restores: Int
+        /// Every step, as `--trace` prints it.
+        var trace: [String]
     }
 
     typealias Devices = [(store: NoteStore, engine: SyncEngine)]
 
+    /// Runs the seed; any error says its seed, and with `NOTETAKER_SIM_TRACE` every step.
     func run() async throws -> Outcome {
+        var trace: [String] = []
+        do {
+            return try await run(trace: &trace)
+        } catch {
+            var failure = error as? Failure ?? Failure(seed: seed, problem: "\(error)")
+            if ProcessInfo.processInfo.environment["NOTETAKER_SIM_TRACE"] != nil {
+                failure.problem += "\n" + trace.joined(separator: "\n")
+            }
+            throw failure
+        }
+    }
+
+    private func run(trace: inout [String]) async throws -> Outcome {
         var random = SeededGenerator(seed: seed)
+        var serverEvents = SeededGenerator(seed: seed ^ 0xBAC_0BAC)
+        var backedUp = false
+        var restores = 0
         let network = try await SimulatedNetwork(seed: seed)
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
         var devices: Devices = []
-        for _ in 0..<deviceCount {
-            let store = try NoteStore.inMemory()
+        for index in 0..<deviceCount {
+            // Ids and times follow from the seed, so that a run replays exactly.
+            let store = try NoteStore.inMemory(sources: .seeded(seed &* 1_000 &+ UInt64(index)))
             if seed % 2 == 0 {
                 try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
             }
@@ -59,7 +81,6 @@ struct Simulation {
         var log = IntentLog(devices: deviceCount)
         var conflicts = 0
 
-        var trace: [String] = []
         var texts = TextsSeen(devices: deviceCount)
         for step in 0..<steps {
             let index = Int.random(in: 0..<deviceCount, using: &random)
@@ -72,7 +93,7 @@ struct Simulation {
                     let report = try await device.engine.sync()
                     try checkKept(bodies, on: device.store, device: index)
                     conflicts += report.conflicts
-                    try noteSync(report, of: index, devices, &log)
+                    try noteSync(report, of: index, step: step, devices, &log)
                     trace.append("\(step) d\(index + 1) sync \(report)")
                 } catch let failure as Failure {
                     throw failure
@@ -80,8 +101,24 @@ struct Simulation {
                     trace.append("\(step) d\(index + 1) sync failed: \(error)")
                 }
             case 25..<27:
-                try await network.restart()
-                trace.append("\(step) server restart")
+                // Some restarts are the operator's backups, and a later one may put the last
+                // backup back (drawn apart from the steps, so that seeds found before restores
+                // were simulated still replay as they did up to the first backup).
+                switch Int.random(in: 0..<10, using: &serverEvents) {
+                case 0..<2:
+                    try await network.backUp()
+                    log.serverBackedUp()
+                    backedUp = true
+                    trace.append("\(step) server backed up")
+                case 2..<4 where backedUp:
+                    _ = try await network.restoreBackup()
+                    log.serverRestored()
+                    restores += 1
+                    trace.append("\(step) server restored from its backup")
+                default:
+                    try await network.restart()
+                    trace.append("\(step) server restart")
+                }
                 // Every other restart comes months later: the server has purged every deletion,
                 // and each device whose token is older lists everything to find them.
                 if step % 2 == 0 { trace.append("\(step) \(try await network.purgeTombstones()) tombstones purged") }
@@ -97,28 +134,21 @@ struct Simulation {
             }
             texts.record(try Self.bodies(device.store), on: index)
         }
-        do {
-            try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts)
-            if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
-        } catch let failure as Failure {
-            var failure = failure
-            if ProcessInfo.processInfo.environment["NOTETAKER_SIM_TRACE"] != nil {
-                failure.problem += "\n" + trace.joined(separator: "\n")
-            }
-            throw failure
-        }
-        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count)
+        try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts)
+        if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
+        return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
+                       restores: restores, trace: trace)
     }
 
     /// Tells the oracle what a completed sync carried.
-    private func noteSync(_ report: SyncReport, of index: Int, _ devices: Devices, _ log: inout IntentLog) throws {
+    private func noteSync(_ report: SyncReport, of index: Int, step: Int, _ devices: Devices, _ log: inout IntentLog) throws {
         guard report.errors == 0 else { return }
-        log.synced(device: index, pushedEverything: try devices[index].store.pendingChanges().isEmpty)
+        log.synced(device: index, pushedEverything: try devices[index].store.pendingChanges().isEmpty, step: step)
     }
 
     private func finish(_ devices: Devices, network: SimulatedNetwork, operations: Operations,
                         log: inout IntentLog, conflicts: inout Int) async throws {
-        await network.heal()
+        try await network.heal()
         try await settle(devices, log: &log)
         let states = try devices.map { try Snapshot.take($0.store) }
         for (index, state) in states.enumerated().dropFirst() where state != states[0] {
@@ -205,7 +235,7 @@ struct Simulation {
             var moved = false
             for (index, device) in devices.enumerated() {
                 let report = try await device.engine.sync()
-                try noteSync(report, of: index, devices, &log)
+                try noteSync(report, of: index, step: steps + round, devices, &log)
                 moved = moved || report.pushed > 0 || report.pulled > 0 || report.merged > 0
             }
             let pending = try devices.reduce(0) { $0 + (try $1.store.syncSummary().pending) }

@@ -1,0 +1,61 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerSync
+import NoteTakerSyncProtocol
+import Synchronization
+
+/// A real transport with one way of failing put in front of it, as a network or a server
+/// fails: for tests that need a fault at one exact point.
+final class FaultyTransport: SyncTransport, Sendable {
+    enum Fault: Sendable {
+        /// The network goes as a listing's first page is asked for.
+        case listingCut
+        /// Every batch is applied, and its answer lost.
+        case answersLost
+        /// The server has none of the files asked for.
+        case filesMissing
+    }
+
+    private let base: HTTPSyncTransport
+    private let fault: Fault
+    private let count = Mutex(0)
+
+    init(_ base: HTTPSyncTransport, _ fault: Fault) {
+        self.base = base
+        self.fault = fault
+    }
+
+    /// How many times the fault happened.
+    var injected: Int { count.withLock { $0 } }
+
+    private func inject() {
+        count.withLock { $0 += 1 }
+    }
+
+    func health() async throws(SyncError) -> HealthResponse { try await base.health() }
+
+    func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
+        if fault == .listingCut, query.since == nil, query.listing {
+            inject()
+            throw .unreachable("the network went")
+        }
+        return try await base.fetchChanges(query)
+    }
+
+    func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        let answer = try await base.modify(request, fieldsJSON: fieldsJSON)
+        guard fault == .answersLost else { return answer }
+        inject()
+        throw .unreachable("answer lost")
+    }
+
+    func assetExists(hash: String) async throws(SyncError) -> Bool { try await base.assetExists(hash: hash) }
+
+    func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await base.uploadAsset(hash: hash, from: file) }
+
+    func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
+        guard fault == .filesMissing else { return try await base.downloadAsset(hash: hash, to: file) }
+        inject()
+        throw .server(code: APIErrorCode.notFound.rawValue, message: "No file \(hash).")
+    }
+}
