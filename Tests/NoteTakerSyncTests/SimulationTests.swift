@@ -34,14 +34,6 @@ struct SimulationTests {
         }
     }
 
-    /// Seeds that found a fault once (in a run of `scripts/simulate`), replayed on every run.
-    @Test("seeds that once found a fault still pass", arguments: [
-        1_564,  // a batch sent again after a tombstone purge was answered from before the deletion
-    ] as [UInt64])
-    func foundFaults(seed: UInt64) async throws {
-        _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()
-    }
-
     @Test("a seed replays exactly: two runs, side by side, give the same trace, ids included")
     func aSeedReplaysExactly() async throws {
         for seed: UInt64 in [7, 2106, 4264] {
