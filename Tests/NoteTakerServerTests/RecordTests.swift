@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import NoteTakerServer
+import NoteTakerServerTestSupport
 import NoteTakerSyncProtocol
 import Testing
 
@@ -63,6 +65,28 @@ struct RecordTests {
             let changes = try await client.changes(token)
             #expect(changes.records.count == 1)
             #expect(changes.records[0].changeTag == first.results[0].changeTag)
+        }
+    }
+
+    @Test("an answer older than its 30 days is not given again: the batch is decided anew", .enabled(if: !TestStorage.usesPostgres))
+    func expiredAnswerNotGivenAgain() async throws {
+        let server = try await TestServer()
+        let directory = try #require(server.directory)
+        try await server.test { client in
+            let token = try await client.register("ada")
+            let (request, id) = (UUID(), UUID())
+            let first = try await client.modify(token, [noteSave(id, title: "once")], requestId: request)
+            #expect(first.results[0].outcome == .saved)
+            // The answer is kept, and only forgotten when another batch comes: make it 31 days old.
+            let database = try DatabaseQueue(path: directory.appendingPathComponent("NoteTakerServer.sqlite").path)
+            try await database.write { try $0.execute(sql: "UPDATE request SET createdAt = createdAt - 31 * 86400") }
+            try await database.close()
+            // Decided against the record as it is: a save with no change tag meets the one it made.
+            let again = try await client.modify(token, [noteSave(id, title: "once")], requestId: request)
+            #expect(again.results[0].outcome == .serverRecordChanged)
+            #expect(again.results[0].serverRecord?.changeTag == first.results[0].changeTag)
+            // Its new answer took the old one's place, and is given again from now on.
+            #expect(try await client.modify(token, [noteSave(id, title: "once")], requestId: request) == again)
         }
     }
 

@@ -101,14 +101,16 @@ public protocol SyncStorage: Sendable {
     /// The newest change of a tombstone the account's purges removed (0 when none was): a
     /// device that fetched less far may have missed a deletion.
     func purgedThrough(account: Int64) async throws -> Int64
-    /// Removes the tombstones `horizon` allows, in every account, freeing their bytes.
+    /// Removes the tombstones `horizon` allows, in every account, freeing their bytes; with
+    /// them go the account's answers kept from before the horizon, so that a batch sent again
+    /// after a purge is decided anew rather than answered from before a deletion.
     func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary
     /// Records changed after sequence `after`, oldest first, at most `limit` and about
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device
     /// made and already holds (`skipping`).
     func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage
-    /// Applies a batch atomically (or answers it again when its request id was seen);
-    /// `fieldsJSON` as in ``BatchPlan/init(_:fieldsJSON:sequence:current:)``.
+    /// Applies a batch atomically (or answers it again when its request id was seen within the
+    /// answers' 30 days); `fieldsJSON` as in ``BatchPlan/init(_:fieldsJSON:sequence:current:)``.
     func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse
     /// The earlier versions of the account's note `recordId`, newest first; `nil` when the
     /// account holds no such note.

@@ -73,11 +73,18 @@ extension PostgresSyncStorage {
             try await connection.query("SET LOCAL enable_seqscan = off", logger: logger)
             let sequence = try await Self.first(
                 connection.query("SELECT sequence FROM account WHERE id = \(account) FOR UPDATE", logger: logger), Int64.self) ?? 0
-            if let stored = try await Self.first(connection.query("""
-                SELECT response FROM request WHERE account_id = \(account) AND request_id = \(requestKey)
-                """, logger: logger), Data.self) {
-                return try await replay(connection, account: account, stored)
+            let now = Date().timeIntervalSince1970
+            var stored: (response: Data, createdAt: Double)?
+            for try await row in try await connection.query("""
+                SELECT response, created_at FROM request WHERE account_id = \(account) AND request_id = \(requestKey)
+                """, logger: logger).decode((Data, Double).self) {
+                stored = row
             }
+            // An answer past its retention is not given again (see the SQLite storage).
+            if let stored, stored.createdAt >= now - BatchPlan.answerRetention {
+                return try await replay(connection, account: account, stored.response)
+            }
+            let replacedBytes = Int64(stored?.response.count ?? 0)
             let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: try await current(connection, account: account, request))
             var versionBytes: Int64 = 0
             for step in plan.steps {
@@ -94,10 +101,10 @@ extension PostgresSyncStorage {
                 SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account)
                 """, logger: logger), Int64.self) ?? 0
             try plan.checkQuota(used: used, versionBytes: versionBytes, quota: quota)
-            let now = Date().timeIntervalSince1970
             let kept = plan.keptAnswer()
             try await connection.query("""
                 INSERT INTO request (account_id, request_id, response, created_at) VALUES (\(account), \(requestKey), \(kept), \(now))
+                ON CONFLICT (account_id, request_id) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
                 """, logger: logger)
             // Kept for 30 days, and the newest 1,000 only (see the SQLite storage).
             let freedRows = try await connection.query("""
@@ -109,7 +116,7 @@ extension PostgresSyncStorage {
             for try await length in freedRows.decode(Int32.self) { freed += Int64(length) }
             try await connection.query("""
                 UPDATE account SET sequence = \(plan.sequence), record_bytes = record_bytes + \(plan.addedBytes),
-                    answer_bytes = answer_bytes + \(Int64(kept.count) - freed) WHERE id = \(account)
+                    answer_bytes = answer_bytes + \(Int64(kept.count) - freed - replacedBytes) WHERE id = \(account)
                 """, logger: logger)
             if plan.sequence > sequence {
                 try await connection.query(

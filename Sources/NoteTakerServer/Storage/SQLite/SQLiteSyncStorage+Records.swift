@@ -46,9 +46,15 @@ extension SQLiteSyncStorage {
     public func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse {
         let requestKey = request.requestId.key
         return try await writer.write { db in
-            if let stored = try Data.fetchOne(db, sql: "SELECT response FROM request WHERE accountId = ? AND requestId = ?", arguments: [account, requestKey]) {
-                return try Self.replay(db, account: account, stored)
+            let now = Date().timeIntervalSince1970
+            let stored = try Row.fetchOne(db, sql: "SELECT response, createdAt FROM request WHERE accountId = ? AND requestId = ?",
+                                          arguments: [account, requestKey])
+            // An answer past its retention is not given again, though not yet deleted: the
+            // batch is decided anew, and its new answer takes the old one's place.
+            if let stored, (stored["createdAt"] as Double) >= now - BatchPlan.answerRetention {
+                return try Self.replay(db, account: account, stored["response"])
             }
+            let replacedBytes = Int64((stored?["response"] as Data?)?.count ?? 0)
             let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
             var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
             for change in request.changes {
@@ -61,7 +67,6 @@ extension SQLiteSyncStorage {
                 }
             }
             let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
-            let now = Date().timeIntervalSince1970
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -91,7 +96,7 @@ extension SQLiteSyncStorage {
             }
             let kept = plan.keptAnswer()
             try db.execute(
-                sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
+                sql: "INSERT OR REPLACE INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [account, requestKey, kept, now])
             // Kept for 30 days, and the newest 1,000 only: a batch repeated after that is
             // decided against change tags again, which merging absorbs. Their bytes count in
@@ -104,7 +109,7 @@ extension SQLiteSyncStorage {
             let freed = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE " + expired, arguments: arguments) ?? 0
             try db.execute(sql: "DELETE FROM request WHERE " + expired, arguments: arguments)
             try db.execute(sql: "UPDATE account SET answerBytes = answerBytes + ? - ? WHERE id = ?",
-                           arguments: [Int64(kept.count), freed, account])
+                           arguments: [Int64(kept.count), freed + replacedBytes, account])
             return plan.response
         }
     }
