@@ -27,8 +27,9 @@ import Testing
                     """, arguments: [id.uuidString.lowercased(), 3 - index, fields, fields.utf8.count])
             }
             let answer = try JSONEncoder().encode(ModifyResponse(results: [RecordResult(recordId: ids[0], recordType: "note", outcome: .saved, changeTag: "3")]))
-            try db.execute(sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (1, ?, ?, 0)",
-                           arguments: [requestId.uuidString.lowercased(), answer])
+            // Kept a day ago: within the 30 days an answer is given again.
+            try db.execute(sql: "INSERT INTO request (accountId, requestId, response, createdAt) VALUES (1, ?, ?, ?)",
+                           arguments: [requestId.uuidString.lowercased(), answer, Date().timeIntervalSince1970 - 86_400])
             try db.execute(sql: """
                 INSERT INTO record_version (accountId, recordId, seq, replacedAt, fields, size) VALUES (1, ?, 1, 0, '{"title":"Old"}', 15)
                 """, arguments: [ids[0].uuidString.lowercased()])

@@ -34,6 +34,17 @@ struct SimulationTests {
         }
     }
 
+    /// Seeds that found a fault once (in a run of `scripts/simulate` or CI's window), replayed
+    /// on every run.
+    @Test("seeds that once found a fault still pass", arguments: [
+        1_564,      // a batch sent again after a tombstone purge was answered from before the deletion
+        1_968,      // a batch decided anew met its own first write, taken as another device's
+        1_816_520,  // as 1564, with a tag
+    ] as [UInt64])
+    func foundFaults(seed: UInt64) async throws {
+        _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()
+    }
+
     @Test("a seed replays exactly: two runs, side by side, give the same trace, ids included")
     func aSeedReplaysExactly() async throws {
         for seed: UInt64 in [7, 2106, 4264] {

@@ -246,6 +246,13 @@ package struct SyncApply {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
         let current = try pending(db, type, key)
+        var result = result
+        if result.outcome == .serverRecordChanged, let record = result.serverRecord, Self.holds(record, change) {
+            // The server holds just what this change sent: a batch sent again and decided
+            // anew (its answer forgotten) meets its own first write. It was saved, at that
+            // version; taken as another device's, it would undo what was changed here since.
+            result = RecordResult(recordId: result.recordId, recordType: result.recordType, outcome: .saved, changeTag: record.changeTag)
+        }
         if result.outcome != .error, try isStaging(db) {
             // A version staged by an earlier, unfinished pull is older than this answer's;
             // applied later it would undo it (and the server does not send a device's own
@@ -278,6 +285,12 @@ package struct SyncApply {
             report.errors += 1
             try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")
         }
+    }
+
+    /// Whether the server's `record` is what `change` asked for: the deletion it sent, or
+    /// the very fields it saved.
+    static func holds(_ record: SyncRecord, _ change: RecordChange) -> Bool {
+        change.operation == .delete ? record.deleted : !record.deleted && record.fields == (change.fields ?? [:])
     }
 
     /// Counts a failed attempt of a record; after ``Outbox/maximumAttempts`` (at once
