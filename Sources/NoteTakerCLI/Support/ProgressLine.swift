@@ -19,7 +19,9 @@ package final class ProgressLine: @unchecked Sendable {
     }
 
     /// A bar for a fraction done: `[#########.........]  45 %`.
+    /// A fraction outside 0…1 (or not a number) is drawn as the nearest end.
     package static func bar(_ fraction: Double, width: Int = 30) -> String {
+        let fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
         let filled = Int((fraction * Double(width)).rounded(.down))
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
             + String(format: "%3d %%", Int(fraction * 100))
