@@ -161,6 +161,50 @@ struct ConflictTests {
         }
     }
 
+    /// Seed 5425181 of the simulation: a device that had not seen the tag made it again by
+    /// tagging a note; that creation went up as an edit and the deletion lost to it, so a
+    /// note the deleting device had seen tagged kept the deleted tag.
+    @Test("a tag made again on a device that had not seen it does not beat its deletion", arguments: [true, false])
+    func tagDeletionBeatsItsCreationElsewhere(creatingDeviceSyncsFirst: Bool) async throws {
+        try await withDevices(3) { devices, _ in
+            let (maker, deleter, late) = (devices[0], devices[1], devices[2])
+            let tagged = try maker.store.createNote(NoteDraft(title: "Tagged", tags: ["Green"]))
+            try await maker.sync()
+            try await deleter.sync()
+            let own = try late.store.createNote(NoteDraft(title: "Tagged late", tags: ["green"]))
+            try deleter.store.deleteTag("Green")
+            for device in creatingDeviceSyncsFirst ? [late, deleter] : [deleter, late] { try await device.sync() }
+            for _ in 0..<2 {
+                for device in devices { try await device.sync() }
+            }
+            for device in devices {
+                #expect(try device.store.tags().isEmpty, "\(device.name) has the deleted tag back")
+                #expect(try device.store.note(id: tagged.id).tags.isEmpty, "\(device.name)")
+                #expect(try device.store.note(id: own.id).tags.isEmpty, "\(device.name)")
+            }
+        }
+    }
+
+    /// Seed 44 of the simulation (with the rule above): a tag made again after its deletion
+    /// was seen, here or on the device that deleted it, is a new version and stays.
+    @Test("a tag made again after its deletion was seen stays", arguments: [true, false])
+    func tagMadeAgainAfterItsDeletionStays(onTheDeletingDevice: Bool) async throws {
+        try await withDevices(2) { devices, _ in
+            let (deleter, other) = (devices[0], devices[1])
+            _ = try await shared(devices, NoteDraft(title: "Tagged", tags: ["Green"]))
+            try deleter.store.deleteTag("Green")
+            try await deleter.sync()
+            try await other.sync()
+            let maker = onTheDeletingDevice ? deleter : other
+            let again = try maker.store.createNote(NoteDraft(title: "Tagged again", tags: ["Green"]))
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.tags().map(\.tag.name) == ["Green"], "\(device.name) lost the tag made again")
+                #expect(try device.store.note(id: again.id).tags == ["Green"], "\(device.name)")
+            }
+        }
+    }
+
     /// Seed 2106 of the simulation: a third device moved the subfolder up when the deletion
     /// of its parent reached it; before, that brought back the subfolder deleted meanwhile.
     @Test("a subfolder deleted on one device stays deleted though its parent's deletion moved it up elsewhere",

@@ -40,6 +40,7 @@ struct SimulationTests {
         1_564,      // a batch sent again after a tombstone purge was answered from before the deletion
         1_968,      // a batch decided anew met its own first write, taken as another device's
         1_816_520,  // as 1564, with a tag
+        5_425_181,  // a tag made again by tagging a note, on a device that had not seen it, beat its deletion
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -141,6 +141,7 @@ extension NoteStore {
         try db.execute(
             sql: "INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)",
             arguments: [tag.id.key, tag.name, Tag.normalizedName(tag.name), tag.createdAt.storageValue])
+        try TagTombstones.adopt(db, id: tag.id.key)
         try Outbox.append(db, .tag, tag.id.key)
     }
 

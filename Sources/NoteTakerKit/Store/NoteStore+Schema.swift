@@ -192,6 +192,9 @@ extension NoteStore {
         migrator.registerMigration("v20-unlisted-after-purge") { db in
             try PurgedTombstones.create(db)
         }
+        migrator.registerMigration("v21-tag-tombstones") { db in
+            try TagTombstones.create(db)
+        }
         return migrator
     }
 }

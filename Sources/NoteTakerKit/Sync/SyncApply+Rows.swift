@@ -74,7 +74,10 @@ extension SyncApply {
         try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
     }
 
-    func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String) throws {
+    /// The deletion made here is done with: the record was deleted on the server too (at
+    /// change tag `tombstone`, remembered for a tag), or came back.
+    func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String, tombstone: String? = nil) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_deleted WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+        if type == .tag, let tombstone { try TagTombstones.remember(db, id: key, changeTag: tombstone) }
     }
 }

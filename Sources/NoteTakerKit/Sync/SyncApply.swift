@@ -43,17 +43,20 @@ package struct SyncApply {
     }
 
     /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
-    /// count against a deletion from the server.
-    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false)
+    /// count against a deletion from the server; nor does the save of a tag made here
+    /// (`madeHere`) that the server holds already: its id follows from its name, so it was
+    /// made elsewhere too, or deleted there without this device seeing it (``TagTombstones``).
+    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false, madeHere: Bool = false)
         throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
                                    arguments: [type.rawValue, key])
         guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-        if deleted, operation == .save, row["derived"] == true {
+        let derived = row["derived"] == true || (operation == .save && madeHere)
+        if deleted, operation == .save, derived {
             try clearOutbox(db, type, key)
             return nil
         }
-        return (row["seq"], operation, row["derived"])
+        return (row["seq"], operation, derived)
     }
 
     /// Adds the notes written since the last flush to the search index in one statement (or
@@ -94,7 +97,8 @@ package struct SyncApply {
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
         let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted)
+        let madeHere = type == .tag && row != nil && (row?[0] as String?) == nil
+        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted, madeHere: madeHere)
         var situation = ApplyDecision.Situation(
             serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? },
             answered: answered)
@@ -134,10 +138,10 @@ package struct SyncApply {
                 releasedHashes.formUnion(try SyncRecords.delete(db, type, key))
                 if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             }
-            try forgetDeletion(db, type, key)
+            try forgetDeletion(db, type, key, tombstone: record.changeTag)
         case .bothDeleted:
             try clearOutbox(db, type, key)
-            try forgetDeletion(db, type, key)
+            try forgetDeletion(db, type, key, tombstone: record.changeTag)
         case .editBeatsLocalDeletion:
             try clearOutbox(db, type, key)
             try forgetDeletion(db, type, key)
@@ -265,7 +269,7 @@ package struct SyncApply {
             let tag = result.changeTag ?? ""
             if change.operation == .delete {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
-                try forgetDeletion(db, type, key)
+                try forgetDeletion(db, type, key, tombstone: tag)
             } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON,
                                      stored: current?.seq == sentSequence) {
                 if current?.seq == sentSequence {

@@ -120,8 +120,9 @@ enum SyncRecords {
         }
         try db.execute(sql: """
             INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName, createdAt = excluded.createdAt
             """, arguments: [id, name, normalized, record.createdAt])
+        try TagTombstones.forget(db, id: id)
         _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
         try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
     }

@@ -134,7 +134,7 @@ struct Simulation {
             }
             texts.record(try Self.bodies(device.store), on: index)
         }
-        try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts)
+        try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts, trace: &trace)
         if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
         return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
                        restores: restores, trace: trace)
@@ -147,9 +147,9 @@ struct Simulation {
     }
 
     private func finish(_ devices: Devices, network: SimulatedNetwork, operations: Operations,
-                        log: inout IntentLog, conflicts: inout Int) async throws {
+                        log: inout IntentLog, conflicts: inout Int, trace: inout [String]) async throws {
         try await network.heal()
-        try await settle(devices, log: &log)
+        try await settle(devices, log: &log, trace: &trace)
         let states = try devices.map { try Snapshot.take($0.store) }
         for (index, state) in states.enumerated().dropFirst() where state != states[0] {
             throw Failure(seed: seed, problem: "device \(index + 1) differs from device 1:\n\(states[0].difference(from: state))")
@@ -230,11 +230,12 @@ struct Simulation {
     }
 
     /// Syncs every device in turn until none has anything left to send or receive.
-    private func settle(_ devices: Devices, log: inout IntentLog) async throws {
+    private func settle(_ devices: Devices, log: inout IntentLog, trace: inout [String]) async throws {
         for round in 0..<12 {
             var moved = false
             for (index, device) in devices.enumerated() {
                 let report = try await device.engine.sync()
+                trace.append("settle \(round) d\(index + 1) sync \(report)")
                 try noteSync(report, of: index, step: steps + round, devices, &log)
                 moved = moved || report.pushed > 0 || report.pulled > 0 || report.merged > 0
             }
