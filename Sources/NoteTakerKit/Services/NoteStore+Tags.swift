@@ -137,12 +137,18 @@ extension NoteStore {
     }
 
     /// Inserts a tag row and its outbox entry (the name is checked by the caller).
+    ///
+    /// The tag's creation goes up derived: a tag is nothing but its name, and its id follows
+    /// from the name, so a device that had not seen a tag makes the same one by tagging a
+    /// note. Made so, it must not count as an edit that beats the tag's deletion elsewhere.
+    /// Made again after this device saw the tag's deletion, it goes up as the version after
+    /// it (``TagTombstones``), and stays (see Sync.md).
     static func insertTag(_ db: Database, _ tag: Tag) throws {
         try db.execute(
             sql: "INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)",
             arguments: [tag.id.key, tag.name, Tag.normalizedName(tag.name), tag.createdAt.storageValue])
         try TagTombstones.adopt(db, id: tag.id.key)
-        try Outbox.append(db, .tag, tag.id.key)
+        try Outbox.append(db, .tag, tag.id.key, derived: true)
     }
 
     /// Links the named tags to a note (creating missing tags `at`); returns whether any link

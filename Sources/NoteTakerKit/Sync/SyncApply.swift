@@ -43,20 +43,17 @@ package struct SyncApply {
     }
 
     /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
-    /// count against a deletion from the server; nor does the save of a tag made here
-    /// (`madeHere`) that the server holds already: its id follows from its name, so it was
-    /// made elsewhere too, or deleted there without this device seeing it (``TagTombstones``).
-    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false, madeHere: Bool = false)
+    /// count against a deletion from the server.
+    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false)
         throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
                                    arguments: [type.rawValue, key])
         guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-        let derived = row["derived"] == true || (operation == .save && madeHere)
-        if deleted, operation == .save, derived {
+        if deleted, operation == .save, row["derived"] == true {
             try clearOutbox(db, type, key)
             return nil
         }
-        return (row["seq"], operation, derived)
+        return (row["seq"], operation, row["derived"])
     }
 
     /// Adds the notes written since the last flush to the search index in one statement (or
@@ -97,8 +94,7 @@ package struct SyncApply {
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
         let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-        let madeHere = type == .tag && row != nil && (row?[0] as String?) == nil
-        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted, madeHere: madeHere)
+        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted)
         var situation = ApplyDecision.Situation(
             serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? },
             answered: answered)

@@ -8,7 +8,9 @@ import GRDB
 /// sent from here), the tag goes up against the tombstone's change tag, and the server takes
 /// it as the tag's next version. Made here without having seen it, the tag goes up with no
 /// base and meets the deletion as a creation made at the same time: the deletion wins, as
-/// it wins over tagging a note with the tag at the same time (see `SyncApply` and Sync.md).
+/// it wins over tagging a note with the tag at the same time (the creation is derived: see
+/// `NoteStore.insertTag` and Sync.md). A store that requeues everything for another server
+/// forgets them.
 enum TagTombstones {
     static func create(_ db: Database) throws {
         try db.execute(sql: """
