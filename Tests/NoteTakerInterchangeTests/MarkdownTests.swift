@@ -163,10 +163,32 @@ import Testing
             """), "\(week.body)")
         #expect(week.body.contains("[[Groceries]] in code stays"))
         #expect(report.linksKept == 5 && report.linksUnresolved == 4, "\(report.summary)")
-        #expect(report.summary.contains("5 links between notes kept, 4 to notes not in the import left as written."))
+        #expect(report.summary.contains("5 links between notes kept, 4 to notes found neither in the import nor here left as written."))
         #expect(report.warnings.filter { $0.reason.contains("no note of that name") }.count == 4)
         #expect(!report.warnings.contains { $0.reason.contains("no such file") }, "a link to a heading of a note is not a missing file: \(report.warnings)")
         #expect(try store.backlinks(to: #require(UUID(uuidString: soup))).map(\.title) == ["Week"])
+    }
+
+    @Test("a link to a note already here, by its title, becomes a link by id; a title two notes share, or a note in the trash, does not")
+    func linksToNotesAlreadyHere() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.store()
+        let reading = try store.createNote(NoteDraft(title: "Reading list", body: "Books"))
+        _ = try store.createNote(NoteDraft(title: "Ideas", body: "one"))
+        _ = try store.createNote(NoteDraft(title: "ideas", body: "two"))
+        let trashed = try store.createNote(NoteDraft(title: "Old plan", body: "gone"))
+        _ = try store.trashNotes(ids: [trashed.id])
+        try directory.write("""
+            Read [[reading list]], [the list](Reading%20list.md) and [[Books/Reading List#Next|next]].
+            Not: [[Ideas]], [[Old plan]], [[Nowhere]].
+            """, to: "later/Plan.md")
+        let report = try Importer(store: store).importItems(at: directory.file("later"))
+        let plan = try #require(try store.notes(NoteQuery(limit: 10)).first { $0.title == "Plan" })
+        let link = "note:\(reading.id.key)"
+        #expect(plan.body.hasPrefix("Read [reading list](\(link)), [the list](\(link)) and [next](\(link))."), "\(plan.body)")
+        #expect(plan.body.contains("Not: [[Ideas]], [[Old plan]], [[Nowhere]]."))
+        #expect(report.linksKept == 3 && report.linksUnresolved == 3, "\(report.summary)")
+        #expect(try store.backlinks(to: reading.id).map(\.title) == ["Plan"])
     }
 
     @Test func aJoplinExport() throws {

@@ -27,13 +27,19 @@ struct MarkdownImporter {
         // A linked note's id is read from its file when a link first needs it, so that links
         // between the notes become links by id; a folder without such links reads each file once.
         let ids = IdCache()
-        let links = NoteLinkIndex(paths: files.markdown) { relativePath in
+        let store = store
+        let links = NoteLinkIndex(paths: files.markdown, noteId: { relativePath in
             if let known = ids.values[relativePath] { return known }
             guard case .text(let data, let text, _) = Self.read(relativePath, base: base) else { return nil }
             let id = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:])
             ids.values[relativePath] = id
             return id
-        }
+        }, existing: { title in
+            // The store's titles are read once, when a link first names no note of the import.
+            if ids.titles == nil { ids.titles = (try? store.noteIdsByTitle()) ?? [:] }
+            guard let matches = ids.titles?[title], matches.count == 1 else { return nil }
+            return matches[0]
+        })
         for (index, relativePath) in files.markdown.enumerated() {
             try importFile(relativePath, base: base, files: files, links: links, folders: &folders, batcher)
             batcher.reportProgress(done: Int64(index + 1), total: Int64(files.markdown.count))
@@ -92,7 +98,7 @@ struct MarkdownImporter {
                 batcher.report.linksKept += 1
                 continue
             case .unresolved(let target):
-                warnings.append("link to \(target) left as written: no note of that name in the import")
+                warnings.append("link to \(target) left as written: no note of that name in the import or in this app")
                 batcher.report.linksUnresolved += 1
                 continue
             case .notANote:
@@ -195,4 +201,6 @@ struct MarkdownImporter {
 /// The note ids read so far during one import, by relative path.
 private final class IdCache {
     var values: [String: UUID] = [:]
+    /// The notes already in the store by title in lower case (`nil`: not read yet).
+    var titles: [String: [UUID]]?
 }

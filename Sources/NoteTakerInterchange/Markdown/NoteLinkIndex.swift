@@ -5,7 +5,8 @@ import NoteTakerKit
 /// between two of them becomes a link by id (`[text](note:ID)`) that survives renames:
 /// Obsidian's `[[Note]]`, `[[Folder/Note]]`, `[[Note#Heading]]`, `[[Note|shown]]`, `![[Note]]`,
 /// and relative links to `.md` files (`[text](../Other%20Note.md)`, as Joplin and NoteTaker
-/// write them).
+/// write them). A name no note of the import has may be the title of a note already in the
+/// store (imported before, or written here): the link goes to it when it is the only one.
 struct NoteLinkIndex {
     /// The notes' relative paths by path without the extension, lowercased.
     private var byPath: [String: String] = [:]
@@ -14,9 +15,12 @@ struct NoteLinkIndex {
     private var byName: [String: [String]] = [:]
     /// A note's id from its relative path (read when a link first needs it).
     private let noteId: (String) -> UUID?
+    /// The one note already in the store with a title (lower case), if there is exactly one.
+    private let existing: (String) -> UUID?
 
-    init(paths: [String], noteId: @escaping (String) -> UUID?) {
+    init(paths: [String], noteId: @escaping (String) -> UUID?, existing: @escaping (String) -> UUID? = { _ in nil }) {
         self.noteId = noteId
+        self.existing = existing
         for path in paths {
             let key = Self.withoutExtension(path).lowercased()
             byPath[key] = path
@@ -45,7 +49,9 @@ struct NoteLinkIndex {
         if link.isWikilink {
             guard !target.contains(".") || target.lowercased().hasSuffix(".md") else { return .notANote }
             let key = Self.withoutExtension(target).lowercased()
-            let matches = byPath[key].map { [$0] } ?? byName[(key as NSString).lastPathComponent] ?? []
+            let name = (key as NSString).lastPathComponent
+            let matches = byPath[key].map { [$0] } ?? byName[name] ?? []
+            if matches.isEmpty, let id = existing(name) { return .note(id) }
             guard matches.count == 1, let id = noteId(matches[0]) else { return .unresolved(link.target) }
             return .note(id)
         }
@@ -55,9 +61,11 @@ struct NoteLinkIndex {
         for component in (directory + "/" + target).split(separator: "/") where component != "." {
             if component == ".." { _ = components.popLast() } else { components.append(component) }
         }
-        let joined = components.joined(separator: "/")
-        guard let path = byPath[Self.withoutExtension(joined).lowercased()], let id = noteId(path) else { return .unresolved(link.target) }
-        return .note(id)
+        let key = Self.withoutExtension(components.joined(separator: "/")).lowercased()
+        if let path = byPath[key] {
+            return noteId(path).map(Resolution.note) ?? .unresolved(link.target)
+        }
+        return existing((key as NSString).lastPathComponent).map(Resolution.note) ?? .unresolved(link.target)
     }
 
     /// Whether a target is Joplin's `:/` and 32 hex digits (a note or a resource by id).

@@ -45,7 +45,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
     @Nullable public var stoppedEarly: String?
     /// Links from one imported note to another, kept as links by id (`note:ID`).
     public var linksKept = 0
-    /// Links to notes the import does not hold, left as written (each also in `warnings`).
+    /// Links to notes neither the import nor the store holds, left as written (each also in `warnings`).
     public var linksUnresolved = 0
     /// Files of the imported folder attached to imported notes, each named, so that nothing
     /// leaves the disk for the store (and the sync server) unseen.
@@ -61,7 +61,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
         var lines = ["Found \(found) note\(found == 1 ? "" : "s"): \(imported) imported, "
             + "\(alreadyPresent) already here from an earlier import, \(skipped.count) skipped."]
         if linksKept + linksUnresolved > 0 {
-            lines.append("\(linksKept) link\(linksKept == 1 ? "" : "s") between notes kept, \(linksUnresolved) to notes not in the import left as written.")
+            lines.append("\(linksKept) link\(linksKept == 1 ? "" : "s") between notes kept, \(linksUnresolved) to notes found neither in the import nor here left as written.")
         }
         if let stoppedEarly { lines.append("Stopped early: \(stoppedEarly)") }
         lines += skipped.map { "skipped  \($0.item): \($0.reason)" }

@@ -76,6 +76,20 @@ extension NoteStore {
         }
     }
 
+    /// Every note outside the trash by its title in lower case (a title two notes share lists
+    /// both): what an imported link by name may point to, read once for a whole import.
+    public func noteIdsByTitle() throws(NoteTakerError) -> [String: [UUID]] {
+        try read { db in
+            var found: [String: [UUID]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, title FROM note WHERE trashedAt IS NULL")
+            while let row = try rows.next() {
+                guard let id = UUID(key: row["id"]) else { continue }
+                found[(row["title"] as String).lowercased(), default: []].append(id)
+            }
+            return found
+        }
+    }
+
     /// The address scheme of a link to a note: `note:` then its id.
     public static let linkScheme = NoteLinks.scheme
 
