@@ -74,6 +74,37 @@ def test_import_evernote_and_markdown_files(app, browser):
     assert shown["body"] == "**Soup** of the day\n\n- [x] Buy leeks"
 
 
+def test_markdown_files_chosen_together_and_a_folder_keep_their_links(app, browser):
+    app.start()
+    folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
+    (folder / "Plan.md").write_text("Read [[Reading list]] first.\n")
+    (folder / "Reading list.md").write_text("Books, then [the plan](Plan.md).\n")
+    vault = folder / "Vault"
+    (vault / "Projects").mkdir(parents=True)
+    (vault / ".obsidian").mkdir()
+    (vault / ".obsidian" / "workspace.json").write_text("{}")
+    (vault / "Projects" / "Roadmap.md").write_text("See ![[diagram.png]] and [[Home]].\n")
+    (vault / "Projects" / "diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 32)
+    (vault / "Home.md").write_text("Start at [[Roadmap]]; older: [[Plan]].\n")
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#import-file").send_keys(f"{folder / 'Plan.md'}\n{folder / 'Reading list.md'}")
+    by_css(browser, "#import-folder").send_keys(str(vault))
+    click(browser, "#import-start")
+    wait(browser, lambda d: len(d.find_elements("css selector", ".import-report")) == 2, timeout=20, message="no reports")
+    reports = [element.text for element in browser.find_elements("css selector", ".import-report")]
+    assert reports[0].startswith("2 Markdown files: 2 found, 2 imported"), reports[0]
+    assert reports[1].startswith("Vault: 2 found, 2 imported"), reports[1]
+    assert "Attached Projects/diagram.png to Projects/Roadmap.md" in reports[1], "the folder's paths are inside it, as `notetaker import` gives them"
+    notes = {note["title"]: app.cli_json("show", note["id"]) for note in app.cli_json("list")}
+    assert set(notes) == {"Plan", "Reading list", "Roadmap", "Home"}
+    assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Projects"]
+    link = lambda title: f"(note:{notes[title]['id']})"
+    assert notes["Plan"]["body"].strip() == f"Read [Reading list]{link('Reading list')} first."
+    assert notes["Reading list"]["body"].strip() == f"Books, then [the plan]{link('Plan')}."
+    assert link("Home") in notes["Roadmap"]["body"] and "(attachment:" in notes["Roadmap"]["body"]
+    assert notes["Home"]["body"].strip() == f"Start at [Roadmap]{link('Roadmap')}; older: [Plan]{link('Plan')}.", "a folder links to notes imported before"
+
+
 @pytest.mark.screenshots
 def test_an_imported_notes_properties_show_as_a_table(app, browser):
     vault = Path(tempfile.mkdtemp(prefix="notetaker-vault-"))

@@ -70,6 +70,7 @@ extension WebAPIError {
         switch error {
         case .store(let storeError): self.init(storeError)
         case .pdfUnavailable: self.init(.serviceUnavailable, "pdf_unavailable", error.message)
+        case .badExport, .unknownKind: self.init(.badRequest, "invalid_input", error.message)
         default: self.init(.internalServerError, "export_failed", error.message)
         }
     }

@@ -6,6 +6,10 @@ import NoteTakerKit
 
 /// `POST /api/v1/import?name=FILE`: one uploaded Evernote `.enex` or Markdown `.md` file,
 /// imported by the same importer as `notetaker import`; the answer is its report.
+///
+/// With `batch=ID&path=RELATIVE/PATH`, the file is one of several imported as one folder
+/// (``ImportBatch``): any file, answered `202 {"kept": N}`, until the one sent with
+/// `last=true`, whose answer is the report of the whole folder's import.
 struct ImportRoutes {
     /// The largest file accepted (an Evernote export with its attachments can be large).
     static let maximumUpload: Int64 = 4 << 30
@@ -16,12 +20,13 @@ struct ImportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/v1/import") { request, _ in
+            if let batch = request.uri.form("batch") { return try await keep(request, inBatch: batch) }
             guard let name = request.uri.form("name"), !name.isEmpty else {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was imported.")
             }
             guard let fileName = Self.uploadName(name) else {
-                throw WebAPIError.invalid("Only Evernote (.enex) and Markdown (.md) files can be imported here; for a NoteTaker "
-                    + "JSON export or a folder of Markdown files run `notetaker import PATH`. Nothing was imported.")
+                throw WebAPIError.invalid("Only Evernote (.enex) and Markdown (.md) files can be imported one by one; choose a NoteTaker "
+                    + "JSON export or a folder of Markdown files as a folder in Settings → Import, or run `notetaker import PATH`. Nothing was imported.")
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-import-\(UUID().uuidString)")
             do {
@@ -41,6 +46,34 @@ struct ImportRoutes {
             } catch let error as InterchangeError {
                 throw WebAPIError(error)
             }
+        }
+    }
+
+    /// Keeps one file of a batch; with `last=true`, imports the batch.
+    private func keep(_ request: Request, inBatch name: String) async throws -> Response {
+        let batch = try ImportBatch(named: name)
+        guard let path = request.uri.form("path"), let file = batch.destination(of: path) else {
+            batch.remove()
+            throw WebAPIError.invalid("Give each file of a batch its relative path as ?path=, with no hidden or '..' part. Nothing was imported.")
+        }
+        do {
+            try batch.makeFolders(above: file)
+            let room = Self.maximumUpload - batch.size()
+            try await request.body.save(to: file, limit: max(0, room)) { _ in
+                WebAPIError(.contentTooLarge, "too_large", "The files are over 4 GB together; import the folder with `notetaker import PATH`. Nothing was imported.")
+            }
+        } catch {
+            batch.remove()
+            throw error
+        }
+        guard request.uri.form("last") == "true" else {
+            return try JSON.response(["kept": batch.fileCount()], status: .accepted)
+        }
+        defer { batch.remove() }
+        do {
+            return try JSON.response(try Importer(store: store).importItems(at: batch.folder))
+        } catch let error as InterchangeError {
+            throw WebAPIError(error)
         }
     }
 

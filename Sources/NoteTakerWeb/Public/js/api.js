@@ -75,6 +75,8 @@ export const api = {
   attach: (noteId, file) => call('POST', `/notes/${noteId}/attachments${query({ name: file.name })}`, file),
   detach: (id) => call('DELETE', `/attachments/${id}`),
   importFile: (file) => call('POST', `/import${query({ name: file.name })}`, file),
+  /** One file of several imported as one folder (`path` inside it); the `last` answers the report. */
+  importBatchFile: (batch, file, path, last) => call('POST', `/import${query({ batch, path, last: last && 'true' })}`, file),
   stats: () => call('GET', '/stats'),
   syncStatus: () => call('GET', '/sync'),
   connect: (account) => call('POST', '/sync/account', account),

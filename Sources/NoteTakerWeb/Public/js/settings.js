@@ -4,6 +4,7 @@
 import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
 import { h, replaceChildren, toast } from './dom.js';
+import { importsOf, randomUUID } from './import-files.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { longDate, fileSize, t } from './strings.js';
 import { flatFolders, sidebarData } from './sidebar.js';
@@ -191,19 +192,25 @@ function exportSection() {
     h('p', { className: 'hint' }, t('exportHint')));
 }
 
-/** Import: Evernote .enex and Markdown files uploaded one by one; each answers a report shown here. */
+/**
+ * Import: each Evernote .enex file on its own; the Markdown files chosen, or every file of a
+ * chosen folder (an Obsidian vault, a Joplin or NoteTaker export), as one import, as
+ * `notetaker import FOLDER` does, so links between the notes are kept. Each import answers a
+ * report shown here.
+ */
 function importSection() {
   const input = h('input', { type: 'file', id: 'import-file', multiple: true, accept: '.enex,.md,.markdown' });
+  const folderInput = h('input', { type: 'file', id: 'import-folder', webkitdirectory: true });
   const result = h('div', { id: 'import-result', 'aria-live': 'polite' });
   const start = h('button', { type: 'button', id: 'import-start' }, t('importStart'));
   start.addEventListener('click', async () => {
-    const files = [...input.files];
-    if (files.length === 0) return toast(t('importChooseFile'));
+    const imports = importsOf([...input.files], [...folderInput.files]);
+    if (imports.length === 0) return toast(t('importChooseFile'));
     start.disabled = true;
     replaceChildren(result, h('p', {}, t('importRunning')));
     const reports = [];
     try {
-      for (const file of files) reports.push(importReport(file.name, await api.importFile(file)));
+      for (const { name, files, batch } of imports) reports.push(importReport(name, await importFiles(files, batch)));
       replaceChildren(result, reports);
       document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
     } catch (error) {
@@ -213,9 +220,21 @@ function importSection() {
     }
   });
   return h('section', { 'aria-labelledby': 'import-heading' }, h('h3', { id: 'import-heading' }, t('importTitle')),
-    h('div', { className: 'button-row' }, h('label', {}, t('importFiles'), ' ', input), start),
+    h('div', { className: 'button-row' }, h('label', {}, t('importFiles'), ' ', input)),
+    h('div', { className: 'button-row' }, h('label', {}, t('importFolder'), ' ', folderInput), start),
     result,
     h('p', { className: 'hint' }, t('importHint')));
+}
+
+/** Imports one file on its own, or a batch of files as one; answers the report. */
+async function importFiles(files, asBatch) {
+  if (!asBatch) return api.importFile(files[0].file);
+  const batch = randomUUID();
+  let report;
+  for (const [index, { file, path }] of files.entries()) {
+    report = await api.importBatchFile(batch, file, path, index === files.length - 1);
+  }
+  return report;
 }
 
 function importReport(name, report) {

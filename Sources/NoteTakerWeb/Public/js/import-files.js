@@ -1,0 +1,37 @@
+// What a choice of files to import makes (pure: no page, no network), tested by
+// Tests/WebScriptTests/import-files.test.mjs.
+import { t } from './strings.js';
+
+/**
+ * What the chosen files make: each .enex file alone, the Markdown files together, and a
+ * folder's files (hidden ones left out, as the import leaves them) together, at their paths
+ * inside it, as `notetaker import FOLDER` reads them; each with the name its report goes
+ * under, and `batch` when its files go as a batch.
+ */
+export function importsOf(files, folderFiles) {
+  const imports = [];
+  const markdown = [];
+  for (const file of files) {
+    if (/\.enex$/i.test(file.name)) imports.push({ name: file.name, files: [{ file, path: file.name }], batch: false });
+    else markdown.push({ file, path: file.name });
+  }
+  if (markdown.length === 1) imports.push({ name: markdown[0].path, files: markdown, batch: false });
+  if (markdown.length > 1) imports.push({ name: t('importMarkdownFiles', { count: markdown.length }), files: markdown, batch: true });
+  const inFolder = folderFiles
+    .map((file) => (file.webkitRelativePath || file.name).split('/'))
+    .map((parts, index) => ({ file: folderFiles[index], folder: parts.length > 1 ? parts[0] : '', path: parts.slice(parts.length > 1 ? 1 : 0).join('/') }))
+    .filter(({ path }) => !path.split('/').some((part) => part.startsWith('.')));
+  if (inFolder.length > 0) {
+    imports.push({ name: inFolder[0].folder || inFolder[0].path, files: inFolder.map(({ file, path }) => ({ file, path })), batch: true });
+  }
+  return imports;
+}
+
+/** A random UUID (`crypto.randomUUID` is missing from a page not served from this machine or over HTTPS). */
+export function randomUUID() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

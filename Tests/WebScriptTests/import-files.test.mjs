@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { importsOf, randomUUID } from '../../Sources/NoteTakerWeb/Public/js/import-files.js';
+
+const file = (name, webkitRelativePath = '') => ({ name, webkitRelativePath });
+const summary = (imports) => imports.map(({ name, files, batch }) => ({ name, batch, paths: files.map(({ path }) => path) }));
+
+test('each Evernote file is an import of its own; the Markdown files chosen together are one', () => {
+  const imports = importsOf([file('Kitchen.enex'), file('Plan.md'), file('Work.ENEX'), file('Reading list.markdown')], []);
+  assert.deepEqual(summary(imports), [
+    { name: 'Kitchen.enex', batch: false, paths: ['Kitchen.enex'] },
+    { name: 'Work.ENEX', batch: false, paths: ['Work.ENEX'] },
+    { name: 'importMarkdownFiles', batch: true, paths: ['Plan.md', 'Reading list.markdown'] },
+  ]);
+});
+
+test('one Markdown file is imported under its own name', () => {
+  assert.deepEqual(summary(importsOf([file('Plan.md')], [])), [{ name: 'Plan.md', batch: false, paths: ['Plan.md'] }]);
+});
+
+test('a folder is one batch under its name, with every file at its path inside it, hidden ones left out', () => {
+  const vault = [
+    file('Plan.md', 'Vault/Plan.md'), file('diagram.png', 'Vault/Projects/diagram.png'),
+    file('workspace.json', 'Vault/.obsidian/workspace.json'), file('.DS_Store', 'Vault/Projects/.DS_Store'),
+  ];
+  assert.deepEqual(summary(importsOf([], vault)), [{ name: 'Vault', batch: true, paths: ['Plan.md', 'Projects/diagram.png'] }]);
+  assert.deepEqual(summary(importsOf([], [file('Plan.md', 'Vault/Plan.md')])), [{ name: 'Vault', batch: true, paths: ['Plan.md'] }],
+    'a folder of one file is a batch too (it may be anything, not only Markdown)');
+  assert.deepEqual(importsOf([], [file('.hidden', 'Vault/.hidden')]), [], 'a folder of nothing but hidden files imports nothing');
+});
+
+test('nothing chosen is no import', () => {
+  assert.deepEqual(importsOf([], []), []);
+});
+
+test('a batch id is a version 4 UUID, different each time', () => {
+  const one = randomUUID();
+  assert.match(one, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.notEqual(one, randomUUID());
+});
