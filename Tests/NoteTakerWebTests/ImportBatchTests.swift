@@ -63,6 +63,8 @@ struct ImportBatchTests {
         }
         #expect(try app.store.notes(NoteQuery()).map(\.title) == ["other"], "the failed batches' earlier files went with them")
         try await app.test { client in
+            let empty = try await Self.send(client, batch: UUID().uuidString, path: "Empty.md", "", last: true)
+            #expect(empty.status == .badRequest && (empty.object["message"] as? String)?.contains("is empty") == true)
             let damaged = try await Self.send(client, batch: UUID().uuidString, path: "notetaker-export.json", "{ not an export", last: true)
             #expect(damaged.status == .badRequest && damaged.errorCode == "invalid_input", "a damaged NoteTaker export is the input's fault: \(damaged.object)")
         }

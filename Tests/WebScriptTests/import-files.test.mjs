@@ -29,8 +29,10 @@ test('a folder is one batch under its name, with every file at its path inside i
   assert.deepEqual(importsOf([], [file('.hidden', 'Vault/.hidden')]), [], 'a folder of nothing but hidden files imports nothing');
 });
 
-test('nothing chosen is no import', () => {
+test('nothing chosen is no import, and empty files are left out', () => {
   assert.deepEqual(importsOf([], []), []);
+  const empty = { ...file('Empty.md', 'Vault/Empty.md'), size: 0 };
+  assert.deepEqual(importsOf([empty], [empty]), []);
 });
 
 test('a batch id is a version 4 UUID, different each time', () => {

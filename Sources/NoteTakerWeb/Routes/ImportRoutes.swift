@@ -39,8 +39,7 @@ struct ImportRoutes {
             try await request.body.save(to: file, limit: Self.maximumUpload) { _ in
                 WebAPIError(.contentTooLarge, "too_large", "The file is over 4 GB; import it with `notetaker import PATH`. Nothing was imported.")
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size > 0 else { throw WebAPIError.invalid("The file '\(name)' is empty. Nothing was imported.") }
+            guard Self.size(of: file) > 0 else { throw WebAPIError.invalid("The file '\(name)' is empty. Nothing was imported.") }
             do {
                 return try JSON.response(try Importer(store: store).importItems(at: file))
             } catch let error as InterchangeError {
@@ -62,6 +61,7 @@ struct ImportRoutes {
             try await request.body.save(to: file, limit: max(0, room)) { _ in
                 WebAPIError(.contentTooLarge, "too_large", "The files are over 4 GB together; import the folder with `notetaker import PATH`. Nothing was imported.")
             }
+            guard Self.size(of: file) > 0 else { throw WebAPIError.invalid("The file '\(path)' is empty. Nothing was imported.") }
         } catch {
             batch.remove()
             throw error
@@ -75,6 +75,10 @@ struct ImportRoutes {
         } catch let error as InterchangeError {
             throw WebAPIError(error)
         }
+    }
+
+    private static func size(of file: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// The name an upload called `name` is imported under: its name without the extension,

@@ -6,9 +6,11 @@ import { t } from './strings.js';
  * What the chosen files make: each .enex file alone, the Markdown files together, and a
  * folder's files (hidden ones left out, as the import leaves them) together, at their paths
  * inside it, as `notetaker import FOLDER` reads them; each with the name its report goes
- * under, and `batch` when its files go as a batch.
+ * under, and `batch` when its files go as a batch. Empty files hold no note: they are left out.
  */
-export function importsOf(files, folderFiles) {
+export function importsOf(chosen, chosenInFolder) {
+  const files = chosen.filter((file) => file.size !== 0);
+  const folderFiles = chosenInFolder.filter((file) => file.size !== 0);
   const imports = [];
   const markdown = [];
   for (const file of files) {
