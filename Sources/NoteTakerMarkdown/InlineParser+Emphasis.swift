@@ -33,7 +33,14 @@ extension InlineParser {
 
     /// Matches the delimiters from `bottom` up, wrapping what lies between a matching
     /// opener and closer; then drops those delimiters.
+    ///
+    /// Linear in the number of delimiters, as the specification's algorithm is: the
+    /// delimiters keep their indices and are taken out of a doubly linked list (`stack`), so
+    /// that removing one costs nothing however many lie above it; and for each kind of
+    /// closer, `openersBottom` remembers the index below which no opener can match it.
     mutating func processEmphasis(bottom: Int) {
+        guard bottom < delimiters.count else { return }
+        var stack = DelimiterStack(bottom: bottom, count: delimiters.count)
         // For each character, by closer kind: the index below which no opener can match.
         var openersBottom: [UInt8: [Int]] = [:]
         for character in [UInt8.asterisk, .underscore, .tilde] { openersBottom[character] = Array(repeating: bottom - 1, count: 6) }
@@ -41,12 +48,12 @@ extension InlineParser {
         while closerIndex < delimiters.count {
             let closer = delimiters[closerIndex]
             guard closer.canClose else {
-                closerIndex += 1
+                closerIndex = stack.next(closerIndex)
                 continue
             }
             let slot = (closer.canOpen ? 3 : 0) + closer.originalCount % 3
             let floor = openersBottom[closer.character]?[slot] ?? bottom - 1
-            var openerIndex = closerIndex - 1
+            var openerIndex = stack.previous(closerIndex)
             var found = false
             while openerIndex > floor, openerIndex >= bottom {
                 let opener = delimiters[openerIndex]
@@ -60,26 +67,23 @@ extension InlineParser {
                     }
                     if found { break }
                 }
-                openerIndex -= 1
+                openerIndex = stack.previous(openerIndex)
             }
             guard found else {
                 openersBottom[closer.character]?[slot] = closerIndex - 1
-                if !closer.canOpen {
-                    delimiters.remove(at: closerIndex)
-                } else {
-                    closerIndex += 1
-                }
+                let next = stack.next(closerIndex)
+                if !closer.canOpen { stack.remove(closerIndex) }
+                closerIndex = next
                 continue
             }
-            closerIndex = wrap(opener: openerIndex, closer: closerIndex, bottom: bottom, openersBottom: &openersBottom)
+            closerIndex = wrap(opener: openerIndex, closer: closerIndex, in: &stack)
         }
-        delimiters.removeSubrange(min(bottom, delimiters.count)...)
+        delimiters.removeSubrange(bottom...)
     }
 
-    /// Wraps the nodes between a matched opener and closer; returns the closer's index now.
-    private mutating func wrap(opener openerIndex: Int, closer closerIndex: Int, bottom: Int,
-                               openersBottom: inout [UInt8: [Int]]) -> Int {
-        var closerIndex = closerIndex
+    /// Wraps the nodes between a matched opener and closer; returns the closer to look at
+    /// next: this one again while it has characters left, else the one after it.
+    private mutating func wrap(opener openerIndex: Int, closer closerIndex: Int, in stack: inout DelimiterStack) -> Int {
         let character = delimiters[closerIndex].character
         let used = character == .tilde ? delimiters[closerIndex].count
             : (delimiters[closerIndex].count >= 2 && delimiters[openerIndex].count >= 2 ? 2 : 1)
@@ -93,28 +97,22 @@ extension InlineParser {
         let wrapper = insert(Node(kind: kind), after: openerNode)
         moveSiblings(after: wrapper, before: closerNode, into: wrapper)
 
-        // The delimiters between them are spent.
-        if closerIndex - openerIndex > 1 {
-            delimiters.removeSubrange((openerIndex + 1)..<closerIndex)
-            let removed = closerIndex - openerIndex - 1
-            for (character, floors) in openersBottom {
-                openersBottom[character] = floors.map { $0 > openerIndex && $0 < closerIndex ? bottom - 1 : $0 }
-            }
-            closerIndex -= removed
+        // The delimiters between them are spent (each is taken out once, ever).
+        var between = stack.next(openerIndex)
+        while between != closerIndex {
+            let next = stack.next(between)
+            stack.remove(between)
+            between = next
         }
         if delimiters[openerIndex].count == 0 {
             unlink(openerNode)
-            delimiters.remove(at: openerIndex)
-            for (character, floors) in openersBottom {
-                openersBottom[character] = floors.map { $0 == openerIndex ? bottom - 1 : $0 > openerIndex ? $0 - 1 : $0 }
-            }
-            closerIndex -= 1
+            stack.remove(openerIndex)
         }
-        if delimiters[closerIndex].count == 0 {
-            unlink(closerNode)
-            delimiters.remove(at: closerIndex)
-        }
-        return closerIndex
+        guard delimiters[closerIndex].count == 0 else { return closerIndex }
+        unlink(closerNode)
+        let next = stack.next(closerIndex)
+        stack.remove(closerIndex)
+        return next
     }
 
     // MARK: - Characters around a run
@@ -156,5 +154,32 @@ extension InlineParser {
         default:
             return false
         }
+    }
+}
+
+/// The delimiters still waiting for a match, from `bottom` up, as a doubly linked list over
+/// their indices: taking one out is constant time, and the others keep their indices.
+struct DelimiterStack {
+    private var previousIndex: [Int]
+    private var nextIndex: [Int]
+    private let bottom: Int
+
+    init(bottom: Int, count: Int) {
+        self.bottom = bottom
+        previousIndex = Array((bottom - 1)..<(count - 1))
+        nextIndex = Array((bottom + 1)...count)
+    }
+
+    /// The delimiter below `index` still in the list (`bottom - 1` when none).
+    func previous(_ index: Int) -> Int { previousIndex[index - bottom] }
+
+    /// The delimiter above `index` still in the list (the delimiter count when none).
+    func next(_ index: Int) -> Int { nextIndex[index - bottom] }
+
+    /// Takes `index` out of the list.
+    mutating func remove(_ index: Int) {
+        let (before, after) = (previous(index), next(index))
+        if before >= bottom { nextIndex[before - bottom] = after }
+        if after < bottom + nextIndex.count { previousIndex[after - bottom] = before }
     }
 }

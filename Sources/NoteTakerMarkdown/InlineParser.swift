@@ -43,6 +43,9 @@ struct InlineParser {
     var nodes: [Node] = [Node(kind: .root)]
     var delimiters: [Delimiter] = []
     var brackets: [Bracket] = []
+    /// Where each run of backticks in the text starts, by the run's length (`nil`: not
+    /// looked yet): one pass finds every code span's closer, however many openers there are.
+    var backtickRuns: [Int: [Int]]?
 
     /// Parses `content` (the raw text of a paragraph, heading or cell).
     static func parse(_ content: ArraySlice<UInt8>, references: LinkReferences, syntax: MarkdownSyntax) -> [MarkdownInline] {
@@ -208,23 +211,38 @@ struct InlineParser {
         let start = position
         while position < text.endIndex, text[position] == .backtick { position += 1 }
         let length = position - start
-        var search = position
-        while search < text.endIndex {
-            guard let found = text[search...].firstIndex(of: .backtick) else { break }
+        if backtickRuns == nil { backtickRuns = Self.backtickRuns(in: text) }
+        let starts = backtickRuns?[length] ?? []
+        // The first run of this length after the opener closes it.
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        guard low < starts.count else {
+            appendText(text[start..<position])
+            return
+        }
+        let found = starts[low]
+        var code = text[position..<found].map { $0 == .newline ? UInt8.space : $0 }
+        if code.count >= 2, code.first == .space, code.last == .space, code.contains(where: { $0 != .space }) {
+            code = Array(code.dropFirst().dropLast())
+        }
+        append(Node(kind: .code, literal: code))
+        position = found + length
+    }
+
+    /// The start of every maximal run of backticks in `text`, by its length, in order.
+    static func backtickRuns(in text: ArraySlice<UInt8>) -> [Int: [Int]] {
+        var runs: [Int: [Int]] = [:]
+        var index = text.startIndex
+        while let found = text[index...].firstIndex(of: .backtick) {
             var end = found
             while end < text.endIndex, text[end] == .backtick { end += 1 }
-            if end - found == length {
-                var code = text[position..<found].map { $0 == .newline ? UInt8.space : $0 }
-                if code.count >= 2, code.first == .space, code.last == .space, code.contains(where: { $0 != .space }) {
-                    code = Array(code.dropFirst().dropLast())
-                }
-                append(Node(kind: .code, literal: code))
-                position = end
-                return
-            }
-            search = end
+            runs[end - found, default: []].append(found)
+            index = end
         }
-        appendText(text[start..<position])
+        return runs
     }
 
     mutating func parseEntity() {

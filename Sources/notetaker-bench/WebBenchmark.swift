@@ -73,6 +73,9 @@ struct WebBenchmark {
                          + "headings, lists, tasks, quotes, code, tables, links and emphasis over the corpus's prose",
                          Clock.percentile(renderTimes, 0.95))))
 
+        store.progress("Rendering Markdown written to be slow, at 100 kB, 1 MB and 4 MB...")
+        report.figures += hostileMarkdown()
+
         store.progress("Typing 300 characters at the end of that note in headless Chromium, twice...")
         let long = try notes.createNote(NoteDraft(title: "A long note", body: markdown))
         let typingPage = PageLoad(script: pageScript)
@@ -102,6 +105,22 @@ struct WebBenchmark {
             store.progress("  skipped: chromium, chromedriver or selenium missing (scripts/test installs them)")
         }
         return report
+    }
+
+    /// A figure per input of ``HostileMarkdown``: its time at 4 MB, and whether its time per
+    /// megabyte there is at most twice that at 100 kB (linear, within the machine's noise).
+    private func hostileMarkdown() -> [Figure] {
+        HostileMarkdown.inputs.map { input in
+            let texts = HostileMarkdown.sizes.map(input.make)
+            let times = texts.map { HostileMarkdown.render($0, times: $0.utf8.count > 1_000_000 ? 1 : 3) }
+            let perMegabyte = zip(times, texts).map { $0 / (Double($1.utf8.count) / 1_000_000) }
+            let growth = perMegabyte[2] / perMegabyte[0]
+            return Figure(
+                name: "Markdown written to be slow: \(input.name), 4 MB", unit: "ms", noteTaker: times[2], baseline: nil,
+                budget: "per MB at 4 MB <= 2x per MB at 100 kB", meetsBudget: growth <= 2,
+                note: String(format: "100 kB %.1f ms, 1 MB %.1f ms, 4 MB %.1f ms: per MB, 4 MB takes %.2fx what 100 kB takes",
+                             times[0], times[1], times[2], growth))
+        }
     }
 
     /// The `Server-Timing` duration of a GET, in milliseconds.
