@@ -10,6 +10,9 @@ final class FaultyTransport: SyncTransport, Sendable {
     enum Fault: Sendable {
         /// The network goes as a listing's first page is asked for.
         case listingCut
+        /// A listing's first page says more is coming, and the network goes as the next
+        /// one is asked for.
+        case listingCutAfterFirstPage
         /// Every batch is applied, and its answer lost.
         case answersLost
         /// The server has none of the files asked for.
@@ -39,7 +42,14 @@ final class FaultyTransport: SyncTransport, Sendable {
             inject()
             throw .unreachable("the network went")
         }
-        return try await base.fetchChanges(query)
+        guard fault == .listingCutAfterFirstPage, query.listing else { return try await base.fetchChanges(query) }
+        guard query.since == nil else {
+            inject()
+            throw .unreachable("the network went")
+        }
+        var page = try await base.fetchChanges(query)
+        page.moreComing = true
+        return page
     }
 
     func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {

@@ -81,6 +81,40 @@ struct PurgedTombstoneTests {
         }
     }
 
+    /// Seed 6449 of the simulation: the listing went on from its first page's token, past a
+    /// deletion purged meanwhile, and kept the folder deleted elsewhere for ever.
+    @Test("a listing cut short goes on only if nothing was purged past where it stopped; else it starts again, and finds the deletion")
+    func listingCutShortThenAnotherPurge() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let folder = try a.store.createFolder(name: "Soon deleted")
+            let gone = try a.store.createNote(NoteDraft(title: "Gone"))
+            _ = try a.store.createNote(NoteDraft(title: "Kept"))
+            try await a.sync()
+            try await b.sync()
+            #expect(try a.store.trashNotes(ids: [gone.id]) == 1)
+            #expect(try a.store.purgeNotes(ids: [gone.id]) == 1)
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            // B learns of the purge and lists everything; the network goes after the first page.
+            let cut = FaultyTransport(b.transport, .listingCutAfterFirstPage)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            #expect(cut.injected == 1)
+            // Meanwhile A deletes the folder B's listing already crossed off, and that goes too.
+            try a.store.deleteFolder(id: folder.id)
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(200 * 86_400)).tombstones == 1)
+
+            try await b.sync()
+            #expect(try b.store.folderTree().isEmpty, "the folder deleted and purged while the listing waited is gone")
+            #expect(try b.titles() == ["Kept"])
+            #expect(try a.titles() == ["Kept"] && a.store.folderTree().isEmpty)
+        }
+    }
+
     @Test("what the listing would delete counts against the mass-deletion limit: it stops and asks, and goes on when allowed")
     func listingAsksBeforeManyDeletions() async throws {
         try await withDevices(2) { devices, server in

@@ -30,8 +30,11 @@ extension SyncEngine {
         var direct = try local { try $0.pullsFromScratch() }
         // A pull that began with no token relies on no deletion the server may have purged
         // since: it says so, and its later pages are not refused (see ChangesQuery.listing).
+        // A listing cut short in an earlier sync goes on from its token as any pull does:
+        // deletions purged since that token may be of records it already crossed off, so
+        // the server refuses it then, and the listing starts again from nothing.
         var query = try local { try $0.changesQuery() }
-        query.listing = direct || listing
+        query.listing = direct
         var received = 0
         var restarted = false
         var fetch = prefetch(query)
