@@ -205,6 +205,29 @@ struct ConflictTests {
         }
     }
 
+    /// Seed 7074 of the simulation: the tag made again hid its deletion from a device that
+    /// had the tag from before, and a note that device's edit brought back kept it.
+    @Test("a tag deleted and made again: a device that had it from before takes it off its notes, also one its edit brought back")
+    func tagMadeAgainStillDeletedOnDevicesBehind() async throws {
+        try await withDevices(2) { devices, _ in
+            let (deleter, behind) = (devices[0], devices[1])
+            let note = try await shared(devices, NoteDraft(title: "Brought back", tags: ["Red"]))
+            _ = try deleter.store.trashNotes(ids: [note.id])
+            _ = try deleter.store.emptyTrash()
+            try deleter.store.deleteTag("Red")
+            try await deleter.sync()
+            let again = try deleter.store.createNote(NoteDraft(title: "Tagged again", tags: ["Red"]))
+            try await deleter.sync()
+            _ = try behind.store.updateNote(id: note.id, title: "Edited meanwhile")
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).tags.isEmpty, "\(device.name) kept the deleted tag on the note brought back")
+                #expect(try device.store.note(id: note.id).title == "Edited meanwhile", "\(device.name)")
+                #expect(try device.store.note(id: again.id).tags == ["Red"], "\(device.name)")
+            }
+        }
+    }
+
     /// Seed 2106 of the simulation: a third device moved the subfolder up when the deletion
     /// of its parent reached it; before, that brought back the subfolder deleted meanwhile.
     @Test("a subfolder deleted on one device stays deleted though its parent's deletion moved it up elsewhere",

@@ -42,6 +42,7 @@ struct SimulationTests {
         1_816_520,  // as 1564, with a tag
         5_425_181,  // a tag made again by tagging a note, on a device that had not seen it, beat its deletion
         6_449,      // a listing cut short went on past a purge of a deletion it had crossed off
+        7_074,      // a tag made again after its deletion hid the deletion from a device holding it from before
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -35,9 +35,13 @@ enum SyncRecords {
                 parentId: try row[5] as String? ?? UnresolvedReferences.targets(db, .parent, of: id).first)
             return (record.fields, row[6])
         case .tag:
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, createdAt, changeTag FROM tag WHERE id = ?"), arguments: [id])
-            else { return nil }
-            return (TagRecord(name: row[0], createdAt: row[1]).fields, row[2])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT name, createdAt, changeTag, (SELECT changeTag FROM sync_tag_tombstone WHERE id = tag.id) FROM tag WHERE id = ?
+                """), arguments: [id]) else { return nil }
+            // A tag made again over a deletion this device saw names it (see TagTombstones).
+            let tombstone: String? = row[3]
+            let replaces = tombstone != nil && tombstone == row[2] ? tombstone : nil
+            return (TagRecord(name: row[0], createdAt: row[1], replaces: replaces).fields, row[2])
         case .attachment:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT noteId, kind, fileName, fileSize, contentHash, createdAt, changeTag FROM attachment WHERE id = ?
@@ -112,6 +116,13 @@ enum SyncRecords {
     }
 
     private static func writeTag(_ db: Database, _ id: String, _ record: TagRecord) throws {
+        if let replaced = record.replaces.flatMap({ Int64($0) }),
+           let held = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM tag WHERE id = ?"), arguments: [id]).flatMap({ Int64($0) }),
+           held < replaced {
+            // The tag here is from before a deletion this device never saw (the tag was made
+            // again since, hiding it): that deletion took the tag off every note first.
+            try untagEverywhere(db, id)
+        }
         let name = try NoteStore.validatedTagName(record.name)
         var normalized = Tag.normalizedName(name)
         if try String.fetchOne(db, sql: "SELECT id FROM tag WHERE normalizedName = ? AND id <> ?", arguments: [normalized, id]) != nil {
@@ -228,6 +239,15 @@ enum SyncRecords {
         if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
 
+    /// Takes tag `id` off every note here, as its deletion does: a change each note makes
+    /// only because of it (derived).
+    private static func untagEverywhere(_ db: Database, _ id: String) throws {
+        let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM noteTag WHERE tagId = ?", arguments: [id])
+        try SearchFields.refresh(db, noteIds: notes)
+        for note in notes { try Outbox.record(db, .note, note, derived: true) }
+    }
+
     /// Deletes a local row because the server holds a tombstone for it. Returns the
     /// content hashes whose files may now be unreferenced.
     static func delete(_ db: Database, _ type: RecordType, _ id: String) throws -> Set<String> {
@@ -239,10 +259,8 @@ enum SyncRecords {
         case .folder:
             try NoteStore.removeFolder(db, id: id)
         case .tag:
-            let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+            try untagEverywhere(db, id)
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
-            try SearchFields.refresh(db, noteIds: notes)
-            for note in notes { try Outbox.record(db, .note, note, derived: true) }
         case .attachment:
             let hash = try String.fetchOne(db, sql: "SELECT contentHash FROM attachment WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])

@@ -32,12 +32,14 @@ enum TagTombstones {
         try db.cachedStatement(sql: "DELETE FROM sync_tag_tombstone WHERE id = ?").execute(arguments: [id])
     }
 
-    /// Gives tag `id`, just made here, the change tag of its deletion, when this device saw one.
+    /// Gives tag `id`, just made here, the change tag of its deletion, when this device saw
+    /// one. Until the tag is synced past it, its record names that deletion
+    /// (``TagRecord/replaces``): a device that had the tag from before, and never saw the
+    /// deletion (the tag made again hides it), takes it off its notes first.
     static func adopt(_ db: Database, id: String) throws {
         guard let changeTag = try String.fetchOne(
             db.cachedStatement(sql: "SELECT changeTag FROM sync_tag_tombstone WHERE id = ?"), arguments: [id])
         else { return }
         try db.cachedStatement(sql: "UPDATE tag SET changeTag = ? WHERE id = ?").execute(arguments: [changeTag, id])
-        try forget(db, id: id)
     }
 }

@@ -4,28 +4,35 @@ import Foundation
 public struct TagRecord: Sendable, Equatable {
     /// The names of a tag record's fields.
     public enum Field: String, CaseIterable, Sendable {
-        case name, createdAt
+        case name, createdAt, replaces
     }
 
     /// The tag's name as shown.
     public var name: String
     /// When it was created, in seconds since 1970.
     public var createdAt: Double
+    /// For a tag made again after its deletion: the change tag of that deletion, so that a
+    /// device that never saw it applies it first (absent otherwise, and from older devices).
+    public var replaces: String?
 
     /// A tag record from its values.
-    public init(name: String, createdAt: Double) {
+    public init(name: String, createdAt: Double, replaces: String? = nil) {
         self.name = name
         self.createdAt = createdAt
+        self.replaces = replaces
     }
 
     /// Reads a tag record's fields.
     public init(fields: RecordFields) throws(RecordFieldError) {
         let reader = RecordFieldReader(fields)
-        self.init(name: try reader.string(Field.name.rawValue), createdAt: try reader.date(Field.createdAt.rawValue))
+        self.init(name: try reader.string(Field.name.rawValue), createdAt: try reader.date(Field.createdAt.rawValue),
+                  replaces: try reader.optionalString(Field.replaces.rawValue, maxLength: 64))
     }
 
     /// The record's fields.
     public var fields: RecordFields {
-        [Field.name.rawValue: .string(name), Field.createdAt.rawValue: .number(createdAt)]
+        var fields: RecordFields = [Field.name.rawValue: .string(name), Field.createdAt.rawValue: .number(createdAt)]
+        if let replaces { fields[Field.replaces.rawValue] = .string(replaces) }
+        return fields
     }
 }
