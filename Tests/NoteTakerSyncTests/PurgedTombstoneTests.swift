@@ -9,6 +9,23 @@ import Testing
 /// gone, keeping what it changed meanwhile.
 @Suite("Deletions the server purged")
 struct PurgedTombstoneTests {
+    /// Deletes `note` on `device` for good, syncs, and lets the server purge its tombstone.
+    private func deleteAndPurge(_ note: Note, on device: Device, _ server: LiveServer) async throws {
+        #expect(try device.store.trashNotes(ids: [note.id]) == 1)
+        #expect(try device.store.purgeNotes(ids: [note.id]) == 1)
+        try await device.sync()
+        #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+    }
+
+    /// A sync of `device` that `fault` cuts short, once.
+    private func syncCut(_ device: Device, _ fault: FaultyTransport.Fault) async throws {
+        let cut = FaultyTransport(device.transport, fault)
+        await #expect(throws: SyncError.self) {
+            try await SyncEngine(store: device.store, transport: cut, options: .init(policy: .localWins)).sync()
+        }
+        #expect(cut.injected == 1)
+    }
+
     @Test("a device back from before a purge deletes what was deleted elsewhere and keeps what it edited")
     func deviceBackFromBeforeAPurge() async throws {
         try await withDevices(2) { devices, server in
@@ -60,17 +77,10 @@ struct PurgedTombstoneTests {
             let mine = try a.store.createNote(NoteDraft(title: "Mine", body: "first"))
             try await a.sync()
             try await b.sync()
-            #expect(try a.store.trashNotes(ids: [gone.id]) == 1)
-            #expect(try a.store.purgeNotes(ids: [gone.id]) == 1)
-            try await a.sync()
-            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+            try await deleteAndPurge(gone, on: a, server)
 
             // B learns of the purge, and the network goes before the listing's first page.
-            let cut = FaultyTransport(b.transport, .listingCut)
-            await #expect(throws: SyncError.self) {
-                try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
-            }
-            #expect(cut.injected == 1)
+            try await syncCut(b, .listingCut)
             // Then B edits a note and syncs: the edit goes up first, and the listing goes on.
             _ = try b.store.updateNote(id: mine.id, body: "written on B during the listing")
             try await b.sync()
@@ -92,17 +102,10 @@ struct PurgedTombstoneTests {
             _ = try a.store.createNote(NoteDraft(title: "Kept"))
             try await a.sync()
             try await b.sync()
-            #expect(try a.store.trashNotes(ids: [gone.id]) == 1)
-            #expect(try a.store.purgeNotes(ids: [gone.id]) == 1)
-            try await a.sync()
-            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+            try await deleteAndPurge(gone, on: a, server)
 
             // B learns of the purge and lists everything; the network goes after the first page.
-            let cut = FaultyTransport(b.transport, .listingCutAfterFirstPage)
-            await #expect(throws: SyncError.self) {
-                try await SyncEngine(store: b.store, transport: cut, options: .init(policy: .localWins)).sync()
-            }
-            #expect(cut.injected == 1)
+            try await syncCut(b, .listingCutAfterFirstPage)
             // Meanwhile A deletes the folder B's listing already crossed off, and that goes too.
             try a.store.deleteFolder(id: folder.id)
             try await a.sync()
