@@ -228,6 +228,40 @@ struct ConflictTests {
         }
     }
 
+    /// Seeds 5695 and 6125 of the simulation: a device behind took the tag made again off a
+    /// note tagged again after the deletion, whose version its own pending change of the note
+    /// had just merged in (with another tag's deletion in 5695, whose note went up first; with
+    /// a change of the tag's case in 6125, whose answer brought the tag made again in the
+    /// same push).
+    @Test("a tag deleted and made again: a note tagged again after the deletion keeps the tag on a device that never saw it",
+          arguments: [false, true])
+    func noteTaggedAgainKeepsTheTagMadeAgain(behindChangesTheTag: Bool) async throws {
+        try await withDevices(3) { devices, _ in
+            let (deleter, tagger, behind) = (devices[0], devices[1], devices[2])
+            let again = try await shared(devices, NoteDraft(title: "Tagged again", tags: ["Red", "Blue"]))
+            let once = try await shared(devices, NoteDraft(title: "Tagged once", tags: ["Red"]))
+            try await behind.sync()
+            try deleter.store.deleteTag("Red")
+            try await deleter.sync()
+            try await tagger.sync()
+            _ = try tagger.store.addTags(["Red"], toNote: again.id)
+            try await tagger.sync()
+            if behindChangesTheTag {
+                _ = try behind.store.renameTag("Red", to: "RED")
+                _ = try behind.store.updateNote(id: again.id, title: "Tagged again, retitled")
+            } else {
+                try behind.store.deleteTag("Blue")
+            }
+            try await behind.sync()
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: again.id).tags.map { $0.lowercased() } == (behindChangesTheTag ? ["blue", "red"] : ["red"]),
+                        "\(device.name) lost the tag given again after the deletion")
+                #expect(try device.store.note(id: once.id).tags.isEmpty, "\(device.name) kept the deleted tag")
+            }
+        }
+    }
+
     /// Seed 2106 of the simulation: a third device moved the subfolder up when the deletion
     /// of its parent reached it; before, that brought back the subfolder deleted meanwhile.
     @Test("a subfolder deleted on one device stays deleted though its parent's deletion moved it up elsewhere",

@@ -43,6 +43,8 @@ struct SimulationTests {
         5_425_181,  // a tag made again by tagging a note, on a device that had not seen it, beat its deletion
         6_449,      // a listing cut short went on past a purge of a deletion it had crossed off
         7_074,      // a tag made again after its deletion hid the deletion from a device holding it from before
+        5_695,      // a device behind took the tag made again off a note tagged again, merged in by its own push
+        6_125,      // as 5695, the tag made again coming in the answer to the same push
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -195,6 +195,9 @@ extension NoteStore {
         migrator.registerMigration("v21-tag-tombstones") { db in
             try TagTombstones.create(db)
         }
+        migrator.registerMigration("v22-tag-deletions-learned-late") { db in
+            try TagTombstones.createLateDeletions(db)
+        }
         return migrator
     }
 }

@@ -68,7 +68,10 @@ extension NoteStore {
                     try Self.applyOne(db, record, fieldsText: nil, absent: absent, position: Int64(index), with: &apply)
                 }
                 try apply.flushIndex(db)
-                if !page.moreComing { try FolderCycles.break(db) }
+                if !page.moreComing {
+                    try FolderCycles.break(db)
+                    try TagTombstones.untagLateDeletions(db)
+                }
                 try SyncState.set(db, .changeToken, page.token)
                 return apply
             }
@@ -197,6 +200,7 @@ extension NoteStore {
             try apply.flushIndex(db)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
                 try FolderCycles.break(db)
+                try TagTombstones.untagLateDeletions(db)
                 try SyncState.set(db, .changeToken, try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
                 try SyncState.set(db, .inboxToken, nil)
             }

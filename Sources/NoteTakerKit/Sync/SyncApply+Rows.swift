@@ -37,15 +37,17 @@ extension SyncApply {
     /// Marks a row as in sync with the server's version `tag`, `base` its fields then;
     /// returns whether the row exists. With `stored`, the row holds exactly those fields
     /// (it was just written from them, or sent and not changed since): a note then keeps
-    /// no copy of them (``SyncBase``).
+    /// no copy of them (``SyncBase``). `sentHere`: the version is one this device sent (a
+    /// note remembers it: see ``TagTombstones``).
     @discardableResult
     mutating func markSynced(
         _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil,
-        stored: Bool = false
+        stored: Bool = false, sentHere: Bool = false
     ) throws -> Bool {
         if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
+                \(type == .note ? "sentHere = \(sentHere ? 1 : 0)," : "")
                 syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
             WHERE id = ?
             """).execute(arguments: [tag, type == .note && stored ? SyncBase.asStored : baseText ?? base.wireJSON, now.storageValue, key])

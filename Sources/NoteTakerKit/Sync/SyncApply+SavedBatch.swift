@@ -53,7 +53,7 @@ extension SyncApply {
         let conflict = type == .note ? "WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = \(type.table).id) THEN 'conflict'" : ""
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = json_extract(j.value, '$.tag'), syncBase = json_extract(j.value, '$.base'),
-                lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
+                lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL, \(type == .note ? "sentHere = 1," : "")
                 syncStatus = CASE \(conflict) WHEN json_extract(j.value, '$.unchanged') THEN 'synced' ELSE 'pending' END
             FROM json_each(?) AS j WHERE \(type.table).id = json_extract(j.value, '$.id')
             """).execute(arguments: [now.storageValue, rows])

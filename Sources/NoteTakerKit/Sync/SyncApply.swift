@@ -267,7 +267,7 @@ package struct SyncApply {
                 if current?.seq == sentSequence { try clearOutbox(db, type, key) }
                 try forgetDeletion(db, type, key, tombstone: tag)
             } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON,
-                                     stored: current?.seq == sentSequence) {
+                                     stored: current?.seq == sentSequence, sentHere: true) {
                 if current?.seq == sentSequence {
                     try clearOutbox(db, type, key)
                 } else {

@@ -120,8 +120,9 @@ enum SyncRecords {
            let held = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM tag WHERE id = ?"), arguments: [id]).flatMap({ Int64($0) }),
            held < replaced {
             // The tag here is from before a deletion this device never saw (the tag was made
-            // again since, hiding it): that deletion took the tag off every note first.
-            try untagEverywhere(db, id)
+            // again since, hiding it): that deletion takes the tag off every note here, but
+            // for notes tagged again after it, once this device caught up with the server.
+            try TagTombstones.learnedLate(db, id: id, deletion: replaced)
         }
         let name = try NoteStore.validatedTagName(record.name)
         var normalized = Tag.normalizedName(name)
@@ -240,10 +241,14 @@ enum SyncRecords {
     }
 
     /// Takes tag `id` off every note here, as its deletion does: a change each note makes
-    /// only because of it (derived).
-    private static func untagEverywhere(_ db: Database, _ id: String) throws {
-        let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM noteTag WHERE tagId = ?", arguments: [id])
+    /// only because of it (derived). With `deletion` (a deletion's change tag this device
+    /// learned of late), notes the server holds tagged since it stay tagged
+    /// (``TagTombstones/taggedAfter(_:note:tag:deletion:)``).
+    static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
+        var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+        if let deletion { notes = try notes.filter { try !TagTombstones.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
+        let untag = try db.cachedStatement(sql: "DELETE FROM noteTag WHERE tagId = ? AND noteId = ?")
+        for note in notes { try untag.execute(arguments: [id, note]) }
         try SearchFields.refresh(db, noteIds: notes)
         for note in notes { try Outbox.record(db, .note, note, derived: true) }
     }

@@ -1,4 +1,5 @@
 import GRDB
+import NoteTakerSyncProtocol
 
 /// The deletions of tags this device has seen on the server, so that a tag made again here
 /// goes up as the next version after its deletion.
@@ -30,6 +31,51 @@ enum TagTombstones {
     /// The server holds tag `id` again: its deletion is no longer the latest version.
     static func forget(_ db: Database, id: String) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_tag_tombstone WHERE id = ?").execute(arguments: [id])
+    }
+
+    static func createLateDeletions(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE note ADD COLUMN sentHere INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE sync_tag_deleted_late (
+                id TEXT PRIMARY KEY NOT NULL,
+                deletion INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """)
+    }
+
+    /// Notes that tag `id` here is older than its deletion at `deletion`, which this device
+    /// never saw (the tag was made again since, hiding it): ``untagLateDeletions(_:)`` carries
+    /// it out once this device has caught up with the server.
+    static func learnedLate(_ db: Database, id: String, deletion: Int64) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_tag_deleted_late (id, deletion) VALUES (?, ?)
+            ON CONFLICT(id) DO UPDATE SET deletion = MAX(deletion, excluded.deletion)
+            """).execute(arguments: [id, deletion])
+    }
+
+    /// Carries out the deletions learned late: each takes its tag off the notes here, as it
+    /// did everywhere else, but for notes tagged again after it. Called when this device has
+    /// pulled everything (and before it pushes), so that the notes' versions from after the
+    /// deletion are here to tell which: taken off before, a note's merge with a version
+    /// tagged again would read the tag as removed here.
+    static func untagLateDeletions(_ db: Database) throws {
+        let late = try Row.fetchAll(db, sql: "SELECT id, deletion FROM sync_tag_deleted_late")
+        guard !late.isEmpty else { return }
+        for row in late { try SyncRecords.untagEverywhere(db, row["id"], butTaggedAfter: row["deletion"]) }
+        try db.execute(sql: "DELETE FROM sync_tag_deleted_late")
+    }
+
+    /// Whether `note` is tagged `tag` by a version from after the tag's `deletion`, which this
+    /// device learned of late: the server's version of the note here is newer than the
+    /// deletion, has the tag, and was not sent from here. Whoever sent it had seen the
+    /// deletion (they tagged the note again), or takes the tag off themselves when they learn
+    /// of it, as this device does from the versions it sent.
+    static func taggedAfter(_ db: Database, note: String, tag: String, deletion: Int64) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag, sentHere FROM note WHERE id = ?"), arguments: [note]),
+              let version = (row["changeTag"] as String?).flatMap({ Int64($0) }), version > deletion, row["sentHere"] == false,
+              let base = try SyncBase.fields(db, .note, note)
+        else { return false }
+        return (try? NoteRecord(fields: base))?.tagIds.contains(tag) == true
     }
 
     /// Gives tag `id`, just made here, the change tag of its deletion, when this device saw
