@@ -53,13 +53,20 @@ public struct ChangesQuery: Sendable, Hashable {
     /// purged tombstones since (it refuses an ordinary fetch from there with
     /// ``APIErrorCode/tombstonesPurged``).
     public var listing: Bool
+    /// With no token: the oldest version (change tag) of a record the device holds as synced,
+    /// from before it ever fetched (it sent the record) or from a token since forgotten. A
+    /// deletion of such a record is newer; when the server purged deletions past it, it
+    /// refuses the fetch with ``APIErrorCode/tombstonesPurged``, and the device lists
+    /// everything to learn of them.
+    public var holding: String?
 
     /// Creates a query.
-    public init(since: String?, deviceId: UUID? = nil, authoredToken: String? = nil, listing: Bool = false) {
+    public init(since: String?, deviceId: UUID? = nil, authoredToken: String? = nil, listing: Bool = false, holding: String? = nil) {
         self.since = since
         self.deviceId = deviceId
         self.authoredToken = authoredToken
         self.listing = listing
+        self.holding = holding
     }
 }
 

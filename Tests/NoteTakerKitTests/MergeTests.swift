@@ -31,6 +31,38 @@ struct MergeTests {
         #expect(TextMerge.merge(base: base, local: "1\n3\n4\n5\n6", server: "1\n2\n3\n4\n5\nsix") == "1\n3\n4\n5\nsix")
     }
 
+    /// Seeds 7852 and 8438 of the simulation: a change sent again after its answer was lost
+    /// (and forgotten) met its own first write, changed elsewhere since.
+    @Test("a change that may have reached the server before moves the base on where the server holds what it sent", arguments: [
+        // (property, base, sent, server, expected base)
+        ("a property the server holds as sent", ["trashedAt": FieldValue.null], ["trashedAt": .number(5)], ["trashedAt": .number(5)], ["trashedAt": .number(5)]),
+        ("a property the server holds otherwise", ["title": .string("a")], ["title": .string("b")], ["title": .string("c")], ["title": .string("a")]),
+        ("a property not sent changed", ["title": .string("a")], ["title": .string("a")], ["title": .string("c")], ["title": .string("a")]),
+        ("a tag added, held", ["tagIds": .array([.string("t1")])], ["tagIds": .array([.string("t1"), .string("t2")])],
+         ["tagIds": .array([.string("t2"), .string("t3")])], ["tagIds": .array([.string("t1"), .string("t2")])]),
+        ("a tag taken off, gone", ["tagIds": .array([.string("t1"), .string("t2")])], ["tagIds": .array([.string("t2")])],
+         ["tagIds": .array([.string("t2"), .string("t3")])], ["tagIds": .array([.string("t2")])]),
+        ("a tag taken off, still held", ["tagIds": .array([.string("t1")])], ["tagIds": .array([])],
+         ["tagIds": .array([.string("t1")])], ["tagIds": .array([.string("t1")])]),
+    ] as [(String, RecordFields, RecordFields, RecordFields, RecordFields)])
+    func baseAfterSending(_ name: String, base: RecordFields, sent: RecordFields, server: RecordFields, expected: RecordFields) {
+        #expect(RecordMerge.base(base, afterSending: sent, server: server) == expected, "\(name)")
+    }
+
+    @Test("merged from the moved base, what changed here since sending wins, and the server's later changes stay")
+    func mergeAfterSending() {
+        let base: RecordFields = ["title": .string("Plan"), "trashedAt": .null, "tagIds": .array([.string("t1")])]
+        let sent: RecordFields = ["title": .string("Plan"), "trashedAt": .number(5), "tagIds": .array([.string("t1")])]
+        // Restored from the trash here since; retitled and tagged on another device.
+        let local: RecordFields = ["title": .string("Plan"), "trashedAt": .null, "tagIds": .array([.string("t1")])]
+        let server: RecordFields = ["title": .string("Plan B"), "trashedAt": .number(5), "tagIds": .array([.string("t1"), .string("t2")])]
+        let moved = RecordMerge.base(base, afterSending: sent, server: server)
+        let merged = RecordMerge.merge(recordType: "note", base: moved, local: local, server: server, policy: .localWins).fields
+        #expect(merged == ["title": .string("Plan B"), "trashedAt": .null, "tagIds": .array([.string("t1"), .string("t2")])])
+        let fromOldBase = RecordMerge.merge(recordType: "note", base: base, local: local, server: server, policy: .localWins).fields
+        #expect(fromOldBase["trashedAt"] == .number(5), "from the old base, the restore here reads as no change")
+    }
+
     @Test("a diff too large to compute safely is not guessed")
     func bounded() {
         let base = (0..<3000).map(String.init).joined(separator: "\n")

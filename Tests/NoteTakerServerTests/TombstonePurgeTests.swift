@@ -135,6 +135,24 @@ struct TombstonePurgeTests {
         }
     }
 
+    @Test("a fetch from scratch holding a version from before a purged deletion answers 410; holding a later one, or none, it answers")
+    func fetchFromScratchHoldingOldVersions() async throws {
+        try await withDeletion { server, client, sessions, _ in
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            // X was saved at change 1 and deleted at change 3, which the purge took.
+            let holdingX = try await client.send(.get, "/v1/changes?holding=1", token: sessions[0])
+            #expect(holdingX.status == .gone)
+            #expect(try holdingX.decode(APIErrorBody.self).error == .tombstonesPurged)
+            #expect(try await client.send(.get, "/v1/changes?holding=3", token: sessions[0]).status == .ok)
+            #expect(try await client.send(.get, "/v1/changes", token: sessions[0]).status == .ok)
+            for bad in ["x", "-1", "1.5", ""] {
+                let refused = try await client.send(.get, "/v1/changes?holding=\(bad)", token: sessions[0])
+                #expect(refused.status == .badRequest, "holding=\(bad)")
+                #expect(try refused.decode(APIErrorBody.self).message.contains("holding must be a change tag"))
+            }
+        }
+    }
+
     @Test("a purged record comes back with a save based on its tombstone (an edit outranks a deletion), or a new tombstone with a deletion")
     func purgedRecordsWritten() async throws {
         try await withDeletion { server, client, sessions, made in

@@ -10,11 +10,15 @@ final class FaultyTransport: SyncTransport, Sendable {
     enum Fault: Sendable {
         /// The network goes as a listing's first page is asked for.
         case listingCut
+        /// The network goes as changes are asked for.
+        case fetchCut
         /// A listing's first page says more is coming, and the network goes as the next
         /// one is asked for.
         case listingCutAfterFirstPage
         /// Every batch is applied, and its answer lost.
         case answersLost
+        /// The second batch never reaches the server (the first is answered).
+        case secondBatchLost
         /// The server has none of the files asked for.
         case filesMissing
     }
@@ -22,6 +26,7 @@ final class FaultyTransport: SyncTransport, Sendable {
     private let base: HTTPSyncTransport
     private let fault: Fault
     private let count = Mutex(0)
+    private let modifies = Mutex(0)
 
     init(_ base: HTTPSyncTransport, _ fault: Fault) {
         self.base = base
@@ -38,7 +43,7 @@ final class FaultyTransport: SyncTransport, Sendable {
     func health() async throws(SyncError) -> HealthResponse { try await base.health() }
 
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
-        if fault == .listingCut, query.since == nil, query.listing {
+        if fault == .fetchCut || (fault == .listingCut && query.since == nil && query.listing) {
             inject()
             throw .unreachable("the network went")
         }
@@ -53,6 +58,17 @@ final class FaultyTransport: SyncTransport, Sendable {
     }
 
     func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        if fault == .secondBatchLost {
+            let second = modifies.withLock { count in
+                count += 1
+                return count == 2
+            }
+            if second {
+                inject()
+                throw .unreachable("the network went")
+            }
+            return try await base.modify(request, fieldsJSON: fieldsJSON)
+        }
         let answer = try await base.modify(request, fieldsJSON: fieldsJSON)
         guard fault == .answersLost else { return answer }
         inject()

@@ -69,6 +69,91 @@ struct PurgedTombstoneTests {
         }
     }
 
+    /// Seed 7184 of the simulation: a device whose first batch went up (its answer lost, then
+    /// given again) had never fetched; the folder it sent was deleted elsewhere and the
+    /// deletion purged, and its first fetch from nothing kept the folder for ever.
+    /// Seed 3237: the same, for a device whose only fetch was of the account empty.
+    @Test("a device that sent records before it ever fetched (or fetched the account empty) learns of their deletions purged since",
+          arguments: [false, true])
+    func deviceThatNeverFetchedLearnsPurgedDeletions(fetchedEmpty: Bool) async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            if fetchedEmpty {
+                try await a.sync()
+                #expect(try a.store.pullsFromScratch(), "a fetch of nothing keeps no token")
+            }
+            let folder = try a.store.createFolder(name: "Sent, never fetched")
+            let note = try a.store.createNote(NoteDraft(title: "Also sent", folderId: folder.id))
+            try await syncCut(a, .fetchCut)
+            try await b.sync()
+            #expect(try b.store.folderTree().map(\.folder.name) == ["Sent, never fetched"])
+            try b.store.deleteFolder(id: folder.id)
+            try await b.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            try await a.sync()
+            #expect(try a.store.folderTree().isEmpty, "the folder deleted elsewhere is gone")
+            #expect(try a.titles() == ["Also sent"])
+            #expect(try a.store.note(id: note.id).folderId == nil)
+        }
+    }
+
+    /// Seed 7852 of the simulation: a note's creation, its answer lost and forgotten by a purge,
+    /// went up again after another device had changed the note; merged with no base, the tag
+    /// taken off here since came back.
+    @Test("a creation sent again after a purge forgot its answer merges from what it sent: what was taken out here since stays out")
+    func creationSentAgainMergesFromWhatItSent() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let note = try a.store.createNote(NoteDraft(title: "Made here", body: "first line\nsecond line", tags: ["draft"]))
+            let lost = FaultyTransport(a.transport, .answersLost)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: a.store, transport: lost, options: .init(policy: .localWins)).sync()
+            }
+            try await b.sync()
+            _ = try b.store.updateNote(id: note.id, title: "Retitled elsewhere")
+            let gone = try b.store.createNote(NoteDraft(title: "Gone"))
+            try await b.sync()
+            try await deleteAndPurge(gone, on: b, server)
+            _ = try a.store.removeTags(["draft"], fromNote: note.id)
+            _ = try a.store.updateNote(id: note.id, body: "first line")
+
+            try await a.sync()
+            try await b.sync()
+            for device in devices {
+                let now = try device.store.note(id: note.id)
+                #expect(now.tags.isEmpty, "\(device.name): the tag taken off came back")
+                #expect(now.title == "Retitled elsewhere", "\(device.name)")
+                #expect(now.body == "first line", "\(device.name): the line taken out came back")
+            }
+            #expect(try a.store.conflicts().isEmpty)
+        }
+    }
+
+    /// Seed 9206 of the simulation: the listing took a deleted tag off a note deleted elsewhere
+    /// (its deletion purged), and that change, made by the software, brought the note back.
+    @Test("a note deleted elsewhere stays deleted though the listing's own deletion of a tag changed it here")
+    func derivedChangeYieldsToAPurgedDeletion() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let note = try a.store.createNote(NoteDraft(title: "Deleted", tags: ["work"]))
+            let kept = try a.store.createNote(NoteDraft(title: "Kept"))
+            try await a.sync()
+            try await b.sync()
+            try await deleteAndPurge(note, on: a, server)
+            try a.store.deleteTag("work")
+            try await a.sync()
+
+            try await b.sync()
+            try await a.sync()
+            for device in devices {
+                #expect(try device.titles() == ["Kept"], "\(device.name) has the deleted note back")
+                #expect(try device.store.tags().isEmpty, "\(device.name)")
+            }
+            #expect(try b.store.note(id: kept.id).title == "Kept")
+        }
+    }
+
     @Test("a listing cut short, then a note edited and sent: the listing names the device's own changes too, and the note stays")
     func listingKeepsTheDevicesOwnChanges() async throws {
         try await withDevices(2) { devices, server in

@@ -63,6 +63,76 @@ struct RestoredServerHealTests {
         await admin.stop()
     }
 
+    /// Seed 7956 of the simulation: the batch kept in flight behind an answered one was sent
+    /// again after the restore with the tokens it was first sent with, which the restored
+    /// server held; taken, its answer replaced the token that told of the restore, and the
+    /// answered batch's edit was lost.
+    @Test("a batch in flight behind an answered one goes up again with the newer tokens, so the restore is noticed and nothing is lost")
+    func aBatchInFlightGoesUpWithTheNewerTokens() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        let note = try laptop.createNote(NoteDraft(title: "Edited", body: "in the backup"))
+        try await admin.engine(laptop).sync()
+        try await admin.backUp()
+
+        // Two batches: the first is answered after the backup, the second is lost on the way.
+        _ = try laptop.updateNote(id: note.id, body: "answered after the backup")
+        let second = try laptop.createNote(NoteDraft(title: "Second batch"))
+        let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), .secondBatchLost)
+        await #expect(throws: SyncError.self) {
+            try await SyncEngine(store: laptop, transport: cut, options: .init(batchSize: 1)).sync()
+        }
+        #expect(cut.injected == 1)
+        #expect(try laptop.inflightBatches().count == 1)
+        try await admin.restore()
+
+        let report = try await admin.engine(laptop).sync()
+        #expect(report.serverRestored)
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        #expect(try tablet.titles() == ["Edited", "Second batch"])
+        #expect(try tablet.store.note(id: note.id).body == "answered after the backup")
+        #expect(try tablet.store.note(id: second.id).title == "Second batch")
+        await admin.stop()
+    }
+
+    /// Seed 7956 of the simulation: a device listing everything after a purge had forgotten
+    /// the token of its answered batch, so it did not notice the restore, and took the
+    /// server's older version (and then its deletion) over its own edit.
+    @Test("a device listing after a purge when the server is restored notices the restore, and its answered edit goes up again")
+    func aListingAfterAPurgeNoticesTheRestore() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        let phone = try NoteStore.inMemory()
+        let note = try laptop.createNote(NoteDraft(title: "Edited", body: "in the backup"))
+        let deleted = try laptop.createNote(NoteDraft(title: "Deleted"))
+        try await admin.engine(laptop).sync()
+        try await admin.engine(phone).sync()
+        try await admin.backUp()
+
+        _ = try laptop.updateNote(id: note.id, body: "answered after the backup")
+        var pushed = SyncReport()
+        try await admin.engine(laptop).push(into: &pushed)
+        #expect(pushed.pushed == 1)
+        _ = try phone.trashNotes(ids: [deleted.id])
+        _ = try phone.purgeNotes(ids: [deleted.id])
+        try await admin.engine(phone).sync()
+        #expect(try await admin.server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+        // The laptop's fetch is refused for the purge; its listing is cut short.
+        let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), .listingCut)
+        await #expect(throws: SyncError.self) { try await SyncEngine(store: laptop, transport: cut, options: .init()).sync() }
+        #expect(cut.injected == 1)
+        try await admin.restore()
+
+        let report = try await admin.engine(laptop).sync()
+        #expect(report.serverRestored)
+        #expect(try laptop.note(id: note.id).body == "answered after the backup")
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        #expect(try tablet.store.note(id: note.id).body == "answered after the backup")
+        await admin.stop()
+    }
+
     @Test("a batch whose answer was lost goes up again after a restore with its files, which the restored server had lost")
     func aBatchSentAgainTakesItsFilesAlong() async throws {
         let admin = try await ServerOperator.start()

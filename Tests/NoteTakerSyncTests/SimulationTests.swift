@@ -45,6 +45,13 @@ struct SimulationTests {
         7_074,      // a tag made again after its deletion hid the deletion from a device holding it from before
         5_695,      // a device behind took the tag made again off a note tagged again, merged in by its own push
         6_125,      // as 5695, the tag made again coming in the answer to the same push
+        7_184,      // a device that sent a folder before it ever fetched kept it after its deletion was purged
+        3_237,      // as 7184, for a device whose only fetch was of the account empty
+        7_774,      // as 7184
+        7_852,      // a creation sent again after a purge forgot its answer merged with no base: a tag taken off came back
+        8_438,      // as 7852 for a save: a note restored from the trash went back to the trash
+        7_956,      // a listing after a purge forgot the token that tells of a restore, and an edit was lost
+        9_206,      // a change the listing made on its own (a deleted tag taken off) brought back a note deleted elsewhere
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -7,7 +7,9 @@ import NoteTakerSyncProtocol
 /// The server keeps a deleted record's tombstone until every device logged in has fetched it,
 /// and for a while after. A device that was away longer (its session ended, and it logs in
 /// again with its old position) cannot learn those deletions one by one any more: the server
-/// answers ``SyncError/tombstonesPurged``, and the device lists everything instead.
+/// answers ``SyncError/tombstonesPurged``, and the device lists everything instead. So does a
+/// device fetching from nothing while it holds records from before, sent before it ever
+/// fetched or synced under a token since forgotten (``ChangesQuery/holding``).
 ///
 /// 1. Every record here the server knew (it has a change tag) is noted as not listed yet,
 ///    and the pull starts from scratch (``adoptPurgedTombstones()``).
@@ -16,7 +18,8 @@ import NoteTakerSyncProtocol
 ///    device's waiting, was deleted elsewhere: it is staged as a deletion from the server
 ///    (``stageUnlistedDeletions()``), which a pull applies as any other, counted first
 ///    against the mass-deletion limit. A record changed here goes up again instead: an edit
-///    outranks a deletion, as everywhere in sync.
+///    outranks a deletion, as everywhere in sync. A change the software made on its own
+///    (derived: a tag or folder deleted took it off) does not, and yields to the deletion.
 ///
 /// The notes live in `sync_unlisted`, so a pull cut short continues where it stopped.
 enum PurgedTombstones {
@@ -29,11 +32,20 @@ enum PurgedTombstones {
             ) WITHOUT ROWID
             """)
     }
+
+    /// The oldest change tag of a record this device holds as synced; `nil` when it holds none.
+    static func oldestHeldVersion(_ db: Database) throws -> Int64? {
+        try RecordType.allCases.compactMap { type in
+            try Int64.fetchOne(db, sql: "SELECT MIN(CAST(changeTag AS INTEGER)) FROM \(type.table) WHERE changeTag IS NOT NULL")
+        }.min()
+    }
 }
 
 extension NoteStore {
     /// Starts listing everything again: notes every record the server knew as not listed
-    /// yet, and forgets the change token.
+    /// yet, and forgets the change token. The authored token stays: the listing names no
+    /// device, so it leaves out nothing, but a server restored from a backup is still known
+    /// by it (``HistoryMark``), and this device's answered changes go up again then.
     package func adoptPurgedTombstones() throws(NoteTakerError) {
         try write { db in
             try db.execute(sql: "DELETE FROM sync_unlisted")
@@ -41,7 +53,7 @@ extension NoteStore {
                 try db.execute(sql: "INSERT INTO sync_unlisted (recordType, recordId) SELECT ?, id FROM \(type.table) WHERE changeTag IS NOT NULL",
                                arguments: [type.rawValue])
             }
-            try Self.forgetChangeToken(db)
+            try Self.forgetChangeToken(db, keepingAuthoredToken: true)
             try SyncState.set(db, .listingAfterPurge, String(sources.now.storageValue))
         }
     }
@@ -63,7 +75,8 @@ extension NoteStore {
     }
 
     /// Ends the listing: stages a deletion from the server for each record still not
-    /// listed that has no change waiting here; returns how many.
+    /// listed that has no change of this device's own waiting here (a derived one yields);
+    /// returns how many.
     package func stageUnlistedDeletions() throws(NoteTakerError) -> Int {
         try write { db in
             var staged = 0
@@ -72,7 +85,7 @@ extension NoteStore {
                     INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields)
                     SELECT ?1, ?2, t.id, t.changeTag, 1, '{}' FROM sync_unlisted u JOIN \(type.table) t ON t.id = u.recordId
                     WHERE u.recordType = ?2 AND t.changeTag IS NOT NULL
-                      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = ?2 AND o.recordId = t.id)
+                      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = ?2 AND o.recordId = t.id AND NOT o.derived)
                     """, arguments: [type.applyOrder, type.rawValue])
                 staged += db.changesCount
             }

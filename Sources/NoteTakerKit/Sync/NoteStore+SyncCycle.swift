@@ -155,7 +155,7 @@ extension NoteStore {
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
                     try apply.applyResult(db, batch.request.changes[index], sentSequence: batch.sequences[index], result: result,
-                                          fieldsJSON: batch.fieldsText(at: index))
+                                          fieldsJSON: batch.fieldsText(at: index), sentBefore: batch.sentBefore)
                 }
             }
             try apply.flushIndex(db)
@@ -170,11 +170,17 @@ extension NoteStore {
     /// What to fetch: a partly staged pull continues where it stopped. A listing after a
     /// purge names no device, so that the server leaves out none of this device's own
     /// changes: a record it sent during the listing is listed like any other, not taken for
-    /// deleted.
+    /// deleted. A fetch from nothing otherwise names the oldest version this device holds
+    /// (``ChangesQuery/holding``): a server that purged deletions past it refuses it, and the
+    /// device lists everything (``adoptPurgedTombstones()``).
     package func changesQuery() throws(NoteTakerError) -> ChangesQuery {
         try read { db in
             var query = try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
-            if try SyncState.get(db, .listingAfterPurge) != nil { query.deviceId = nil }
+            if try SyncState.get(db, .listingAfterPurge) != nil {
+                query.deviceId = nil
+            } else if query.since == nil {
+                query.holding = try PurgedTombstones.oldestHeldVersion(db).map(String.init)
+            }
             return query
         }
     }
@@ -201,13 +207,14 @@ extension NoteStore {
         try write { db in try Self.forgetChangeToken(db) }
     }
 
-    /// Forgets the change token and anything staged.
-    static func forgetChangeToken(_ db: Database) throws {
+    /// Forgets the change token and anything staged, and the authored token unless
+    /// `keepingAuthoredToken`.
+    static func forgetChangeToken(_ db: Database, keepingAuthoredToken: Bool = false) throws {
         try db.execute(sql: "DELETE FROM sync_inbox")
         try SyncState.set(db, .inboxToken, nil)
         try SyncState.set(db, .changeToken, nil)
         // The server was reset or restored: take back everything, own changes too.
-        try SyncState.set(db, .authoredToken, nil)
+        if !keepingAuthoredToken { try SyncState.set(db, .authoredToken, nil) }
     }
 
     /// How many notes here the staged changes would delete, and how many notes there are.

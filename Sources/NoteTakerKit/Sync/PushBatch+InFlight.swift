@@ -6,19 +6,27 @@ import NoteTakerSyncProtocol
 /// any point loses no batch.
 ///
 /// Two slots (`sync_state` keys `inflight` and `inflight2`): the next batch is kept, and
-/// sent, while the server answers the one sent before it. After a stop, every batch kept is sent again exactly as it was, oldest first; the
-/// server answers a batch it already applied again (its answers are kept 30 days) instead of
-/// applying it twice. Each batch is written once, into the slot the other batch does not use.
+/// sent, while the server answers the one sent before it. After a stop, every batch kept is
+/// sent again as it was (same id, same changes), oldest first; the server answers a batch it
+/// already applied again (its answers are kept 30 days) instead of applying it twice. Only
+/// its tokens are the device's latest: an answer to another batch since may have moved them
+/// on, and a server restored from a backup is noticed by them (``HistoryMark``): sent with
+/// the older ones it still holds, the batch would be taken, and its answer would replace the
+/// token that tells of the restore. Each batch is written once, into the slot the other
+/// batch does not use.
 extension PushBatch {
     private static let slots: [SyncState.Key] = [.inflight, .inflight2]
 
-    /// The batches kept in flight, oldest first: sent again, exactly as they were, by the
-    /// next cycle.
+    /// The batches kept in flight, oldest first, with the device's tokens now: sent again by
+    /// the next cycle.
     static func loadAll(_ db: Database) throws -> [PushBatch] {
         try slots.compactMap { slot in
             try SyncState.get(db, slot).map { text in
                 var batch = try JSONDecoder().decode(PushBatch.self, from: Data(text.utf8))
                 batch.slot = slot
+                batch.sentBefore = true
+                batch.request.changeToken = try SyncState.get(db, .changeToken)
+                batch.request.authoredToken = try SyncState.get(db, .authoredToken)
                 return batch
             }
         }.sorted { ($0.sequences.min() ?? 0) < ($1.sequences.min() ?? 0) }

@@ -19,6 +19,9 @@ package struct PushBatch: Codable, Sendable {
     package var fieldsJSON: [String?] = []
     /// Where the batch is kept while in flight (see `PushBatch+InFlight.swift`).
     var slot = SyncState.Key.inflight
+    /// Whether the batch was sent in an earlier cycle that never had its answer: it may have
+    /// been applied then (see ``SyncApply/applyResult(_:_:sentSequence:result:fieldsJSON:sentBefore:)``).
+    var sentBefore = false
 
     private enum CodingKeys: String, CodingKey {
         case request, sequences, assetHashes

@@ -58,6 +58,34 @@ public enum RecordMerge {
         return Outcome(fields: merged, losingBody: losingBody)
     }
 
+    /// The base for merging a change this device sent, which may have reached the server
+    /// before (its answer lost): each property the server holds as `sent` had it, and each
+    /// member of a set the server holds or lacks as `sent` did, counts as sent, so that what
+    /// changed here since is this device's change rather than the server's. The rest is
+    /// `base`. (Where another device made the same change meanwhile, the result is the same.)
+    public static func base(_ base: RecordFields?, afterSending sent: RecordFields, server: RecordFields) -> RecordFields? {
+        var moved = base ?? [:]
+        var changed = false
+        for (key, value) in sent where base?[key] != value {
+            if server[key] == value {
+                moved[key] = value
+                changed = true
+            } else if setProperties.contains(key) {
+                var members = Set(base?[key]?.strings ?? [])
+                let was = members
+                let held = Set(server[key]?.strings ?? [])
+                for member in Set(value.strings).symmetricDifference(was) where held.contains(member) == value.strings.contains(member) {
+                    if members.contains(member) { members.remove(member) } else { members.insert(member) }
+                }
+                if members != was {
+                    moved[key] = .array(members.sorted().map(FieldValue.string))
+                    changed = true
+                }
+            }
+        }
+        return changed ? moved : base
+    }
+
     /// Whether this device wins properties changed on both sides under `policy`.
     /// A custom policy decides per property; for bodies that cannot merge, the local one
     /// stays in the note.

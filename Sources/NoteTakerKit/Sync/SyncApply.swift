@@ -75,21 +75,24 @@ package struct SyncApply {
     /// With `absent`, the caller has looked (for a whole page at once): this device has no
     /// row of the record and no change of it waiting. With `answered`, the server sent the
     /// record refusing a change this device sent (see ``ApplyDecision/Situation/answered``).
+    /// `sent`: the fields of the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``).
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
-                        answered: Bool = false) throws {
+                        answered: Bool = false, sent: RecordFields? = nil) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
         if try !absent || holdsRecords(db) {
             try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         }
-        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, answered: answered)
+        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, answered: answered, sent: sent)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
     }
 
-    private mutating func applyRecord(_ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool) throws {
+    private mutating func applyRecord(
+        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool, sent: RecordFields?
+    ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
@@ -158,7 +161,7 @@ package struct SyncApply {
             report.merged += 1
         case .merge(let derivedYields):
             guard let local = try SyncRecords.fields(db, type, key) else { return }
-            try merge(db, type, key, local: local, server: record, policy: derivedYields ? .serverWins : policy)
+            try merge(db, type, key, local: local, server: record, sent: sent, policy: derivedYields ? .serverWins : policy)
         case .takeInsteadOfMissingRow:
             try clearOutbox(db, type, key)
             if try write(db, type, key, record.fields) {
@@ -206,9 +209,18 @@ package struct SyncApply {
                                  arguments: [recordType, recordId]) != true
     }
 
+    /// Merges the server's record into the row. `sent`: a change of the row this device sent
+    /// again, which the server refused with this record; it may have reached the server
+    /// before (its answer lost, then forgotten by the server, and the batch decided anew), so
+    /// the base is moved on to it where the server holds what it sent
+    /// (``RecordMerge/base(_:afterSending:server:)``). A creation's is the base whole: the
+    /// record exists only because it made it (but a tag, whose id follows from its name).
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
-                                policy: MergePolicy) throws {
-        let base = try SyncBase.fields(db, type, key)
+                                sent: RecordFields? = nil, policy: MergePolicy) throws {
+        var base = try SyncBase.fields(db, type, key)
+        if let sent {
+            base = base == nil && type != .tag ? sent : RecordMerge.base(base, afterSending: sent, server: server.fields)
+        }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
         guard try write(db, type, key, outcome.fields) else {
@@ -241,8 +253,13 @@ package struct SyncApply {
     }
 
     /// Applies the server's answer to one change of a pushed batch.
-    /// `fieldsJSON` is the change's fields as sent, when the caller has them.
-    mutating func applyResult(_ db: Database, _ change: RecordChange, sentSequence: Int64, result: RecordResult, fieldsJSON: String? = nil) throws {
+    /// `fieldsJSON` is the change's fields as sent, when the caller has them. `sentBefore`:
+    /// the batch was sent in an earlier cycle and its answer never came, so the change may
+    /// have been applied then (see ``merge(_:_:_:local:server:sent:policy:)``).
+    mutating func applyResult(
+        _ db: Database, _ change: RecordChange, sentSequence: Int64, result: RecordResult, fieldsJSON: String? = nil,
+        sentBefore: Bool = false
+    ) throws {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
         let current = try pending(db, type, key)
@@ -280,7 +297,8 @@ package struct SyncApply {
                                arguments: [type.rawValue, key, tag])
             }
         case .serverRecordChanged:
-            if let record = result.serverRecord { try apply(db, record, answered: true) }
+            guard let record = result.serverRecord else { break }
+            try apply(db, record, answered: true, sent: sentBefore && change.operation == .save ? change.fields : nil)
         case .error:
             report.errors += 1
             try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")

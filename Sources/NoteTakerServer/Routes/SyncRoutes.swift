@@ -74,8 +74,14 @@ struct SyncRoutes {
                 guard let value = Bool(text) else { throw SyncServerError.badRequest("listing must be true or false.") }
                 listing = value
             }
+            var holding: String?
+            if let text = parameters.get("holding") {
+                guard Int64(text).map({ $0 >= 0 }) == true else { throw SyncServerError.badRequest("holding must be a change tag (a whole number).") }
+                holding = text
+            }
             let query = ChangesQuery(
-                since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing)
+                since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing,
+                holding: holding)
             return try JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
         router.post("/v1/records/modify") { request, _ in

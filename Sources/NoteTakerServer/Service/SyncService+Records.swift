@@ -32,6 +32,9 @@ extension SyncService {
         }
         // Checked after reading, so that a purge during the read is noticed too.
         if after > 0, !query.listing { try await checkNotPurged(after: after, account: account.id) }
+        // A fetch from nothing by a device holding records from before: their deletions
+        // are newer than what it holds, and it must not miss those purged.
+        if after == 0, let holding = query.holding.flatMap({ Int64($0) }) { try await checkNotPurged(after: holding, account: account.id) }
         let records = page.records
         let moreComing = page.moreComing
         metrics.sent(records: records.count)

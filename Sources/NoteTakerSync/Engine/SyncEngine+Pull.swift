@@ -21,8 +21,9 @@ extension SyncEngine {
     /// A server restored from an older copy (``SyncError/serverRestored``) gets everything
     /// here queued to go up again, and the pull starts from scratch, this device's side
     /// winning every merge (see `NoteStore+RestoredServer.swift`). A server that purged
-    /// deletions this device had not fetched (``SyncError/tombstonesPurged``) gets everything
-    /// listed again, and what is no longer listed is deleted here (see
+    /// deletions this device had not fetched (``SyncError/tombstonesPurged``; with no token,
+    /// deletions newer than what it holds: ``ChangesQuery/holding``) gets everything listed
+    /// again, and what is no longer listed is deleted here (see
     /// `NoteStore+PurgedTombstones.swift`).
     func pull(into report: inout SyncReport) async throws(SyncError) {
         var healing = try local { try $0.healsRestoredServer() }
@@ -34,9 +35,13 @@ extension SyncEngine {
         // deletions purged since that token may be of records it already crossed off, so
         // the server refuses it then, and the listing starts again from nothing.
         var query = try local { try $0.changesQuery() }
+        let fromNothing = query.since == nil && query.authoredToken == nil
         query.listing = direct
         var received = 0
         var restarted = false
+        // A fetch from nothing refused for deletions purged past what it holds (after a
+        // restart above too) lists everything, once.
+        var listedAfterPurge = false
         var fetch = prefetch(query)
         defer { fetch.cancel() }
         while true {
@@ -59,8 +64,9 @@ extension SyncEngine {
                 query.listing = true
                 fetch = prefetch(query)
                 continue
-            } catch .tombstonesPurged where !restarted {
+            } catch .tombstonesPurged where !listedAfterPurge {
                 restarted = true
+                listedAfterPurge = true
                 try local { try $0.adoptPurgedTombstones() }
                 listing = true
                 direct = try local { try $0.pullsFromScratch() }
@@ -71,6 +77,7 @@ extension SyncEngine {
             }
             if listing { try local { try $0.markListed(page) } }
             query.since = page.token
+            query.holding = nil
             if page.moreComing { fetch = prefetch(query) }
             let policy = healing ? MergePolicy.localWins : options.policy
             received += page.records.count
@@ -82,6 +89,13 @@ extension SyncEngine {
                 try local { try $0.stage(page) }
             }
             if !page.moreComing { break }
+        }
+        if fromNothing, !restarted, received == 0 {
+            // A first pull that found nothing (the account was empty) keeps no token: one for
+            // nothing would stand for "fetched up to here" in the next pull, which could not
+            // then name the oldest version this device holds (see ChangesQuery.holding), and
+            // the deletions of what it sends meanwhile could be purged unseen.
+            try local { try $0.resetChangeToken() }
         }
         if listing, try local({ try $0.stageUnlistedDeletions() }) > 0 { direct = false }
         if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }

@@ -57,6 +57,7 @@ public struct HTTPSyncTransport: SyncTransport {
         if let device = query.deviceId { items.append(URLQueryItem(name: "device", value: device.key)) }
         if let authored = query.authoredToken { items.append(URLQueryItem(name: "authored", value: authored)) }
         if query.listing { items.append(URLQueryItem(name: "listing", value: "true")) }
+        if let holding = query.holding { items.append(URLQueryItem(name: "holding", value: holding)) }
         return try await exchange(SyncAPI.changes, query: items) { try ChangesResponse(wireJSON: Array($0)) }
     }
 
