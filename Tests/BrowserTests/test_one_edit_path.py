@@ -7,6 +7,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import re
+
 from conftest import App, by_css, click, make_browser, open_app, wait
 
 BASE = "line one\nline two\nline three"
@@ -138,7 +140,7 @@ def test_history_panel_shows_a_diff_and_restores(app, browser):
     open_app(browser, app, f"#note={note}")
     click(browser, "#history-toggle")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
-    assert by_css(browser, ".history-list .history-device").text == "Kitchen laptop"
+    assert by_css(browser, ".history-list .history-device").text == "on this device"
     click(browser, ".history-list li button")
     wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff .added")] == ["salt"],
          message="the diff does not show the added line")
@@ -146,3 +148,46 @@ def test_history_panel_shows_a_diff_and_restores(app, browser):
     wait(browser, lambda d: app.cli_json("show", note)["body"] == "flour\nwater", timeout=20, message="restore did not change the note")
     wait(browser, lambda d: textarea(d) == "flour\nwater", message="the editor does not show the restored text")
     assert app.cli_json("history", note)[0]["replacedBy"] == "restore"
+
+
+def test_history_shows_the_title_change_the_second_and_the_device_and_follows_changes(app, browser):
+    note = app.new_note("Recipe", "flour\nwater")
+    app.cli("edit", note, "--title", "Bread", "--body", "flour\nwater\nsalt")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    click(browser, "#history-toggle")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
+    assert by_css(browser, ".history-list .history-device").text == "on this device"
+    date = by_css(browser, ".history-list .history-date").text
+    assert re.search(r"\d:\d\d:\d\d", date), f"versions a minute apart read alike: {date!r}"
+    click(browser, ".history-list li button")
+    # Restore brings the title back too: the panel says so.
+    wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-title-diff .removed")] == ["Recipe"],
+         message="the title's change is not shown")
+    assert [line.text for line in browser.find_elements(By.CSS_SELECTOR, ".history-title-diff .added")] == ["Bread"]
+    assert by_css(browser, "#history-restore").text == "Restore this version and its title"
+    # A change made elsewhere while the panel is open shows in it, the chosen version still open.
+    app.cli("edit", note, "--body", "flour\nwater\nsalt\nyeast")
+    wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff:not(.history-title-diff) .added")]
+         == ["salt", "yeast"], timeout=20, message="the open history did not follow a change from elsewhere")
+    assert browser.find_elements(By.CSS_SELECTOR, ".history-list button[aria-pressed='true']"), "the chosen version closed"
+    click(browser, "#history-restore")
+    wait(browser, lambda d: app.cli_json("show", note)["title"] == "Recipe", timeout=20, message="restore did not bring the title back")
+
+
+def test_device_name_is_set_in_settings_and_names_versions_from_elsewhere(app, browser):
+    note = app.new_note("Recipe", "flour")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    field = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#device-name") and by_css(d, "#device-name"))
+    field.clear()
+    field.send_keys("Kitchen laptop")
+    click(browser, "#device-name-form button[type='submit']")
+    wait(browser, lambda d: app.cli_json("sync", "settings")["deviceName"] == "Kitchen laptop", message="the name was not saved")
+    too_long = wait(browser, lambda d: by_css(d, "#device-name"))
+    too_long.clear()
+    browser.execute_script("document.getElementById('device-name').value = 'x'.repeat(101)")
+    click(browser, "#device-name-form button[type='submit']")
+    wait(browser, lambda d: "at most 100 characters" in by_css(d, "#toast").text,
+         message="a name too long is not refused in words")
+    assert app.cli_json("sync", "settings")["deviceName"] == "Kitchen laptop", "a refused name changed nothing"

@@ -59,7 +59,7 @@ import Testing
             "SessionList": SessionList(sessions: []),
             "NoteVersion": NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1),
             "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
-            "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", body: "b", diff: []),
+            "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", currentTitle: "u", body: "b", diff: []),
         ]
         for (name, sample) in samples {
             let schema = try #require(schemas[name], "\(name) is not documented")

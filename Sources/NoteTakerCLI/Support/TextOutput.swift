@@ -6,10 +6,10 @@ package enum TextOutput {
     /// The first 8 characters of an id: enough to type back as a prefix.
     static func shortId(_ id: UUID) -> String { String(id.key.prefix(8)) }
 
-    /// A date in the local time zone, to the minute: `2026-11-22 14:03`.
+    /// A date in the local time zone, to the minute (`2026-11-22 14:03`), or to the second.
     /// (The C library's `localtime_r`: a `Calendar` loads ICU's data, a few milliseconds of a
     /// command that lists notes.)
-    package static func dateTime(_ date: Date) -> String {
+    package static func dateTime(_ date: Date, seconds showsSeconds: Bool = false) -> String {
         var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
         var local = tm()
         localtime_r(&seconds, &local)
@@ -18,7 +18,7 @@ package enum TextOutput {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return "\(padded(local.tm_year + 1900, 4))-\(padded(local.tm_mon + 1, 2))-\(padded(local.tm_mday, 2)) "
-            + "\(padded(local.tm_hour, 2)):\(padded(local.tm_min, 2))"
+            + "\(padded(local.tm_hour, 2)):\(padded(local.tm_min, 2))" + (showsSeconds ? ":\(padded(local.tm_sec, 2))" : "")
     }
 
     /// One line of a note list: id, date, pin mark, title and tags.

@@ -37,12 +37,17 @@ struct HistoryListCommand: AsyncParsableCommand {
         if output.json { return try JSONOutput.print(versions) }
         if versions.isEmpty { return print("No earlier versions of \"\(current.displayTitle)\".") }
         for version in versions {
-            print("\(String(version.id).padding(toLength: 7, withPad: " ", startingAt: 0)) \(TextOutput.dateTime(version.modifiedAt))  "
-                  + "\((version.device ?? "another device").padding(toLength: 16, withPad: " ", startingAt: 0)) "
+            print("\(String(version.id).padding(toLength: 7, withPad: " ", startingAt: 0)) \(TextOutput.dateTime(version.modifiedAt, seconds: true))  "
+                  + "\(Self.device(version).padding(toLength: 16, withPad: " ", startingAt: 0)) "
                   + "\(Self.words(version.replacedBy).padding(toLength: 27, withPad: " ", startingAt: 0)) "
                   + "\(version.bodySize) bytes, then \(version.summary ?? "")")
         }
         print("Show one with `notetaker history show \(current.id.key.prefix(8)) VERSION [--diff]`; restore with `history restore`.")
+    }
+
+    /// The device that wrote a version, as the list names it.
+    static func device(_ version: NoteVersion) -> String {
+        version.isThisDevice ? "this device" : version.device ?? "another device"
     }
 
     /// How the list says what replaced a version.

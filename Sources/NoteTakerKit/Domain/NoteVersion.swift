@@ -36,6 +36,8 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
     /// The device that wrote this text, by the name it goes by; `nil` when it did not say
     /// (an older version of NoteTaker, or an import of history from elsewhere).
     public var device: String?
+    /// Whether this device wrote this text (`device` is then its name now).
+    public var isThisDevice: Bool = false
     /// The body then.
     public var body: String?
     /// What the next newer text changed, in one line (`+3 −1 lines`), in a note's history list.
@@ -65,10 +67,11 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         try container.encode(title, forKey: .title)
         try container.encode(bodySize, forKey: .size)
         try container.encode(device, forKey: .device)
+        try container.encode(isThisDevice, forKey: .thisDevice)
         try container.encode(summary, forKey: .summary)
     }
 
-    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, device, summary }
+    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, device, thisDevice, summary }
 }
 
 /// How long versions are kept, thinned as backup tools thin their snapshots: every version

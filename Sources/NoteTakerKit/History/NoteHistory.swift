@@ -109,6 +109,7 @@ enum NoteHistory {
                 replacedBy: NoteVersion.Replacement(rawValue: row["replacedBy"]) ?? .edit,
                 title: row["title"], bodySize: row["bodySize"])
             version.device = Device.name(stored: row["device"], thisDevice: thisDevice)
+            version.isThisDevice = (row["device"] as String?) == nil
             let stored: Data = row["body"]
             let body: String
             if row["isDelta"] as Bool {

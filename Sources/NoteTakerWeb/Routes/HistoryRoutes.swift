@@ -14,12 +14,14 @@ struct HistoryRoutes {
         @Nullable var serverProblem: String?
     }
 
-    /// One version in full, with the lines that differ from the note now.
+    /// One version in full, with the lines that differ from the note now, and the note's
+    /// title now (restoring the version restores its title too).
     struct VersionDetailJSON: Encodable {
         var version: Int64
         var modifiedAt: Date
         var replacedBy: NoteVersion.Replacement
         var title: String
+        var currentTitle: String
         var body: String
         var diff: [DiffLineJSON]
     }
@@ -57,7 +59,7 @@ struct HistoryRoutes {
             let body = version.body ?? ""
             return try JSON.response(VersionDetailJSON(
                 version: version.id, modifiedAt: version.modifiedAt, replacedBy: version.replacedBy, title: version.title,
-                body: body, diff: TextDiff.lines(from: body, to: current.body).map(DiffLineJSON.init)))
+                currentTitle: current.title, body: body, diff: TextDiff.lines(from: body, to: current.body).map(DiffLineJSON.init)))
         }
         versions.post(":version/restore") { _, context in
             let id = try context.identifier()

@@ -21,6 +21,7 @@ struct SyncRoutes {
     struct SettingsRequest: Decodable {
         var autoSync: Bool?
         var mergePolicy: String?
+        var deviceName: String?
     }
 
     /// The body of `POST /conflicts/{id}/resolve`.
@@ -36,6 +37,7 @@ struct SyncRoutes {
         var autoSync: Bool
         var mergePolicy: String
         var mergePolicies: [String]
+        var deviceName: String
         var summary: SyncSummary
         var state: WebSync.State
     }
@@ -78,6 +80,8 @@ struct SyncRoutes {
                 throw WebAPIError.invalid("'\(policy)' is not a merge policy; use \(MergePolicy.names.joined(separator: ", ")). Nothing was changed.")
             }
             try storeCall { () throws(NoteTakerError) in
+                // The name is checked as it is set, so it goes first: a bad one changes nothing.
+                if let deviceName = settings.deviceName { try store.setDeviceName(deviceName) }
                 if let policy = settings.mergePolicy { try store.setMergePolicy(policy) }
                 if let autoSync = settings.autoSync { try store.setAutoSync(autoSync) }
             }
@@ -132,6 +136,6 @@ struct SyncRoutes {
         return Status(
             server: settings.serverURL?.absoluteString, username: settings.username,
             loggedIn: settings.hasAccount && store.syncToken() != nil, autoSync: settings.autoSync,
-            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, summary: summary, state: await sync.state)
+            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName, summary: summary, state: await sync.state)
     }
 }

@@ -15,7 +15,7 @@ import { currentRoute, navigate } from './state.js';
 import { fileSize, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
-import { showHistory } from './history.js';
+import { refreshHistory, showHistory } from './history.js';
 import { markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
@@ -100,6 +100,7 @@ export async function refreshOpenNote() {
   renderMeta(note);
   renderAttachments(note);
   if (editor.previewOn) showHTML(note.html);
+  refreshHistory(editor.elements.history, note.id, restoreVersion);
 }
 
 /** Redraws the note's dates and sync state (the sync state arrived or changed). */

@@ -144,8 +144,17 @@ function preferencesSection(status) {
     h('input', { type: 'checkbox', id: 'auto-sync', checked: status.autoSync,
       onchange: (event) => act(api.syncSettings({ autoSync: event.target.checked }), t('settingSaved')) }),
     ' ', t('autoSync'));
+  const nameInput = h('input', { id: 'device-name', value: status.deviceName, maxLength: 100, autocomplete: 'off', 'aria-describedby': 'device-name-hint' });
+  const deviceName = h('form', { className: 'field', id: 'device-name-form',
+    onsubmit: (event) => {
+      event.preventDefault();
+      act(api.syncSettings({ deviceName: nameInput.value }), t('settingSaved'));
+    } },
+  h('label', { for: 'device-name' }, t('deviceName')),
+  h('div', { className: 'button-row' }, nameInput, h('button', { type: 'submit', className: 'quiet' }, t('save'))),
+  h('p', { className: 'hint', id: 'device-name-hint' }, t('deviceNameHint')));
   return h('section', { 'aria-labelledby': 'preferences-heading' }, h('h3', { id: 'preferences-heading' }, t('syncPreferences')),
-    auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')));
+    auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')), deviceName);
 }
 
 /** Light, dark or as the system is: applied at once, kept in this browser. */

@@ -24,6 +24,7 @@ export function applyStrings(root = document) {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -37,6 +38,11 @@ export function shortDate(iso) {
 /** A date and time in the browser's locale. */
 export function longDate(iso) {
   return dateTime.format(new Date(iso));
+}
+
+/** A date and time to the second, where versions minutes apart must read apart (history). */
+export function preciseDate(iso) {
+  return dateTimeSeconds.format(new Date(iso));
 }
 
 /** A file size in the units people read. */

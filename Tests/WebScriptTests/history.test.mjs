@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { deviceWords, titleDiff } from '../../Sources/NoteTakerWeb/Public/js/history.js';
+
+// With no catalog loaded, t() answers the key: the tests read which words were chosen.
+test('a version written here says so; one from elsewhere names its device; one that did not say is another device', () => {
+  assert.equal(deviceWords({ thisDevice: true, device: 'kitchen-laptop' }), 'historyThisDevice');
+  assert.equal(deviceWords({ thisDevice: false, device: 'Phone' }), 'historyOnDevice');
+  assert.equal(deviceWords({ thisDevice: false, device: null }), 'historyUnknownDevice');
+});
+
+test('the title shows as a change only when it differs from the note now', () => {
+  assert.deepEqual(titleDiff({ title: 'Recipe', currentTitle: 'Bread' }),
+    [{ kind: 'removed', text: 'Recipe' }, { kind: 'added', text: 'Bread' }]);
+  assert.deepEqual(titleDiff({ title: 'Bread', currentTitle: 'Bread' }), []);
+  assert.deepEqual(titleDiff({ title: '', currentTitle: 'Bread' }),
+    [{ kind: 'removed', text: '' }, { kind: 'added', text: 'Bread' }]);
+});
