@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 
-from conftest import answer, by_css, click, open_app, page_errors, screenshot, wait
+from conftest import answer, by_css, click, make_browser, open_app, page_errors, screenshot, wait
 
 
 def list_titles(browser):
@@ -387,3 +387,33 @@ def test_search_inside_words_and_in_japanese(app, browser):
     mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark"), message="no marked word")[0]
     assert mark.text == "夜景"
     assert page_errors(browser) == []
+
+
+def test_the_page_fits_the_window_views_open_at_their_top_and_long_names_show_whole(app):
+    long_name = "Reading notes from the long winter of twenty twenty-six, part one"
+    app.cli("folder", "new", long_name)
+    note = app.new_note("A long note", "\n\n".join(f"Paragraph {n} of a note long enough to scroll." for n in range(120)))
+    app.start()
+    for width, height, phone in ((1280, 800, False), (390, 844, True)):
+        browser = make_browser(width, height, phone=phone)
+        try:
+            open_app(browser, app)
+            overflow = browser.execute_script("return document.documentElement.scrollHeight - window.innerHeight")
+            assert overflow <= 0, f"the page is {overflow}px taller than a {width}px window with little in it"
+            open_app(browser, app, f"#note={note}")
+            wait(browser, lambda d: by_css(d, "#note-body").is_displayed())
+            browser.execute_script("window.scrollTo(0, 400)")
+            wait(browser, lambda d: d.execute_script("return window.scrollY") > 0, message="the note does not scroll")
+            browser.execute_script("location.hash = '#view=settings'")
+            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-section"))
+            assert browser.execute_script("return window.scrollY") == 0, "Settings opens where the note was scrolled to"
+        finally:
+            browser.quit()
+    browser = make_browser(1280, 800)
+    try:
+        open_app(browser, app)
+        wait(browser, lambda d: d.execute_script(SIDEBAR_ENTRY, long_name))
+        title = browser.execute_script(SIDEBAR_ENTRY.replace("return link;", "return link.querySelector('.nav-name').title;"), long_name)
+        assert title == long_name, "a folder name cut short cannot be read whole"
+    finally:
+        browser.quit()

@@ -12,9 +12,16 @@ import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
 import { setUpTagActions } from './tags.js';
 
 let shownList = null;
+let shownPlace = null;
 
 async function show(route, source = 'history') {
   document.body.dataset.view = route.view;
+  // Another view, list or note starts at its top, not where the last one was scrolled to.
+  const place = JSON.stringify([route.view, route.id, route.note]);
+  if (place !== shownPlace) {
+    shownPlace = place;
+    window.scrollTo(0, 0);
+  }
   document.body.classList.toggle('note-open', Boolean(route.note) || route.view === 'settings');
   renderSidebar();
   // The search field follows the address only when the address changed by itself (back,

@@ -39,7 +39,7 @@ function navLink(label, count, route, view, id = null, extra = {}) {
       closeSidebarOnPhone();
     },
     ...extra,
-  }, h('span', { className: 'nav-name' }, label), count === null ? null : h('span', { className: 'count' }, String(count)));
+  }, h('span', { className: 'nav-name', title: label }, label), count === null ? null : h('span', { className: 'count' }, String(count)));
 }
 
 export function renderSidebar() {
@@ -62,7 +62,7 @@ export function renderSidebar() {
         navigate({ view: 'tag', id: tag.name, note: null, q: '' });
         closeSidebarOnPhone();
       },
-    }, h('span', { className: 'nav-name' }, `#${tag.name}`), h('span', { className: 'count' }, String(tag.noteCount))))));
+    }, h('span', { className: 'nav-name', title: `#${tag.name}` }, `#${tag.name}`), h('span', { className: 'count' }, String(tag.noteCount))))));
   if (sidebarData.tags.length === 0) document.getElementById('tag-list').append(h('li', { className: 'hint' }, t('noTags')));
 }
 
