@@ -29,7 +29,7 @@ public struct NoteTakerCommand: ParsableCommand {
         companion: (CompanionCommand) -> any ParsableCommand.Type
     ) -> [any ParsableCommand.Type] {
         let notes: [any ParsableCommand.Type] = [
-            NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
+            NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, DuplicateCommand.self,
             RemoveCommand.self, PinCommand.self, UnpinCommand.self, MoveCommand.self,
             TrashCommand.self, RestoreCommand.self, PurgeCommand.self, EmptyTrashCommand.self,
             FolderCommand.self, TagCommand.self,

@@ -374,3 +374,33 @@ def test_an_unsent_edit_is_restored_from_this_device(app, browser):
     assert wait(browser, lambda d: by_css(d, "#note-body")).get_attribute("value") == "kept locally"
     saved(browser)
     assert app.cli_json("show", note)["body"] == "kept locally"
+
+
+def test_a_notes_menu_duplicates_downloads_and_prints_it(app, browser):
+    note = app.new_note("Bread", "flour\n\n**water**", "--tag", "baking")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    click(browser, "#note-menu summary")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('note-menu').open"), message="the menu did not open")
+    markdown = browser.execute_script("return document.getElementById('export-note-markdown').href")
+    assert markdown.endswith(f"/api/v1/export?format=markdown&note={note}")
+    assert browser.execute_script("return document.getElementById('export-note-pdf').href").endswith(f"/api/v1/export?format=pdf&note={note}")
+    downloaded = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then(async (r) => done([r.status, r.headers.get('content-type'), await r.text()]));
+    """, markdown)
+    assert downloaded[0] == 200 and downloaded[1].startswith("text/markdown") and "**water**" in downloaded[2], downloaded
+    # Print shows the note as its preview does, without the app around it.
+    browser.execute_script("window.printed = 0; window.print = () => { window.printed += 1; };")
+    click(browser, "#print-note")
+    wait(browser, lambda d: d.execute_script("return window.printed") == 1, message="print was not asked for")
+    assert browser.execute_script("return document.querySelector('#print-area h1').textContent") == "Bread"
+    assert browser.execute_script("return document.querySelector('#print-area strong')?.textContent") == "water"
+    assert browser.execute_script("return getComputedStyle(document.getElementById('print-area')).display") == "none", \
+        "the print copy shows on screen"
+    click(browser, "#note-menu summary")
+    click(browser, "#duplicate-note")
+    wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Bread (copy)", message="the copy did not open")
+    copies = [n for n in app.cli_json("list") if n["title"] == "Bread (copy)"]
+    assert len(copies) == 1 and copies[0]["tags"] == ["baking"], copies
+    assert app.cli_json("show", copies[0]["id"])["body"] == "flour\n\n**water**"

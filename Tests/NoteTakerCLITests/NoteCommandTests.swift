@@ -13,6 +13,19 @@ struct NoteCommandTests {
         #expect(list.contains("* Café plans  #Travel"))
     }
 
+    @Test func duplicatePrintsTheCopysId() throws {
+        let id = try cli.ok(["new", "Bread", "--body", "flour", "--tag", "baking"])
+        let copy = try cli.ok(["duplicate", String(id.prefix(8))])
+        #expect(UUID(uuidString: copy) != nil && copy != id)
+        let shown = try #require(try cli.run(["show", copy, "--json"]).json() as? [String: Any])
+        #expect(shown["title"] as? String == "Bread (copy)")
+        #expect(shown["body"] as? String == "flour")
+        #expect(shown["tags"] as? [String] == ["baking"])
+        try cli.ok(["rm", copy])
+        let refused = try cli.run(["duplicate", copy])
+        #expect(refused.status == 1 && refused.stderr.contains("trash"), "\(refused.stderr)")
+    }
+
     @Test func listSortsByTitleOrCreation() throws {
         try cli.ok(["new", "beta"])
         try cli.ok(["new", "Alpha"])

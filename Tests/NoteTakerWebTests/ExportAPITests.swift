@@ -42,6 +42,31 @@ import Testing
         }
     }
 
+    @Test("one note downloads under its title: as Markdown its .md alone, or a zip with its attachments; as a PDF")
+    func oneNoteUnderItsTitle() async throws {
+        let app = try WebTestApp()
+        let plain = try app.store.createNote(NoteDraft(title: "Plan: Q1/Q2", body: "**Ελληνικά**"))
+        let pictured = try app.store.createNote(NoteDraft(title: "Trip"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID()).txt")
+        try Data("a photo".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try app.store.attachFile(at: file, toNote: pictured.id, fileName: "photo.txt")
+        try await app.test { client in
+            let markdown = try await client.send(.get, "/api/v1/export?format=markdown&note=\(plain.id)")
+            #expect(markdown.status == .ok)
+            #expect(markdown.headers[.contentType] == "text/markdown; charset=utf-8")
+            #expect(markdown.headers[.contentDisposition]?.hasSuffix("''Plan%3A%20Q1%20Q2%2Emd") == true, "\(markdown.headers[.contentDisposition] ?? "")")
+            #expect(String(buffer: markdown.body).contains("**Ελληνικά**"))
+            let zipped = try await client.send(.get, "/api/v1/export?format=markdown&note=\(pictured.id)")
+            #expect(zipped.headers[.contentType] == "application/zip")
+            #expect(zipped.headers[.contentDisposition]?.hasSuffix("''Trip%2Ezip") == true)
+            #expect(try Self.zipNames(Data(buffer: zipped.body)).contains("Trip.md"))
+            let pdf = try await client.send(.get, "/api/v1/export?format=pdf&note=\(plain.id)")
+            #expect(pdf.headers[.contentDisposition]?.hasSuffix("%2Epdf") == true)
+            #expect(Data(buffer: pdf.body).starts(with: Data("%PDF-".utf8)))
+        }
+    }
+
     @Test func badRequestsAreClearAndWriteNothing() async throws {
         let app = try WebTestApp()
         let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)

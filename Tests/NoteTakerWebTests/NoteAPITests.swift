@@ -47,7 +47,13 @@ import Testing
             #expect((trash.object["notes"] as? [Any])?.count == 1)
             let edit = try await client.send(.patch, "/api/v1/notes/\(note.id)", json: ["title": "New"])
             #expect(edit.status == .conflict && edit.errorCode == "conflict")
+            let inTrash = try await client.send(.post, "/api/v1/notes/\(note.id)/duplicate")
+            #expect(inTrash.status == .conflict, "a note in the trash is not copied")
             #expect(try await client.send(.post, "/api/v1/notes/\(note.id)/restore").status == .ok)
+            let copy = try await client.send(.post, "/api/v1/notes/\(note.id)/duplicate")
+            #expect(copy.status == .created)
+            #expect((copy.object["title"] as? String)?.hasSuffix(" (copy)") == true)
+            #expect(copy.object["id"] as? String != note.id.key)
             #expect(try await client.send(.delete, "/api/v1/notes/\(note.id)").status == .noContent)
             #expect(try await client.send(.delete, "/api/v1/notes/\(note.id)?permanent=true").status == .noContent)
             #expect(try await client.send(.get, "/api/v1/notes/\(note.id)").status == .notFound)
@@ -80,6 +86,8 @@ import Testing
                 (.get, "/api/v1/notes?folder=zzz", nil, .badRequest),
                 (.post, "/api/v1/notes/\(UUID())/restore", nil, .notFound),
                 (.post, "/api/v1/notes/\(note.id)/restore", nil, .conflict),
+                (.post, "/api/v1/notes/\(UUID())/duplicate", nil, .notFound),
+                (.post, "/api/v1/notes/not-an-id/duplicate", nil, .notFound),
                 (.delete, "/api/v1/notes/\(UUID())", nil, .notFound),
             ]
             for (method, uri, body, status) in cases {

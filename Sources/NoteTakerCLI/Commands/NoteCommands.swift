@@ -148,6 +148,21 @@ extension PinningCommand {
     }
 }
 
+struct DuplicateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "duplicate", abstract: "Copy a note (its text, tags, folder and attachments) and print the copy's id.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var note: NoteArgument
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let copy = try store.duplicateNote(id: try note.resolve(in: store))
+        if output.json { try JSONOutput.print(NoteJSON(note: copy)) } else { print(copy.id.key) }
+    }
+}
+
 struct PinCommand: PinningCommand {
     static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin a note to the top of lists.")
     static let pinned = true

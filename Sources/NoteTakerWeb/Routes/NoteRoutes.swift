@@ -85,6 +85,11 @@ struct NoteRoutes {
             }
             return Response(status: .noContent)
         }
+        notes.post(":id/duplicate") { _, context in
+            let id = try context.identifier()
+            let copy = try storeCall { () throws(NoteTakerError) in try store.duplicateNote(id: id) }
+            return try JSON.response(NoteJSON(copy), status: .created)
+        }
         notes.post(":id/restore") { _, context in
             let id = try context.identifier()
             return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.restoreNote(id: id) }))

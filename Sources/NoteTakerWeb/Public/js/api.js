@@ -60,6 +60,7 @@ export const api = {
   purgeNote: (id) => call('DELETE', `/notes/${id}?permanent=true`),
   discardIfEmpty: (id, options) => call('DELETE', `/notes/${id}?ifEmpty=true`, undefined, options),
   restoreNote: (id) => call('POST', `/notes/${id}/restore`),
+  duplicateNote: (id) => call('POST', `/notes/${id}/duplicate`),
   emptyTrash: () => call('DELETE', '/trash'),
   sidebar: () => call('GET', '/folders'),
   createFolder: (folder) => call('POST', '/folders', folder),

@@ -16,6 +16,7 @@ import { fileSize, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
 import { refreshHistory, showHistory } from './history.js';
+import { noteMenu } from './note-menu.js';
 import { markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
@@ -256,9 +257,11 @@ function renderActions(note) {
       h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
       h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
       h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile')),
+      noteMenu(note, flush),
       h('button', { type: 'button', id: 'trash-note', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
   replaceChildren(editor.elements.actions, buttons);
 }
+
 
 function toggleHistory() {
   const panel = editor.elements.history;

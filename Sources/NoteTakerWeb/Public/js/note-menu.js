@@ -1,0 +1,58 @@
+// A note's other actions, behind one "More…" button: duplicate it, download it as Markdown or
+// PDF (the export of that one note), print it as its preview shows it.
+import { api, errorText } from './api.js';
+import { h, replaceChildren, toast } from './dom.js';
+import { navigate } from './state.js';
+import { t } from './strings.js';
+
+/** The address that downloads one note in `format` (`markdown`, `pdf`). */
+export function noteDownload(noteId, format) {
+  return `/api/v1/export?format=${format}&note=${encodeURIComponent(noteId)}`;
+}
+
+/** The menu for `note`; `flush()` saves what is typed before an action reads the note. */
+export function noteMenu(note, flush) {
+  // Drawn again when folders or tags change: an open menu stays open.
+  const menu = h('details', { className: 'note-menu', id: 'note-menu', open: document.getElementById('note-menu')?.open ?? false },
+    h('summary', {}, t('noteMore')),
+    h('div', { className: 'note-menu-items' },
+      h('button', { type: 'button', className: 'quiet', id: 'duplicate-note', onclick: () => act(duplicate) }, t('duplicateNote')),
+      h('a', { href: noteDownload(note.id, 'markdown'), download: '', id: 'export-note-markdown', className: 'quiet-button' }, t('exportNoteMarkdown')),
+      h('a', { href: noteDownload(note.id, 'pdf'), download: '', id: 'export-note-pdf', className: 'quiet-button' }, t('exportNotePDF')),
+      h('button', { type: 'button', className: 'quiet', id: 'print-note', onclick: () => act(print) }, t('printNote'))));
+  const act = async (action) => {
+    menu.open = false;
+    try {
+      await flush();
+      await action(note.id);
+    } catch (error) {
+      toast(errorText(error));
+    }
+  };
+  menu.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && menu.open) {
+      event.stopPropagation();
+      menu.open = false;
+      menu.querySelector('summary').focus();
+    }
+  });
+  return menu;
+}
+
+/** Makes a copy of the note and opens it. */
+async function duplicate(noteId) {
+  const copy = await api.duplicateNote(noteId);
+  toast(t('noteDuplicated'));
+  navigate({ note: copy.id });
+}
+
+/** Prints the note as its preview shows it, without the app around it. */
+async function print(noteId) {
+  const note = await api.note(noteId);
+  let area = document.getElementById('print-area');
+  if (!area) area = document.body.appendChild(h('article', { id: 'print-area', className: 'print-area' }));
+  const content = h('div', { className: 'preview' });
+  content.innerHTML = note.html; // sanitized by the server, as the preview's is
+  replaceChildren(area, h('h1', {}, note.title || t('untitled')), content);
+  window.print();
+}
