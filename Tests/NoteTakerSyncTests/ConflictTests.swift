@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSync
 import Testing
 
 /// Every conflict case: both devices change the same note (or folder) offline, then sync.
@@ -258,6 +259,36 @@ struct ConflictTests {
                 #expect(try device.store.note(id: again.id).tags.map { $0.lowercased() } == (behindChangesTheTag ? ["blue", "red"] : ["red"]),
                         "\(device.name) lost the tag given again after the deletion")
                 #expect(try device.store.note(id: once.id).tags.isEmpty, "\(device.name) kept the deleted tag")
+            }
+        }
+    }
+
+    /// Seed 1546 of the simulation: an edit sent against a deletion, its request lost, went up
+    /// again after another device's edit had brought the note back; merged against what it
+    /// had sent as though the server held it, the edit was taken for unchanged and lost.
+    @Test("an edit sent again against a deletion, after another edit brought the note back, keeps both edits")
+    func editSentAgainAgainstADeletionKeepsBothEdits() async throws {
+        try await withDevices(3) { devices, _ in
+            let (deleter, first, second) = (devices[0], devices[1], devices[2])
+            let note = try await shared(devices, NoteDraft(title: "Plan", body: "start"))
+            try await second.sync()
+            _ = try deleter.store.trashNotes(ids: [note.id])
+            _ = try deleter.store.purgeNotes(ids: [note.id])
+            try await deleter.sync()
+            // The edit meets the deletion and goes up again against it: that request is lost.
+            _ = try first.store.updateNote(id: note.id, body: "start\nfrom the first")
+            let cut = FaultyTransport(first.transport, .secondBatchLost)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: first.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            #expect(cut.injected == 1)
+            _ = try second.store.updateNote(id: note.id, body: "start\nfrom the second")
+            try await second.sync()
+            try await settle(devices)
+            for device in devices {
+                let texts = try device.allNotes().map(\.body)
+                #expect(texts.contains { $0.contains("from the first") }, "\(device.name) lost the first edit")
+                #expect(texts.contains { $0.contains("from the second") }, "\(device.name) lost the second edit")
             }
         }
     }

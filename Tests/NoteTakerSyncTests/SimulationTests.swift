@@ -52,6 +52,7 @@ struct SimulationTests {
         8_438,      // as 7852 for a save: a note restored from the trash went back to the trash
         7_956,      // a listing after a purge forgot the token that tells of a restore, and an edit was lost
         9_206,      // a change the listing made on its own (a deleted tag taken off) brought back a note deleted elsewhere
+        1_546,      // an edit sent again against a deletion was merged as though its first send had reached the server
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -75,9 +75,9 @@ package struct SyncApply {
     /// With `absent`, the caller has looked (for a whole page at once): this device has no
     /// row of the record and no change of it waiting. With `answered`, the server sent the
     /// record refusing a change this device sent (see ``ApplyDecision/Situation/answered``).
-    /// `sent`: the fields of the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``).
+    /// `sent`: the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``).
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
-                        answered: Bool = false, sent: RecordFields? = nil) throws {
+                        answered: Bool = false, sent: RecordChange? = nil) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
@@ -91,7 +91,7 @@ package struct SyncApply {
     }
 
     private mutating func applyRecord(
-        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool, sent: RecordFields?
+        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool, sent: RecordChange?
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
@@ -213,13 +213,14 @@ package struct SyncApply {
     /// again, which the server refused with this record; it may have reached the server
     /// before (its answer lost, then forgotten by the server, and the batch decided anew), so
     /// the base is moved on to it where the server holds what it sent
-    /// (``RecordMerge/base(_:afterSending:server:)``). A creation's is the base whole: the
-    /// record exists only because it made it (but a tag, whose id follows from its name).
+    /// (``RecordMerge/base(_:afterSending:server:)``). A creation's (sent against no version)
+    /// is the base whole: the record exists only because it made it (but a tag, whose id
+    /// follows from its name).
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
-                                sent: RecordFields? = nil, policy: MergePolicy) throws {
+                                sent: RecordChange? = nil, policy: MergePolicy) throws {
         var base = try SyncBase.fields(db, type, key)
-        if let sent {
-            base = base == nil && type != .tag ? sent : RecordMerge.base(base, afterSending: sent, server: server.fields)
+        if let sent, let fields = sent.fields {
+            base = sent.baseChangeTag == nil && type != .tag ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
         }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
@@ -298,7 +299,7 @@ package struct SyncApply {
             }
         case .serverRecordChanged:
             guard let record = result.serverRecord else { break }
-            try apply(db, record, answered: true, sent: sentBefore && change.operation == .save ? change.fields : nil)
+            try apply(db, record, answered: true, sent: sentBefore && change.operation == .save ? change : nil)
         case .error:
             report.errors += 1
             try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")
