@@ -145,7 +145,7 @@ struct TombstonePurgeTests {
             #expect(try holdingX.decode(APIErrorBody.self).error == .tombstonesPurged)
             #expect(try await client.send(.get, "/v1/changes?holding=3", token: sessions[0]).status == .ok)
             #expect(try await client.send(.get, "/v1/changes", token: sessions[0]).status == .ok)
-            for bad in ["x", "-1", "1.5", ""] {
+            for bad in ["x", "-1", "1.5", "", "1234567890123456789"] {
                 let refused = try await client.send(.get, "/v1/changes?holding=\(bad)", token: sessions[0])
                 #expect(refused.status == .badRequest, "holding=\(bad)")
                 #expect(try refused.decode(APIErrorBody.self).message.contains("holding must be a change tag"))

@@ -76,7 +76,9 @@ struct SyncRoutes {
             }
             var holding: String?
             if let text = parameters.get("holding") {
-                guard Int64(text).map({ $0 >= 0 }) == true else { throw SyncServerError.badRequest("holding must be a change tag (a whole number).") }
+                guard text.count <= 18, Int64(text).map({ $0 >= 0 }) == true else {
+                    throw SyncServerError.badRequest("holding must be a change tag (a whole number of at most 18 digits).")
+                }
                 holding = text
             }
             let query = ChangesQuery(
