@@ -268,9 +268,17 @@ def test_a_note_opened_from_search_shows_what_was_searched(app, browser):
     marks = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview mark"), message="nothing is marked")
     assert [mark.text for mark in marks] == ["Café", "harbour", "café"]
     assert by_css(browser, "#preview-toggle").get_attribute("aria-pressed") == "true"
+    # The text is marked too, without changing it (a CSS highlight over the editor's rows).
+    marked_text = """
+        const found = CSS.highlights.get('search-match');
+        return found ? [...found].map((range) => range.toString()) : [];
+    """
+    wait(browser, lambda d: d.execute_script(marked_text) == ["Café", "harbour", "café"], message="the text is not marked")
+    assert browser.execute_script("return document.getElementById('note-body').value").count("Café") == 1
     # Typing clears the marks; the preview stays as chosen.
     by_css(browser, "#note-body").send_keys(Keys.END, " More.")
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#note-preview mark"), message="the marks outlive an edit")
+    assert browser.execute_script(marked_text) == [], "the text's marks outlive an edit"
 
 
 def test_search_filters_by_tag_folder_and_pinned(app, browser):

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { searchTerms } from '../../Sources/NoteTakerWeb/Public/js/highlight.js';
+import { matchOffsets, searchTerms } from '../../Sources/NoteTakerWeb/Public/js/highlight.js';
 
 test('the words and phrases of a search, without its operators', () => {
   const cases = [
@@ -15,4 +15,13 @@ test('the words and phrases of a search, without its operators', () => {
     ['   ', []],
   ];
   for (const [query, terms] of cases) assert.deepEqual(searchTerms(query), terms, query);
+});
+
+test('matches are found as search finds them: case and accents ignored, at the start of a word unless anywhere', () => {
+  assert.deepEqual(matchOffsets('Café plans, and the CAFE next door', ['cafe']), [[0, 4], [20, 24]]);
+  assert.deepEqual(matchOffsets('recafe cafe', ['cafe']), [[7, 11]]);
+  assert.deepEqual(matchOffsets('recafe cafe', ['cafe'], { anywhere: true }), [[2, 6], [7, 11]]);
+  assert.deepEqual(matchOffsets('the next  release is near', ['next release']), []);
+  assert.deepEqual(matchOffsets('the next release is near', ['next release', 'release']), [[4, 16]]);
+  assert.deepEqual(matchOffsets('nothing here', []), []);
 });

@@ -17,7 +17,7 @@ import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
 import { refreshHistory, showHistory } from './history.js';
 import { noteMenu } from './note-menu.js';
-import { markMatches, searchTerms } from './highlight.js';
+import { clearMatchHighlight, highlightMatches, markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
 // `cycle` owns whether the text is edited and the base every save is sent with (see
@@ -72,11 +72,16 @@ export async function openNote(id) {
   editor.cycle.open(note);
   render(note);
   restoreDraft(note);
-  // Opened from search results: the preview shows the note with what was searched marked.
+  // Opened from search results: the text and the preview show what was searched marked, the
+  // text's first match in view (marked without changing the text; the first edit unmarks it).
   const route = currentRoute();
   editor.highlight = route.view === 'search' && route.q
     ? (route.contains ? { terms: [route.q], anywhere: true } : { terms: searchTerms(route.q), anywhere: false }) : null;
-  if (editor.highlight?.terms.length) setPreview(true);
+  clearMatchHighlight();
+  if (editor.highlight?.terms.length) {
+    setPreview(true);
+    highlightMatches(editor.elements.body, editor.highlight.terms, editor.highlight)?.startContainer.parentElement?.scrollIntoView({ block: 'center' });
+  }
 }
 
 /** Re-reads the open note after a change elsewhere, unless it has edits of its own. */
@@ -351,6 +356,7 @@ function changed(event) {
   // A merge from elsewhere put in the text is not a change of this page's.
   if (!editor.note || event?.target?.dataset?.merging) return;
   editor.highlight = null;
+  clearMatchHighlight();
   editor.cycle.type();
   editor.elements.saveState.textContent = t('unsaved');
   keepDraftSoon();
