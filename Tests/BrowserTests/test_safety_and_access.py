@@ -192,3 +192,24 @@ def test_dark_mode_follows_the_system_and_a_switch_in_settings(app, browser):
     click(browser, "#theme-dark")
     assert background(browser) == "rgb(24, 24, 24)", "Dark in Settings wins over a light system"
     assert page_errors(browser) == []
+
+
+def test_on_a_phone_the_toolbar_stays_in_view_and_targets_are_large_enough(app):
+    note = app.new_note("Long", "\n".join(f"Line {n} of a note longer than the screen." for n in range(200)))
+    app.start()
+    phone = make_browser(390, 844, phone=True)
+    try:
+        open_app(phone, app, f"#note={note}")
+        wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
+        bottom, height = phone.execute_script(
+            "return [document.querySelector('.editor-bar').getBoundingClientRect().bottom, window.innerHeight]")
+        assert bottom <= height, f"the toolbar is below the screen ({bottom}px of {height}px)"
+        small = phone.execute_script("""
+            return [...document.querySelectorAll('.editor button, .editor summary, .editor select, .editor a.quiet-button')]
+                .filter((element) => element.offsetParent !== null)
+                .map((element) => [element.id || element.className || element.textContent.trim(), element.getBoundingClientRect().height])
+                .filter(([, height]) => height < 44);
+        """)
+        assert small == [], f"touch targets under 44 px: {small}"
+    finally:
+        phone.quit()
