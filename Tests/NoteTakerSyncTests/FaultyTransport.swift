@@ -19,6 +19,8 @@ final class FaultyTransport: SyncTransport, Sendable {
         case answersLost
         /// The second batch never reaches the server (the first is answered).
         case secondBatchLost
+        /// No batch reaches the server.
+        case requestsLost
         /// The server has none of the files asked for.
         case filesMissing
     }
@@ -58,6 +60,10 @@ final class FaultyTransport: SyncTransport, Sendable {
     }
 
     func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
+        if fault == .requestsLost {
+            inject()
+            throw .unreachable("the network went")
+        }
         if fault == .secondBatchLost {
             let second = modifies.withLock { count in
                 count += 1

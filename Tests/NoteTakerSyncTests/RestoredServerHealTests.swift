@@ -133,6 +133,45 @@ struct RestoredServerHealTests {
         await admin.stop()
     }
 
+    /// Seed 7636 of the simulation: a note sent again for a restored server, its request lost,
+    /// went up once more after another device had changed the note; taken for the note's
+    /// creation, what it sent became the merge's base, and the edit after the backup was lost.
+    @Test("a heal's batch whose request was lost, sent again after another device's edit, loses neither edit")
+    func aHealsLostBatchLosesNoEdit() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        let phone = try NoteStore.inMemory()
+        try await admin.backUp()
+        // Made after the backup: the restored server has never heard of the note.
+        let note = try laptop.createNote(NoteDraft(title: "Plan", body: "first line"))
+        try await admin.engine(laptop).sync()
+        try await admin.engine(phone).sync()
+        _ = try laptop.updateNote(id: note.id, body: "first line\nwritten after the backup")
+        try await admin.engine(laptop).sync()
+        try await admin.restore()
+
+        // The laptop notices the restore and queues its notes again; the batch that sends them is lost.
+        #expect(try await admin.engine(laptop).sync().serverRestored)
+        let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), .requestsLost)
+        await #expect(throws: SyncError.self) { try await SyncEngine(store: laptop, transport: cut, options: .init()).sync() }
+        #expect(cut.injected == 1)
+        #expect(try laptop.inflightBatches().count == 1)
+        _ = try phone.updateNote(id: note.id, body: "first line\nfrom the phone")
+        try await admin.engine(phone).sync()
+        try await admin.engine(laptop).sync()
+        try await admin.engine(phone).sync()
+
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        // Each edit is in the note, or in the conflict it left to resolve.
+        let texts = try [laptop, phone, tablet.store].flatMap { store in
+            try store.notes(NoteQuery(limit: 100)).map(\.body) + store.conflicts().flatMap { [$0.localBody, $0.serverBody] }
+        }.joined(separator: "\n")
+        #expect(texts.contains("written after the backup"), "the edit after the backup was lost")
+        #expect(texts.contains("from the phone"), "the phone's edit was lost")
+        await admin.stop()
+    }
+
     @Test("a batch whose answer was lost goes up again after a restore with its files, which the restored server had lost")
     func aBatchSentAgainTakesItsFilesAlong() async throws {
         let admin = try await ServerOperator.start()

@@ -53,6 +53,7 @@ struct SimulationTests {
         7_956,      // a listing after a purge forgot the token that tells of a restore, and an edit was lost
         9_206,      // a change the listing made on its own (a deleted tag taken off) brought back a note deleted elsewhere
         1_546,      // an edit sent again against a deletion was merged as though its first send had reached the server
+        7_636,      // a restored server's heal, its request lost, was taken for a creation when sent again: an edit was lost
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -213,14 +213,18 @@ package struct SyncApply {
     /// again, which the server refused with this record; it may have reached the server
     /// before (its answer lost, then forgotten by the server, and the batch decided anew), so
     /// the base is moved on to it where the server holds what it sent
-    /// (``RecordMerge/base(_:afterSending:server:)``). A creation's (sent against no version)
-    /// is the base whole: the record exists only because it made it (but a tag, whose id
-    /// follows from its name).
+    /// (``RecordMerge/base(_:afterSending:server:)``). A creation's (sent against no version,
+    /// of a row never synced) is the base whole: the record exists only because it made it
+    /// (but a tag, whose id follows from its name). A row synced before and sent against no
+    /// version was queued again for a restored server: the server's copy may come from
+    /// elsewhere, so only the properties it holds as sent move.
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
                                 sent: RecordChange? = nil, policy: MergePolicy) throws {
         var base = try SyncBase.fields(db, type, key)
         if let sent, let fields = sent.fields {
-            base = sent.baseChangeTag == nil && type != .tag ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
+            let neverSynced = try Bool.fetchOne(db, sql: "SELECT lastSyncedAt IS NULL FROM \(type.table) WHERE id = ?", arguments: [key]) ?? false
+            let created = sent.baseChangeTag == nil && type != .tag && neverSynced
+            base = created ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
         }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         report.merged += 1
