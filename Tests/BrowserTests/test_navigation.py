@@ -157,6 +157,24 @@ def test_the_list_shows_plain_first_lines_folders_and_sorts(app, browser):
     assert by_css(browser, "#list-compact").is_selected()
 
 
+def test_search_results_read_as_text_with_each_match(app, browser):
+    filler = " ".join(f"word{n}" for n in range(40))
+    app.new_note("Shopping", f"**Buy now**\n- [ ] milk, see [Project plan](https://example.com/plan)\n\n{filler}\n\n- [x] more milk later")
+    app.start()
+    open_app(browser, app)
+    search = by_css(browser, "#search-input")
+    search.send_keys("milk")
+    preview = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list .note-preview mark") and by_css(d, "#note-list .note-preview"),
+                   message="no highlighted result")
+    text = preview.get_attribute("textContent")
+    assert "**" not in text and "[ ]" not in text and "](" not in text, f"Markdown shows in the snippet: {text!r}"
+    assert [mark.text for mark in preview.find_elements(By.TAG_NAME, "mark")] == ["milk", "milk"], "each match is shown"
+    assert " … " in text, "the second match has a passage of its own"
+    line = float(browser.execute_script("return parseFloat(getComputedStyle(arguments[0]).lineHeight)", preview))
+    assert preview.size["height"] > 1.5 * line, "a snippet may wrap"
+    assert preview.size["height"] <= 4.2 * line, "but over four lines at most"
+
+
 def test_search_counts_its_results_and_loads_more_than_fifty(app, browser):
     for number in range(60):
         app.new_note(f"Lentil soup {number}", "red lentils and cumin")

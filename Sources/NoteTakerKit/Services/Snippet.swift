@@ -1,74 +1,122 @@
 import Foundation
 
-/// The passage of a note's body shown under a search hit: a few words around the first
-/// match, each matched word between ``SearchHit/highlightStart`` and ``SearchHit/highlightEnd``.
+/// The passages of a note's text shown under a search hit: a few words around the first
+/// match, then up to two shorter passages around later matches the first does not show,
+/// each matched word between ``SearchHit/highlightStart`` and ``SearchHit/highlightEnd``.
+/// The text is the note's as a reader sees it, without Markdown's markers (``SnippetText``).
 ///
 /// Made here rather than by FTS5's `snippet()`, which cannot be limited to the few notes
 /// shown without re-reading every match of the query. Words compare as the index compares
 /// them: case and accents ignored.
 enum Snippet {
-    /// How many words a snippet shows; a character of a script written without spaces
-    /// counts as a third of a word.
-    static let length = 16
+    /// How many words the first passage shows; a character of a script written without
+    /// spaces counts as a third of a word.
+    static let length = 14
     /// How many words before the first match it starts.
     static let lead = 4
+    /// How many words each later passage shows, and starts before its match.
+    static let laterLength = 8
+    static let laterLead = 3
+    /// The most passages a snippet shows.
+    static let maximumPassages = 3
+    /// How many words past the last passage are read looking for another match: bodies can
+    /// be long, and a match further on is not worth reading all of them.
+    static let laterScan = 2_000
 
-    static func make(body: String, highlights terms: [SearchSyntax.Term]) -> String {
+    /// A run of words shown: from `start` to `end` (exclusive) once enough words are read.
+    private struct Passage {
+        var start: Int
+        var end: Int?
+        /// The weight to show (three per word, one per character of a script without spaces),
+        /// and how much is read so far.
+        let length: Int
+        var shown: Int
+    }
+
+    static func make(body markdown: String, highlights terms: [SearchSyntax.Term]) -> String {
+        let body = SnippetText.plain(markdown)
         let patterns = terms.flatMap(Pattern.of)
-        // Read words only until the snippet is complete: bodies can be long.
         var words: [(range: Range<String.Index>, weight: Int)] = []
         var folded: [String] = []
         var marked = Set<Int>()
-        var first: Int?
-        var shownAfterFirst = 0
+        var passages: [Passage] = []
         var scanner = WordScanner(text: body)
+        // Read words only until the passages are complete, or no further match is near.
         while let range = scanner.next() {
+            let index = words.count
             words.append((range, WordScanner.isSpacelessWord(body[range]) ? 1 : 3))
             folded.append(fold(body[range]))
-            for pattern in patterns where pattern.matches(ending: words.count - 1, in: folded) {
-                marked.formUnion((words.count - pattern.words.count)..<words.count)
-                if first == nil { first = words.count - pattern.words.count }
+            if let last = passages.indices.last, passages[last].end == nil {
+                passages[last].shown += words[index].weight
+                if passages[last].shown >= passages[last].length { passages[last].end = index + 1 }
             }
-            if let first {
-                shownAfterFirst = words[first...].reduce(0) { $0 + $1.weight }
-                if shownAfterFirst >= 3 * length { break }
+            for pattern in patterns where pattern.matches(ending: index, in: folded) {
+                let first = index - pattern.words.count + 1
+                marked.formUnion(first...index)
+                guard passages.count < maximumPassages, passages.last.map({ $0.end.map { first >= $0 } ?? false }) ?? true
+                else { continue }
+                let isFirst = passages.isEmpty
+                var passage = Passage(
+                    start: start(before: first, lead: isFirst ? lead : laterLead, notBefore: passages.last?.end ?? 0, words),
+                    length: 3 * (isFirst ? length : laterLength), shown: 0)
+                passage.shown = words[passage.start...index].reduce(0) { $0 + $1.weight }
+                if passage.shown >= passage.length { passage.end = index + 1 }
+                passages.append(passage)
             }
+            if let last = passages.last, let end = last.end, passages.count == maximumPassages || index - end >= laterScan { break }
         }
         let hasMore = scanner.next() != nil
         guard !words.isEmpty else { return "" }
-        var start = first ?? 0
+        if passages.isEmpty {
+            var shown = 0
+            let end = words.prefix { shown += $0.weight; return shown - $0.weight < 3 * length }.count
+            passages = [Passage(start: 0, end: end, length: 3 * length, shown: shown)]
+        }
+        var text = passages[0].start > 0 ? "…" : ""
+        var cursor = words[passages[0].start].range.lowerBound
+        var end = passages[0].start
+        for passage in passages {
+            if passage.start > end {
+                text += " … "
+                cursor = words[passage.start].range.lowerBound
+            }
+            end = passage.end ?? words.count
+            // Marked words that touch (the characters of `東京`) share one highlight.
+            func touchesNext(_ index: Int) -> Bool {
+                index + 1 < end && marked.contains(index + 1) && words[index].range.upperBound == words[index + 1].range.lowerBound
+            }
+            for index in passage.start..<end {
+                text += body[cursor..<words[index].range.lowerBound]
+                let isMarked = marked.contains(index)
+                if isMarked, index == passage.start || !marked.contains(index - 1) || !touchesNext(index - 1) {
+                    text += SearchHit.highlightStart
+                }
+                text += body[words[index].range]
+                if isMarked, !touchesNext(index) { text += SearchHit.highlightEnd }
+                cursor = words[index].range.upperBound
+            }
+        }
+        text += end < words.count || hasMore ? "…" : body[cursor...].trimmingCharacters(in: .whitespacesAndNewlines)
+        return text
+    }
+
+    /// The word a passage starts at: `lead` words' weight before `match`, not before `floor`.
+    private static func start(
+        before match: Int, lead: Int, notBefore floor: Int, _ words: [(range: Range<String.Index>, weight: Int)]
+    ) -> Int {
+        var start = match
         var leading = 0
-        while start > 0, leading < 3 * lead {
+        while start > floor, leading < 3 * lead {
             start -= 1
             leading += words[start].weight
         }
-        var end = start
-        var shown = 0
-        while end < words.count, shown < 3 * length {
-            shown += words[end].weight
-            end += 1
-        }
-        var text = start > 0 ? "…" : ""
-        var cursor = words[start].range.lowerBound
-        // Marked words that touch (the characters of `東京`) share one highlight.
-        func touchesNext(_ index: Int) -> Bool {
-            index + 1 < end && marked.contains(index + 1) && words[index].range.upperBound == words[index + 1].range.lowerBound
-        }
-        for index in start..<end {
-            text += body[cursor..<words[index].range.lowerBound]
-            let isMarked = marked.contains(index)
-            if isMarked, index == start || !marked.contains(index - 1) || !touchesNext(index - 1) { text += SearchHit.highlightStart }
-            text += body[words[index].range]
-            if isMarked, !touchesNext(index) { text += SearchHit.highlightEnd }
-            cursor = words[index].range.upperBound
-        }
-        text += end < words.count || hasMore ? "…" : body[cursor...].trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return start
     }
 
     /// The passage of `body` around the first place it contains `text` (ASCII letters in any
     /// case), that place marked; the body's start when only the title contained it.
-    static func around(_ text: String, in body: String) -> String {
+    static func around(_ text: String, in markdown: String) -> String {
+        let body = SnippetText.plain(markdown)
         let found = body.range(of: text, options: [.caseInsensitive])
         let anchor = found?.lowerBound ?? body.startIndex
         var start = body.index(anchor, offsetBy: -substringLead, limitedBy: body.startIndex) ?? body.startIndex
@@ -82,7 +130,7 @@ enum Snippet {
             snippet += body[start..<found.lowerBound] + SearchHit.highlightStart + body[found] + SearchHit.highlightEnd
         }
         snippet += body[tail..<end] + (end < body.endIndex ? "…" : "")
-        return snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return snippet
     }
 
     /// How many characters a substring snippet shows before and after the match.

@@ -136,7 +136,7 @@ function renderList(route, hits = null, hint = null) {
 }
 
 function noteItem(note, route, snippetHTML) {
-  const preview = h('span', { className: 'note-preview' });
+  const preview = h('span', { className: snippetHTML === null ? 'note-preview' : 'note-preview snippet' });
   if (snippetHTML !== null) preview.innerHTML = snippetHTML; // escaped by the server, matches in <mark>
   else preview.textContent = note.firstLine;
   const status = syncView(note.sync);
