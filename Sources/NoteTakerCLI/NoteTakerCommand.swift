@@ -34,7 +34,7 @@ public struct NoteTakerCommand: ParsableCommand {
             TrashCommand.self, RestoreCommand.self, PurgeCommand.self, EmptyTrashCommand.self,
             FolderCommand.self, TagCommand.self,
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
-            SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self,
+            SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self, PreferencesCommand.self,
         ]
         let sync: [any ParsableCommand.Type] = [companion(.account), companion(.sync), ConflictsCommand.self, companion(.history)]
         let more: [any ParsableCommand.Type] = [companion(.export), companion(.import), companion(.serve), TourCommand.self]

@@ -6,6 +6,8 @@ struct InlineConversion {
     let autolinks: Bool
     /// Whether `[[Title]]` becomes a link to `wiki:Title`.
     let wikiLinks: Bool
+    /// Whether a soft break is read as a hard one.
+    let lineBreaks: Bool
 
     /// How deep emphasis and links may nest; what lies deeper is kept as plain text, so that
     /// no text can exhaust the stack of whatever walks the inlines.
@@ -35,7 +37,7 @@ struct InlineConversion {
             } else {
                 flushText()
                 switch node.kind {
-                case .softBreak: result.append(.softBreak)
+                case .softBreak: result.append(lineBreaks ? .hardBreak : .softBreak)
                 case .hardBreak: result.append(.hardBreak)
                 case .code: result.append(.code(String(decoding: node.literal, as: UTF8.self)))
                 case .html: result.append(.html(String(decoding: node.literal, as: UTF8.self)))

@@ -51,7 +51,8 @@ struct InlineParser {
     static func parse(_ content: ArraySlice<UInt8>, references: LinkReferences, syntax: MarkdownSyntax) -> [MarkdownInline] {
         var parser = InlineParser(text: InlineText.trimmed(content), references: references, syntax: syntax)
         parser.parseAll()
-        return InlineConversion(nodes: parser.nodes, autolinks: syntax.contains(.autolinks), wikiLinks: syntax.contains(.wikiLinks))
+        return InlineConversion(nodes: parser.nodes, autolinks: syntax.contains(.autolinks), wikiLinks: syntax.contains(.wikiLinks),
+            lineBreaks: syntax.contains(.lineBreaks))
             .children(of: 0)
     }
 

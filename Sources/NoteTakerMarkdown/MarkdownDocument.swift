@@ -42,6 +42,10 @@ public struct MarkdownSyntax: OptionSet, Sendable {
     /// links to `wiki:Title`.
     public static let wikiLinks = MarkdownSyntax(rawValue: 1 << 4)
 
+    /// A single line break inside a paragraph is a line break, as Obsidian, Joplin and Apple
+    /// Notes show it, rather than a space (CommonMark's soft break).
+    public static let lineBreaks = MarkdownSyntax(rawValue: 1 << 5)
+
     /// CommonMark alone.
     public static let commonMark: MarkdownSyntax = []
     /// GitHub Flavored Markdown: CommonMark with tables, task lists, strikethrough and autolinks.

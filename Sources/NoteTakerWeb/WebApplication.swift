@@ -30,6 +30,7 @@ func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: Web
     FolderRoutes(store: store).register(on: router)
     TagRoutes(store: store).register(on: router)
     SearchRoutes(store: store).register(on: router)
+    PreferenceRoutes(store: store).register(on: router)
     AttachmentRoutes(store: store).register(on: router)
     ExportRoutes(store: store).register(on: router)
     ImportRoutes(store: store).register(on: router)

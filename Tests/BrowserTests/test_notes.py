@@ -404,3 +404,23 @@ def test_a_notes_menu_duplicates_downloads_and_prints_it(app, browser):
     copies = [n for n in app.cli_json("list") if n["title"] == "Bread (copy)"]
     assert len(copies) == 1 and copies[0]["tags"] == ["baking"], copies
     assert app.cli_json("show", copies[0]["id"])["body"] == "flour\n\n**water**"
+
+
+def test_a_single_line_break_shows_unless_turned_off_in_settings(app, browser):
+    note = app.new_note("Poem", "roses are red\nviolets are blue")
+    app.start()
+    open_app(browser, app)
+    browser.get(f"{app.entry}#note={note}")
+    by_css(browser, "#preview-toggle").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview p br"), message="a single line break should show by default")
+    browser.get(f"{app.entry}#view=settings")
+    box = wait(browser, lambda d: d.find_elements(By.ID, "line-breaks") and by_css(d, "#line-breaks"), message="no line-break setting")
+    assert box.is_selected()
+    assert "CommonMark" in by_css(browser, "#line-breaks-hint").text
+    box.click()
+    wait(browser, lambda d: app.cli_json("preferences")["lineBreaks"] is False, message="the setting was not kept")
+    browser.get(f"{app.entry}#note={note}")
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'") and by_css(d, "#preview-toggle")).click()
+    wait(browser, lambda d: "violets" in by_css(d, "#note-preview").text and not d.find_elements(By.CSS_SELECTOR, "#note-preview p br"),
+         message="the preview still breaks the line")
+    assert page_errors(browser) == []

@@ -112,7 +112,7 @@ struct OrganizingCommandTests {
         let file = URL(fileURLWithPath: cli.storePath)
         let before = try Data(contentsOf: file)
         for command in [["list"], ["search", "milk"], ["search", "--contains", "ilk"], ["stats"], ["folder", "list"], ["tag", "list"],
-                        ["show", id], ["history", id], ["backlinks", id], ["sync", "status"]] {
+                        ["show", id], ["history", id], ["backlinks", id], ["sync", "status"], ["preferences"]] {
             let result = try cli.run(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             #expect(try Data(contentsOf: file) == before, "\(command) changed the store file")
@@ -131,5 +131,15 @@ struct OrganizingCommandTests {
         #expect(stats["launches"] as? Int == 1)
         #expect(stats["syncEvents"] as? Int == 0)
         #expect(try cli.ok(["stats"]).contains("notes created   1"))
+    }
+
+    @Test func preferencesShowAndChangeLineBreaks() throws {
+        #expect(try cli.ok(["preferences"]).contains("line breaks     on"))
+        #expect(try cli.run(["preferences", "--line-breaks", "off", "--json"]).json() as? [String: Bool] == ["lineBreaks": false])
+        #expect(try cli.ok(["preferences"]).contains("line breaks     off"))
+        let refused = try cli.run(["preferences", "--line-breaks", "maybe"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--line-breaks takes on or off."))
+        #expect(try cli.run(["preferences", "--json"]).json() as? [String: Bool] == ["lineBreaks": false], "a refused value changes nothing")
     }
 }

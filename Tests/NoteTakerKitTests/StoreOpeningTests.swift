@@ -108,7 +108,7 @@ struct StoreOpeningTests {
         let applied = try store.read { db in try NoteStore.migrator.appliedMigrations(db) }
         // The index keeps up to 64 MB of new entries in memory before writing a segment.
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT v FROM note_fts_config WHERE k = 'hashsize'") } == 64 << 20)
-        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change", "v19-no-syncing-status", "v20-unlisted-after-purge", "v21-tag-tombstones", "v22-tag-deletions-learned-late"])
+        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change", "v19-no-syncing-status", "v20-unlisted-after-purge", "v21-tag-tombstones", "v22-tag-deletions-learned-late", "v23-preferences"])
     }
 
     @Test func rowsAnOlderVersionLeftSyncingArePendingAgain() throws {
@@ -158,5 +158,31 @@ struct StoreOpeningTests {
         try first.make("From the first")
         try second.make("From the second")
         #expect(Set(try first.listTitles()) == ["From the first", "From the second"])
+    }
+}
+
+@Suite("Preferences")
+struct PreferenceTests {
+    @Test func lineBreaksAreOnUntilTurnedOffAndTheChoiceIsKept() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        #expect(try NoteStore.open(at: url).preferences() == Preferences(lineBreaks: true))
+        try NoteStore.open(at: url).setPreferences(Preferences(lineBreaks: false))
+        #expect(try NoteStore.open(at: url).preferences().lineBreaks == false)
+    }
+
+    @Test func aValueThisVersionCannotReadLeavesTheDefaults() throws {
+        let store = try NoteStore.inMemory()
+        for stored in ["not json", #"{"lineBreaks": "no"}"#, "[]"] {
+            try store.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO preference (key, value) VALUES ('display', ?)", arguments: [stored])
+            }
+            #expect(try store.preferences() == Preferences(), "\(stored)")
+        }
+        // A newer version's preference this one does not know is no reason to lose the rest.
+        try store.write { db in
+            try db.execute(sql: #"INSERT OR REPLACE INTO preference (key, value) VALUES ('display', '{"lineBreaks": false, "later": 1}')"#)
+        }
+        #expect(try store.preferences() == Preferences(lineBreaks: false))
     }
 }

@@ -22,6 +22,17 @@ struct EverydayMarkdownTests {
         #expect(html("&copy; 2026") == "<p>© 2026</p>\n")
     }
 
+    @Test("a single line break is a space by CommonMark's rule, a line break when asked")
+    func singleLineBreaks() {
+        let text = "first line\nsecond line\\\nthird  \nfourth"
+        #expect(html(text) == "<p>first line\nsecond line<br />\nthird<br />\nfourth</p>\n")
+        let broken = MarkdownDocument(parsing: text, syntax: [.gitHub, .lineBreaks]).html()
+        #expect(broken == "<p>first line<br />\nsecond line<br />\nthird<br />\nfourth</p>\n")
+        // Only inside a paragraph: blocks, code and tables are as before.
+        let blocks = "# Title\n\n```\na\nb\n```\n\n| x |\n| - |\n| y |"
+        #expect(MarkdownDocument(parsing: blocks, syntax: [.gitHub, .lineBreaks]).html() == html(blocks))
+    }
+
     @Test("task items know their line, so a page can tick the right one")
     func taskLines() throws {
         let document = MarkdownDocument(parsing: "Intro\n\n- [ ] one\n- [x] two\n  - [ ] nested\n\n```\n- [ ] code\n```\n> - [ ] quoted")

@@ -43,7 +43,8 @@ import Testing
         let samples: [String: any Encodable] = [
             "NoteSummary": NoteSummaryJSON(note),
             "NotePage": NotePageJSON(notes: [], nextOffset: nil),
-            "Note": NoteJSON(note),
+            "Note": try NoteJSON(note, store: store),
+            "Preferences": Preferences(),
             "Sync": SyncJSON(note.sync),
             "Attachment": AttachmentJSON(attachment),
             "Folder": FolderJSON(try #require(try store.folderTree().first)),

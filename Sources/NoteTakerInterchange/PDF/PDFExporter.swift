@@ -14,13 +14,19 @@ struct PDFExporter {
     func export(_ selection: NoteSelection, to file: URL, progress: InterchangeProgressHandler?) throws(InterchangeError) -> ExportReport {
         let library = try PangoCairo.load()
         let scope = try ExportScope(store: store)
+        let preferences: Preferences
+        do {
+            preferences = try store.preferences()
+        } catch {
+            throw .store(error)
+        }
         let writer = try PDFWriter(library: library, file: file, title: "NoteTaker notes")
         var report = ExportReport(format: .pdf)
         var notesWithMissingGlyphs: [String] = []
         try eachNote(of: store, in: selection) { notes throws(InterchangeError) in
             for note in notes {
                 let before = writer.missingGlyphs
-                draw(note, folder: note.folderId.flatMap { scope.paths[$0] }?.joined(separator: " / "), on: writer, report: &report)
+                draw(note, folder: note.folderId.flatMap { scope.paths[$0] }?.joined(separator: " / "), preferences: preferences, on: writer, report: &report)
                 if writer.missingGlyphs > before { notesWithMissingGlyphs.append(note.displayTitle) }
             }
             report.notes += notes.count
@@ -38,7 +44,7 @@ struct PDFExporter {
         return report
     }
 
-    private func draw(_ note: Note, folder: String?, on writer: PDFWriter, report: inout ExportReport) {
+    private func draw(_ note: Note, folder: String?, preferences: Preferences, on writer: PDFWriter, report: inout ExportReport) {
         writer.newPage()
         writer.text("<b>\(PrintBlock.escape(note.displayTitle))</b>", font: "DejaVu Sans, sans-serif 18px")
         var details = ["Created \(Self.date(note.createdAt))", "modified \(Self.date(note.modifiedAt))"]
@@ -49,7 +55,7 @@ struct PDFExporter {
         writer.text(PrintBlock.escape(details.joined(separator: " · ")), font: "DejaVu Sans, sans-serif 8.5px", grey: 0.4)
         writer.space(12)
         let attachments = Dictionary(note.attachments.map { ($0.id.key, $0) }, uniquingKeysWith: { first, _ in first })
-        for block in PrintBlock.blocks(note.body) {
+        for block in PrintBlock.blocks(note.body, preferences: preferences) {
             switch block {
             case .heading(let level, let markup):
                 writer.space(level <= 2 ? 10 : 6)

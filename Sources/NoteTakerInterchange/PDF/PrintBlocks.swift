@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 import NoteTakerMarkdown
 
 /// A note's Markdown cut into the blocks a printed page shows, each with its text as Pango
@@ -13,9 +14,11 @@ enum PrintBlock: Equatable {
     case rule
     case image(target: String, alt: String)
 
-    /// The blocks of a Markdown text, read by the same parser as the web app's preview.
-    static func blocks(_ markdown: String) -> [PrintBlock] {
-        blocks(MarkdownDocument(parsing: markdown).blocks, depth: 0, inQuote: false)
+    /// The blocks of a Markdown text, read by the same parser as the web app's preview, its
+    /// single line breaks shown as `preferences` say.
+    static func blocks(_ markdown: String, preferences: Preferences = Preferences()) -> [PrintBlock] {
+        let syntax: MarkdownSyntax = preferences.lineBreaks ? [.gitHub, .lineBreaks] : .gitHub
+        return blocks(MarkdownDocument(parsing: markdown, syntax: syntax).blocks, depth: 0, inQuote: false)
     }
 
     private static func blocks(_ blocks: [MarkdownBlock], depth: Int, inQuote: Bool) -> [PrintBlock] {

@@ -198,6 +198,9 @@ extension NoteStore {
         migrator.registerMigration("v22-tag-deletions-learned-late") { db in
             try TagTombstones.createLateDeletions(db)
         }
+        migrator.registerMigration("v23-preferences") { db in
+            try createPreferences(db)
+        }
         return migrator
     }
 }

@@ -46,11 +46,12 @@ struct NoteJSON: Encodable {
     var attachments: [AttachmentJSON]
     var revision: Int64
 
-    init(_ note: Note) {
+    /// The note, its HTML rendered with the store's ``Preferences``.
+    init(_ note: Note, store: NoteStore) throws(WebAPIError) {
         summary = NoteSummaryJSON(note)
         body = note.body
         revision = note.revision
-        html = MarkdownRenderer.html(note.body)
+        html = MarkdownRenderer.html(note.body, preferences: try storeCall { () throws(NoteTakerError) in try store.preferences() })
         attachments = note.attachments.map(AttachmentJSON.init)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 import NoteTakerMarkdown
 
 /// Renders a note's Markdown to HTML that is safe to put in the page.
@@ -9,8 +10,9 @@ import NoteTakerMarkdown
 /// the API's copy of that attachment, `note:ID` and `[[Title]]` links at the note in the app; then ``HTMLSanitizer`` keeps only an allowlist
 /// of tags, attributes and URL schemes, so nothing a note contains can run in the app.
 enum MarkdownRenderer {
-    /// The sanitized HTML of a Markdown text.
-    static func html(_ markdown: String) -> String {
-        HTMLSanitizer.sanitize(MarkdownDocument(parsing: markdown, syntax: .notes).html(options: MarkdownHTMLOptions(tickableTasks: true)))
+    /// The sanitized HTML of a Markdown text, shown as `preferences` say.
+    static func html(_ markdown: String, preferences: Preferences = Preferences()) -> String {
+        let document = MarkdownDocument(parsing: markdown, syntax: preferences.lineBreaks ? [.notes, .lineBreaks] : .notes)
+        return HTMLSanitizer.sanitize(document.html(options: MarkdownHTMLOptions(tickableTasks: true)))
     }
 }

@@ -65,7 +65,7 @@ struct HistoryRoutes {
             let id = try context.identifier()
             let number = try Self.versionNumber(context)
             let note = try storeCall { () throws(NoteTakerError) in try store.restoreVersion(number, of: id) }
-            return try JSON.response(NoteJSON(note))
+            return try JSON.response(try NoteJSON(note, store: store))
         }
     }
 

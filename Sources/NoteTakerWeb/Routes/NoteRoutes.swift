@@ -53,17 +53,17 @@ struct NoteRoutes {
                 title: new.title ?? "", body: new.body ?? "", isPinned: new.isPinned ?? false,
                 folderId: new.folderId, tags: new.tags ?? [])
             let note = try storeCall { () throws(NoteTakerError) in try store.createNote(draft) }
-            return try JSON.response(NoteJSON(note), status: .created)
+            return try JSON.response(try NoteJSON(note, store: store), status: .created)
         }
         notes.get(":id") { _, context in
             let id = try context.identifier()
-            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
+            return try JSON.response(try NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }, store: store))
         }
         notes.patch(":id") { request, context in
             let id = try context.identifier()
             let patch = try await JSON.decode(NotePatch.self, from: request)
             let note = try storeCall { () throws(NoteTakerError) in try store.changeNote(id: id, patch.changes) }
-            return try JSON.response(NoteJSON(note))
+            return try JSON.response(try NoteJSON(note, store: store))
         }
         notes.delete(":id") { request, context in
             let id = try context.identifier()
@@ -88,11 +88,11 @@ struct NoteRoutes {
         notes.post(":id/duplicate") { _, context in
             let id = try context.identifier()
             let copy = try storeCall { () throws(NoteTakerError) in try store.duplicateNote(id: id) }
-            return try JSON.response(NoteJSON(copy), status: .created)
+            return try JSON.response(try NoteJSON(copy, store: store), status: .created)
         }
         notes.post(":id/restore") { _, context in
             let id = try context.identifier()
-            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.restoreNote(id: id) }))
+            return try JSON.response(try NoteJSON(try storeCall { () throws(NoteTakerError) in try store.restoreNote(id: id) }, store: store))
         }
         router.delete("/api/v1/trash") { _, _ in
             let count = try storeCall { () throws(NoteTakerError) in try store.emptyTrash() }

@@ -23,7 +23,8 @@ struct SearchRoutes {
         }
         router.post("/api/v1/render") { request, _ in
             let body = try await JSON.decode(RenderRequest.self, from: request)
-            return try JSON.response(["html": MarkdownRenderer.html(body.markdown)])
+            let preferences = try storeCall { () throws(NoteTakerError) in try store.preferences() }
+            return try JSON.response(["html": MarkdownRenderer.html(body.markdown, preferences: preferences)])
         }
         router.get("/api/v1/stats") { _, _ in
             try JSON.response(try storeCall { () throws(NoteTakerError) in try store.statistics() })

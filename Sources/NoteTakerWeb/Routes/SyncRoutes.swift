@@ -110,7 +110,7 @@ struct SyncRoutes {
                 throw WebAPIError.invalid("'keep' takes local, server or both. Nothing was changed.")
             }
             _ = try storeCall { () throws(NoteTakerError) in try store.resolveConflict(noteId: id, keep: choice) }
-            return try JSON.response(NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }))
+            return try JSON.response(try NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }, store: store))
         }
     }
 

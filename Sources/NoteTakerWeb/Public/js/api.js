@@ -79,6 +79,8 @@ export const api = {
   /** One file of several imported as one folder (`path` inside it); the `last` answers the report. */
   importBatchFile: (batch, file, path, last) => call('POST', `/import${query({ batch, path, last: last && 'true' })}`, file),
   stats: () => call('GET', '/stats'),
+  preferences: () => call('GET', '/preferences'),
+  setPreferences: (preferences) => call('PUT', '/preferences', preferences),
   syncStatus: () => call('GET', '/sync'),
   connect: (account) => call('POST', '/sync/account', account),
   disconnect: () => call('DELETE', '/sync/account'),

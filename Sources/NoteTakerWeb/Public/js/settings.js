@@ -12,12 +12,12 @@ import { refreshSyncStatus, syncData } from './syncstatus.js';
 
 export async function openSettings() {
   const main = document.getElementById('editor-region');
-  const [stats] = await Promise.all([api.stats(), refreshSyncStatus()]);
+  const [stats, preferences] = await Promise.all([api.stats(), api.preferences(), refreshSyncStatus()]);
   replaceChildren(main, h('div', { className: 'settings' },
     h('h2', {}, t('settings')),
     accountSection(syncData.status),
     preferencesSection(syncData.status),
-    appearanceSection(),
+    appearanceSection(preferences),
     exportSection(),
     importSection(),
     statisticsSection(stats),
@@ -157,14 +157,22 @@ function preferencesSection(status) {
     auto, policies, h('p', { className: 'hint' }, t('mergePolicyHint')), deviceName);
 }
 
-/** Light, dark or as the system is: applied at once, kept in this browser. */
-function appearanceSection() {
+/**
+ * Light, dark or as the system is (applied at once, kept in this browser); and whether a
+ * single line break shows as one (kept in the store: the preview, print and PDF follow it).
+ */
+function appearanceSection(preferences) {
   return h('section', { 'aria-labelledby': 'appearance-heading' }, h('h3', { id: 'appearance-heading' }, t('appearance')),
     h('fieldset', {}, h('legend', {}, t('theme')),
       themes.map((theme) => h('label', { className: 'check' },
         h('input', { type: 'radio', name: 'theme', value: theme, id: `theme-${theme}`, checked: theme === currentTheme(),
           onchange: () => setTheme(theme) }),
-        ' ', t(`theme_${theme}`)))));
+        ' ', t(`theme_${theme}`)))),
+    h('label', { className: 'check' },
+      h('input', { type: 'checkbox', id: 'line-breaks', checked: preferences.lineBreaks, 'aria-describedby': 'line-breaks-hint',
+        onchange: (event) => act(api.setPreferences({ lineBreaks: event.target.checked }), t('settingSaved')) }),
+      ' ', t('lineBreaks')),
+    h('p', { className: 'hint', id: 'line-breaks-hint' }, t('lineBreaksHint')));
 }
 
 /** Export: a format and which notes, downloaded from /api/v1/export (a PDF, or a zip of the folder export). */
