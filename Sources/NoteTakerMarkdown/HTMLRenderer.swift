@@ -6,9 +6,14 @@ public struct MarkdownHTMLOptions: Sendable, Equatable {
     /// specification writes them.
     public var tickableTasks: Bool
 
-    /// Options; by default disabled task boxes.
-    public init(tickableTasks: Bool = false) {
+    /// Code blocks in a language ``CodeLanguage`` knows highlighted by ``CodeHighlighter``,
+    /// their class naming the language by its one name (`language-javascript` for `js`).
+    public var highlightsCode: Bool
+
+    /// Options; by default disabled task boxes and code as written.
+    public init(tickableTasks: Bool = false, highlightsCode: Bool = false) {
         self.tickableTasks = tickableTasks
+        self.highlightsCode = highlightsCode
     }
 }
 
@@ -78,9 +83,13 @@ struct HTMLRenderer {
             output += "</tbody></table>\n"
         case .code(let info, let text):
             newline()
-            let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
-            output += language.isEmpty ? "<pre><code>" : "<pre><code class=\"language-\(Self.escaped(language))\">"
-            output += Self.escaped(text)
+            if options.highlightsCode, let known = CodeLanguage(info: info) {
+                output += "<pre><code class=\"language-\(known.name)\">" + CodeHighlighter.html(text, language: known)
+            } else {
+                let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+                output += language.isEmpty ? "<pre><code>" : "<pre><code class=\"language-\(Self.escaped(language))\">"
+                output += Self.escaped(text)
+            }
             output += "</code></pre>\n"
         case .html(let raw):
             newline()

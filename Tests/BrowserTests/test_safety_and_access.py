@@ -213,3 +213,24 @@ def test_on_a_phone_the_toolbar_stays_in_view_and_targets_are_large_enough(app):
         assert small == [], f"touch targets under 44 px: {small}"
     finally:
         phone.quit()
+
+
+def test_code_blocks_are_highlighted_readably_in_both_themes(app, browser):
+    code = "```python\ndef greet(name):\n    # say hello\n    return f\"hi {name}\" if name else None\n```\n\n```text\nplain words\n```"
+    note = app.new_note("Snippets", code)
+    app.start()
+    for scheme in ("light", "dark"):
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        open_app(browser, app, f"#note={note}")
+        by_css(browser, "#preview-toggle").click()
+        keyword = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview code.language-python .hl-keyword"),
+                       message="the python block is not highlighted")[0]
+        assert keyword.text == "def"
+        kinds = {element.get_attribute("class") for element in browser.find_elements(By.CSS_SELECTOR, "#note-preview code span")}
+        assert {"hl-keyword", "hl-string", "hl-comment", "hl-literal"} <= kinds, kinds
+        color = lambda element: browser.execute_script("return getComputedStyle(arguments[0]).color", element)
+        plain = by_css(browser, "#note-preview pre:last-of-type code")
+        assert not plain.find_elements(By.TAG_NAME, "span"), "a language it does not know stays as written"
+        assert color(keyword) != color(plain), f"{scheme}: keywords look like the rest"
+        assert axe_violations(browser) == [], f"{scheme}: highlighted code must stay readable"
+    assert page_errors(browser) == []

@@ -33,6 +33,21 @@ import Testing
         }
     }
 
+    @Test func codeIsHighlightedAndOnlyTheHighlightersClassesPass() {
+        let html = MarkdownRenderer.html("""
+            ```swift
+            let greeting = "hi" // say it
+            ```
+
+            <code class="language-evil">x</code> <span class="hl-keyword x" style="color:red">y</span> <span class="hl-string">z</span>
+            """)
+        #expect(html.contains(#"<pre><code class="language-swift"><span class="hl-keyword">let</span> greeting = <span class="hl-string">&quot;hi&quot;</span> <span class="hl-comment">// say it</span>"#), "\(html)")
+        #expect(html.contains("<code>x</code>"), "an unknown language's class is dropped: \(html)")
+        #expect(html.contains("<span>y</span>"), "a class or style the highlighter does not write is dropped: \(html)")
+        #expect(html.contains(#"<span class="hl-string">z</span>"#))
+        #expect(!html.contains("evil") && !html.contains("style") && !html.contains("color"))
+    }
+
     @Test func propertiesShowAsATableAndOnlyThatClassPasses() {
         let html = MarkdownRenderer.html("```properties\nstatus: draft\n```\n\n<table class=\"evil\"><tr><td>x</td></tr></table>")
         #expect(html.contains("<table class=\"properties\"><tbody>"), "\(html)")

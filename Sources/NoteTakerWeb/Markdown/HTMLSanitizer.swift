@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerMarkdown
 
 /// Keeps the HTML that Markdown may produce and nothing else.
 ///
@@ -13,9 +14,10 @@ enum HTMLSanitizer {
         var tags: [String: Set<String>] = [
             "a": ["href", "title"], "img": ["src", "alt", "title"], "ol": ["start"], "li": ["class"],
             "th": ["align"], "td": ["align"], "table": ["class"], "input": ["type", "checked", "disabled", "data-task"],
+            "code": ["class"], "span": ["class"],
         ]
         for plain in ["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "del",
-                      "code", "pre", "blockquote", "ul", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
+                      "pre", "blockquote", "ul", "thead", "tbody", "tr", "sup", "sub", "kbd", "mark"] {
             tags[plain] = []
         }
         return tags
@@ -53,7 +55,7 @@ enum HTMLSanitizer {
     static func rebuild(_ tag: HTMLTag) -> String? {
         guard let allowedAttributes = allowed[tag.name] else { return nil }
         if tag.isClosing { return "</\(tag.name)>" }
-        var attributes = tag.attributes.filter { allowedAttributes.contains($0.0) }.compactMap { kept($0.0, $0.1) }
+        var attributes = tag.attributes.filter { allowedAttributes.contains($0.0) }.compactMap { kept($0.0, $0.1, in: tag.name) }
         switch tag.name {
         case "input":
             guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
@@ -72,12 +74,19 @@ enum HTMLSanitizer {
         return "<" + ([tag.name] + rendered).joined(separator: " ") + ">"
     }
 
-    /// The attribute as kept (a `nil` value for a bare attribute), or `nil` to drop it.
-    static func kept(_ name: String, _ value: String?) -> (String, String?)? {
+    /// The classes each tag may carry: a task's, the properties table's, a code block's
+    /// language, and the highlighter's.
+    static let classes: [String: Set<String>] = [
+        "li": ["task", "task done"], "table": ["properties"],
+        "code": Set(CodeLanguage.names.map { "language-" + $0 }), "span": CodeHighlighter.classes,
+    ]
+
+    /// The attribute of a `tag` as kept (a `nil` value for a bare attribute), or `nil` to drop it.
+    static func kept(_ name: String, _ value: String?, in tag: String) -> (String, String?)? {
         switch name {
         case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { (name, $0) }
         case "src": return value.flatMap { safeURL($0, schemes: imageSchemes) }.map { (name, $0) }
-        case "class": return ["task", "task done", "properties"].contains(value ?? "") ? (name, value) : nil
+        case "class": return classes[tag]?.contains(value ?? "") == true ? (name, value) : nil
         case "data-task": return value.flatMap { Int($0) }.map { (name, String($0)) }
         case "type": return value?.lowercased() == "checkbox" ? (name, "checkbox") : nil
         case "checked", "disabled": return (name, nil)

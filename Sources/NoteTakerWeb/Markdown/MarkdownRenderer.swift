@@ -13,6 +13,6 @@ enum MarkdownRenderer {
     /// The sanitized HTML of a Markdown text, shown as `preferences` say.
     static func html(_ markdown: String, preferences: Preferences = Preferences()) -> String {
         let document = MarkdownDocument(parsing: markdown, syntax: preferences.lineBreaks ? [.notes, .lineBreaks] : .notes)
-        return HTMLSanitizer.sanitize(document.html(options: MarkdownHTMLOptions(tickableTasks: true)))
+        return HTMLSanitizer.sanitize(document.html(options: MarkdownHTMLOptions(tickableTasks: true, highlightsCode: true)))
     }
 }
