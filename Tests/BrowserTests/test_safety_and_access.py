@@ -153,9 +153,21 @@ def test_usable_at_phone_width(app):
         wait(phone, lambda d: by_css(d, "#note-body").is_displayed())
         assert not by_css(phone, "#list-pane").is_displayed()
         text_top = by_css(phone, "#note-body").rect["y"]
-        for buttons in (".toolbar", "#pin-toggle", "#trash-note", ".backlinks"):
-            assert by_css(phone, buttons).rect["y"] > text_top, f"{buttons} comes before the note's text on a phone"
+        for part in (".toolbar", ".backlinks"):
+            assert by_css(phone, part).rect["y"] > text_top, f"{part} comes before the note's text on a phone"
         assert by_css(phone, ".back-button").rect["y"] < text_top, "the way back to the list is on top"
+        # The note's actions are one menu beside it.
+        menu = by_css(phone, "#note-menu > summary")
+        assert menu.rect["y"] < text_top and menu.text == "Actions"
+        assert not by_css(phone, "#pin-toggle").is_displayed() and not by_css(phone, "#trash-note").is_displayed()
+        menu.click()
+        for action in ("#pin-toggle", "#note-folder", "#history-toggle", "#duplicate-note", "#trash-note"):
+            assert by_css(phone, action).is_displayed(), f"{action} is not in the menu"
+        by_css(phone, "#pin-toggle").click()
+        wait(phone, lambda d: app.cli_json("show", note)["isPinned"] is True, message="Pin in the menu did not pin the note")
+        wait(phone, lambda d: not by_css(d, "#note-menu").get_attribute("open"), message="the menu stays open after an action")
+        width_open = phone.execute_script("return document.documentElement.scrollWidth")
+        assert width_open <= 390, "the menu makes the page scroll sideways"
         width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert viewport == 390 and width <= viewport, f"the page scrolls sideways ({width}px in {viewport}px)"
         screenshot(phone, "phone")

@@ -22,6 +22,10 @@ import { clearMatchHighlight, highlightMatches, markMatches, searchTerms } from 
 const draftKey = (id) => `notetaker.draft.${id}`;
 // `cycle` owns whether the text is edited and the base every save is sent with (see
 // save-cycle.js); `saving` is the save request on its way, awaited before the next.
+// At phone width the note's actions fold into its menu, beside Back to the list.
+const phoneWidth = window.matchMedia('(max-width: 760px)');
+phoneWidth.addEventListener('change', () => { if (editor.note && editor.elements) renderActions(editor.note); });
+
 const editor = { note: null, cycle: new SaveCycle(), saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
 
 /** Puts `text` in a field, keeping the caret and selection on the same characters. */
@@ -256,15 +260,19 @@ function renderActions(note) {
     h('option', { value: '' }, t('noFolder')),
     flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === note.folderId }, `${'\u2003'.repeat(depth)}${folder.name}`)));
   const back = h('button', { type: 'button', className: 'quiet back-button', onclick: () => navigate({ note: null }) }, t('backToList'));
-  const buttons = trashed
-    ? [back, h('button', { type: 'button', onclick: restore }, t('restore')), h('button', { type: 'button', className: 'quiet danger', onclick: purge }, t('deleteForever'))]
-    : [back, h('button', { type: 'button', id: 'pin-toggle', className: 'quiet', 'aria-pressed': String(note.isPinned), onclick: () => saveMeta({ isPinned: !editor.note.isPinned }) }, note.isPinned ? t('unpin') : t('pin')),
-      h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
-      h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
-      h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile')),
-      noteMenu(note, flush),
-      h('button', { type: 'button', id: 'trash-note', className: 'quiet danger', onclick: trash }, t('moveToTrash'))];
-  replaceChildren(editor.elements.actions, buttons);
+  if (trashed) {
+    replaceChildren(editor.elements.actions, [back, h('button', { type: 'button', onclick: restore }, t('restore')),
+      h('button', { type: 'button', className: 'quiet danger', onclick: purge }, t('deleteForever'))]);
+    return;
+  }
+  const own = [h('button', { type: 'button', id: 'pin-toggle', className: 'quiet', 'aria-pressed': String(note.isPinned), onclick: () => saveMeta({ isPinned: !editor.note.isPinned }) }, note.isPinned ? t('unpin') : t('pin')),
+    h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
+    h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
+    h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile'))];
+  const trashButton = h('button', { type: 'button', id: 'trash-note', className: 'quiet danger', onclick: trash }, t('moveToTrash'));
+  replaceChildren(editor.elements.actions, phoneWidth.matches
+    ? [back, noteMenu(note, flush, [...own, trashButton])]
+    : [back, ...own, noteMenu(note, flush), trashButton]);
 }
 
 

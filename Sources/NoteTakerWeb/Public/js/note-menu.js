@@ -1,5 +1,6 @@
 // A note's other actions, behind one "More…" button: duplicate it, download it as Markdown or
-// PDF (the export of that one note), print it as its preview shows it.
+// PDF (the export of that one note), print it as its preview shows it. At phone width the
+// note's own actions (pin, folder, history, attach, trash) come first in it.
 import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { navigate } from './state.js';
@@ -10,12 +11,16 @@ export function noteDownload(noteId, format) {
   return `/api/v1/export?format=${format}&note=${encodeURIComponent(noteId)}`;
 }
 
-/** The menu for `note`; `flush()` saves what is typed before an action reads the note. */
-export function noteMenu(note, flush) {
+/**
+ * The menu for `note`; `flush()` saves what is typed before an action reads the note. `first`:
+ * controls put before its own items (the note's actions, at phone width), the menu closing
+ * once one is used.
+ */
+export function noteMenu(note, flush, first = []) {
   // Drawn again when folders or tags change: an open menu stays open.
   const menu = h('details', { className: 'note-menu', id: 'note-menu', open: document.getElementById('note-menu')?.open ?? false },
-    h('summary', {}, t('noteMore')),
-    h('div', { className: 'note-menu-items' },
+    h('summary', {}, first.length ? t('noteActions') : t('noteMore')),
+    h('div', { className: 'note-menu-items' }, ...first,
       h('button', { type: 'button', className: 'quiet', id: 'duplicate-note', onclick: () => act(duplicate) }, t('duplicateNote')),
       h('a', { href: noteDownload(note.id, 'markdown'), download: '', id: 'export-note-markdown', className: 'quiet-button' }, t('exportNoteMarkdown')),
       h('a', { href: noteDownload(note.id, 'pdf'), download: '', id: 'export-note-pdf', className: 'quiet-button' }, t('exportNotePDF')),
@@ -29,6 +34,9 @@ export function noteMenu(note, flush) {
       toast(errorText(error));
     }
   };
+  for (const control of first) {
+    control.addEventListener(control.tagName === 'BUTTON' ? 'click' : 'change', () => { menu.open = false; });
+  }
   menu.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && menu.open) {
       event.stopPropagation();
