@@ -65,3 +65,68 @@ struct LinkTests {
         #expect(NoteLinks.targets(in: "no links [x](https://example.com)").isEmpty)
     }
 }
+
+@Suite("A link's text follows its note's title")
+struct LinkRenameTests {
+    let store: NoteStore
+
+    init() throws {
+        store = try NoteStore.inMemory()
+    }
+
+    @Test func renamingANoteRenamesTheLinksThatReadItsTitle() throws {
+        let target = try store.createNote(NoteDraft(title: "[Draft] plan", body: ""))
+        let elsewhere = try store.createNote(NoteDraft(title: "Other", body: ""))
+        let link = NoteStore.markdownLink(to: target)
+        #expect(link == "[\\[Draft\\] plan](note:\(target.id.key))")
+        let id = target.id.key
+        let body = """
+            See \(link) and again [\\[Draft\\] plan](note:\(id.uppercased())).
+            - [ ] [my own words](note:\(id)), ![\\[Draft\\] plan](note:\(id)) and \\[\\[Draft\\] plan](note:\(id))
+            - [\\[Draft\\] plan](note:\(elsewhere.id.key)) is another note of that name
+            """
+        let linking = try store.createNote(NoteDraft(title: "Week", body: body))
+        let trashed = try store.createNote(NoteDraft(title: "Old", body: link))
+        _ = try store.trashNotes(ids: [trashed.id])
+
+        let renamed = try store.updateNote(id: target.id, title: "Final plan")
+        #expect(renamed.title == "Final plan")
+        let after = try store.note(id: linking.id)
+        #expect(after.body == """
+            See [Final plan](note:\(id)) and again [Final plan](note:\(id.uppercased())).
+            - [ ] [my own words](note:\(id)), ![\\[Draft\\] plan](note:\(id)) and \\[\\[Draft\\] plan](note:\(id))
+            - [\\[Draft\\] plan](note:\(elsewhere.id.key)) is another note of that name
+            """)
+        #expect(after.sync.status == .pending, "the linking note's edit syncs")
+        #expect(try store.history(noteId: linking.id, withBodies: true).first?.body == body, "and its text before is in its history")
+        #expect(try store.note(id: trashed.id).body == link, "a note in the trash is not changed")
+        #expect(try store.backlinks(to: target.id).map(\.context) == ["See Final plan and again Final plan."])
+
+        // Renamed again, and to nothing: links follow each step.
+        _ = try store.updateNote(id: target.id, title: "")
+        #expect(try store.note(id: linking.id).body.hasPrefix("See [Untitled](note:\(id)) and again [Untitled]"))
+        _ = try store.updateNote(id: target.id, title: "Plan")
+        #expect(try store.note(id: linking.id).body.hasPrefix("See [Plan](note:\(id)) and again [Plan]"))
+    }
+
+    @Test func aNoteLinkingToItselfAndAnEditWithoutRenameChangeNothingElse() throws {
+        let note = try store.createNote(NoteDraft(title: "Index", body: ""))
+        let selfLink = NoteStore.markdownLink(to: note)
+        _ = try store.updateNote(id: note.id, body: "Top: \(selfLink)")
+        let other = try store.createNote(NoteDraft(title: "Other", body: "see \(selfLink)"))
+        let before = try store.note(id: other.id)
+        _ = try store.updateNote(id: note.id, body: "Top: \(selfLink), more")
+        #expect(try store.note(id: other.id) == before, "a body edit renames nothing")
+        let renamed = try store.updateNote(id: note.id, title: "Contents")
+        #expect(renamed.body == "Top: [Contents](note:\(note.id.key)), more")
+        #expect(try store.note(id: note.id).body == renamed.body)
+        #expect(try store.note(id: other.id).body == "see [Contents](note:\(note.id.key))")
+    }
+
+    @Test func renamingIsOnePassOverAnyText() {
+        let id = UUID().key
+        let hostile = String(repeating: "](note:\(id))[Old", count: 20_000)
+        #expect(NoteLinks.renaming(in: hostile, target: id, from: "Old", to: "New") != nil)
+        #expect(NoteLinks.renaming(in: String(repeating: "](note:", count: 50_000), target: id, from: "Old", to: "New") == nil)
+    }
+}

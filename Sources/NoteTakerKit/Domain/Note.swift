@@ -60,6 +60,11 @@ public struct Note: Sendable, Hashable, Identifiable {
 
     /// The title to show: the title, or "Untitled" when it is empty.
     public var displayTitle: String {
+        Self.displayTitle(of: title)
+    }
+
+    /// A title as it shows: itself, or "Untitled" when it is empty.
+    static func displayTitle(of title: String) -> String {
         title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : title
     }
 

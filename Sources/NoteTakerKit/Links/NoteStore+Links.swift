@@ -100,7 +100,6 @@ extension NoteStore {
 
     /// The Markdown of a link to a note: `[Title](note:ID)`, the title's brackets escaped.
     public static func markdownLink(to note: Note) -> String {
-        let text = note.displayTitle.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
-        return "[\(text)](\(NoteLinks.scheme)\(note.id.key))"
+        "[\(NoteLinks.linkText(note.displayTitle))](\(NoteLinks.scheme)\(note.id.key))"
     }
 }

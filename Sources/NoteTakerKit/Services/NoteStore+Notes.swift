@@ -39,7 +39,13 @@ extension NoteStore {
         _ db: Database, of current: Note, title: String?, body: String?, replacedBy: NoteVersion.Replacement = .edit, at date: Date
     ) throws -> Note? {
         let newTitle = try title.map(validatedTitle) ?? current.title
-        let newBody = try body.map(validatedBody) ?? current.body
+        var newBody = try body.map(validatedBody) ?? current.body
+        if newTitle != current.title {
+            // A link to the note itself follows the new title as links elsewhere do (followRename).
+            newBody = NoteLinks.renaming(
+                in: newBody, target: current.id.key, from: Note.displayTitle(of: current.title), to: Note.displayTitle(of: newTitle)
+            ) ?? newBody
+        }
         guard newTitle != current.title || newBody != current.body else { return nil }
         try NoteHistory.keep(db, noteId: current.id.key, title: current.title, body: current.body, newBody: newBody,
                              modifiedAt: current.modifiedAt, replacedBy: replacedBy, now: date)
@@ -49,6 +55,7 @@ extension NoteStore {
         try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, \(touch) WHERE id = ?")
             .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
         try Outbox.record(db, .note, current.id.key)
+        if newTitle != current.title { try followRename(db, of: updated, from: current.title, at: date) }
         return updated
     }
 
