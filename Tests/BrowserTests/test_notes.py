@@ -424,3 +424,43 @@ def test_a_single_line_break_shows_unless_turned_off_in_settings(app, browser):
     wait(browser, lambda d: "violets" in by_css(d, "#note-preview").text and not d.find_elements(By.CSS_SELECTOR, "#note-preview p br"),
          message="the preview still breaks the line")
     assert page_errors(browser) == []
+
+
+ROW_SHOWN = "return arguments[0].children[arguments[1]].innerText"
+
+
+def test_markers_show_only_on_the_line_being_edited_and_note_links_read_by_title(app, browser):
+    target = app.new_note("Groceries", "milk")
+    text = f"Plan **bold** and `code`\nSee [Groceries](note:{target}) today\n## Later"
+    note, body = open_note(app, browser, "Live", text)
+    wait(browser, lambda d: d.execute_script(ROWS_TEXT) == text, message="the rows do not hold the text")
+    # Away from the editor every line reads as it will print, a link to a note as [[Title]].
+    assert browser.execute_script(ROW_SHOWN, body, 0) == "Plan bold and code"
+    assert browser.execute_script(ROW_SHOWN, body, 1) == "See Groceries today"
+    link = body.find_element(By.CSS_SELECTOR, ".md-notelink")
+    assert browser.execute_script("return getComputedStyle(arguments[0], '::before').content", link) == '"[["'
+    # The line with the caret shows its Markdown; the note link stays [[Title]] until the caret is in it.
+    browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(4, 4)", body)
+    wait(browser, lambda d: d.execute_script(ROW_SHOWN, body, 0) == "Plan **bold** and `code`", message="the edited line hides its markers")
+    assert browser.execute_script(ROW_SHOWN, body, 2).strip() == "Later", "another line shows them"
+    browser.execute_script("arguments[0].setSelectionRange(arguments[1], arguments[1])", body, text.index("See") + 2)
+    wait(browser, lambda d: d.execute_script(ROW_SHOWN, body, 1) == "See [Groceries](note:" + target + ") today" or
+         d.execute_script(ROW_SHOWN, body, 1) == "See Groceries today", message="the link's line")
+    assert browser.execute_script(ROW_SHOWN, body, 0) == "Plan bold and code", "the line left hides its markers again"
+    browser.execute_script("arguments[0].setSelectionRange(arguments[1], arguments[1])", body, text.index("Groceries]") + 3)
+    wait(browser, lambda d: d.execute_script(ROW_SHOWN, body, 1) == f"See [Groceries](note:{target}) today",
+         message="the caret in the link does not show it as written")
+    # Typing keeps the line being edited drawn with its markers, and the text is the Markdown.
+    body.send_keys(Keys.END, " now")
+    wait(browser, lambda d: body.get_attribute("value") == text.replace(" today", " today now"))
+    # The caret left the link for the line's end: the line is being edited, the link reads by title again.
+    assert browser.execute_script(ROW_SHOWN, body, 1) == "See Groceries today now"
+    assert body.find_elements(By.CSS_SELECTOR, "#note-body > div")[1].get_attribute("data-caret") is not None
+    saved(browser)
+    # Renaming the linked note renames the link, here too.
+    app.cli("edit", target, "--title", "Shopping list")
+    wait(browser, lambda d: f"[Shopping list](note:{target})" in body.get_attribute("value"), message="the link did not follow the rename")
+    body.send_keys(Keys.CONTROL, Keys.HOME)
+    wait(browser, lambda d: d.execute_script(ROW_SHOWN, body, 1) == "See Shopping list today now")
+    assert app.cli_json("show", note)["body"] == f"Plan **bold** and `code`\nSee [Shopping list](note:{target}) today now\n## Later"
+    assert page_errors(browser) == []

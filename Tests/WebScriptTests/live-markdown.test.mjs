@@ -37,3 +37,16 @@ test('a task box is found where it is clicked (or anywhere on its line) and tick
   toggleTaskBox(area, taskBoxAt(area.value, 0, true));
   assert.equal(area.marked, '- [ ] buy |milk');
 });
+
+test('markers that start a line always show; a link to a note is one unit that reads by title', () => {
+  const list = drawLine('- [ ] call **Ada**', null).html;
+  assert.match(list, /<span class="md-mark md-lead">- <\/span>/, 'a list marker shows on every line');
+  assert.match(list, /<span class="md-mark">\*\*<\/span>/, 'emphasis markers show only where edited');
+  assert.match(drawLine('> quoted', null).html, /md-lead/);
+  assert.match(drawLine('```js', null).html, /md-lead/);
+  const id = '4ddf0a1b-0000-4000-8000-000000000001';
+  const linked = drawLine(`See [\\[Draft\\] plan](note:${id}) and [web](https://example.com)`, null).html;
+  assert.equal((linked.match(/md-notelink/g) ?? []).length, 1, 'only the link to a note reads as [[Title]]');
+  assert.match(linked, new RegExp(`<span class="md-notelink"><span class="md-mark">\\[</span><span class="md-link">.*\\[Draft.*\\] plan</span><span class="md-mark">\\]\\(</span><span class="md-url">note:${id}</span>`));
+  assert.doesNotMatch(drawLine(`![picture](note:${id})`, null).html, /md-notelink/, 'an image is not a link to a note');
+});

@@ -1,12 +1,15 @@
 // Formatting visible while typing: each line of the note's text drawn with its Markdown styled —
 // headings larger, strong text bold, emphasis slanted, code shaded, links underlined, done
 // tasks struck through, the markers quiet — every character kept, so the drawing is the text
-// (`NoteText` edits it in place). Task boxes in the text tick when clicked (or with Ctrl+Enter
-// on their line).
+// (`NoteText` edits it in place). Inline markers (`md-mark`) and addresses show only on the
+// lines being edited; the markers that start a line (`md-lead`: lists, quotes, fences, rules)
+// always. A link to a note reads as `[[Title]]` until the caret is in it (`md-notelink`). Task
+// boxes in the text tick when clicked (or with Ctrl+Enter on their line).
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const span = (className, text) => `<span class="${className}">${text}</span>`;
 const mark = (text) => span('md-mark', escape(text));
+const lead = (text) => span('md-mark md-lead', escape(text));
 
 const fenceOpen = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const heading = /^( {0,3})(#{1,6})([ \t].*|)$/;
@@ -23,7 +26,10 @@ function inline(text) {
   let rest = text;
   const rules = [
     [/^(`+)([\s\S]*?[^`])\1(?!`)/, (m) => mark(m[1]) + span('md-code', escape(m[2])) + mark(m[1])],
-    [/^(!?\[)([^\]\n]*)(\]\()([^)\s]*)((?:\s+"[^"]*")?\))/, (m) => mark(m[1]) + span('md-link', inline(m[2])) + mark(m[3]) + span('md-url', escape(m[4])) + mark(m[5])],
+    [/^(!?\[)((?:\\.|[^\]\\\n])*)(\]\()([^)\s]*)((?:\s+"[^"]*")?\))/, (m) => {
+      const drawn = mark(m[1]) + span('md-link', inline(m[2])) + mark(m[3]) + span('md-url', escape(m[4])) + mark(m[5]);
+      return m[1] === '[' && /^note:/i.test(m[4]) ? span('md-notelink', drawn) : drawn;
+    }],
     [/^<(https?:\/\/[^\s>]+|[^\s@>]+@[^\s>]+)>/, (m) => mark('<') + span('md-link', escape(m[1])) + mark('>')],
     [/^(\*\*|__)(?=\S)([\s\S]*?\S)\1/, (m) => mark(m[1]) + span('md-strong', inline(m[2])) + mark(m[1])],
     [/^(~~)(?=\S)([\s\S]*?\S)~~/, (m) => mark(m[1]) + span('md-strike', inline(m[2])) + mark(m[1])],
@@ -56,27 +62,27 @@ function inline(text) {
 export function drawLine(line, fence) {
   if (fence) {
     const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
-    if (close.test(line)) return { html: mark(line), className: 'md-codeblock', fence: null };
+    if (close.test(line)) return { html: lead(line), className: 'md-codeblock', fence: null };
     return { html: escape(line), className: 'md-codeblock', fence };
   }
   let found = fenceOpen.exec(line);
   if (found && !(found[2][0] === '`' && found[3].includes('`'))) {
-    return { html: mark(found[1] + found[2]) + span('md-info', escape(found[3])), className: 'md-codeblock', fence: found[2] };
+    return { html: lead(found[1] + found[2]) + span('md-info', escape(found[3])), className: 'md-codeblock', fence: found[2] };
   }
   if ((found = heading.exec(line))) {
     return { html: mark(found[1] + found[2]) + span('md-heading', inline(found[3])), className: `md-h${found[2].length}`, fence: null };
   }
-  if (rule.test(line)) return { html: mark(line), className: 'md-rule', fence: null };
+  if (rule.test(line)) return { html: lead(line), className: 'md-rule', fence: null };
   if ((found = quote.exec(line))) {
     // What a quote holds reads as it would outside it (a heading, a list, a task).
     const inner = drawLine(found[2], null);
-    return { html: mark(found[1]) + span('md-quote', inner.html), className: inner.className, fence: null };
+    return { html: lead(found[1]) + span('md-quote', inner.html), className: inner.className, fence: null };
   }
   if ((found = listItem.exec(line))) {
     const [, indent, marker, space, box, text] = found;
     const done = box && box[1] !== ' ';
     return {
-      html: escape(indent) + mark(marker + space) + (box ? span(done ? 'md-box md-box-done' : 'md-box', escape(box)) : '')
+      html: escape(indent) + lead(marker + space) + (box ? span(done ? 'md-box md-box-done' : 'md-box', escape(box)) : '')
         + (done ? span('md-done', inline(text)) : inline(text)),
       className: '', fence: null,
     };

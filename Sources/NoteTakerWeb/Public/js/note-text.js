@@ -36,6 +36,8 @@ export class NoteText extends HTMLElement {
   #drawing = new LineDrawing(this);
   #pointerFocus = false;
   #dragged = null;
+  #marked = []; // the rows and the link marked as being edited (`data-caret`)
+  #onSelectionChange = () => this.#markCaret();
 
   constructor() {
     super();
@@ -59,15 +61,21 @@ export class NoteText extends HTMLElement {
     this.addEventListener('focusout', () => {
       this.#readSelection();
       this.removeAttribute('data-keyboard-focus');
+      queueMicrotask(() => this.#markCaret());
     });
   }
 
   connectedCallback() {
+    document.addEventListener('selectionchange', this.#onSelectionChange);
     this.setAttribute('role', 'textbox');
     this.setAttribute('aria-multiline', 'true');
     if (!this.hasAttribute('tabindex')) this.setAttribute('tabindex', '0');
     this.attributeChangedCallback();
     if (!this.children.length) this.#redraw();
+  }
+
+  disconnectedCallback() {
+    document.removeEventListener('selectionchange', this.#onSelectionChange);
   }
 
   attributeChangedCallback() {
@@ -149,6 +157,9 @@ export class NoteText extends HTMLElement {
     this.#text = this.#text.slice(0, start) + text + this.#text.slice(end);
     this.#redraw();
     this.setSelectionRange(selection.start, selection.end);
+    // At once, not at the next selection event: the rows drawn again would show without
+    // their markers for a frame.
+    this.#markCaret();
     this.#scrollToCaret();
     this.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: kind, data: text || null }));
   }
@@ -276,14 +287,21 @@ export class NoteText extends HTMLElement {
     return range ? this.#offsetOf(range.startContainer, range.startOffset) : null;
   }
 
-  /** The point in the rows of an offset in the text. */
-  #pointOf(offset) {
+  /** The index of the line an offset in the text is on. */
+  #lineOf(offset) {
     const starts = this.#lineStarts();
     let [low, high] = [0, starts.length - 1];
     while (low < high) {
       const middle = (low + high + 1) >> 1;
       if (starts[middle] <= offset) low = middle; else high = middle - 1;
     }
+    return low;
+  }
+
+  /** The point in the rows of an offset in the text. */
+  #pointOf(offset) {
+    const starts = this.#lineStarts();
+    const low = this.#lineOf(offset);
     const row = this.children[low];
     let rest = offset - starts[low];
     const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
@@ -307,6 +325,27 @@ export class NoteText extends HTMLElement {
       }
     }
     return this.#selection;
+  }
+
+  /**
+   * Marks what is being edited (`data-caret`): the rows the selection is on, whose Markdown
+   * markers then show, and a link to a note the caret is in, which then shows as written
+   * rather than as `[[Title]]`. Nothing is marked while the element does not have focus.
+   */
+  #markCaret() {
+    for (const element of this.#marked) element.removeAttribute('data-caret');
+    this.#marked = [];
+    const selection = document.getSelection();
+    if (!this.#focused || !selection?.rangeCount || !this.contains(selection.anchorNode)) return;
+    const { start, end } = this.#readSelection();
+    for (let index = this.#lineOf(start), last = this.#lineOf(end); index <= last; index += 1) {
+      if (this.children[index]) this.#marked.push(this.children[index]);
+    }
+    for (const node of [selection.anchorNode, selection.focusNode]) {
+      const link = (node?.nodeType === Node.TEXT_NODE ? node.parentElement : node)?.closest?.('.md-notelink');
+      if (link && this.contains(link)) this.#marked.push(link);
+    }
+    for (const element of this.#marked) element.setAttribute('data-caret', '');
   }
 
   #showSelection() {
