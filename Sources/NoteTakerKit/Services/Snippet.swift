@@ -36,6 +36,16 @@ enum Snippet {
     static func make(body markdown: String, highlights terms: [SearchSyntax.Term]) -> String {
         let body = SnippetText.plain(markdown)
         let patterns = terms.flatMap(Pattern.of)
+        // An ASCII word of a length no pattern has cannot match: it is not folded (a word of
+        // the text folded is a string made, and most words are ASCII and of other lengths).
+        let lengths = Set(patterns.flatMap { $0.words.map(\.utf8.count) })
+        let shortestPrefix = patterns.filter(\.isPrefix).compactMap { $0.words.last?.utf8.count }.min()
+        func foldedIfItMayMatch(_ word: Substring) -> String {
+            let count = word.utf8.count
+            guard !lengths.contains(count), shortestPrefix.map({ count < $0 }) ?? true,
+                  word.utf8.allSatisfy({ $0 < 0x80 }) else { return fold(word) }
+            return ""
+        }
         var words: [(range: Range<String.Index>, weight: Int)] = []
         var folded: [String] = []
         var marked = Set<Int>()
@@ -45,7 +55,7 @@ enum Snippet {
         while let range = scanner.next() {
             let index = words.count
             words.append((range, WordScanner.isSpacelessWord(body[range]) ? 1 : 3))
-            folded.append(fold(body[range]))
+            folded.append(foldedIfItMayMatch(body[range]))
             if let last = passages.indices.last, passages[last].end == nil {
                 passages[last].shown += words[index].weight
                 if passages[last].shown >= passages[last].length { passages[last].end = index + 1 }
