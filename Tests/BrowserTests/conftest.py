@@ -94,10 +94,13 @@ def app():
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def make_browser(width=1366, height=900, phone=False):
+def make_browser(width=1366, height=900, phone=False, language="en-US", text_size=16):
+    """A headless Chromium: its window, a phone's touch screen, the reader's languages, and
+    their text size (Settings → Appearance → Font size: 16 px unless asked)."""
     options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", "--lang=en-US"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", f"--lang={language}"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language, "webkit.webprefs.default_font_size": text_size})
     if phone:
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -37,7 +37,14 @@ test('shortcuts match Ctrl or Cmd with Shift exactly as given, never with Alt', 
   assert.equal(toolForEvent(key({ ctrlKey: true, key: 'h' })), null, 'Ctrl+H without Shift is not the heading');
   assert.equal(toolForEvent(key({ ctrlKey: true, altKey: true, key: 'b' })), null);
   assert.equal(toolForEvent(key({ key: 'b' })), null);
-  assert.deepEqual(tools.map(shortcutText), [
+  assert.deepEqual(tools.map((tool) => shortcutText(tool)), [
     'Ctrl+B', 'Ctrl+I', 'Ctrl+Shift+H', 'Ctrl+Shift+8', 'Ctrl+Shift+7', 'Ctrl+Shift+9', 'Ctrl+K', 'Ctrl+E', 'Ctrl+Shift+.',
   ]);
+});
+
+test('a shortcut names its keys as the language’s keyboards do', () => {
+  const bold = tools.find((tool) => tool.id === 'bold');
+  const heading = tools.find((tool) => tool.id === 'heading');
+  assert.equal(shortcutText(heading, { ctrl: 'Strg', shift: 'Umschalt' }), 'Strg+Umschalt+H');
+  assert.equal(shortcutText(bold, { ctrl: 'Strg', shift: 'Umschalt' }), 'Strg+B');
 });

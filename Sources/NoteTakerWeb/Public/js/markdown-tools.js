@@ -21,10 +21,10 @@ export function toolForEvent(event) {
     && (shortcut.code ? event.code === shortcut.code : event.key.toLowerCase() === shortcut.key)) ?? null;
 }
 
-/** The shortcut as people read it, for titles: Ctrl+Shift+8. */
-export function shortcutText({ shortcut }) {
+/** The shortcut as people read it, for titles: Ctrl+Shift+8 (or with `keys` named as the language names them: Strg+Umschalt+8). */
+export function shortcutText({ shortcut }, keys = { ctrl: 'Ctrl', shift: 'Shift' }) {
   const key = shortcut.code ? shortcut.code.replace('Digit', '').replace('Period', '.') : shortcut.key.toUpperCase();
-  return `Ctrl+${shortcut.shift ? 'Shift+' : ''}${key}`;
+  return `${keys.ctrl}+${shortcut.shift ? `${keys.shift}+` : ''}${key}`;
 }
 
 function replaceSelection(area, text, selectFrom, selectTo) {

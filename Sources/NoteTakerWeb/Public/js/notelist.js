@@ -106,7 +106,7 @@ async function refreshSearch(route, mine) {
   renderList(route, hits);
   const count = document.getElementById('list-count');
   count.textContent = searchHasMore ? t('resultCountMore', { count: hits.length })
-    : hits.length === 1 ? t('resultCountOne') : t('resultCount', { count: hits.length });
+    : t('resultCount', { count: hits.length });
   document.getElementById('load-more').hidden = !searchHasMore || searchLimit >= searchMaximum;
 }
 

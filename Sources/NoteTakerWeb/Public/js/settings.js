@@ -6,7 +6,7 @@ import { currentTheme, setTheme, themes } from './appearance.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
 import { shortcutText, tools } from './markdown-tools.js';
-import { longDate, fileSize, t } from './strings.js';
+import { chooseLanguageInSettings, chosenLanguage, fileSize, formatNumber, keyNames, languages, longDate, t } from './strings.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { refreshSyncStatus, syncData } from './syncstatus.js';
 
@@ -158,8 +158,8 @@ function preferencesSection(status) {
 }
 
 /**
- * Light, dark or as the system is (applied at once, kept in this browser); and whether a
- * single line break shows as one (kept in the store: the preview, print and PDF follow it).
+ * Light, dark or as the system is, and the language (both kept in this browser); and whether
+ * a single line break shows as one (kept in the store: the preview, print and PDF follow it).
  */
 function appearanceSection(preferences) {
   return h('section', { 'aria-labelledby': 'appearance-heading' }, h('h3', { id: 'appearance-heading' }, t('appearance')),
@@ -168,6 +168,14 @@ function appearanceSection(preferences) {
         h('input', { type: 'radio', name: 'theme', value: theme, id: `theme-${theme}`, checked: theme === currentTheme(),
           onchange: () => setTheme(theme) }),
         ' ', t(`theme_${theme}`)))),
+    h('div', { className: 'field' },
+      h('label', { for: 'language' }, t('language')),
+      h('select', { id: 'language', onchange: (event) => {
+        chooseLanguageInSettings(event.target.value || null);
+        location.reload();
+      } },
+      h('option', { value: '', selected: chosenLanguage() === null }, t('language_browser')),
+      Object.entries(languages).map(([tag, name]) => h('option', { value: tag, lang: tag, selected: chosenLanguage() === tag }, name)))),
     h('label', { className: 'check' },
       h('input', { type: 'checkbox', id: 'line-breaks', checked: preferences.lineBreaks, 'aria-describedby': 'line-breaks-hint',
         onchange: (event) => act(api.setPreferences({ lineBreaks: event.target.checked }), t('settingSaved')) }),
@@ -274,14 +282,14 @@ function statisticsSection(stats) {
     ['statPending', stats.pendingChanges], ['statSyncEvents', stats.syncEvents],
   ];
   return h('section', { id: 'stats-section', 'aria-labelledby': 'stats-heading' }, h('h3', { id: 'stats-heading' }, t('statistics')),
-    h('dl', { className: 'facts' }, rows.flatMap(([key, value]) => [h('dt', {}, t(key)), h('dd', {}, typeof value === 'number' ? value.toLocaleString() : value)])));
+    h('dl', { className: 'facts' }, rows.flatMap(([key, value]) => [h('dt', {}, t(key)), h('dd', {}, typeof value === 'number' ? formatNumber(value) : value)])));
 }
 
 function shortcutsSection() {
   const rows = [
     [t('shortcutNewNote'), 'Alt+N'], [t('shortcutSearch'), '/'], [t('shortcutList'), t('shortcutListKeys')],
-    [t('shortcutBackToList'), 'Escape'], [t('shortcutPreview'), 'Ctrl+Shift+P'],
-    ...tools.map((tool) => [t(`tool_${tool.id}`), shortcutText(tool)]),
+    [t('shortcutBackToList'), t('keyEscape')], [t('shortcutPreview'), `${keyNames().ctrl}+${keyNames().shift}+P`],
+    ...tools.map((tool) => [t(`tool_${tool.id}`), shortcutText(tool, keyNames())]),
   ];
   return h('section', { 'aria-labelledby': 'shortcuts-heading' }, h('h3', { id: 'shortcuts-heading' }, t('keyboardShortcuts')),
     h('dl', { className: 'facts' }, rows.flatMap(([what, keys]) => [h('dt', {}, what), h('dd', {}, h('kbd', {}, keys))])));
