@@ -464,3 +464,24 @@ def test_markers_show_only_on_the_line_being_edited_and_note_links_read_by_title
     wait(browser, lambda d: d.execute_script(ROW_SHOWN, body, 1) == "See Shopping list today now")
     assert app.cli_json("show", note)["body"] == f"Plan **bold** and `code`\nSee [Shopping list](note:{target}) today now\n## Later"
     assert page_errors(browser) == []
+
+
+def test_tables_line_up_and_task_boxes_are_boxes_in_the_text(app, browser):
+    text = "| Item | Price |\n|------|------:|\n| Tea | 3 |\n| Shortbread biscuits | 12 |\n\n- [ ] call Ada\n- [x] book the room"
+    note, body = open_note(app, browser, "Table", text)
+    wait(browser, lambda d: d.execute_script(ROWS_TEXT) == text, message="the rows do not hold the text")
+    rows = body.find_elements(By.CSS_SELECTOR, "#note-body > .md-table-row")
+    assert len(rows) == 3
+    # The cells of every row start at the same place, as a table's columns do.
+    starts = [[round(cell.rect["x"]) for cell in row.find_elements(By.CSS_SELECTOR, ".md-cell")] for row in rows]
+    assert starts[0] == starts[1] == starts[2], starts
+    assert not by_css(browser, "#note-body > .md-table-rule").is_displayed(), "the delimiter row shows while not edited"
+    boxes = body.find_elements(By.CSS_SELECTOR, ".md-box")
+    sizes = [(round(box.rect["width"]), round(box.rect["height"])) for box in boxes]
+    assert all(abs(width - height) <= 1 and width > 8 for width, height in sizes), f"task boxes are not drawn as boxes: {sizes}"
+    assert browser.execute_script("return getComputedStyle(arguments[0], '::after').content", boxes[1]) == '"✓"'
+    boxes[0].click()
+    wait(browser, lambda d: "- [x] call Ada" in body.get_attribute("value"), message="clicking the drawn box did not tick it")
+    saved(browser)
+    assert app.cli_json("show", note)["body"] == text.replace("- [ ] call Ada", "- [x] call Ada")
+    assert page_errors(browser) == []

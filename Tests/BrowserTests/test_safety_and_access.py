@@ -246,3 +246,59 @@ def test_code_blocks_are_highlighted_readably_in_both_themes(app, browser):
         assert color(keyword) != color(plain), f"{scheme}: keywords look like the rest"
         assert axe_violations(browser) == [], f"{scheme}: highlighted code must stay readable"
     assert page_errors(browser) == []
+
+
+MOVING = """return [...document.querySelectorAll('*')].flatMap((element) => {
+  const style = getComputedStyle(element);
+  const moves = [style.transitionDuration, style.animationDuration].join(',').split(',').some((time) => parseFloat(time) > 0);
+  return moves ? [element.id || element.className || element.tagName] : [];
+});"""
+
+
+def test_reduce_motion_and_high_contrast_are_honoured(app, browser):
+    app.new_note("Contrast", "A note about contrast.", "--tag", "look")
+    app.start()
+    open_app(browser, app)
+    assert browser.execute_script(MOVING), "the toast fades when motion is not reduced"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    assert browser.execute_script(MOVING) == [], "something still moves with Reduce Motion"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "forced-colors", "value": "active"}]})
+    open_app(browser, app, "#view=search&q=contrast")
+    mark = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-list mark"), message="no marked match")[0]
+    style = lambda element, name: browser.execute_script(f"return getComputedStyle(arguments[0]).{name}", element)
+    assert browser.execute_script("return matchMedia('(forced-colors: active)').matches")
+    assert style(mark, "backgroundColor") == browser.execute_script(
+        "const probe = document.body.appendChild(document.createElement('span')); probe.style.background = 'Mark';"
+        "const colour = getComputedStyle(probe).backgroundColor; probe.remove(); return colour"), "a match is not in the system's Mark colour"
+    open_app(browser, app, "#view=all")
+    current = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".nav-list a[aria-current='page']"), message="no current list")[0]
+    assert style(current, "outlineStyle") == "solid", "the current list shows only by a shadow the system colours remove"
+    assert axe_violations(browser) == [], "High Contrast"
+    assert page_errors(browser) == []
+
+
+def test_text_at_twice_the_size_fits_without_overlap(app):
+    note = app.new_note("A title long enough to wrap when the text is large", "Some text.\n\n- [ ] a task", "--tag", "large")
+    app.cli("folder", "new", "A folder with a long name")
+    app.start()
+    # The reader's text size: 32 px for the browser's usual 16.
+    large = make_browser(1280, 800, text_size=32)
+    try:
+        for route in ("", f"#note={note}", "#view=settings"):
+            open_app(large, app, route)
+            size = large.execute_script("return parseFloat(getComputedStyle(document.documentElement).fontSize)")
+            assert size == 30, size
+            width, viewport = large.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert width <= viewport, f"{route or 'home'}: the page scrolls sideways at 200 % ({width}px in {viewport}px)"
+            overlaps = large.execute_script("""
+                const boxes = [...document.querySelectorAll('.topbar > *, .editor > .note-actions > *, .settings select, .settings button')]
+                  .filter((element) => element.offsetParent !== null).map((element) => [element, element.getBoundingClientRect()]);
+                const found = [];
+                for (const [a, one] of boxes) for (const [b, two] of boxes) {
+                  if (a === b || a.contains(b) || b.contains(a)) continue;
+                  if (one.left < two.right - 1 && two.left < one.right - 1 && one.top < two.bottom - 1 && two.top < one.bottom - 1) found.push([a.id || a.className, b.id || b.className]);
+                }
+                return found;""")
+            assert overlaps == [], f"{route or 'home'}: controls overlap at 200 %: {overlaps}"
+    finally:
+        large.quit()

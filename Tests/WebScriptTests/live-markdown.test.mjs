@@ -50,3 +50,17 @@ test('markers that start a line always show; a link to a note is one unit that r
   assert.match(linked, new RegExp(`<span class="md-notelink"><span class="md-mark">\\[</span><span class="md-link">.*\\[Draft.*\\] plan</span><span class="md-mark">\\]\\(</span><span class="md-url">note:${id}</span>`));
   assert.doesNotMatch(drawLine(`![picture](note:${id})`, null).html, /md-notelink/, 'an image is not a link to a note');
 });
+
+test('a table’s lines are drawn as rows of cells, every character kept', () => {
+  const text = (html) => html.replace(/<[^>]+>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  for (const line of ['| Item | Price |', '  | a \\| b | `c|d` | **e** |', '|---|:--:|']) {
+    assert.equal(text(drawLine(line, null).html), line, line);
+  }
+  const row = drawLine('| Tea \\| milk | `a|b` |', null);
+  assert.equal(row.className, 'md-table-row');
+  assert.equal((row.html.match(/class="md-cell"/g) ?? []).length, 2, 'an escaped pipe and one in code are the cells’ text');
+  assert.equal(drawLine('| --- | ---: |', null).className, 'md-table-rule');
+  assert.equal(drawLine('a | b', null).className, '', 'a line with pipes but no leading one is text');
+  // Openers that never close cost one pass: a long row of pipes and backticks draws at once.
+  assert.equal(text(drawLine(`|${'`|'.repeat(20000)}`, null).html), `|${'`|'.repeat(20000)}`);
+});

@@ -12,7 +12,7 @@ import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-
 import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
 import { flatFolders, sidebarData } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
-import { fileSize, longDate, t } from './strings.js';
+import { fileSize, keyNames, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
 import { refreshHistory, showHistory } from './history.js';
@@ -23,7 +23,7 @@ const draftKey = (id) => `notetaker.draft.${id}`;
 // `cycle` owns whether the text is edited and the base every save is sent with (see
 // save-cycle.js); `saving` is the save request on its way, awaited before the next.
 // At phone width the note's actions fold into its menu, beside Back to the list.
-const phoneWidth = window.matchMedia('(max-width: 760px)');
+const phoneWidth = window.matchMedia('(max-width: 47.5em)'); // as app.css's phone layout
 phoneWidth.addEventListener('change', () => { if (editor.note && editor.elements) renderActions(editor.note); });
 
 const editor = { note: null, cycle: new SaveCycle(), saving: null, previewOn: false, focusTitle: false, elements: null, fresh: null, highlight: null };
@@ -148,7 +148,7 @@ function render(note) {
   const saveState = h('span', { id: 'save-state', className: 'save-state', role: 'status', 'aria-live': 'polite' }, t('saved'));
   const toolbar = trashed ? null : renderToolbar(body);
   const previewToggle = h('button', {
-    type: 'button', id: 'preview-toggle', className: 'quiet', 'aria-pressed': 'false', title: 'Ctrl+Shift+P',
+    type: 'button', id: 'preview-toggle', className: 'quiet', 'aria-pressed': 'false', title: `${keyNames().ctrl}+${keyNames().shift}+P`,
     onclick: () => togglePreview(),
   }, t('preview'));
   const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true, hidden: true, onchange: (event) => upload([...event.target.files]) });
@@ -238,7 +238,7 @@ function render(note) {
 function renderToolbar(body) {
   const buttons = tools.map((tool, index) => h('button', {
     type: 'button', className: 'tool', tabindex: index === 0 ? '0' : '-1', dataset: { tool: tool.id },
-    'aria-label': `${t(`tool_${tool.id}`)} (${shortcutText(tool)})`, title: `${t(`tool_${tool.id}`)} (${shortcutText(tool)})`,
+    'aria-label': `${t(`tool_${tool.id}`)} (${shortcutText(tool, keyNames())})`, title: `${t(`tool_${tool.id}`)} (${shortcutText(tool, keyNames())})`,
     onclick: () => tool.apply(body),
   }, t(`toolShort_${tool.id}`)));
   const toolbar = h('div', { role: 'toolbar', className: 'toolbar', 'aria-label': t('toolbarLabel'), 'aria-controls': 'note-body' }, buttons);

@@ -3,8 +3,9 @@
 // tasks struck through, the markers quiet — every character kept, so the drawing is the text
 // (`NoteText` edits it in place). Inline markers (`md-mark`) and addresses show only on the
 // lines being edited; the markers that start a line (`md-lead`: lists, quotes, fences, rules)
-// always. A link to a note reads as `[[Title]]` until the caret is in it (`md-notelink`). Task
-// boxes in the text tick when clicked (or with Ctrl+Enter on their line).
+// always. A link to a note reads as `[[Title]]` until the caret is in it (`md-notelink`); a
+// table's lines line up as a table; a task's box is drawn as a box, and ticks when clicked (or
+// with Ctrl+Enter on its line).
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const span = (className, text) => `<span class="${className}">${text}</span>`;
@@ -15,6 +16,8 @@ const fenceOpen = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const heading = /^( {0,3})(#{1,6})([ \t].*|)$/;
 const rule = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const quote = /^((?: {0,3}>[ \t]?)+)(.*)$/;
+const tableRule = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
+const tableRow = /^[ \t]*\|.*\|[ \t]*$/;
 const listItem = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+)(\[[ xX]\](?=[ \t]|$))?(.*)$/;
 // A task's line, in a quote or not: its prefix (quote markers, indentation, the list marker
 // and the space after it), then the box.
@@ -58,6 +61,24 @@ function inline(text) {
   return html;
 }
 
+/** A table row's text split at its pipes, those escaped or inside code left in the cell. One pass. */
+function tableCells(line) {
+  const cells = [];
+  let start = 0;
+  let inCode = false;
+  for (let index = 0; index < line.length; index += 1) {
+    const character = line[index];
+    if (character === '\\') index += 1;
+    else if (character === '`') inCode = !inCode;
+    else if (character === '|' && !inCode) {
+      cells.push(line.slice(start, index));
+      start = index + 1;
+    }
+  }
+  cells.push(line.slice(start));
+  return cells;
+}
+
 /** One line drawn, given whether it starts inside a fenced code block; returns the state after it. */
 export function drawLine(line, fence) {
   if (fence) {
@@ -77,6 +98,16 @@ export function drawLine(line, fence) {
     // What a quote holds reads as it would outside it (a heading, a list, a task).
     const inner = drawLine(found[2], null);
     return { html: lead(found[1]) + span('md-quote', inner.html), className: inner.className, fence: null };
+  }
+  if (tableRule.test(line)) return { html: lead(line), className: 'md-table-rule', fence: null };
+  if (tableRow.test(line)) {
+    // Each cell holds the pipe before it, so that the row's cells line up as a table's
+    // (app.css draws the rows as table rows); a pipe escaped or in code is the cell's text.
+    const cells = tableCells(line);
+    const last = cells.length - 1;
+    const html = escape(cells[0]) + cells.slice(1, last).map((cell) => span('md-cell', lead('|') + inline(cell))).join('')
+      + span('md-cell md-cell-end', lead('|') + escape(cells[last]));
+    return { html, className: 'md-table-row', fence: null };
   }
   if ((found = listItem.exec(line))) {
     const [, indent, marker, space, box, text] = found;
