@@ -36,14 +36,15 @@ enum Snippet {
     static func make(body markdown: String, highlights terms: [SearchSyntax.Term]) -> String {
         let body = SnippetText.plain(markdown)
         let patterns = terms.flatMap(Pattern.of)
-        // An ASCII word of a length no pattern has cannot match: it is not folded (a word of
-        // the text folded is a string made, and most words are ASCII and of other lengths).
+        // A word whose folded form is as long as it is (ASCII, or a character of a script
+        // without spaces) and of a length no pattern has cannot match: it is not folded, as a
+        // word folded is a string made, and most words are of other lengths.
         let lengths = Set(patterns.flatMap { $0.words.map(\.utf8.count) })
         let shortestPrefix = patterns.filter(\.isPrefix).compactMap { $0.words.last?.utf8.count }.min()
-        func foldedIfItMayMatch(_ word: Substring) -> String {
+        func foldedIfItMayMatch(_ word: Substring, spaceless: Bool) -> String {
             let count = word.utf8.count
             guard !lengths.contains(count), shortestPrefix.map({ count < $0 }) ?? true,
-                  word.utf8.allSatisfy({ $0 < 0x80 }) else { return fold(word) }
+                  spaceless || word.utf8.allSatisfy({ $0 < 0x80 }) else { return fold(word) }
             return ""
         }
         var words: [(range: Range<String.Index>, weight: Int)] = []
@@ -54,8 +55,9 @@ enum Snippet {
         // Read words only until the passages are complete, or no further match is near.
         while let range = scanner.next() {
             let index = words.count
-            words.append((range, WordScanner.isSpacelessWord(body[range]) ? 1 : 3))
-            folded.append(foldedIfItMayMatch(body[range]))
+            let spaceless = WordScanner.isSpacelessWord(body[range])
+            words.append((range, spaceless ? 1 : 3))
+            folded.append(foldedIfItMayMatch(body[range], spaceless: spaceless))
             if let last = passages.indices.last, passages[last].end == nil {
                 passages[last].shown += words[index].weight
                 if passages[last].shown >= passages[last].length { passages[last].end = index + 1 }
