@@ -35,6 +35,13 @@ def test_attach_an_image_and_see_it_inline(app, browser):
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", attachment) == 40)
     wait(browser, lambda d: "chart.png" in by_css(d, ".attachment a[download]").text, message="the attachment is not listed")
     assert "attachment:" in by_css(browser, "#note-body").get_attribute("value"), "the image is placed in the text"
+    # And it shows in the text itself, its Markdown hidden while the caret is on another line.
+    in_text = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-body img.md-inline-image"), message="the picture is not in the text")[0]
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", in_text) == 40)
+    assert not by_css(browser, "#note-body .md-imagelink").is_displayed()
+    body = by_css(browser, "#note-body")
+    browser.execute_script("arguments[0].setSelectionRange(arguments[1], arguments[1])", body, body.get_attribute("value").index("![") + 3)
+    wait(browser, lambda d: by_css(d, "#note-body .md-imagelink").is_displayed(), message="the picture's Markdown does not show on its line")
     by_css(browser, "#preview-toggle").click()
     inline = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview img"))[0]
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", inline) == 40)

@@ -64,3 +64,15 @@ test('a table’s lines are drawn as rows of cells, every character kept', () =>
   // Openers that never close cost one pass: a long row of pipes and backticks draws at once.
   assert.equal(text(drawLine(`|${'`|'.repeat(20000)}`, null).html), `|${'`|'.repeat(20000)}`);
 });
+
+test('a picture attached to the note is drawn in place; others are not fetched', () => {
+  const id = '3F2A1B4C-0000-4000-8000-000000000001';
+  const drawn = drawLine(`![chart "<b>"](attachment:${id})`, null).html;
+  assert.match(drawn, /<img class="md-inline-image" src="\/api\/v1\/attachments\/3f2a1b4c-0000-4000-8000-000000000001\/content" alt="chart &quot;&lt;b&gt;&quot;"/);
+  assert.match(drawn, /^<span class="md-imagelink">/);
+  assert.equal(drawn.replace(/<img[^>]*>/, '').replace(/<[^>]+>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"'),
+    `![chart "<b>"](attachment:${id})`, 'every character kept, the picture adds none');
+  assert.doesNotMatch(drawLine('![remote](https://example.com/a.png)', null).html, /<img/, 'a picture from elsewhere is not fetched');
+  assert.doesNotMatch(drawLine('![x](attachment:not-an-id)', null).html, /<img/);
+  assert.doesNotMatch(drawLine(`[file](attachment:${id})`, null).html, /<img/, 'a link to a file is not a picture');
+});

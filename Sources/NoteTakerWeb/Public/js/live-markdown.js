@@ -4,8 +4,8 @@
 // (`NoteText` edits it in place). Inline markers (`md-mark`) and addresses show only on the
 // lines being edited; the markers that start a line (`md-lead`: lists, quotes, fences, rules)
 // always. A link to a note reads as `[[Title]]` until the caret is in it (`md-notelink`); a
-// table's lines line up as a table; a task's box is drawn as a box, and ticks when clicked (or
-// with Ctrl+Enter on its line).
+// table's lines line up as a table; a picture attached to the note shows in place; a task's box
+// is drawn as a box, and ticks when clicked (or with Ctrl+Enter on its line).
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const span = (className, text) => `<span class="${className}">${text}</span>`;
@@ -23,6 +23,11 @@ const listItem = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+)(\[[ xX]\](?=[ \t]|$))?(.*
 // and the space after it), then the box.
 const taskItem = /^((?:[ \t]*>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[([ xX])\](?=[ \t]|$)/;
 
+/** An attached picture drawn in the text: not part of it (no characters, not editable). */
+function attachedPicture(id, alt) {
+  return `<img class="md-inline-image" src="/api/v1/attachments/${id}/content" alt="${escape(alt)}" contenteditable="false" draggable="false">`;
+}
+
 /** Inline Markdown as styled HTML (a drawing, not a parse: every character is kept). */
 function inline(text) {
   let html = '';
@@ -31,7 +36,10 @@ function inline(text) {
     [/^(`+)([\s\S]*?[^`])\1(?!`)/, (m) => mark(m[1]) + span('md-code', escape(m[2])) + mark(m[1])],
     [/^(!?\[)((?:\\.|[^\]\\\n])*)(\]\()([^)\s]*)((?:\s+"[^"]*")?\))/, (m) => {
       const drawn = mark(m[1]) + span('md-link', inline(m[2])) + mark(m[3]) + span('md-url', escape(m[4])) + mark(m[5]);
-      return m[1] === '[' && /^note:/i.test(m[4]) ? span('md-notelink', drawn) : drawn;
+      if (m[1] === '[' && /^note:/i.test(m[4])) return span('md-notelink', drawn);
+      const picture = m[1] === '![' && /^attachment:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(m[4]);
+      // A picture attached to the note shows in place (one from elsewhere is not fetched while typing).
+      return picture ? span('md-imagelink', drawn) + attachedPicture(picture[1].toLowerCase(), m[2]) : drawn;
     }],
     [/^<(https?:\/\/[^\s>]+|[^\s@>]+@[^\s>]+)>/, (m) => mark('<') + span('md-link', escape(m[1])) + mark('>')],
     [/^(\*\*|__)(?=\S)([\s\S]*?\S)\1/, (m) => mark(m[1]) + span('md-strong', inline(m[2])) + mark(m[1])],
