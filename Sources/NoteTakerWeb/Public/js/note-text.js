@@ -333,19 +333,22 @@ export class NoteText extends HTMLElement {
    * rather than as `[[Title]]`. Nothing is marked while the element does not have focus.
    */
   #markCaret() {
-    for (const element of this.#marked) element.removeAttribute('data-caret');
-    this.#marked = [];
+    const marked = [];
     const selection = document.getSelection();
-    if (!this.#focused || !selection?.rangeCount || !this.contains(selection.anchorNode)) return;
-    const { start, end } = this.#readSelection();
-    for (let index = this.#lineOf(start), last = this.#lineOf(end); index <= last; index += 1) {
-      if (this.children[index]) this.#marked.push(this.children[index]);
+    if (this.#focused && selection?.rangeCount && this.contains(selection.anchorNode)) {
+      const { start, end } = this.#readSelection();
+      for (let index = this.#lineOf(start), last = this.#lineOf(end); index <= last; index += 1) {
+        if (this.children[index]) marked.push(this.children[index]);
+      }
+      for (const node of [selection.anchorNode, selection.focusNode]) {
+        const link = (node?.nodeType === Node.TEXT_NODE ? node.parentElement : node)?.closest?.('.md-notelink');
+        if (link && this.contains(link)) marked.push(link);
+      }
     }
-    for (const node of [selection.anchorNode, selection.focusNode]) {
-      const link = (node?.nodeType === Node.TEXT_NODE ? node.parentElement : node)?.closest?.('.md-notelink');
-      if (link && this.contains(link)) this.#marked.push(link);
-    }
-    for (const element of this.#marked) element.setAttribute('data-caret', '');
+    // Only what changed: each attribute set or taken away makes the browser style the row again.
+    for (const element of this.#marked) if (!marked.includes(element)) element.removeAttribute('data-caret');
+    for (const element of marked) if (!element.hasAttribute('data-caret')) element.setAttribute('data-caret', '');
+    this.#marked = marked;
   }
 
   #showSelection() {
