@@ -119,3 +119,22 @@ struct AttachmentTests {
         #expect(throws: NoteTakerError.attachmentNotFound("zzzz")) { try store.attachment(matching: "zzzz") }
     }
 }
+
+@Suite("An in-memory store's files")
+struct InMemoryAttachmentFolderTests {
+    @Test func theFolderGoesWithTheLastCopyOfTheStore() throws {
+        let directory = TemporaryDirectory()
+        let file = try directory.write(Data("hello".utf8), named: "hello.txt")
+        var folder: URL?
+        do {
+            let store = try NoteStore.inMemory()
+            let note = try store.createNote(NoteDraft(title: "t"))
+            _ = try store.attachFile(at: file, toNote: note.id)
+            let copy = store
+            folder = copy.attachmentsDirectory
+            #expect(FileManager.default.fileExists(atPath: try #require(folder).path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: try #require(folder).path), "nothing else removes it")
+        #expect(FileManager.default.fileExists(atPath: file.path), "the file attached stays where it was")
+    }
+}

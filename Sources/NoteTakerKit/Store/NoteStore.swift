@@ -23,6 +23,8 @@ public struct NoteStore: Sendable {
     public let databaseURL: URL?
     /// Where the time and the randomness of new ids come from.
     public let sources: StoreSources
+    /// An in-memory store's folder of attachment files, removed when its last copy is released.
+    private let temporaryFolder: TemporaryFolder?
 
     /// How long a writer waits for another process's write before giving up.
     static let busyTimeout: TimeInterval = 10
@@ -35,6 +37,7 @@ public struct NoteStore: Sendable {
         self.attachmentsDirectory = attachmentsDirectory
         self.databaseURL = databaseURL
         self.sources = sources
+        temporaryFolder = databaseURL == nil ? TemporaryFolder(url: attachmentsDirectory) : nil
         // A store opened read-only was found up to date (see `openForReading`).
         if writer.configuration.readonly { return }
         do {
@@ -123,6 +126,20 @@ public struct NoteStore: Sendable {
         let attachments = FileManager.default.temporaryDirectory
             .appendingPathComponent("NoteTaker-\(UUID().uuidString)", isDirectory: true)
         return try NoteStore(writer: queue, attachmentsDirectory: attachments, databaseURL: nil, sources: sources)
+    }
+
+    /// A folder removed with the last reference to it: an in-memory store's attachments, which
+    /// nothing else would remove (a simulation makes thousands of stores).
+    private final class TemporaryFolder: Sendable {
+        let url: URL
+
+        init(url: URL) {
+            self.url = url
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 
     /// How many pages the write-ahead log grows to before it is copied into the database
