@@ -471,11 +471,11 @@ def test_tables_line_up_and_task_boxes_are_boxes_in_the_text(app, browser):
     note, body = open_note(app, browser, "Table", text)
     wait(browser, lambda d: d.execute_script(ROWS_TEXT) == text, message="the rows do not hold the text")
     rows = body.find_elements(By.CSS_SELECTOR, "#note-body > .md-table-row")
-    assert len(rows) == 3
+    assert len(rows) == 4, "the delimiter row is a row of the table, where the caret can reach it"
     # The cells of every row start at the same place, as a table's columns do.
     starts = [[round(cell.rect["x"]) for cell in row.find_elements(By.CSS_SELECTOR, ".md-cell")] for row in rows]
-    assert starts[0] == starts[1] == starts[2], starts
-    assert not by_css(browser, "#note-body > .md-table-rule").is_displayed(), "the delimiter row shows while not edited"
+    assert starts[0] == starts[1] == starts[2] == starts[3], starts
+    assert rows[1].rect["height"] < rows[0].rect["height"], "the delimiter row is drawn thin"
     boxes = body.find_elements(By.CSS_SELECTOR, ".md-box")
     sizes = [(round(box.rect["width"]), round(box.rect["height"])) for box in boxes]
     assert all(abs(width - height) <= 1 and width > 8 for width, height in sizes), f"task boxes are not drawn as boxes: {sizes}"

@@ -59,7 +59,7 @@ test('a table’s lines are drawn as rows of cells, every character kept', () =>
   const row = drawLine('| Tea \\| milk | `a|b` |', null);
   assert.equal(row.className, 'md-table-row');
   assert.equal((row.html.match(/class="md-cell"/g) ?? []).length, 2, 'an escaped pipe and one in code are the cells’ text');
-  assert.equal(drawLine('| --- | ---: |', null).className, 'md-table-rule');
+  assert.equal(drawLine('| --- | ---: |', null).className, 'md-table-row md-table-rule');
   assert.equal(drawLine('a | b', null).className, '', 'a line with pipes but no leading one is text');
   // Openers that never close cost one pass: a long row of pipes and backticks draws at once.
   assert.equal(text(drawLine(`|${'`|'.repeat(20000)}`, null).html), `|${'`|'.repeat(20000)}`);

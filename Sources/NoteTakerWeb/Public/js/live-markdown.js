@@ -107,15 +107,16 @@ export function drawLine(line, fence) {
     const inner = drawLine(found[2], null);
     return { html: lead(found[1]) + span('md-quote', inner.html), className: inner.className, fence: null };
   }
-  if (tableRule.test(line)) return { html: lead(line), className: 'md-table-rule', fence: null };
-  if (tableRow.test(line)) {
+  const isRule = tableRule.test(line);
+  if (isRule || tableRow.test(line)) {
     // Each cell holds the pipe before it, so that the row's cells line up as a table's
     // (app.css draws the rows as table rows); a pipe escaped or in code is the cell's text.
     const cells = tableCells(line);
     const last = cells.length - 1;
-    const html = escape(cells[0]) + cells.slice(1, last).map((cell) => span('md-cell', lead('|') + inline(cell))).join('')
+    const html = escape(cells[0]) + cells.slice(1, last).map((cell) => span('md-cell', lead('|') + (isRule ? lead(cell) : inline(cell)))).join('')
       + span('md-cell md-cell-end', lead('|') + escape(cells[last]));
-    return { html, className: 'md-table-row', fence: null };
+    // The delimiter row is a row of the table too, so that it stays where the caret can reach it.
+    return { html, className: isRule ? 'md-table-row md-table-rule' : 'md-table-row', fence: null };
   }
   if ((found = listItem.exec(line))) {
     const [, indent, marker, space, box, text] = found;
