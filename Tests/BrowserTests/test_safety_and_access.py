@@ -178,7 +178,7 @@ def test_usable_at_phone_width(app):
         width, viewport = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert viewport == 390 and width <= viewport, f"the page scrolls sideways ({width}px in {viewport}px)"
         screenshot(phone, "phone")
-        by_css(phone, ".back-button").click()
+        click(phone, ".back-button")  # the actions were drawn again after the pin
         wait(phone, lambda d: by_css(d, "#list-pane").is_displayed())
     finally:
         phone.quit()
