@@ -89,7 +89,7 @@ def test_formatting_shows_while_typing_and_boxes_tick_in_the_text(app, browser):
     long_line = "A long line that wraps " * 12
     note, body = open_note(app, browser, "Styled", f"# Plan\n\nSome **bold**, _slanted_ and `code`.\n\n- [ ] call Ada\n- [x] book the room\n\n```\n# not a heading\n```\n\n{long_line}")
     wait(browser, lambda d: d.execute_script(ROWS_TEXT) == body.get_attribute("value"), message="the rows do not hold the text")
-    assert body.find_element(By.CSS_SELECTOR, ".md-h1 .md-heading").text == " Plan"
+    assert body.find_element(By.CSS_SELECTOR, ".md-h1 .md-heading").text == "Plan"
     assert body.find_element(By.CSS_SELECTOR, ".md-strong").text == "bold"
     assert body.find_element(By.CSS_SELECTOR, ".md-em").text == "slanted"
     assert body.find_element(By.CSS_SELECTOR, ".md-code").text == "code"

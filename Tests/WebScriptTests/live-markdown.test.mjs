@@ -9,6 +9,7 @@ test('each line keeps every character, its Markdown styled, escaped for the page
     assert.equal(text(drawLine(line, null).html), line, line);
   }
   assert.equal(drawLine('## Title', null).className, 'md-h2');
+  assert.match(drawLine('## Title', null).html, /^<span class="md-mark">## <\/span><span class="md-heading">Title<\/span>$/, 'the space after the marks goes with them');
   assert.match(drawLine('- [x] done', null).html, /md-box-done/);
   assert.doesNotMatch(drawLine('<script>alert(1)</script>', null).html, /<script>/);
 });

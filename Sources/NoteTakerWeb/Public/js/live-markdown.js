@@ -99,7 +99,9 @@ export function drawLine(line, fence) {
     return { html: lead(found[1] + found[2]) + span('md-info', escape(found[3])), className: 'md-codeblock', fence: found[2] };
   }
   if ((found = heading.exec(line))) {
-    return { html: mark(found[1] + found[2]) + span('md-heading', inline(found[3])), className: `md-h${found[2].length}`, fence: null };
+    // The space after the marks goes with them, so a heading away from the caret is not indented.
+    const space = /^[ \t]*/.exec(found[3])[0];
+    return { html: mark(found[1] + found[2] + space) + span('md-heading', inline(found[3].slice(space.length))), className: `md-h${found[2].length}`, fence: null };
   }
   if (rule.test(line)) return { html: lead(line), className: 'md-rule', fence: null };
   if ((found = quote.exec(line))) {
