@@ -36,17 +36,6 @@ enum Snippet {
     static func make(body markdown: String, highlights terms: [SearchSyntax.Term]) -> String {
         let body = SnippetText.plain(markdown)
         let patterns = terms.flatMap(Pattern.of)
-        // A word whose folded form is as long as it is (ASCII, or a character of a script
-        // without spaces) and of a length no pattern has cannot match: it is not folded, as a
-        // word folded is a string made, and most words are of other lengths.
-        let lengths = Set(patterns.flatMap { $0.words.map(\.utf8.count) })
-        let shortestPrefix = patterns.filter(\.isPrefix).compactMap { $0.words.last?.utf8.count }.min()
-        func foldedIfItMayMatch(_ word: Substring, spaceless: Bool) -> String {
-            let count = word.utf8.count
-            guard !lengths.contains(count), shortestPrefix.map({ count < $0 }) ?? true,
-                  spaceless || word.utf8.allSatisfy({ $0 < 0x80 }) else { return fold(word) }
-            return ""
-        }
         var words: [(range: Range<String.Index>, weight: Int)] = []
         var folded: [String] = []
         var marked = Set<Int>()
@@ -55,9 +44,8 @@ enum Snippet {
         // Read words only until the passages are complete, or no further match is near.
         while let range = scanner.next() {
             let index = words.count
-            let spaceless = WordScanner.isSpacelessWord(body[range])
-            words.append((range, spaceless ? 1 : 3))
-            folded.append(foldedIfItMayMatch(body[range], spaceless: spaceless))
+            words.append((range, WordScanner.isSpacelessWord(body[range]) ? 1 : 3))
+            folded.append(fold(body[range]))
             if let last = passages.indices.last, passages[last].end == nil {
                 passages[last].shown += words[index].weight
                 if passages[last].shown >= passages[last].length { passages[last].end = index + 1 }
