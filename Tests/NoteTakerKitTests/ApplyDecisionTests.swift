@@ -15,6 +15,9 @@ struct ApplyDecisionTests {
         var pending: ApplyDecision.Pending?
         /// The server sent the record refusing this device's change (else it was pulled).
         var answered = false
+        var recordType = RecordType.note
+        /// An attachment's note is not here.
+        var noteMissing = false
         var expected: ApplyDecision
 
         enum Synced: Sendable { case atServerTag, atOlderTag, never }
@@ -25,8 +28,8 @@ struct ApplyDecisionTests {
             case .atOlderTag: "t1"
             case .never: nil
             }
-            return Situation(serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
-                             answered: answered)
+            return Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag,
+                             pending: pending, answered: answered, noteMissing: noteMissing)
         }
 
         var testDescription: String { what }
@@ -51,6 +54,12 @@ struct ApplyDecisionTests {
              pending: .delete(deletedTag: "t2"), expected: .keep),
         Case(what: "deleted elsewhere, edited here: the edit wins", serverDeleted: true, synced: .atOlderTag,
              pending: .save(derived: false), expected: .editBeatsServerDeletion),
+        Case(what: "deleted elsewhere, changed here only as a consequence: the deletion wins", serverDeleted: true,
+             synced: .atOlderTag, pending: .save(derived: true), expected: .deleteOverDerivedChange),
+        Case(what: "an attachment whose note is not here waits for it", exists: false, synced: .never, recordType: .attachment,
+             noteMissing: true, expected: .waitForNote),
+        Case(what: "an attachment whose note is here is taken", exists: false, synced: .never, recordType: .attachment,
+             expected: .take(new: true)),
         Case(what: "deleted elsewhere, the row gone here though a save waited: the save is dropped", serverDeleted: true, exists: false,
              synced: .atOlderTag, pending: .save(derived: false), expected: .deletedEverywhere),
         Case(what: "edited on both sides: they merge", synced: .atOlderTag, pending: .save(derived: false), expected: .merge(derivedYields: false)),
@@ -79,7 +88,8 @@ struct ApplyDecisionTests {
                             serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
                             answered: answered))
                         if serverDeleted {
-                            #expect(![.take(new: true), .take(new: false), .takeInsteadOfMissingRow, .editBeatsLocalDeletion].contains(decision))
+                            #expect(![.take(new: true), .take(new: false), .takeInsteadOfMissingRow, .editBeatsLocalDeletion,
+                                      .waitForNote].contains(decision))
                         }
                         if pending != nil {
                             // A change waiting here is never overwritten by a plain take.

@@ -1,14 +1,21 @@
 /// How a record from the server is applied, decided from what this device holds of it: the
 /// client's counterpart of the server's `RecordVersioning.decide`. A pure function of a
-/// ``Situation``; ``SyncApply`` reads the situation from the store and carries the decision out.
+/// ``Situation``; ``ApplyStep/plan(_:)`` turns it into the steps ``SyncApply`` carries out.
 enum ApplyDecision: Equatable {
     /// The row already is the server's version (same change tag), or a change made here
     /// since goes up against it: nothing to do.
     case keep
     /// The server's record replaces the row, or becomes it (`new`: there was none), synced.
     case take(new: Bool)
+    /// An attachment whose note this device does not hold yet: it waits for the note, and is
+    /// applied when the note arrives.
+    case waitForNote
     /// Deleted elsewhere, not changed here: the row goes (when there is one).
     case delete
+    /// Deleted elsewhere, and the change waiting here was one the software made only as a
+    /// consequence of another (derived): it does not count against a deletion, which wins as
+    /// if nothing waited. The change is dropped and the row goes (when there is one).
+    case deleteOverDerivedChange
     /// Deleted here and elsewhere: the deletion waiting to go up is dropped.
     case bothDeleted
     /// Deleted here, and the server refused the deletion because the record was edited
@@ -29,6 +36,8 @@ enum ApplyDecision: Equatable {
 
     /// What this device holds of the record the server sent.
     struct Situation: Equatable {
+        /// The kind of record.
+        var recordType: RecordType = .note
         /// The server's record is a tombstone.
         var serverDeleted: Bool
         /// The server's change tag.
@@ -42,6 +51,9 @@ enum ApplyDecision: Equatable {
         /// The server sent the record as its answer to a change this device sent, refusing
         /// it; otherwise it was pulled.
         var answered = false
+        /// An attachment's note is not here (looked up only for an attachment the server
+        /// saved with no change of it waiting here).
+        var noteMissing = false
     }
 
     /// A change waiting in the outbox.
@@ -59,6 +71,7 @@ enum ApplyDecision: Equatable {
         switch situation.pending {
         case nil:
             if situation.serverDeleted { return .delete }
+            if situation.recordType == .attachment, situation.noteMissing { return .waitForNote }
             return changedElsewhere || !situation.exists ? .take(new: !situation.exists) : .keep
         case .delete(let deletedTag)?:
             if situation.serverDeleted { return .bothDeleted }
@@ -67,7 +80,10 @@ enum ApplyDecision: Equatable {
             // goes up, and the record comes back only when the server refuses it.
             return deletedTag != situation.serverTag && situation.answered ? .editBeatsLocalDeletion : .keep
         case .save(let derived)?:
-            if situation.serverDeleted { return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere }
+            if situation.serverDeleted {
+                if derived { return .deleteOverDerivedChange }
+                return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere
+            }
             if !situation.exists { return .takeInsteadOfMissingRow }
             return changedElsewhere ? .merge(derivedYields: derived) : .keep
         }

@@ -34,16 +34,14 @@ extension SyncApply {
         return false
     }
 
-    /// Marks a row as in sync with the server's version `tag`, `base` its fields then;
-    /// returns whether the row exists. With `stored`, the row holds exactly those fields
+    /// Marks a row as in sync with the server's version `tag`, `base` its fields then. With `stored`, the row holds exactly those fields
     /// (it was just written from them, or sent and not changed since): a note then keeps
     /// no copy of them (``SyncBase``). `sentHere`: the version is one this device sent (a
     /// note remembers it: see ``TagTombstones``).
-    @discardableResult
     mutating func markSynced(
         _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil,
         stored: Bool = false, sentHere: Bool = false
-    ) throws -> Bool {
+    ) throws {
         if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
@@ -51,7 +49,6 @@ extension SyncApply {
                 syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
             WHERE id = ?
             """).execute(arguments: [tag, type == .note && stored ? SyncBase.asStored : baseText ?? base.wireJSON, now.storageValue, key])
-        return db.changesCount > 0
     }
 
     /// Whether a pull left records staged (looked up once per transaction, which adds none).

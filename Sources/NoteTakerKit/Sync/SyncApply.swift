@@ -42,18 +42,18 @@ package struct SyncApply {
         now = sources.now
     }
 
-    /// The outbox entry of a record, if it has one. A derived save (see ``Outbox``) does not
-    /// count against a deletion from the server.
-    private func pending(_ db: Database, _ type: RecordType, _ key: String, deleted: Bool = false)
-        throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
+    /// The outbox entry of a record, if it has one.
+    private func pending(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, pending: ApplyDecision.Pending)? {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
                                    arguments: [type.rawValue, key])
         guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-        if deleted, operation == .save, row["derived"] == true {
-            try clearOutbox(db, type, key)
-            return nil
+        switch operation {
+        case .save: return (row["seq"], .save(derived: row["derived"]))
+        case .delete:
+            let deletedTag = try String.fetchOne(
+                db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
+            return (row["seq"], .delete(deletedTag: deletedTag))
         }
-        return (row["seq"], operation, row["derived"])
     }
 
     /// Adds the notes written since the last flush to the search index in one statement (or
@@ -95,91 +95,73 @@ package struct SyncApply {
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        // Whether the row exists, and the change tag it has: the fields are read only to merge.
-        let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
-        let pendingChange = absent ? nil : try pending(db, type, key, deleted: record.deleted)
-        var situation = ApplyDecision.Situation(
-            serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil, localTag: row.flatMap { $0[0] as String? },
-            answered: answered)
-        switch pendingChange?.operation {
-        case .save?: situation.pending = .save(derived: pendingChange?.derived ?? false)
-        case .delete?:
-            situation.pending = .delete(deletedTag: try String.fetchOne(
-                db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key]))
-        case nil: break
-        }
-        let decision = ApplyDecision.decide(situation)
-        let newNote = type == .note && decision == .take(new: true)
+        let steps = ApplyStep.plan(try situation(db, type, record, absent: absent, answered: answered))
         // Anything but a new note may touch indexed rows: index what is waiting first.
-        if !newNote { try flushIndex(db) }
-        if record.deleted {
-            // Records that waited for it go up without it, as those that held it do.
-            for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
-                try Outbox.record(db, holderType, holder, derived: true)
-            }
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE noteId = ?1 OR recordId = ?1", arguments: [key])
-        } else if type == .attachment, pendingChange == nil, try waitsForItsNote(db, record) {
-            return
-        }
-        switch decision {
-        case .keep:
-            break
-        case .take:
-            if newNote {
-                // Written once, already in sync (``apply(_:_:fieldsText:absent:)`` released any held version).
-                let arriving = SyncedVersion(tag: record.changeTag, at: now)
-                if try write(db, type, key, record.fields, arriving: arriving) { unindexed.append(key) }
-            } else if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
-            }
-        case .delete:
-            if situation.exists {
+        if steps != [.insertArriving] { try flushIndex(db) }
+        for step in steps {
+            switch step {
+            case .dropPendingChange:
+                try clearOutbox(db, type, key)
+            case .releaseWaitersOfDeleted:
+                for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
+                    try Outbox.record(db, holderType, holder, derived: true)
+                }
+                try db.execute(sql: "DELETE FROM sync_waiting WHERE noteId = ?1 OR recordId = ?1", arguments: [key])
+            case .waitForNote:
+                try waitForNote(db, record)
+            case .insertArriving:
+                // Written once, already in sync (``apply(_:_:fieldsText:absent:answered:sent:)`` released any held version).
+                if try write(db, type, key, record.fields, arriving: SyncedVersion(tag: record.changeTag, at: now)) { unindexed.append(key) }
+            case .takeServerVersion:
+                if try write(db, type, key, record.fields) {
+                    try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
+                }
+            case .deleteRow:
                 releasedHashes.formUnion(try SyncRecords.delete(db, type, key))
                 if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
-            }
-            try forgetDeletion(db, type, key, tombstone: record.changeTag)
-        case .bothDeleted:
-            try clearOutbox(db, type, key)
-            try forgetDeletion(db, type, key, tombstone: record.changeTag)
-        case .editBeatsLocalDeletion:
-            try clearOutbox(db, type, key)
-            try forgetDeletion(db, type, key)
-            if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, stored: true)
-            }
-            report.merged += 1
-        case .editBeatsServerDeletion:
-            // Goes up again against the tombstone's tag. A note comes back whole: its
-            // attachments go up again too (their deletions, sent after the note's, then lose to them).
-            try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
-            if type == .note {
+            case .forgetDeletion(let keepingTombstone):
+                try forgetDeletion(db, type, key, tombstone: keepingTombstone ? record.changeTag : nil)
+            case .reopenAgainstTombstone:
+                try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
+            case .resendAttachments:
                 try Outbox.recordSaves(db, .attachment, selection: "SELECT id FROM attachment WHERE noteId = ?", arguments: [key])
-            }
-            report.merged += 1
-        case .deletedEverywhere:
-            try clearOutbox(db, type, key)
-            report.merged += 1
-        case .merge(let derivedYields):
-            guard let local = try SyncRecords.fields(db, type, key) else { return }
-            try merge(db, type, key, local: local, server: record, sent: sent, policy: derivedYields ? .serverWins : policy)
-        case .takeInsteadOfMissingRow:
-            try clearOutbox(db, type, key)
-            if try write(db, type, key, record.fields) {
-                try markSynced(db, type, key, tag: record.changeTag, base: record.fields, stored: true)
+            case .merge(let derivedYields):
+                guard let local = try SyncRecords.fields(db, type, key) else { return }
+                try merge(db, type, key, local: local, server: record, sent: sent, policy: derivedYields ? .serverWins : policy)
+            case .countMerged:
+                report.merged += 1
             }
         }
     }
 
+    /// What this device holds of `record`, read without changing anything. With `absent`,
+    /// the caller found that it holds nothing of it.
+    private func situation(
+        _ db: Database, _ type: RecordType, _ record: SyncRecord, absent: Bool, answered: Bool
+    ) throws -> ApplyDecision.Situation {
+        let key = record.recordId.key
+        // Whether the row exists, and the change tag it has: the fields are read only to merge.
+        let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
+        var situation = ApplyDecision.Situation(
+            recordType: type, serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil,
+            localTag: row.flatMap { $0[0] as String? }, pending: absent ? nil : try pending(db, type, key)?.pending, answered: answered)
+        if type == .attachment, !record.deleted, situation.pending == nil {
+            situation.noteMissing = try attachmentNote(of: record).map { try !NoteStore.noteExists(db, $0) } ?? false
+        }
+        return situation
+    }
+
+    /// The note an attachment record names, when it names one.
+    private func attachmentNote(of record: SyncRecord) -> String? {
+        record.fields[AttachmentRecord.Field.noteId.rawValue]?.string.flatMap { UUID(key: $0) }?.key
+    }
+
     /// Keeps an attachment whose note has not arrived yet, to apply when the note does.
-    private mutating func waitsForItsNote(_ db: Database, _ record: SyncRecord) throws -> Bool {
-        guard let noteId = record.fields[AttachmentRecord.Field.noteId.rawValue]?.string.flatMap({ UUID(key: $0) })?.key,
-              try !NoteStore.noteExists(db, noteId)
-        else { return false }
+    private mutating func waitForNote(_ db: Database, _ record: SyncRecord) throws {
+        guard let noteId = attachmentNote(of: record) else { return }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_waiting (recordId, noteId, changeTag, fields) VALUES (?, ?, ?, ?)",
-                       arguments: [record.recordId.key, noteId, record.changeTag,
-                                   record.fields.wireJSON])
+                       arguments: [record.recordId.key, noteId, record.changeTag, record.fields.wireJSON])
         attachmentsWaiting = true
-        return true
     }
 
     /// Applies the attachments that waited for a note that is now here.
@@ -227,7 +209,6 @@ package struct SyncApply {
             base = created ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
         }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
-        report.merged += 1
         guard try write(db, type, key, outcome.fields) else {
             // The server's version cannot be read (it is held): this device's version goes
             // up against it, untouched, and replaces it.
@@ -267,46 +248,42 @@ package struct SyncApply {
     ) throws {
         guard let type = RecordType(rawValue: change.recordType) else { return }
         let key = change.recordId.key
-        let current = try pending(db, type, key)
-        var result = result
-        if result.outcome == .serverRecordChanged, let record = result.serverRecord, Self.holds(record, change) {
-            // The server holds just what this change sent: a batch sent again and decided
-            // anew (its answer forgotten) meets its own first write. It was saved, at that
-            // version; taken as another device's, it would undo what was changed here since.
-            result = RecordResult(recordId: result.recordId, recordType: result.recordType, outcome: .saved, changeTag: record.changeTag)
+        let answer: AnswerStep.Answer = switch result.outcome {
+        case .saved: .saved
+        case .serverRecordChanged: result.serverRecord.map { .refused(serverHoldsSent: Self.holds($0, change)) } ?? .refusedWithoutRecord
+        case .error: .error
         }
-        if result.outcome != .error, try isStaging(db) {
-            // A version staged by an earlier, unfinished pull is older than this answer's;
-            // applied later it would undo it (and the server does not send a device's own
-            // version back to correct that).
-            try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
-        }
-        switch result.outcome {
-        case .saved:
-            report.pushed += 1
-            let tag = result.changeTag ?? ""
-            if change.operation == .delete {
-                if current?.seq == sentSequence { try clearOutbox(db, type, key) }
+        // A record refused with the server's own copy of what was sent is saved at its version.
+        let tag = result.outcome == .saved ? result.changeTag ?? "" : result.serverRecord?.changeTag ?? ""
+        let situation = AnswerStep.Situation(
+            answer: answer, operation: change.operation, unchangedSince: try pending(db, type, key)?.seq == sentSequence,
+            exists: try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(type.table) WHERE id = ?"), arguments: [key]) == true,
+            staging: try isStaging(db), sentBefore: sentBefore)
+        for step in AnswerStep.plan(situation) {
+            switch step {
+            case .dropStagedVersion:
+                try db.cachedStatement(sql: "DELETE FROM sync_inbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+            case .countPushed:
+                report.pushed += 1
+            case .dropPendingChange:
+                try clearOutbox(db, type, key)
+            case .forgetDeletion:
                 try forgetDeletion(db, type, key, tombstone: tag)
-            } else if try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON,
-                                     stored: current?.seq == sentSequence, sentHere: true) {
-                if current?.seq == sentSequence {
-                    try clearOutbox(db, type, key)
-                } else {
-                    try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
-                }
-            } else {
-                // Deleted here while the save was in flight (perhaps before its answer was
-                // first lost): the deletion goes up against the version the save made.
+            case .markSynced(let unchangedSince):
+                try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON, stored: unchangedSince, sentHere: true)
+            case .markPending:
+                try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
+            case .releaseHeldVersion:
+                if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
+            case .deleteAgainstSavedVersion:
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES (?, ?, ?)",
                                arguments: [type.rawValue, key, tag])
+            case .applyServerRecord(let resent):
+                if let record = result.serverRecord { try apply(db, record, answered: true, sent: resent ? change : nil) }
+            case .recordFailure:
+                report.errors += 1
+                try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")
             }
-        case .serverRecordChanged:
-            guard let record = result.serverRecord else { break }
-            try apply(db, record, answered: true, sent: sentBefore && change.operation == .save ? change : nil)
-        case .error:
-            report.errors += 1
-            try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")
         }
     }
 
