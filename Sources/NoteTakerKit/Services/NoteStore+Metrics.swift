@@ -53,7 +53,7 @@ extension NoteStore {
                 attachmentBytes: try Int64.fetchOne(db, sql: """
                     SELECT IFNULL(SUM(fileSize), 0) FROM (SELECT DISTINCT contentHash, fileSize FROM attachment)
                     """) ?? 0,
-                pendingChanges: try count("SELECT COUNT(*) FROM outbox"))
+                pendingChanges: try Outbox.count(db))
         }
     }
 }

@@ -1,59 +1,8 @@
 import Foundation
 import GRDB
 
-/// The kinds of record that sync.
-public enum RecordType: String, Sendable, Codable, CaseIterable {
-    /// A ``Note``.
-    case note
-    /// A ``Folder``.
-    case folder
-    /// A ``Tag``.
-    case tag
-    /// An ``Attachment``'s metadata.
-    case attachment
-
-    /// The table that holds records of this type.
-    var table: String { rawValue }
-
-    /// Every type, those that others refer to first: the order of applying fetched records,
-    /// and of queueing a whole store to go up (so that other devices receive folders and tags
-    /// before the notes in them).
-    static let parentsFirst = allCases.sorted { $0.applyOrder < $1.applyOrder }
-
-    /// The order in which fetched records are applied: what others refer to comes first.
-    var applyOrder: Int {
-        switch self {
-        case .folder: 0
-        case .tag: 1
-        case .note: 2
-        case .attachment: 3
-        }
-    }
-}
-
-/// A local change waiting in the outbox to go up to the sync server.
-public struct PendingChange: Sendable, Hashable {
-    /// Whether the record was saved or deleted.
-    public enum Operation: String, Sendable, Codable {
-        /// The record was created or changed: send its current state.
-        case save
-        /// The record was deleted: send a tombstone.
-        case delete
-    }
-
-    /// Grows with every change; a change made during a push has a higher one.
-    public var sequence: Int64
-    /// What kind of record changed.
-    public var recordType: RecordType
-    /// The record's id.
-    public var recordId: UUID
-    /// Save or delete.
-    public var operation: Operation
-    /// When the change was made.
-    public var queuedAt: Date
-}
-
-/// Appends local changes to the outbox, always inside the transaction that makes them.
+/// The outbox: local changes waiting to go up, appended inside the transaction that makes
+/// them. Every statement that reads or writes the `outbox` table is here.
 ///
 /// A change is *derived* when this device made it only because a deletion arrived from
 /// elsewhere (a note losing a deleted tag, a subfolder moving up): it goes up like any
@@ -62,6 +11,22 @@ public struct PendingChange: Sendable, Hashable {
 enum Outbox {
     /// A change the server refused this many times is marked `error` and left until retried by hand.
     static let maximumAttempts = 3
+
+    /// One change waiting, as a push reads it.
+    struct Entry {
+        /// Grows with every change.
+        var seq: Int64
+        /// The record's type, as stored (`nil`: not one this app knows).
+        var type: RecordType?
+        /// The record's id, as stored.
+        var recordId: String
+        /// Save or delete.
+        var operation: PendingChange.Operation
+        /// Made only as a consequence of another change.
+        var derived: Bool
+    }
+
+    // MARK: Changes made here
 
     /// Records that a row was saved (and marks it `pending`), or deleted.
     static func record(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
@@ -81,17 +46,141 @@ enum Outbox {
             """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue, derived])
     }
 
-    /// How many changes may be sent: those not failed too often.
-    static func pushableCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [maximumAttempts]) ?? 0
-    }
-
     /// Records a save of every row of `type` whose id the SQL `selection` returns.
     static func recordSaves(_ db: Database, _ type: RecordType, selection: String, arguments: StatementArguments = []) throws {
         let ids = try String.fetchAll(db, sql: selection, arguments: arguments)
         for id in ids {
             try record(db, type, id)
         }
+    }
+
+    /// Queues a save of every row of `type`, for a server that holds none of them.
+    static func queueAll(_ db: Database, _ type: RecordType) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
+            SELECT ?, id, 'save', ? FROM \(type.table)
+            """, arguments: [type.rawValue, Date().storageValue])
+    }
+
+    /// Drops every deletion waiting.
+    static func removeDeletions(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")
+    }
+
+    // MARK: What a push and its answers do
+
+    /// The change of a record waiting, if there is one.
+    static func entry(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
+                                   arguments: [type.rawValue, key])
+        guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
+        return (row["seq"], operation, row["derived"])
+    }
+
+    /// Whether a change of the record waits.
+    static func holds(_ db: Database, recordType: String, recordId: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM outbox WHERE recordType = ? AND recordId = ?"),
+                          arguments: [recordType, recordId]) == true
+    }
+
+    /// Up to `limit` changes after sequence `cursor` that have not failed too often, oldest first.
+    static func entries(_ db: Database, after cursor: Int64, limit: Int) throws -> [Entry] {
+        try Row.fetchAll(db, sql: """
+            SELECT seq, recordType, recordId, operation, derived FROM outbox
+            WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
+            """, arguments: [cursor, maximumAttempts, limit]).compactMap { row in
+            guard let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
+            return Entry(seq: row["seq"], type: RecordType(rawValue: row["recordType"]), recordId: row["recordId"],
+                         operation: operation, derived: row["derived"])
+        }
+    }
+
+    /// Drops the change of a record.
+    static func remove(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
+    }
+
+    /// Drops the change with this sequence.
+    static func remove(_ db: Database, sequence: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?").execute(arguments: [sequence])
+    }
+
+    /// Drops the changes whose sequences the JSON array `sequences` lists.
+    static func remove(_ db: Database, sequences: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))").execute(arguments: [sequences])
+    }
+
+    /// Which of the sequences the JSON array `sequences` lists still wait: their records
+    /// did not change since.
+    static func waiting(_ db: Database, sequences: String) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT seq FROM outbox WHERE seq IN (SELECT value FROM json_each(?))"),
+                               arguments: [sequences]))
+    }
+
+    /// Counts a failed attempt of a record's change, at least `attempts`, with the reason.
+    static func countFailure(_ db: Database, _ type: RecordType, _ key: String, attempts: Int, message: String) throws {
+        try db.execute(sql: "UPDATE outbox SET attempts = MAX(attempts + 1, ?), lastError = ? WHERE recordType = ? AND recordId = ?",
+                       arguments: [attempts, message, type.rawValue, key])
+    }
+
+    /// Puts every failed change back in line; returns the records they change.
+    static func resetFailures(_ db: Database) throws -> [(type: RecordType, id: String)] {
+        let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [maximumAttempts])
+        try db.execute(sql: "UPDATE outbox SET attempts = 0, lastError = NULL")
+        return failed.compactMap { row in RecordType(rawValue: row["recordType"]).map { ($0, row["recordId"]) } }
+    }
+
+    // MARK: Counts
+
+    /// How many changes wait, failed or not.
+    static func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
+    }
+
+    /// How many changes may be sent: those not failed too often.
+    static func pushableCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE attempts < ?", arguments: [maximumAttempts]) ?? 0
+    }
+
+    /// Whether any change may be sent.
+    static func hasPushable(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE attempts < ? LIMIT 1", arguments: [maximumAttempts]) ?? false
+    }
+
+    /// How many changes of notes, and of other records, wait.
+    static func countsByKind(_ db: Database) throws -> (notes: Int, others: Int) {
+        var counts = (notes: 0, others: 0)
+        for row in try Row.fetchAll(db, sql: "SELECT recordType = 'note', COUNT(*) FROM outbox GROUP BY recordType = 'note'") {
+            if row[0] as Bool { counts.notes = row[1] } else { counts.others = row[1] }
+        }
+        return counts
+    }
+
+    /// The newest sequence (0 for an empty outbox): it grows with every local change.
+    static func lastSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM outbox") ?? 0
+    }
+
+    /// The changes that failed too often, oldest first, each with a label for its record.
+    static func failures(_ db: Database) throws -> [SyncFailure] {
+        try Row.fetchAll(db, sql: """
+            SELECT o.recordType, o.recordId, o.lastError, o.attempts,
+                COALESCE((SELECT title FROM note WHERE id = o.recordId), (SELECT name FROM folder WHERE id = o.recordId),
+                         (SELECT name FROM tag WHERE id = o.recordId), (SELECT fileName FROM attachment WHERE id = o.recordId)) AS label
+            FROM outbox o WHERE o.attempts >= ? ORDER BY o.seq
+            """, arguments: [maximumAttempts]).compactMap { row -> SyncFailure? in
+            guard let id = row.uuid("recordId") else { return nil }
+            return SyncFailure(recordType: row["recordType"], recordId: id, label: row["label"],
+                               message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])
+        }
+    }
+
+    // MARK: In other statements
+
+    /// An SQL condition, true when a change waits for the record whose type is the SQL
+    /// expression `type` and whose id is `id`; `editsOnly`: a change not derived.
+    static func waitsSQL(type: String, id: String, editsOnly: Bool = false) -> String {
+        "EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = \(type) AND o.recordId = \(id)\(editsOnly ? " AND NOT o.derived" : ""))"
     }
 }
 

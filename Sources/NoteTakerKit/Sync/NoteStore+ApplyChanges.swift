@@ -90,8 +90,8 @@ extension NoteStore {
         let ids = records.filter { $0.recordType == RecordType.note.rawValue }.map(\.recordId.key)
         guard !ids.isEmpty else { return [] }
         return Set(try String.fetchAll(db, sql: """
-            SELECT id FROM note WHERE id IN (SELECT value FROM json_each(?1))
-            UNION SELECT recordId FROM outbox WHERE recordType = 'note' AND recordId IN (SELECT value FROM json_each(?1))
+            SELECT j.value FROM json_each(?) AS j
+            WHERE j.value IN (SELECT id FROM note) OR \(Outbox.waitsSQL(type: "'note'", id: "j.value"))
             """, arguments: [NoteStore.jsonArray(ids)]))
     }
 
@@ -101,7 +101,7 @@ extension NoteStore {
         guard !deletions.isEmpty else { return false }
         return try Bool.fetchOne(db, sql: """
             SELECT 1 FROM note n WHERE n.id IN (SELECT value FROM json_each(?))
-              AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = 'note' AND o.recordId = n.id) LIMIT 1
+              AND NOT \(Outbox.waitsSQL(type: "'note'", id: "n.id")) LIMIT 1
             """, arguments: [NoteStore.jsonArray(deletions)]) == true
     }
 

@@ -85,7 +85,7 @@ extension NoteStore {
                     INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields)
                     SELECT ?1, ?2, t.id, t.changeTag, 1, '{}' FROM sync_unlisted u JOIN \(type.table) t ON t.id = u.recordId
                     WHERE u.recordType = ?2 AND t.changeTag IS NOT NULL
-                      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = ?2 AND o.recordId = t.id AND NOT o.derived)
+                      AND NOT \(Outbox.waitsSQL(type: "?2", id: "t.id", editsOnly: true))
                     """, arguments: [type.applyOrder, type.rawValue])
                 staged += db.changesCount
             }

@@ -38,15 +38,9 @@ extension NoteStore {
     package func finishRestoredServerHeal() throws(NoteTakerError) {
         try write { db in
             guard let started = try SyncState.get(db, .healingRestoredServer).flatMap(Double.init) else { return }
-            let counts = try Row.fetchAll(db, sql: "SELECT recordType, COUNT(*) AS n FROM outbox GROUP BY recordType")
-            var notice = RestoredServerNotice(noticedAt: Date(timeIntervalSince1970: started), notesSentAgain: 0, otherRecordsSentAgain: 0)
-            for row in counts {
-                if row["recordType"] == RecordType.note.rawValue {
-                    notice.notesSentAgain += row["n"] as Int
-                } else {
-                    notice.otherRecordsSentAgain += row["n"] as Int
-                }
-            }
+            let counts = try Outbox.countsByKind(db)
+            let notice = RestoredServerNotice(noticedAt: Date(timeIntervalSince1970: started), notesSentAgain: counts.notes,
+                                              otherRecordsSentAgain: counts.others)
             try SyncState.set(db, .restoredServer, String(decoding: try JSONEncoder().encode(notice), as: UTF8.self))
             try SyncState.set(db, .healingRestoredServer, nil)
         }

@@ -28,12 +28,9 @@ extension NoteStore {
     static func requeueEverything(_ db: Database, keepingDeletions: Bool = false) throws {
         for type in RecordType.parentsFirst {
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
-                SELECT ?, id, 'save', ? FROM \(type.table)
-                """, arguments: [type.rawValue, Date().storageValue])
+            try Outbox.queueAll(db, type)
         }
-        if !keepingDeletions { try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'") }
+        if !keepingDeletions { try Outbox.removeDeletions(db) }
         // A deletion kept goes up against no version (its version's tag is forgotten).
         try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")
@@ -48,9 +45,7 @@ extension NoteStore {
 
     /// Whether the outbox holds changes that may be sent (not failed too often).
     package func hasPushableChanges() throws(NoteTakerError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE attempts < ? LIMIT 1", arguments: [Outbox.maximumAttempts]) ?? false
-        }
+        try read { db in try Outbox.hasPushable(db) }
     }
 
     /// How many changes the outbox holds that may be sent: the total a push reports progress against.
@@ -223,7 +218,7 @@ extension NoteStore {
             let deletions = try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT i.recordId) FROM sync_inbox i JOIN note n ON n.id = i.recordId
                 WHERE i.recordType = 'note' AND i.deleted = 1
-                  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = 'note' AND o.recordId = i.recordId)
+                  AND NOT \(Outbox.waitsSQL(type: "'note'", id: "i.recordId"))
                 """) ?? 0
             return (deletions, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0)
         }

@@ -65,20 +65,18 @@ extension NoteStore {
 
     /// The outbox's newest sequence, live: it grows with every local change.
     public func observeLocalChanges() -> AsyncThrowingStream<Int64, any Error> {
-        observe { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM outbox") ?? 0 }
+        observe { db in try Outbox.lastSequence(db) }
     }
 
     /// Puts changes that failed to sync back in line; returns how many.
     @discardableResult
     public func retryFailedSync() throws(NoteTakerError) -> Int {
         try write { db in
-            let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [Outbox.maximumAttempts])
-            try db.execute(sql: "UPDATE outbox SET attempts = 0, lastError = NULL")
-            for row in failed {
-                guard let type = RecordType(rawValue: row["recordType"]) else { continue }
+            let failed = try Outbox.resetFailures(db)
+            for (type, id) in failed {
                 try db.execute(sql: """
                     UPDATE \(type.table) SET syncStatus = 'pending', syncRetryCount = 0, syncErrorMessage = NULL WHERE id = ?
-                    """, arguments: [row["recordId"] as String])
+                    """, arguments: [id])
             }
             return failed.count
         }
@@ -87,16 +85,7 @@ extension NoteStore {
     static func fetchSyncSummary(_ db: Database) throws -> SyncSummary {
         let pending = try Outbox.pushableCount(db)
         let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
-        let failures = try Row.fetchAll(db, sql: """
-            SELECT o.recordType, o.recordId, o.lastError, o.attempts,
-                COALESCE((SELECT title FROM note WHERE id = o.recordId), (SELECT name FROM folder WHERE id = o.recordId),
-                         (SELECT name FROM tag WHERE id = o.recordId), (SELECT fileName FROM attachment WHERE id = o.recordId)) AS label
-            FROM outbox o WHERE o.attempts >= ? ORDER BY o.seq
-            """, arguments: [Outbox.maximumAttempts]).compactMap { row -> SyncFailure? in
-            guard let id = row.uuid("recordId") else { return nil }
-            return SyncFailure(recordType: row["recordType"], recordId: id, label: row["label"],
-                               message: row["lastError"] ?? "Unknown error", attempts: row["attempts"])
-        }
+        let failures = try Outbox.failures(db)
         let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last,
                            restoredServer: try fetchRestoredServerNotice(db))

@@ -39,27 +39,23 @@ package struct PushBatch: Codable, Sendable {
     /// can be more than a server takes at once). Records too large to send count a failed
     /// attempt here; `refused` counts them. The request is sent as `requestId`.
     static func read(_ db: Database, after cursor: Int64, limit: Int, refused: inout Int, requestId: UUID) throws -> PushBatch? {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT seq, recordType, recordId, operation, derived FROM outbox
-            WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
-            """, arguments: [cursor, Outbox.maximumAttempts, limit])
-        guard !rows.isEmpty else { return nil }
+        let entries = try Outbox.entries(db, after: cursor, limit: limit)
+        guard !entries.isEmpty else { return nil }
         var changes: [RecordChange] = []
         var sequences: [Int64] = []
         var hashes: [String] = []
         var texts: [String?] = []
         var bytes = 0
         let deviceName = try SyncDevice.name(db)
-        let deletion = PendingChange.Operation.delete.rawValue
         // The notes, nearly every record of a push, are read in one statement.
-        let notes = try SyncRecords.storedNotes(db, rows.compactMap { row in
-            row["recordType"] == RecordType.note.rawValue && row["operation"] != deletion ? row["recordId"] : nil
+        let notes = try SyncRecords.storedNotes(db, entries.compactMap { entry in
+            entry.type == .note && entry.operation == .save ? entry.recordId : nil
         }, deviceName: deviceName)
-        entries: for row in rows {
-            guard let type = RecordType(rawValue: row["recordType"]), let id = UUID(key: row["recordId"]) else { continue }
-            let key: String = row["recordId"]
-            let seq: Int64 = row["seq"]
-            let isDeletion = row["operation"] == deletion
+        reading: for queued in entries {
+            guard let type = queued.type, let id = UUID(key: queued.recordId) else { continue }
+            let key = queued.recordId
+            let seq = queued.seq
+            let isDeletion = queued.operation == .delete
             let stored: (fields: RecordFields, changeTag: String?, text: String)? = if isDeletion {
                 nil
             } else if type == .note {
@@ -75,9 +71,9 @@ package struct PushBatch: Codable, Sendable {
                 measured: text.flatMap { PushAdmission.needsMeasuring(estimate: estimate) ? $0.utf8.count : nil })
             switch PushAdmission.decide(entry, batchBytes: bytes, batchIsEmpty: changes.isEmpty) {
             case .batchFull:
-                break entries
+                break reading
             case .gone:
-                try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq])
+                try Outbox.remove(db, sequence: seq)
             case .tooLarge(let size):
                 try SyncApply.recordFailure(db, type, key, message: """
                     This \(type.rawValue) is \(size) bytes as a sync record; the server takes at most \(SyncLimits.maxRecordBytes). \
@@ -93,7 +89,7 @@ package struct PushBatch: Codable, Sendable {
                 } else {
                     bytes += estimate
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: stored?.changeTag,
-                                                fields: fields, derived: row["derived"] == true))
+                                                fields: fields, derived: queued.derived))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }
@@ -101,7 +97,7 @@ package struct PushBatch: Codable, Sendable {
             }
         }
         guard !changes.isEmpty else {
-            return try read(db, after: rows.last?["seq"] ?? cursor, limit: limit, refused: &refused, requestId: requestId)
+            return try read(db, after: entries.last?.seq ?? cursor, limit: limit, refused: &refused, requestId: requestId)
         }
         // The tokens go with the batch: a server restored from an older copy refuses it.
         let request = ModifyRequest(requestId: requestId, changes: changes, deviceId: try SyncDevice.id(db),

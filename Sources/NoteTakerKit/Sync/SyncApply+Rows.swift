@@ -69,10 +69,6 @@ extension SyncApply {
         return found
     }
 
-    func clearOutbox(_ db: Database, _ type: RecordType, _ key: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
-    }
-
     /// The deletion made here is done with: the record was deleted on the server too (at
     /// change tag `tombstone`, remembered for a tag), or came back.
     func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String, tombstone: String? = nil) throws {

@@ -23,8 +23,7 @@ extension SyncApply {
         else { return false }
         let sent = NoteStore.jsonArray(batch.sequences.map(String.init))
         // Changes still the latest of their records: their rows hold exactly what was sent.
-        let unchanged = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT seq FROM outbox WHERE seq IN (SELECT value FROM json_each(?))"),
-                                               arguments: [sent]))
+        let unchanged = try Outbox.waiting(db, sequences: sent)
         for (typeName, indices) in Dictionary(grouping: changes.indices, by: { changes[$0].recordType }) {
             guard let type = RecordType(rawValue: typeName) else { continue }
             var writer = WireWriter()
@@ -41,7 +40,7 @@ extension SyncApply {
             }
             try markBatchSynced(db, type, rows: writer.text, count: indices.count)
         }
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))").execute(arguments: [sent])
+        try Outbox.remove(db, sequences: sent)
         report.pushed += changes.count
         return true
     }

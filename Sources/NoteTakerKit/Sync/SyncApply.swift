@@ -44,15 +44,13 @@ package struct SyncApply {
 
     /// The outbox entry of a record, if it has one.
     private func pending(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, pending: ApplyDecision.Pending)? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
-                                   arguments: [type.rawValue, key])
-        guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-        switch operation {
-        case .save: return (row["seq"], .save(derived: row["derived"]))
+        guard let entry = try Outbox.entry(db, type, key) else { return nil }
+        switch entry.operation {
+        case .save: return (entry.seq, .save(derived: entry.derived))
         case .delete:
             let deletedTag = try String.fetchOne(
                 db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])
-            return (row["seq"], .delete(deletedTag: deletedTag))
+            return (entry.seq, .delete(deletedTag: deletedTag))
         }
     }
 
@@ -101,7 +99,7 @@ package struct SyncApply {
         for step in steps {
             switch step {
             case .dropPendingChange:
-                try clearOutbox(db, type, key)
+                try Outbox.remove(db, type, key)
             case .releaseWaitersOfDeleted:
                 for (holderType, holder) in try UnresolvedReferences.forget(db, deleted: key) {
                     try Outbox.record(db, holderType, holder, derived: true)
@@ -187,8 +185,7 @@ package struct SyncApply {
         guard !deleted, let type = RecordType(rawValue: recordType),
               try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [recordId]) == changeTag
         else { return false }
-        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM outbox WHERE recordType = ? AND recordId = ?"),
-                                 arguments: [recordType, recordId]) != true
+        return try !Outbox.holds(db, recordType: recordType, recordId: recordId)
     }
 
     /// Merges the server's record into the row. `sent`: a change of the row this device sent
@@ -218,7 +215,7 @@ package struct SyncApply {
         let stored = try SyncRecords.fields(db, type, key) ?? outcome.fields
         try markSynced(db, type, key, tag: server.changeTag, base: server.fields)
         if stored == server.fields {
-            try clearOutbox(db, type, key)
+            try Outbox.remove(db, type, key)
         } else {
             try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
         }
@@ -266,7 +263,7 @@ package struct SyncApply {
             case .countPushed:
                 report.pushed += 1
             case .dropPendingChange:
-                try clearOutbox(db, type, key)
+                try Outbox.remove(db, type, key)
             case .forgetDeletion:
                 try forgetDeletion(db, type, key, tombstone: tag)
             case .markSynced(let unchangedSince):
@@ -298,8 +295,7 @@ package struct SyncApply {
     /// waits to be retried by hand.
     static func recordFailure(_ db: Database, _ type: RecordType, _ key: String, message: String, final: Bool = false) throws {
         let attempts = final ? Outbox.maximumAttempts : 1
-        try db.execute(sql: "UPDATE outbox SET attempts = MAX(attempts + 1, ?), lastError = ? WHERE recordType = ? AND recordId = ?",
-                       arguments: [attempts, message, type.rawValue, key])
+        try Outbox.countFailure(db, type, key, attempts: attempts, message: message)
         try db.execute(sql: """
             UPDATE \(type.table) SET syncRetryCount = MAX(syncRetryCount + 1, ?), syncErrorMessage = ?,
                 syncStatus = CASE WHEN MAX(syncRetryCount + 1, ?) >= ? THEN 'error' ELSE 'pending' END
