@@ -30,7 +30,7 @@ extension NoteStore {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
             let chosen = try NoteHistory.version(db, noteId: noteId, id: version)
-            return try Self.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore, at: sources.now) ?? current
+            return try RecordWriter.changeText(db, of: current, title: chosen.title, body: chosen.body, replacedBy: .restore, at: sources.now) ?? current
         }
     }
 

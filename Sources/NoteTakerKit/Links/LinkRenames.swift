@@ -48,23 +48,3 @@ extension NoteLinks {
         title.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
     }
 }
-
-extension NoteStore {
-    /// After `note` was renamed here from `oldTitle`: the links to it that read the old title
-    /// read the new one, each linking note changed as an edit (kept in its history, synced).
-    /// The note's own links to itself were renamed with its text (``changeText(_:of:title:body:replacedBy:at:)``).
-    static func followRename(_ db: Database, of note: Note, from oldTitle: String, at date: Date) throws {
-        let old = Note.displayTitle(of: oldTitle)
-        let new = note.displayTitle
-        guard old != new else { return }
-        let sources = try String.fetchAll(db.cachedStatement(sql: """
-            SELECT note.id FROM note_link JOIN note ON note.id = note_link.sourceId
-            WHERE note_link.targetId = ? AND note.trashedAt IS NULL AND note.id <> ?
-            """), arguments: [note.id.key, note.id.key])
-        for source in sources {
-            let current = try fetchNote(db, id: source)
-            guard let body = NoteLinks.renaming(in: current.body, target: note.id.key, from: old, to: new) else { continue }
-            _ = try changeText(db, of: current, title: nil, body: body, at: date)
-        }
-    }
-}

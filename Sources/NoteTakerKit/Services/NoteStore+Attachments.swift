@@ -20,9 +20,8 @@ extension NoteStore {
         do {
             try write { db in
                 _ = try Self.fetchEditableNote(db, id: noteId.key)
-                try Self.insertAttachment(db, attachment)
-                try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [sources.now.storageValue, noteId.key])
-                try Outbox.record(db, .note, noteId.key)
+                try RecordWriter.insertAttachment(db, attachment)
+                try RecordWriter.touchNote(db, noteId: noteId.key, at: sources.now)
             }
         } catch {
             try removeUnreferencedFiles([stored.contentHash])
@@ -68,10 +67,8 @@ extension NoteStore {
             else { throw NoteTakerError.attachmentNotFound(attachmentId.key) }
             let noteId: String = row["noteId"]
             _ = try Self.fetchEditableNote(db, id: noteId)
-            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachmentId.key])
-            try Outbox.record(db, .attachment, attachmentId.key, .delete)
-            try db.execute(sql: "UPDATE note SET \(Self.touch) WHERE id = ?", arguments: [sources.now.storageValue, noteId])
-            try Outbox.record(db, .note, noteId)
+            try RecordWriter.deleteAttachment(db, id: attachmentId.key)
+            try RecordWriter.touchNote(db, noteId: noteId, at: sources.now)
             return row["contentHash"]
         }
         try removeUnreferencedFiles([hash])

@@ -27,11 +27,11 @@ extension NoteStore {
             }
             let title = String(copyTitle(original.title).prefix(Self.maximumTitleLength))
             let before = try SearchIndexSchema.lastSearchSeq(db)
-            var cache = InsertCache()
-            _ = try Self.insertNote(db, NoteDraft(
+            var cache = RecordWriter.InsertCache()
+            _ = try RecordWriter.insertNote(db, NoteDraft(
                 title: title, body: body, isPinned: false, folderId: original.folderId, tags: original.tags, id: copyId),
                 cache: &cache, checked: true, sources: sources)
-            for attachment in attachments { try Self.insertAttachment(db, attachment) }
+            for attachment in attachments { try RecordWriter.insertAttachment(db, attachment) }
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: copyId.key)

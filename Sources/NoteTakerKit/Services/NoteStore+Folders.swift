@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 
 /// Folders: create, rename, move, delete, and the folder tree.
-///
-/// Deleting a folder never deletes notes: its notes are left with no folder, and its
-/// subfolders (with their notes) move up to take its place under its parent.
 extension NoteStore {
     /// The longest folder name accepted, in characters.
     public static let maximumFolderNameLength = 200
@@ -23,7 +20,7 @@ extension NoteStore {
                 db, sql: "SELECT IFNULL(MAX(sortOrder), -1) + 1 FROM folder WHERE parentId IS ?",
                 arguments: [parentId?.key]) ?? 0
             let folder = Folder(id: sources.newID(), name: name, icon: icon, sortOrder: order, createdAt: sources.now, parentId: parentId)
-            try Self.insertFolder(db, folder)
+            try RecordWriter.insertFolder(db, folder)
             return folder
         }
     }
@@ -39,10 +36,7 @@ extension NoteStore {
             let folder = try Self.fetchFolder(db, id: id.key)
             let name = try Self.validatedFolderName(newName)
             try Self.requireUniqueName(db, name, parentId: folder.parentId?.key, excluding: id.key)
-            try db.execute(
-                sql: "UPDATE folder SET name = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [name, sources.now.storageValue, id.key])
-            try Outbox.record(db, .folder, id.key)
+            try RecordWriter.renameFolder(db, id: id.key, to: name, at: sources.now)
             return try Self.fetchFolder(db, id: id.key)
         }
     }
@@ -63,12 +57,7 @@ extension NoteStore {
             }
             guard folder.parentId != parentId else { return folder }
             try Self.requireUniqueName(db, folder.name, parentId: parentId?.key, excluding: id.key)
-            try db.execute(
-                sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [parentId?.key, sources.now.storageValue, id.key])
-            try Outbox.record(db, .folder, id.key)
-            try SearchFields.refresh(db, noteIds: String.fetchAll(
-                db, sql: "SELECT id FROM note WHERE folderId IN (\(Self.folderSubtreeSQL))", arguments: [id.key]))
+            try RecordWriter.moveFolder(db, id: id.key, toParent: parentId?.key, at: sources.now)
             return try Self.fetchFolder(db, id: id.key)
         }
     }
@@ -77,26 +66,8 @@ extension NoteStore {
     public func deleteFolder(id: UUID) throws(NoteTakerError) {
         try write { db in
             _ = try Self.fetchFolder(db, id: id.key)
-            try Self.removeFolder(db, id: id.key)
-            try Outbox.record(db, .folder, id.key, .delete)
+            try RecordWriter.deleteFolder(db, id: id.key)
         }
-    }
-
-    /// Removes a folder's row, deleted here or elsewhere alike: its subfolders move up to its
-    /// parent and its notes are left unfiled. Those are changes the software makes, so they
-    /// go up *derived* (see ``Outbox``): every device agrees on them even if the folder comes
-    /// back because someone edited it meanwhile, and they never outrank a person's change,
-    /// such as another device's deletion of a subfolder or a note.
-    static func removeFolder(_ db: Database, id: String) throws {
-        let affectedNotes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId IN (\(folderSubtreeSQL))", arguments: [id])
-        let subfolders = try String.fetchAll(db, sql: "SELECT id FROM folder WHERE parentId = ?", arguments: [id])
-        let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId = ?", arguments: [id])
-        try db.execute(sql: "UPDATE folder SET parentId = (SELECT parentId FROM folder WHERE id = ?1) WHERE parentId = ?1", arguments: [id])
-        try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
-        for folder in subfolders { try Outbox.record(db, .folder, folder, derived: true) }
-        for note in notes { try Outbox.record(db, .note, note, derived: true) }
-        try SearchFields.refresh(db, noteIds: affectedNotes)
     }
 
     /// Finds a folder by path (`Work/Projects`), by name when only one folder has it, or by
@@ -144,18 +115,6 @@ extension NoteStore {
             SELECT ? UNION SELECT folder.id FROM folder JOIN subtree ON folder.parentId = subtree.id)
         SELECT id FROM subtree
         """
-
-    /// Inserts a folder row and its outbox entry (name and parent are checked by the caller).
-    static func insertFolder(_ db: Database, _ folder: Folder) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [folder.id.key, folder.name, folder.icon, folder.sortOrder,
-                        folder.createdAt.storageValue, folder.modifiedAt.storageValue, folder.parentId?.key])
-        try Outbox.append(db, .folder, folder.id.key)
-    }
 
     static func fetchFolder(_ db: Database, id: String) throws -> Folder {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(Columns.folder) FROM folder WHERE id = ?", arguments: [id]) else {

@@ -91,7 +91,7 @@ extension NoteStore {
         do {
             try write { db in
                 let before = try SearchIndexSchema.lastSearchSeq(db)
-                var cache = InsertCache()
+                var cache = RecordWriter.InsertCache()
                 var count = 0
                 for (index, item) in items.enumerated() where outcomes[index] == .imported {
                     if try Self.noteExists(db, item.draft.id?.key ?? "") {
@@ -102,13 +102,13 @@ extension NoteStore {
                         if item.files.isEmpty {
                             // `insertNote` refuses a draft before its first write, so a note
                             // alone needs no savepoint (one per note took a fifth of the time).
-                            _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
+                            _ = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
                         } else {
                             try db.inSavepoint {
-                                _ = try Self.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
+                                _ = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
                                 for (file, copy) in zip(item.files, stored[index]) {
                                     let name = Attachment.safeFileName(file.fileName)
-                                    try Self.insertAttachment(db, Attachment(
+                                    try RecordWriter.insertAttachment(db, Attachment(
                                         id: file.id, noteId: item.draft.id ?? UUID(), kind: .detect(header: copy.header, fileName: name),
                                         fileName: name, fileSize: copy.size, contentHash: copy.contentHash,
                                         createdAt: file.createdAt ?? item.draft.createdAt ?? sources.now))
@@ -136,17 +136,5 @@ extension NoteStore {
         let failedHashes = Set(stored.indices.filter { outcomes[$0] != .imported }.flatMap { stored[$0].map(\.contentHash) })
         try removeUnreferencedFiles(failedHashes)
         return outcomes
-    }
-
-    /// Inserts an attachment row and its outbox entry (the note is checked by the caller).
-    static func insertAttachment(_ db: Database, _ attachment: Attachment) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                attachment.id.key, attachment.noteId.key, attachment.kind.rawValue, attachment.fileName,
-                attachment.fileSize, attachment.contentHash, attachment.createdAt.storageValue,
-            ])
-        try Outbox.append(db, .attachment, attachment.id.key)
     }
 }

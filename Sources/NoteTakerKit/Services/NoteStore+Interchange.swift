@@ -40,7 +40,7 @@ extension NoteStore {
             if let same = siblings.first(where: { Self.sameName($0["name"], name) }), let id = same.uuid("id") {
                 return id
             }
-            try Self.insertFolder(db, Folder(
+            try RecordWriter.insertFolder(db, Folder(
                 id: folder.id, name: name, icon: folder.icon, sortOrder: folder.sortOrder,
                 createdAt: folder.createdAt, modifiedAt: folder.modifiedAt, parentId: folder.parentId))
             return folder.id
@@ -53,7 +53,7 @@ extension NoteStore {
             for tag in tags {
                 let name = try Self.validatedTagName(tag.name)
                 guard try Self.findTag(db, named: name) == nil else { continue }
-                try Self.insertTag(db, Tag(id: Tag.id(forName: name), name: name, createdAt: tag.createdAt))
+                try RecordWriter.insertTag(db, Tag(id: Tag.id(forName: name), name: name, createdAt: tag.createdAt))
             }
         }
     }

@@ -25,7 +25,7 @@ extension NoteStore {
         let now = date ?? sources.now
         let (_, hashes) = try write { db in
             try Metrics.increment(db, .launches)
-            return try Self.purgeTrash(db, trashedBefore: now.addingTimeInterval(-Self.trashRetention))
+            return try RecordWriter.purgeTrash(db, trashedBefore: now.addingTimeInterval(-Self.trashRetention))
         }
         try removeUnreferencedFiles(hashes)
         try pruneHistoryIfDue(now: now)

@@ -47,28 +47,27 @@ extension NoteStore {
                 changes = rebased.changes
                 conflict = rebased.losingBody.map { ($0, rebased.edit, rebased.other) }
             }
-            let afterText = try Self.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit, at: sources.now)
+            let afterText = try RecordWriter.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit, at: sources.now)
             var changedMetadata = false
             if let isPinned = changes.isPinned, isPinned != current.isPinned {
-                try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, id.key])
+                try RecordWriter.setPinned(db, noteId: id.key, isPinned)
                 changedMetadata = true
             }
             if let folderId = changes.folderId, folderId != current.folderId {
                 if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
-                try db.execute(sql: "UPDATE note SET folderId = ? WHERE id = ?", arguments: [folderId?.key, id.key])
+                try RecordWriter.setFolder(db, noteId: id.key, folderId?.key)
                 changedMetadata = true
             }
             if let tags = changes.tags {
                 let wanted = Set(tags.map(Tag.normalizedName))
-                for name in current.tags where !wanted.contains(Tag.normalizedName(name)) {
-                    try db.execute(
-                        sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId IN (SELECT id FROM tag WHERE normalizedName = ?)",
-                        arguments: [id.key, Tag.normalizedName(name)])
+                let dropped = current.tags.filter { !wanted.contains(Tag.normalizedName($0)) }
+                if !dropped.isEmpty {
+                    try RecordWriter.unlinkTags(db, named: dropped, noteId: id.key)
                     changedMetadata = true
                 }
-                if try Self.linkTags(db, names: tags, noteId: id.key, at: sources.now) { changedMetadata = true }
+                if try RecordWriter.linkTags(db, names: tags, noteId: id.key, at: sources.now) { changedMetadata = true }
             }
-            if changedMetadata { _ = try Self.finishNoteChange(db, id: id.key, touchedAt: sources.now) }
+            if changedMetadata { _ = try RecordWriter.finishNoteChange(db, id: id.key, touchedAt: sources.now) }
             if let conflict {
                 // The other text goes to a conflict copy, and both to the conflict view.
                 try ConflictCopies.keep(db, noteId: id.key, losingBody: conflict.body, localWon: true,

@@ -12,8 +12,8 @@ extension NoteStore {
     public func createNote(_ draft: NoteDraft) throws(NoteTakerError) -> Note {
         try write { db in
             let before = try SearchIndexSchema.lastSearchSeq(db)
-            var cache = InsertCache()
-            let id = try Self.insertNote(db, draft, cache: &cache, sources: sources)
+            var cache = RecordWriter.InsertCache()
+            let id = try RecordWriter.insertNote(db, draft, cache: &cache, sources: sources)
             try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
             try Metrics.increment(db, .notesCreated)
             return try Self.fetchNote(db, id: id)
@@ -29,34 +29,8 @@ extension NoteStore {
     public func updateNote(id: UUID, title: String? = nil, body: String? = nil) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: id.key)
-            return try Self.changeText(db, of: current, title: title, body: body, at: sources.now) ?? current
+            return try RecordWriter.changeText(db, of: current, title: title, body: body, at: sources.now) ?? current
         }
-    }
-
-    /// Writes a new title and/or body at `date`, keeping the text it replaces in the note's
-    /// history; returns the changed note, or `nil` when both are as they were.
-    static func changeText(
-        _ db: Database, of current: Note, title: String?, body: String?, replacedBy: NoteVersion.Replacement = .edit, at date: Date
-    ) throws -> Note? {
-        let newTitle = try title.map(validatedTitle) ?? current.title
-        var newBody = try body.map(validatedBody) ?? current.body
-        if newTitle != current.title {
-            // A link to the note itself follows the new title as links elsewhere do (followRename).
-            newBody = NoteLinks.renaming(
-                in: newBody, target: current.id.key, from: Note.displayTitle(of: current.title), to: Note.displayTitle(of: newTitle)
-            ) ?? newBody
-        }
-        guard newTitle != current.title || newBody != current.body else { return nil }
-        try NoteHistory.keep(db, noteId: current.id.key, title: current.title, body: current.body, newBody: newBody,
-                             modifiedAt: current.modifiedAt, replacedBy: replacedBy, now: date)
-        var updated = current
-        (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, date, .pending)
-        updated.revision += 1
-        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, \(touch) WHERE id = ?")
-            .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
-        try Outbox.record(db, .note, current.id.key)
-        if newTitle != current.title { try followRename(db, of: updated, from: current.title, at: date) }
-        return updated
     }
 
     /// Pins or unpins a note.
@@ -64,8 +38,8 @@ extension NoteStore {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: noteId.key)
             guard current.isPinned != isPinned else { return current }
-            try db.execute(sql: "UPDATE note SET isPinned = ? WHERE id = ?", arguments: [isPinned, noteId.key])
-            return try Self.finishNoteChange(db, id: noteId.key, touchedAt: sources.now)
+            try RecordWriter.setPinned(db, noteId: noteId.key, isPinned)
+            return try RecordWriter.finishNoteChange(db, id: noteId.key, touchedAt: sources.now)
         }
     }
 
@@ -75,8 +49,8 @@ extension NoteStore {
             let current = try Self.fetchEditableNote(db, id: id.key)
             if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
             guard current.folderId != folderId else { return current }
-            try db.execute(sql: "UPDATE note SET folderId = ? WHERE id = ?", arguments: [folderId?.key, id.key])
-            return try Self.finishNoteChange(db, id: id.key, touchedAt: sources.now)
+            try RecordWriter.setFolder(db, noteId: id.key, folderId?.key)
+            return try RecordWriter.finishNoteChange(db, id: id.key, touchedAt: sources.now)
         }
     }
 
@@ -97,82 +71,9 @@ extension NoteStore {
 }
 
 extension NoteStore {
-    /// The SQL assignments that mark a note as just modified: a new `modifiedAt` (the one
-    /// statement argument) and the next search sequence, so the index sees it as newest.
-    static let touch = "modifiedAt = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note)"
-
-    /// What a run of inserts in one transaction remembers: folder chains and tags already
-    /// looked up.
-    struct InsertCache {
-        var folderChains: [String: [String]] = [:]
-        var tags: [String: Tag] = [:]
-    }
-
-    /// Inserts a note, its tag links and its outbox entry; returns its id. The caller then
-    /// adds it to the search index (``SearchIndexSchema/indexNotes(_:searchSeqAbove:)``),
-    /// one note or a whole batch at once.
-    ///
-    /// Every check that can refuse the draft runs before the first write, so a refused draft
-    /// leaves nothing behind, even inside a larger transaction.
-    /// `checked`: the caller has just found that no note has the draft's id. A draft without
-    /// an id or a creation time takes them from `sources`.
-    static func insertNote(
-        _ db: Database, _ draft: NoteDraft, cache: inout InsertCache, checked: Bool = false, sources: StoreSources
-    ) throws -> String {
-        let id = (draft.id ?? sources.newNoteID()).key
-        let title = try validatedTitle(draft.title)
-        let body = try validatedBody(draft.body)
-        let tagNames = try draft.tags.map(validatedTagName)
-        let createdAt = draft.createdAt ?? sources.now
-        let folderId = draft.folderId?.key
-        var chain: [String] = []
-        if let folderId {
-            if let known = cache.folderChains[folderId] {
-                chain = known
-            } else {
-                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM folder WHERE id = ?"), arguments: [folderId]) == true
-                else { throw NoteTakerError.folderNotFound(folderId) }
-                chain = try SearchFields.folderChain(db, folderId)
-                cache.folderChains[folderId] = chain
-            }
-        }
-        if !checked, try noteExists(db, id) {
-            throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
-        }
-
-        var tags: [Tag] = []
-        for name in tagNames {
-            let normalized = Tag.normalizedName(name)
-            let tag = try cache.tags[normalized] ?? ensureTag(db, name: name, at: sources.now)
-            cache.tags[normalized] = tag
-            if !tags.contains(where: { $0.id == tag.id }) { tags.append(tag) }
-        }
-        let fields = SearchFields(isPinned: draft.isPinned, isTrashed: draft.trashedAt != nil, tags: tags, folderChain: chain)
-        try db.cachedStatement(sql: """
-            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, searchSeq, tagNames, facets)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note), ?, ?)
-            """).execute(arguments: [
-                id, title, body, createdAt.storageValue, (draft.modifiedAt ?? createdAt).storageValue,
-                draft.isPinned, folderId, draft.trashedAt?.storageValue, fields.tagNames, fields.facets,
-            ])
-        let link = try db.cachedStatement(sql: "INSERT INTO noteTag (noteId, tagId) VALUES (?, ?)")
-        for tag in tags { try link.execute(arguments: [id, tag.id.key]) }
-        try Outbox.append(db, .note, id)
-        return id
-    }
-
     /// Whether a note (in the trash or not) has this id.
     static func noteExists(_ db: Database, _ id: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id]) == true
-    }
-
-    /// After a change to a note's pin, folder, tags or trash state: refreshes its search
-    /// fields (marking it modified at `touchedAt` when given), records it in the outbox, and
-    /// returns it as it now is.
-    static func finishNoteChange(_ db: Database, id: String, touchedAt: Date? = nil) throws -> Note {
-        try SearchFields.refresh(db, noteIds: [id], touchedAt: touchedAt)
-        try Outbox.record(db, .note, id)
-        return try fetchNote(db, id: id)
     }
 
     static func fetchNote(_ db: Database, id: String) throws -> Note {

@@ -67,7 +67,7 @@ struct SearchFields: Equatable {
             SELECT \(Columns.tag) FROM noteTag JOIN tag ON tag.id = noteTag.tagId WHERE noteTag.noteId = ?
             """)
         let update = try db.cachedStatement(sql: "UPDATE note SET tagNames = ?, facets = ? WHERE id = ?")
-        let touch = try db.cachedStatement(sql: "UPDATE note SET tagNames = ?, facets = ?, \(NoteStore.touch) WHERE id = ?")
+        let touch = try db.cachedStatement(sql: "UPDATE note SET tagNames = ?, facets = ?, \(RecordWriter.touch) WHERE id = ?")
         for id in noteIds {
             guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
             let folderId: String? = row[2]

@@ -56,8 +56,8 @@ enum ConflictCopies {
             title: String("\(title.isEmpty ? "Untitled" : title) (conflict copy \(stamp))".prefix(NoteStore.maximumTitleLength)),
             body: losingBody, isPinned: false, folderId: folderId, tags: tagNames, createdAt: date, modifiedAt: date)
         let before = try SearchIndexSchema.lastSearchSeq(db)
-        var cache = NoteStore.InsertCache()
-        let copyId = try NoteStore.insertNote(db, draft, cache: &cache, sources: sources)
+        var cache = RecordWriter.InsertCache()
+        let copyId = try RecordWriter.insertNote(db, draft, cache: &cache, sources: sources)
         try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
         let localBody = localWon ? (local[NoteRecord.Field.body.rawValue]?.string ?? "") : losingBody
         let serverBody = localWon ? losingBody : (server[NoteRecord.Field.body.rawValue]?.string ?? "")
@@ -109,12 +109,12 @@ extension NoteStore {
                                          modifiedAt: current.modifiedAt, replacedBy: .resolution, now: now)
                     text = next
                 }
-                try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, \(Self.touch) WHERE id = ?", arguments: [chosen, now.storageValue, noteId.key])
+                try RecordWriter.resolveBody(db, noteId: noteId.key, body: chosen, at: now)
                 if let copyId: String = row["copyId"],
                    let copyBody = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [copyId]) {
                     // The copy was made with one of the two texts; anything else is an edit.
                     if copyBody == chosen || copyBody == other {
-                        released = try Self.purge(db, where: "id = ?", arguments: [copyId]).1
+                        released = try RecordWriter.purge(db, where: "id = ?", arguments: [copyId]).1
                     } else {
                         outcome = .editedCopyKept(copyId: UUID(key: copyId) ?? noteId)
                     }

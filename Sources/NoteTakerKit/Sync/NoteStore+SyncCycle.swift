@@ -266,14 +266,6 @@ enum FolderCycles {
                 }
             }
         }
-        for id in broken {
-            let notes = try String.fetchAll(db, sql: """
-                WITH RECURSIVE below(id) AS (SELECT ? UNION SELECT folder.id FROM folder JOIN below ON folder.parentId = below.id)
-                SELECT note.id FROM note JOIN below ON note.folderId = below.id
-                """, arguments: [id])
-            try db.execute(sql: "UPDATE folder SET parentId = NULL WHERE id = ?", arguments: [id])
-            try Outbox.record(db, .folder, id, derived: true)
-            try SearchFields.refresh(db, noteIds: notes)
-        }
+        for id in broken { try RecordWriter.moveFolder(db, id: id, toParent: nil, at: nil) }
     }
 }

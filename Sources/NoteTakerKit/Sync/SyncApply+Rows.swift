@@ -16,7 +16,7 @@ extension SyncApply {
     ) throws -> Bool {
         let reason: String
         do {
-            try SyncRecords.write(db, type, key, fields, cache: &cache, arriving: arriving, at: now)
+            try RecordWriter.writeFromServer(db, type, key, fields, cache: &cache, arriving: arriving, at: now)
             if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             return true
         } catch let error as SyncRecordError {

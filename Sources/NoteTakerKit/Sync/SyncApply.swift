@@ -115,7 +115,7 @@ package struct SyncApply {
                     try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
                 }
             case .deleteRow:
-                releasedHashes.formUnion(try SyncRecords.delete(db, type, key))
+                releasedHashes.formUnion(try RecordWriter.deleteFromServer(db, type, key))
                 if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             case .forgetDeletion(let keepingTombstone):
                 try forgetDeletion(db, type, key, tombstone: keepingTombstone ? record.changeTag : nil)

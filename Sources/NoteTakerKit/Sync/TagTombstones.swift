@@ -10,7 +10,7 @@ import NoteTakerSyncProtocol
 /// it as the tag's next version. Made here without having seen it, the tag goes up with no
 /// base and meets the deletion as a creation made at the same time: the deletion wins, as
 /// it wins over tagging a note with the tag at the same time (the creation is derived: see
-/// `NoteStore.insertTag` and Sync.md). A store that requeues everything for another server
+/// `RecordWriter.insertTag` and Sync.md). A store that requeues everything for another server
 /// forgets them.
 enum TagTombstones {
     static func create(_ db: Database) throws {
@@ -61,7 +61,7 @@ enum TagTombstones {
     static func untagLateDeletions(_ db: Database) throws {
         let late = try Row.fetchAll(db, sql: "SELECT id, deletion FROM sync_tag_deleted_late")
         guard !late.isEmpty else { return }
-        for row in late { try SyncRecords.untagEverywhere(db, row["id"], butTaggedAfter: row["deletion"]) }
+        for row in late { try RecordWriter.untagEverywhere(db, row["id"], butTaggedAfter: row["deletion"]) }
         try db.execute(sql: "DELETE FROM sync_tag_deleted_late")
     }
 

@@ -1,0 +1,204 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// The server's records written into local rows, and its deletions carried out.
+///
+/// Writing here never touches the outbox, but for the changes this device makes only as a
+/// consequence (derived: a note losing a deleted tag): these are the server's changes
+/// arriving, not the user's. Values from the server are checked like user input; a
+/// malformed record is refused with an error for that record alone.
+extension RecordWriter {
+    /// Writes a record from the server into its local row (inserting or updating).
+    /// References to folders and tags this device does not hold yet are kept as
+    /// ``UnresolvedReferences``, never dropped; a folder or tag that arrives resolves the
+    /// references waiting for it.
+    ///
+    /// With `arriving`, the record is a note this device does not hold: it is inserted
+    /// already in sync at that version, and left for the caller to add to the search index.
+    /// A text it replaces goes into the note's history, replaced `at`.
+    static func writeFromServer(
+        _ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields,
+        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, at date: Date
+    ) throws {
+        do {
+            switch type {
+            case .note: try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving, at: date)
+            case .folder:
+                try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
+                try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
+            case .tag: try writeTag(db, id, try TagRecord(fields: fields))
+            case .attachment: try writeAttachment(db, id, try AttachmentRecord(fields: fields))
+            }
+        } catch let error as RecordFieldError {
+            throw SyncRecordError.invalidField(error.field, record: "\(type.rawValue) \(id)")
+        }
+    }
+
+    private static func writeTag(_ db: Database, _ id: String, _ record: TagRecord) throws {
+        if let replaced = record.replaces.flatMap({ Int64($0) }),
+           let held = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM tag WHERE id = ?"), arguments: [id]).flatMap({ Int64($0) }),
+           held < replaced {
+            // The tag here is from before a deletion this device never saw (the tag was made
+            // again since, hiding it): that deletion takes the tag off every note here, but
+            // for notes tagged again after it, once this device caught up with the server.
+            try TagTombstones.learnedLate(db, id: id, deletion: replaced)
+        }
+        let name = try NoteStore.validatedTagName(record.name)
+        var normalized = Tag.normalizedName(name)
+        if try String.fetchOne(db, sql: "SELECT id FROM tag WHERE normalizedName = ? AND id <> ?", arguments: [normalized, id]) != nil {
+            // Another tag of that name exists here (a rename met a new tag): keep both.
+            normalized += " \u{E000}" + id
+        }
+        try db.execute(sql: """
+            INSERT INTO tag (id, name, normalizedName, createdAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, normalizedName = excluded.normalizedName, createdAt = excluded.createdAt
+            """, arguments: [id, name, normalized, record.createdAt])
+        try TagTombstones.forget(db, id: id)
+        _ = try UnresolvedReferences.resolve(db, arrived: .tag, id)
+        try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id]))
+    }
+
+    private static func writeAttachment(_ db: Database, _ id: String, _ record: AttachmentRecord) throws {
+        guard AttachmentFiles.isValidHash(record.contentHash) else {
+            throw SyncRecordError.invalidField(AttachmentRecord.Field.contentHash.rawValue, record: "attachment \(id)")
+        }
+        guard try NoteStore.noteExists(db, record.noteId) else {
+            throw SyncRecordError.missingParent("note \(record.noteId)")
+        }
+        let kind = Attachment.Kind(rawValue: record.kind) ?? .file
+        try db.execute(sql: """
+            INSERT INTO attachment (id, noteId, kind, fileName, fileSize, contentHash, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET noteId = excluded.noteId, kind = excluded.kind, fileName = excluded.fileName,
+                fileSize = excluded.fileSize, contentHash = excluded.contentHash
+            """, arguments: [id, record.noteId, kind.rawValue, Attachment.safeFileName(record.fileName), record.fileSize,
+                             record.contentHash, record.createdAt])
+    }
+
+    private static func writeNote(
+        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?, at date: Date
+    ) throws {
+        let title = try NoteStore.validatedTitle(record.title)
+        let body = try NoteStore.validatedBody(record.body)
+        // Only a name to show: a device that sends a wrong one is not named, its note applies.
+        let editedOn = NoteHistory.Device.stored(name: SyncDevice.validName(record.editedOn), thisDevice: try cache.deviceName(db))
+        let wantedFolder = record.folderId
+        let folderChain = try wantedFolder.flatMap { try cache.folderChain(db, $0) }
+        let folderId = folderChain == nil ? nil : wantedFolder
+        let wanted = record.tagIds
+        let tags = wanted.isEmpty ? [] : try cache.tags(db, ids: wanted)
+        // The search fields are computed first, so the note is indexed once.
+        let fields = SearchFields(isPinned: record.isPinned, isTrashed: record.trashedAt != nil, tags: tags, folderChain: folderChain ?? [])
+        let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
+        let unresolvedTags = tags.count < wanted.count
+        let unresolvedFolder = folderId == nil && wantedFolder != nil
+        // An arriving note is in sync as stored (``SyncBase``) once its tags and references are
+        // written: until then its base is left unset, so that writing them copies nothing.
+        let completedLater = !tags.isEmpty || unresolvedTags || unresolvedFolder
+        let row = NoteRow(
+            id: id, title: title, body: body, createdAt: record.createdAt, modifiedAt: record.modifiedAt, isPinned: record.isPinned,
+            folderId: folderId, trashedAt: record.trashedAt, fields: fields, editedOn: editedOn, synced: arriving,
+            syncBase: arriving != nil && !completedLater ? SyncBase.asStored : nil)
+        if arriving != nil {
+            try row.insert(db)
+        } else if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, modifiedAt FROM note WHERE id = ?"), arguments: [id]) {
+            if existing["title"] != title || existing["body"] != body {
+                try NoteHistory.keep(db, noteId: id, title: existing["title"], body: existing["body"], newBody: body,
+                                     modifiedAt: existing.date("modifiedAt") ?? date, replacedBy: .sync, now: date)
+            }
+            try db.cachedStatement(sql: "DELETE FROM noteTag WHERE noteId = ? AND tagId NOT IN (SELECT value FROM json_each(?))")
+                .execute(arguments: [id, tagKeys])
+            try db.cachedStatement(sql: """
+                UPDATE note SET title = ?, body = ?, createdAt = ?, modifiedAt = ?, isPinned = ?, folderId = ?, trashedAt = ?,
+                    tagNames = ?, facets = ?, editedOn = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
+                """).execute(arguments: [
+                    title, body, record.createdAt, record.modifiedAt, record.isPinned, folderId, record.trashedAt,
+                    fields.tagNames, fields.facets, editedOn, id,
+                ])
+        } else {
+            let before = try SearchIndexSchema.lastSearchSeq(db)
+            try row.insert(db)
+            try SearchIndexSchema.indexNotes(db, searchSeqAbove: before)
+        }
+        if !tags.isEmpty {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT ?, value FROM json_each(?)")
+                .execute(arguments: [id, tagKeys])
+        }
+        // What this device does not hold yet is kept: the record stays whole (after the
+        // update, whose trigger clears an earlier pending folder). A note that just arrived
+        // has no earlier references to clear.
+        if arriving == nil {
+            try db.cachedStatement(sql: "DELETE FROM sync_reference WHERE recordType = 'note' AND recordId = ? AND property = 'tagIds'")
+                .execute(arguments: [id])
+        }
+        if unresolvedTags {
+            try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
+        }
+        if unresolvedFolder, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
+        if arriving != nil, completedLater {
+            try db.cachedStatement(sql: "UPDATE note SET syncBase = ? WHERE id = ?").execute(arguments: [SyncBase.asStored, id])
+        }
+    }
+
+    private static func writeFolder(_ db: Database, _ id: String, _ record: FolderRecord) throws {
+        let name = try NoteStore.validatedFolderName(record.name)
+        let wantedParent = record.parentId
+        var parentId = wantedParent
+        if let parent = parentId, try Bool.fetchOne(db, sql: "SELECT 1 FROM folder WHERE id = ?", arguments: [parent]) != true {
+            parentId = nil
+        }
+        try db.execute(sql: """
+            INSERT INTO folder (id, name, icon, sortOrder, createdAt, modifiedAt, parentId) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, icon = excluded.icon, sortOrder = excluded.sortOrder,
+                modifiedAt = excluded.modifiedAt, parentId = excluded.parentId
+            """, arguments: [id, name, record.icon, record.sortOrder, record.createdAt, record.modifiedAt, parentId])
+        if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
+    }
+
+    /// Takes tag `id` off every note here, as its deletion does: a change each note makes
+    /// only because of it (derived). With `deletion` (a deletion's change tag this device
+    /// learned of late), notes the server holds tagged since it stay tagged
+    /// (``TagTombstones/taggedAfter(_:note:tag:deletion:)``).
+    static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
+        var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+        if let deletion { notes = try notes.filter { try !TagTombstones.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
+        let untag = try db.cachedStatement(sql: "DELETE FROM noteTag WHERE tagId = ? AND noteId = ?")
+        for note in notes { try untag.execute(arguments: [id, note]) }
+        try SearchFields.refresh(db, noteIds: notes)
+        for note in notes { try Outbox.record(db, .note, note, derived: true) }
+    }
+
+    /// Deletes a local row because the server holds a tombstone for it. Returns the
+    /// content hashes whose files may now be unreferenced.
+    static func deleteFromServer(_ db: Database, _ type: RecordType, _ id: String) throws -> Set<String> {
+        switch type {
+        case .note:
+            let hashes = try String.fetchAll(db, sql: "SELECT contentHash FROM attachment WHERE noteId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+            return Set(hashes)
+        case .folder:
+            try RecordWriter.removeFolder(db, id: id)
+        case .tag:
+            try untagEverywhere(db, id)
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+        case .attachment:
+            let hash = try String.fetchOne(db, sql: "SELECT contentHash FROM attachment WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
+            return Set([hash].compactMap { $0 })
+        }
+        return []
+    }
+}
+
+/// Why a record from the server could not be written locally.
+enum SyncRecordError: Error, CustomStringConvertible {
+    case invalidField(String, record: String)
+    case missingParent(String)
+
+    var description: String {
+        switch self {
+        case .invalidField(let field, let record): "The server's \(record) has a missing or malformed '\(field)'."
+        case .missingParent(let parent): "The server's record belongs to \(parent), which this device does not hold."
+        }
+    }
+}
