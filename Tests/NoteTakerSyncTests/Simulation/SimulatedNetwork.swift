@@ -2,6 +2,7 @@ import Foundation
 import NoteTakerKit
 import NoteTakerServer
 import NoteTakerServerTestSupport
+import NoteTakerSync
 import NoteTakerSyncProtocol
 
 /// The sync server, in process, and an unreliable network in front of it: requests that

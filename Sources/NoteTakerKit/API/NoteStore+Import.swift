@@ -17,16 +17,6 @@ public struct ImportOutcome: Sendable {
     public var skipped: [Skipped] = []
 }
 
-/// When imported notes enter the search index.
-public enum SearchIndexing: Sendable {
-    /// In the transaction that adds them: searchable as soon as the import call returns.
-    case immediately
-    /// Later, by ``NoteStore/indexPendingNotes(progress:)``, once for a whole import of
-    /// many batches: faster in all (about a fifth for 100,000 notes), and the notes are not
-    /// found by search until then.
-    case deferred
-}
-
 extension NoteStore {
     /// Adds many notes in one transaction: the fast path for imports. Each note is indexed
     /// for search as it goes in (or, with ``SearchIndexing/deferred``, when the whole import

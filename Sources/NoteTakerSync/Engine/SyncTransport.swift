@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 import NoteTakerSyncProtocol
 
 /// How the sync engine talks to a sync server. The real one is `HTTPSyncTransport` (in `NoteTakerSync`);
