@@ -4,15 +4,10 @@ import NoteTakerKit
 
 extension SyncEngine {
     /// Sends the outbox in batches: first what an earlier cycle left in flight (sent again,
-    /// exactly as it was, oldest first), then new batches in outbox order.
-    ///
-    /// Two batches are in flight at a time: while the server answers one, the next is read,
-    /// kept (``NoteStore/beginPush(_:)``) and sent, so that the server reads it while it
-    /// stores the first; each answer is applied, and the batch after kept and sent, in one
-    /// transaction, while the server works on the other. A batch holding a record of one in
-    /// flight waits for that answer (it would go up against an old change tag), and so does
-    /// one that needs files uploaded first. After an answer that merged or refused anything,
-    /// the outbox is read again.
+    /// exactly as it was, oldest first), then new batches in outbox order, in the order
+    /// ``PushPipeline`` says: two at a time, each answer applied, and the batch after kept
+    /// (``NoteStore/beginPush(_:)``) and sent, in one transaction, while the server works on
+    /// the other.
     func push(into report: inout SyncReport) async throws(SyncError) {
         for inflight in try local({ try $0.inflightBatches() }) {
             if inflight.request.changes.count > batchLimit {
@@ -26,67 +21,49 @@ extension SyncEngine {
                 _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
             }
         }
-        var cursor: Int64 = 0  // the newest outbox entry in a batch sent
-        var done = 0
         let total = try local { try $0.pushableChangeCount() }
-        var upcoming = try nextBatch(after: cursor, into: &report)
-        var flying: [(batch: PushBatch, answer: Task<Result<ModifyResponse, SyncError>, Never>)] = []  // sent, oldest first
+        var pipeline = PushPipeline()
+        var answers: [Task<Result<ModifyResponse, SyncError>, Never>] = []  // one per batch in flight, oldest first
         while true {
-            if flying.isEmpty {
-                guard var batch = upcoming else { break }
-                cursor = batch.sequences.max() ?? cursor
+            switch pipeline.next() {
+            case .read:
+                pipeline.read(try nextBatch(after: pipeline.cursor, into: &report))
+            case .start(var batch):
                 let refusedFiles = try await uploadAssets(batch.assetHashes, into: &report)
                 if !refusedFiles.isEmpty {
                     // A file the server does not take holds back its attachment alone.
-                    let heldBack = try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
-                    report.errors += heldBack
+                    report.errors += try local { try $0.holdBack(&batch, refusedFiles: refusedFiles) }
                     if batch.request.changes.isEmpty {
-                        upcoming = try nextBatch(after: cursor, into: &report)
+                        pipeline.emptied()
                         continue
                     }
                 }
                 let begun = try local { try $0.beginPush(batch) }
-                flying.append((begun, modify(begun)))
-                upcoming = try nextBatch(after: cursor, into: &report)
+                answers.append(modify(begun))
+                pipeline.sent(begun)
+            case .sendAlong(let batch):
+                let kept = try local { try $0.beginPush(batch) }
+                answers.append(modify(kept))
+                pipeline.sent(kept)
+            case .awaitAnswer:
+                pipeline.answered(await answers.removeFirst().value)
+            case .finish(let batch, let response, keeping: let after?):
+                let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
+                report.add(applied.report)
+                answers.append(modify(kept))
+                pipeline.sent(kept)
+                progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
+            case .finish(let batch, let response, keeping: nil):
+                report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) }.report)
+                pipeline.finished()
+                progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
+            case .settle(let batch, let result):
+                pipeline.settled(clean: try settle(batch, answer: result, into: &report))
+                progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
+            case .done:
+                return
             }
-            if flying.count == 1, let following = upcoming, Self.mayFollow(following, flying[0].batch) {
-                let kept = try local { try $0.beginPush(following) }
-                flying.append((kept, modify(kept)))
-                cursor = following.sequences.max() ?? cursor
-                upcoming = nil
-            }
-            let (batch, answer) = flying.removeFirst()
-            let result = await answer.value
-            if case .success(let response) = result, response.results.allSatisfy({ $0.outcome == .saved }) {
-                if upcoming == nil { upcoming = try nextBatch(after: cursor, into: &report) }
-                // A record of the answered batch, edited meanwhile: read with its new change tag.
-                let answered = upcoming.map { batch.sharesRecords(with: $0) } ?? false
-                if let after = upcoming, !answered, after.assetHashes.isEmpty, !flying.contains(where: { $0.batch.sharesRecords(with: after) }) {
-                    let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
-                    report.add(applied.report)
-                    flying.append((kept, modify(kept)))
-                    cursor = after.sequences.max() ?? cursor
-                    upcoming = nil
-                } else {
-                    report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) }.report)
-                    if answered { upcoming = try nextBatch(after: cursor, into: &report) }
-                }
-            } else {
-                let overlaps = upcoming.map { batch.sharesRecords(with: $0) } ?? false
-                if try !settle(batch, answer: result, into: &report) || overlaps {
-                    // A merge, or a record edited while it was in flight: read from the store again.
-                    upcoming = try nextBatch(after: cursor, into: &report)
-                }
-            }
-            done += batch.request.changes.count
-            progress?(.pushing(done: done, total: max(total, done)))
         }
-    }
-
-    /// Whether `batch` may be sent while `inFlight` is answered: it needs no file uploaded
-    /// first, and holds no record of `inFlight`.
-    private static func mayFollow(_ batch: PushBatch, _ inFlight: PushBatch) -> Bool {
-        batch.assetHashes.isEmpty && !inFlight.sharesRecords(with: batch)
     }
 
     /// The next batch of the outbox after `cursor`, counting the changes refused as too large.
