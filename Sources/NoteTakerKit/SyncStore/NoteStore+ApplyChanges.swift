@@ -59,19 +59,13 @@ extension NoteStore {
                 let held = try Self.notesHeld(db, records)
                 for index in remaining {
                     let record = records[index]
-                    apply.report.pulled += 1
                     let absent = record.recordType == RecordType.note.rawValue && !held.contains(record.recordId.key)
-                    if try !absent && SyncApply.isEcho(db, recordType: record.recordType, recordId: record.recordId.key,
-                                                       changeTag: record.changeTag, deleted: record.deleted) {
-                        continue
-                    }
+                    guard try Self.needsApplying(db, record.recordType, record.recordId.key, record.changeTag, record.deleted,
+                                                 absent: absent, with: &apply)
+                    else { continue }
                     try Self.applyOne(db, record, fieldsText: nil, absent: absent, position: Int64(index), with: &apply)
                 }
-                try apply.flushIndex(db)
-                if !page.moreComing {
-                    try FolderCycles.break(db)
-                    try TagTombstones.untagLateDeletions(db)
-                }
+                try Self.finishApplying(db, with: &apply, pullDone: !page.moreComing)
                 try SyncState.set(db, .changeToken, page.token)
                 return apply
             }
@@ -117,6 +111,27 @@ extension NoteStore {
         .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CORRUPT, .SQLITE_NOMEM,
         .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOTADB, .SQLITE_INTERRUPT, .SQLITE_PERM,
     ]
+
+    /// Counts a fetched record as pulled, and returns whether it needs applying: not when it
+    /// is this device's own latest version of the record (its echo). `absent`: the caller
+    /// found that this device holds nothing of it, so it is no echo.
+    private static func needsApplying(
+        _ db: Database, _ recordType: String, _ recordId: String, _ changeTag: String, _ deleted: Bool, absent: Bool = false,
+        with apply: inout SyncApply
+    ) throws -> Bool {
+        apply.report.pulled += 1
+        return try absent || !SyncApply.isEcho(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted)
+    }
+
+    /// Ends a transaction of applied records: indexes the new notes, and once the whole pull
+    /// is applied (`pullDone`), breaks the folder cycles two devices' moves made and takes
+    /// off notes the tags whose deletion this device learned of late.
+    private static func finishApplying(_ db: Database, with apply: inout SyncApply, pullDone: Bool) throws {
+        try apply.flushIndex(db)
+        guard pullDone else { return }
+        try FolderCycles.break(db)
+        try TagTombstones.untagLateDeletions(db)
+    }
 
     /// Applies one record, turning a database error of its own into a ``RecordFailure``.
     private static func applyOne(
@@ -178,10 +193,7 @@ extension NoteStore {
                 let deleted: Bool = row["deleted"]
                 let fieldsText: String = row["fields"]
                 try delete.execute(arguments: [seq])
-                apply.report.pulled += 1
-                if try SyncApply.isEcho(db, recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted) {
-                    continue
-                }
+                guard try Self.needsApplying(db, recordType, recordId, changeTag, deleted, with: &apply) else { continue }
                 let id = UUID(key: recordId)
                 let fields = try? RecordFields(wireJSON: fieldsText.utf8)
                 let unreadable = id == nil ? "its id '\(recordId.prefix(80))' is not a UUID"
@@ -197,10 +209,9 @@ extension NoteStore {
                 let record = SyncRecord(recordType: recordType, recordId: id, changeTag: changeTag, deleted: deleted, fields: fields)
                 try Self.applyOne(db, record, fieldsText: fieldsText, position: seq, with: &apply)
             }
-            try apply.flushIndex(db)
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true {
-                try FolderCycles.break(db)
-                try TagTombstones.untagLateDeletions(db)
+            let stageDone = try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_inbox LIMIT 1") != true
+            try Self.finishApplying(db, with: &apply, pullDone: stageDone)
+            if stageDone {
                 try SyncState.set(db, .changeToken, try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
                 try SyncState.set(db, .inboxToken, nil)
             }
