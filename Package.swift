@@ -29,9 +29,11 @@ let package = Package(
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
         .target(name: "NoteTakerMarkdown"),
+        .target(name: "NoteTakerModel", dependencies: ["NoteTakerSyncProtocol"]),
         .target(
             name: "NoteTakerKit",
             dependencies: [
+                "NoteTakerModel",
                 "NoteTakerSyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -152,6 +154,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "NoteTakerModelTests", dependencies: ["NoteTakerModel"]),
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
         .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),

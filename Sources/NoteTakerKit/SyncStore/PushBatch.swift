@@ -118,10 +118,6 @@ package struct PushBatch: Codable, Sendable {
         fieldsJSON.indices.contains(index) ? fieldsJSON[index] : nil
     }
 
-    /// The bytes of record fields a batch may carry: a request's limit, less room for the
-    /// ids and tags around each change.
-    static let requestBudget = SyncLimits.maxRequestBytes - SyncLimits.maxBatchSize * 300
-
     /// A quick upper bound of a record's JSON size, so that only large records are encoded
     /// to be measured exactly (JSON escapes at most double a string's bytes).
     static func estimatedSize(_ fields: RecordFields) -> Int {

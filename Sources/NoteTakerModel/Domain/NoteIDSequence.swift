@@ -15,18 +15,18 @@ import Foundation
 /// they are spread like random ones. The other 74 bits are random; the id is a UUID of
 /// version 8 (RFC 9562: laid out by the application), with 90 random bits. Nothing reads the
 /// time back.
-struct NoteIDSequence {
+package struct NoteIDSequence {
     private var lastMicrosecond: UInt64 = 0
     /// The clock and the random bits.
-    let sources: StoreSources
+    package let sources: StoreSources
 
-    init(sources: StoreSources) {
+    package init(sources: StoreSources) {
         self.sources = sources
     }
 
     /// The next id, made now (or at `date`): its microsecond is at least one past the last
     /// one's, so ids made faster than the clock ticks still differ in their short form.
-    mutating func next(at date: Date? = nil) -> UUID {
+    package mutating func next(at date: Date? = nil) -> UUID {
         let microseconds = (date ?? sources.now).timeIntervalSince1970 * 1_000_000
         // A clock that cannot be read as a count of microseconds counts on from the last id.
         let now = microseconds.isFinite && microseconds >= 0 && microseconds < 1.8e19 ? UInt64(microseconds) : 0

@@ -1,5 +1,5 @@
 import Foundation
-import NoteTakerKit
+import NoteTakerModel
 import Testing
 
 @Suite struct TimestampTests {

@@ -8,7 +8,7 @@ import Foundation
 /// edit made identically on both sides is taken once, so merging never duplicates text.
 public enum TextMerge {
     /// The most line comparisons one diff may make before the merge gives up.
-    static let maximumComparisons = 4_000_000
+    package static let maximumComparisons = 4_000_000
 
     /// The merged text, or `nil` when both sides changed the same (or neighbouring) lines.
     public static func merge(base: String, local: String, server: String) -> String? {
@@ -50,25 +50,25 @@ public enum TextMerge {
     }
 
     /// A replacement of base lines `start..<end` by `replacement`.
-    struct Edit: Equatable {
-        var start: Int
-        var end: Int
-        var replacement: [Substring]
+    package struct Edit: Equatable {
+        package var start: Int
+        package var end: Int
+        package var replacement: [Substring]
 
         /// Whether two edits overlap or sit next to each other (no untouched line between).
-        func touches(_ other: Edit) -> Bool {
+        package func touches(_ other: Edit) -> Bool {
             start <= other.end && other.start <= end
         }
     }
 
     /// The text's lines, split on its bytes (splitting on characters would find the grapheme
     /// boundaries of the whole text first, several times slower on long notes).
-    static func lines(_ text: String) -> [Substring] {
+    package static func lines(_ text: String) -> [Substring] {
         text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// The edits turning `base` into `other`, in order, or `nil` when the diff is too large.
-    static func edits(from base: [Substring], to other: [Substring]) -> [Edit]? {
+    package static func edits(from base: [Substring], to other: [Substring]) -> [Edit]? {
         var prefix = 0
         while prefix < base.count, prefix < other.count, base[prefix] == other[prefix] { prefix += 1 }
         var suffix = 0

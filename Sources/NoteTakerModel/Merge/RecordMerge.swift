@@ -17,9 +17,9 @@ public enum RecordMerge {
     }
 
     /// Properties that hold a set of ids.
-    static let setProperties: Set<String> = [NoteRecord.Field.tagIds.rawValue]
+    package static let setProperties: Set<String> = [NoteRecord.Field.tagIds.rawValue]
     /// Properties where the later value always wins.
-    static let latestProperties: Set<String> = [NoteRecord.Field.modifiedAt.rawValue, FolderRecord.Field.modifiedAt.rawValue]
+    package static let latestProperties: Set<String> = [NoteRecord.Field.modifiedAt.rawValue, FolderRecord.Field.modifiedAt.rawValue]
 
     /// Merges `local` and `server` against `base` (`nil` when the record never synced).
     public static func merge(
@@ -89,7 +89,7 @@ public enum RecordMerge {
     /// Whether this device wins properties changed on both sides under `policy`.
     /// A custom policy decides per property; for bodies that cannot merge, the local one
     /// stays in the note.
-    static func localWins(local: RecordFields, server: RecordFields, policy: MergePolicy) -> Bool {
+    package static func localWins(local: RecordFields, server: RecordFields, policy: MergePolicy) -> Bool {
         switch policy {
         case .localWins, .custom: true
         case .serverWins: false
@@ -99,7 +99,7 @@ public enum RecordMerge {
     }
 
     /// Adds and removes from both sides: kept if on both, or added on either.
-    static func mergeSets(base: FieldValue?, local: FieldValue, server: FieldValue) -> FieldValue {
+    package static func mergeSets(base: FieldValue?, local: FieldValue, server: FieldValue) -> FieldValue {
         let b = Set(base?.strings ?? [])
         let l = Set(local.strings)
         let s = Set(server.strings)

@@ -38,4 +38,9 @@ public struct TagSummary: Sendable, Hashable, Identifiable {
 
     /// The tag's id.
     public var id: UUID { tag.id }
+    /// A tag and how many notes carry it.
+    package init(tag: Tag, noteCount: Int) {
+        self.tag = tag
+        self.noteCount = noteCount
+    }
 }

@@ -56,4 +56,8 @@ public struct FolderNode: Sendable, Hashable, Identifiable {
 
     /// The folder's id.
     public var id: UUID { folder.id }
+    /// A folder in the tree, with its path, counts and subfolders.
+    package init(folder: Folder, path: String, noteCount: Int, totalNoteCount: Int, children: [FolderNode]) {
+        (self.folder, self.path, self.noteCount, self.totalNoteCount, self.children) = (folder, path, noteCount, totalNoteCount, children)
+    }
 }

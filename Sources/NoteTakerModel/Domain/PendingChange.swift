@@ -20,4 +20,8 @@ public struct PendingChange: Sendable, Hashable {
     public var operation: Operation
     /// When the change was made.
     public var queuedAt: Date
+    /// A change as the outbox holds it.
+    package init(sequence: Int64, recordType: RecordType, recordId: UUID, operation: Operation, queuedAt: Date) {
+        (self.sequence, self.recordType, self.recordId, self.operation, self.queuedAt) = (sequence, recordType, recordId, operation, queuedAt)
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import NoteTakerKit
+@testable import NoteTakerModel
 import NoteTakerSyncProtocol
 import Testing
 

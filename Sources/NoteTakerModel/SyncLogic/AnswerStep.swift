@@ -3,7 +3,7 @@ import NoteTakerSyncProtocol
 /// One thing ``SyncApply`` does with the server's answer to a change this device pushed.
 /// ``plan(_:)`` lists them, in order, for an ``AnswerStep/Situation``: the push's
 /// counterpart of ``ApplyStep``, as pure, and tested as a table.
-enum AnswerStep: Equatable {
+package enum AnswerStep: Equatable {
     /// Drops a version of the record staged by an earlier, unfinished pull: it is older than
     /// the answer's, and applied later it would undo it (the server does not send a device
     /// its own version back to correct that).
@@ -33,23 +33,30 @@ enum AnswerStep: Equatable {
     case recordFailure
 
     /// What the server answered, and what this device holds of the record now.
-    struct Situation: Equatable {
+    package struct Situation: Equatable {
         /// The server's answer.
-        var answer: Answer
+        package var answer: Answer
         /// Whether the change sent was a save or a deletion.
-        var operation: RecordChange.Operation
+        package var operation: RecordChange.Operation
         /// The outbox entry sent is still the record's latest: nothing changed here since.
-        var unchangedSince: Bool
+        package var unchangedSince: Bool
         /// Whether the row exists here.
-        var exists: Bool
+        package var exists: Bool
         /// Whether an earlier, unfinished pull left records staged.
-        var staging: Bool
+        package var staging: Bool
         /// The batch went up in an earlier cycle too, and its answer never came.
-        var sentBefore = false
+        package var sentBefore = false
+    /// What the server answered, and what this device holds of the record now.
+    package init(
+        answer: Answer, operation: RecordChange.Operation, unchangedSince: Bool, exists: Bool, staging: Bool, sentBefore: Bool = false
+    ) {
+        (self.answer, self.operation, self.unchangedSince, self.exists, self.staging) = (answer, operation, unchangedSince, exists, staging)
+        self.sentBefore = sentBefore
     }
+}
 
     /// The server's answer to one change.
-    enum Answer: Equatable {
+    package enum Answer: Equatable {
         /// Saved, at a new change tag.
         case saved
         /// Refused with the server's record, which holds just what the change sent (`true`),
@@ -62,7 +69,7 @@ enum AnswerStep: Equatable {
     }
 
     /// The steps that carry out the answer in `situation`.
-    static func plan(_ situation: Situation) -> [AnswerStep] {
+    package static func plan(_ situation: Situation) -> [AnswerStep] {
         var answer = situation.answer
         // A batch sent again and decided anew (its answer forgotten) meets its own first
         // write: it was saved, at that version. Taken as another device's, it would undo what

@@ -1,7 +1,7 @@
 /// One thing ``SyncApply`` does to apply a record from the server. ``plan(_:)`` lists them,
 /// in order, for a ``ApplyDecision/Situation``: every rule of what a record does is there,
 /// and the code that carries the steps out decides nothing.
-enum ApplyStep: Equatable {
+package enum ApplyStep: Equatable {
     /// Drops the change of the record waiting in the outbox.
     case dropPendingChange
     /// The record is deleted: records that waited for it (a note for its folder or a tag, an
@@ -30,7 +30,7 @@ enum ApplyStep: Equatable {
     case countMerged
 
     /// The steps that apply a record in `situation`.
-    static func plan(_ situation: ApplyDecision.Situation) -> [ApplyStep] {
+    package static func plan(_ situation: ApplyDecision.Situation) -> [ApplyStep] {
         var steps: [ApplyStep] = situation.serverDeleted ? [.releaseWaitersOfDeleted] : []
         switch ApplyDecision.decide(situation) {
         case .keep:

@@ -64,7 +64,7 @@ public struct Note: Sendable, Hashable, Identifiable {
     }
 
     /// A title as it shows: itself, or "Untitled" when it is empty.
-    static func displayTitle(of title: String) -> String {
+    package static func displayTitle(of title: String) -> String {
         title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : title
     }
 

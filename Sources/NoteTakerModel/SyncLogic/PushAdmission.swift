@@ -3,7 +3,7 @@ import NoteTakerSyncProtocol
 /// What happens to one outbox entry while a push batch is built: the decision of what to push,
 /// apart from reading the outbox. A pure function; ``PushBatch`` reads the entries and carries
 /// the decisions out.
-enum PushAdmission: Equatable {
+package enum PushAdmission: Equatable {
     /// It goes into this batch.
     case add
     /// The batch is full: it waits for the next one (and so does everything after it).
@@ -14,27 +14,35 @@ enum PushAdmission: Equatable {
     case gone
 
     /// One outbox entry, as the batch sees it.
-    struct Entry: Equatable {
+    package struct Entry: Equatable {
         /// A deletion (which carries no fields).
-        var isDeletion: Bool
+        package var isDeletion: Bool
         /// Whether the saved row still exists.
-        var rowExists: Bool
+        package var rowExists: Bool
         /// A quick upper bound of its fields' JSON size (``PushBatch/estimatedSize(_:)``).
-        var estimate: Int
+        package var estimate: Int
         /// Its exact JSON size, measured only when the estimate says it may be too large
         /// (``needsMeasuring(estimate:)``).
-        var measured: Int?
+        package var measured: Int?
+    /// An entry of the outbox as the push reads it.
+    package init(isDeletion: Bool, rowExists: Bool, estimate: Int, measured: Int?) {
+        (self.isDeletion, self.rowExists, self.estimate, self.measured) = (isDeletion, rowExists, estimate, measured)
     }
+}
+
+    /// The bytes of record fields a batch may carry: a request's limit, less room for the
+    /// ids and tags around each change.
+    package static let requestBudget = SyncLimits.maxRequestBytes - SyncLimits.maxBatchSize * 300
 
     /// Whether an entry's exact size must be measured: only one that may be near the limit.
-    static func needsMeasuring(estimate: Int) -> Bool {
+    package static func needsMeasuring(estimate: Int) -> Bool {
         estimate >= SyncLimits.maxRecordBytes / 2
     }
 
     /// The decision for `entry`, given the bytes the batch holds so far and whether it is empty.
     /// A batch always takes its first record (one that fits a record fits a request), and a
     /// deletion costs no bytes.
-    static func decide(_ entry: Entry, batchBytes: Int, batchIsEmpty: Bool, budget: Int = PushBatch.requestBudget) -> PushAdmission {
+    package static func decide(_ entry: Entry, batchBytes: Int, batchIsEmpty: Bool, budget: Int = requestBudget) -> PushAdmission {
         if entry.isDeletion { return .add }
         guard entry.rowExists else { return .gone }
         if !batchIsEmpty, batchBytes + entry.estimate > budget { return .batchFull }

@@ -10,15 +10,15 @@ public enum RecordType: String, Sendable, Codable, CaseIterable {
     case attachment
 
     /// The table that holds records of this type.
-    var table: String { rawValue }
+    package var table: String { rawValue }
 
     /// Every type, those that others refer to first: the order of applying fetched records,
     /// and of queueing a whole store to go up (so that other devices receive folders and tags
     /// before the notes in them).
-    static let parentsFirst = allCases.sorted { $0.applyOrder < $1.applyOrder }
+    package static let parentsFirst = allCases.sorted { $0.applyOrder < $1.applyOrder }
 
     /// The order in which fetched records are applied: what others refer to comes first.
-    var applyOrder: Int {
+    package var applyOrder: Int {
         switch self {
         case .folder: 0
         case .tag: 1

@@ -1,4 +1,4 @@
-@testable import NoteTakerKit
+@testable import NoteTakerModel
 import Testing
 
 /// What applying a record from the server does, step by step, as a table: no store, no server.

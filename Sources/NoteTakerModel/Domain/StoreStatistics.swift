@@ -27,4 +27,15 @@ public struct StoreStatistics: Sendable, Hashable, Codable {
     public var attachmentBytes: Int64
     /// Changes waiting to be synced.
     public var pendingChanges: Int
+
+    /// The counts of a store.
+    package init(
+        launches: Int, notesCreated: Int, syncEvents: Int, notes: Int, pinnedNotes: Int, recentNotes: Int, trashedNotes: Int,
+        folders: Int, tags: Int, attachments: Int, attachmentBytes: Int64, pendingChanges: Int
+    ) {
+        (self.launches, self.notesCreated, self.syncEvents, self.notes, self.pinnedNotes, self.recentNotes) =
+            (launches, notesCreated, syncEvents, notes, pinnedNotes, recentNotes)
+        (self.trashedNotes, self.folders, self.tags, self.attachments, self.attachmentBytes, self.pendingChanges) =
+            (trashedNotes, folders, tags, attachments, attachmentBytes, pendingChanges)
+    }
 }

@@ -1,4 +1,4 @@
-@testable import NoteTakerKit
+@testable import NoteTakerModel
 import NoteTakerSyncProtocol
 import Testing
 

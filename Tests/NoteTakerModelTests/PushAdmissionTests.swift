@@ -1,4 +1,4 @@
-@testable import NoteTakerKit
+@testable import NoteTakerModel
 import NoteTakerSyncProtocol
 import Testing
 
@@ -17,7 +17,7 @@ struct PushAdmissionTests {
     }
 
     @Test func aSaveThatWouldOverflowTheRequestWaitsForTheNextBatch() {
-        let budget = PushBatch.requestBudget
+        let budget = PushAdmission.requestBudget
         #expect(PushAdmission.decide(Self.save(600_000, measured: 300_000), batchBytes: budget - 500_000, batchIsEmpty: false) == .batchFull)
         #expect(PushAdmission.decide(Self.save(500_000), batchBytes: budget - 500_000, batchIsEmpty: false) == .add, "exactly full still fits")
     }
@@ -29,7 +29,7 @@ struct PushAdmissionTests {
 
     @Test func deletionsCostNothingAndGoneRowsSendNothing() {
         let deletion = Entry(isDeletion: true, rowExists: false, estimate: 0, measured: nil)
-        #expect(PushAdmission.decide(deletion, batchBytes: PushBatch.requestBudget, batchIsEmpty: false) == .add)
+        #expect(PushAdmission.decide(deletion, batchBytes: PushAdmission.requestBudget, batchIsEmpty: false) == .add)
         let gone = Entry(isDeletion: false, rowExists: false, estimate: 0, measured: nil)
         #expect(PushAdmission.decide(gone, batchBytes: 0, batchIsEmpty: true) == .gone)
     }

@@ -31,15 +31,15 @@ public struct StoreSources: Sendable {
     public var now: Date { clock() }
 
     /// 64 random bits.
-    func randomBits() -> UInt64 { bits() }
+    package func randomBits() -> UInt64 { bits() }
 
     /// A random id (UUID version 4) for a folder, an attachment, a device or a batch.
-    func newID() -> UUID {
+    package func newID() -> UUID {
         UUID(version: 4, high: bits(), low: bits())
     }
 
     /// The id of one new note (see ``NoteIDSequence``).
-    func newNoteID() -> UUID {
+    package func newNoteID() -> UUID {
         var sequence = NoteIDSequence(sources: self)
         return sequence.next()
     }

@@ -1,7 +1,7 @@
 /// How a record from the server is applied, decided from what this device holds of it: the
 /// client's counterpart of the server's `RecordVersioning.decide`. A pure function of a
 /// ``Situation``; ``ApplyStep/plan(_:)`` turns it into the steps ``SyncApply`` carries out.
-enum ApplyDecision: Equatable {
+package enum ApplyDecision: Equatable {
     /// The row already is the server's version (same change tag), or a change made here
     /// since goes up against it: nothing to do.
     case keep
@@ -35,29 +35,37 @@ enum ApplyDecision: Equatable {
     case takeInsteadOfMissingRow
 
     /// What this device holds of the record the server sent.
-    struct Situation: Equatable {
+    package struct Situation: Equatable {
         /// The kind of record.
-        var recordType: RecordType = .note
+        package var recordType: RecordType = .note
         /// The server's record is a tombstone.
-        var serverDeleted: Bool
+        package var serverDeleted: Bool
         /// The server's change tag.
-        var serverTag: String
+        package var serverTag: String
         /// Whether the row exists here.
-        var exists: Bool
+        package var exists: Bool
         /// The change tag the row was last synced with (`nil`: never).
-        var localTag: String?
+        package var localTag: String?
         /// A change of this record waiting to go up.
-        var pending: Pending?
+        package var pending: Pending?
         /// The server sent the record as its answer to a change this device sent, refusing
         /// it; otherwise it was pulled.
-        var answered = false
+        package var answered = false
         /// An attachment's note is not here (looked up only for an attachment the server
         /// saved with no change of it waiting here).
-        var noteMissing = false
+        package var noteMissing = false
+    /// What this device holds of a record the server sent.
+    package init(
+        recordType: RecordType = .note, serverDeleted: Bool, serverTag: String, exists: Bool, localTag: String?,
+        pending: Pending? = nil, answered: Bool = false, noteMissing: Bool = false
+    ) {
+        (self.recordType, self.serverDeleted, self.serverTag, self.exists, self.localTag) = (recordType, serverDeleted, serverTag, exists, localTag)
+        (self.pending, self.answered, self.noteMissing) = (pending, answered, noteMissing)
     }
+}
 
     /// A change waiting in the outbox.
-    enum Pending: Equatable {
+    package enum Pending: Equatable {
         /// A save; `derived` when this device made it only as a consequence of another change
         /// (a folder deleted, say), not because someone edited the record.
         case save(derived: Bool)
@@ -66,7 +74,7 @@ enum ApplyDecision: Equatable {
     }
 
     /// The decision for `situation`.
-    static func decide(_ situation: Situation) -> ApplyDecision {
+    package static func decide(_ situation: Situation) -> ApplyDecision {
         let changedElsewhere = situation.localTag != situation.serverTag
         switch situation.pending {
         case nil:

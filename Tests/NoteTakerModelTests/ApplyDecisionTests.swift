@@ -1,4 +1,4 @@
-@testable import NoteTakerKit
+@testable import NoteTakerModel
 import Testing
 
 /// How a record from the server is applied, as a table: no store, no server.
