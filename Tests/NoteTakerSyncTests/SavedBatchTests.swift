@@ -25,7 +25,7 @@ struct SavedBatchTests {
             _ = try a.store.trashNotes(ids: [deleted.id])
             _ = try a.store.purgeNotes(ids: [deleted.id])
             let applied = try a.store.finishPush(begun, response: answer, policy: .localWins)
-            #expect(applied.report.pushed == 5)
+            #expect(applied.pushed == 5)
 
             let rows = try a.store.read { db in
                 try Row.fetchAll(db, sql: "SELECT id, syncStatus, syncBase, changeTag FROM note ORDER BY title")

@@ -16,7 +16,7 @@ extension NoteStore {
     /// With ``SearchIndexing/deferred``, new notes wait for ``indexPendingNotes(progress:)``.
     package func applyStaged(
         limit: Int, policy: MergePolicy, indexing: SearchIndexing = .immediately
-    ) throws(NoteTakerError) -> SyncApply {
+    ) throws(NoteTakerError) -> SyncReport {
         let (apply, held) = try applyHoldingFailures {
             try applyStagedBatch(limit: limit, policy: policy, indexing: indexing)
         } hold: { db, seq, reason in
@@ -45,7 +45,7 @@ extension NoteStore {
     ///
     /// Returns `nil`, having changed nothing, when the page deletes a note here: the caller
     /// stages it and the rest of the pull, to count their deletions before making any.
-    package func applyPage(_ page: ChangesResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply? {
+    package func applyPage(_ page: ChangesResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport? {
         // Folders first, then tags, notes, attachments, as the stage orders them.
         let records = page.records.enumerated()
             .sorted { (RecordType(rawValue: $0.element.recordType)?.applyOrder ?? 9, $0.offset) < (RecordType(rawValue: $1.element.recordType)?.applyOrder ?? 9, $1.offset) }
@@ -169,12 +169,12 @@ extension NoteStore {
 
     /// Counts the held records as pulled and failed, and removes the files no attachment
     /// uses any more.
-    private func finished(_ apply: SyncApply, held: Int) throws(NoteTakerError) -> SyncApply {
-        var apply = apply
-        apply.report.errors += held
-        apply.report.pulled += held
+    private func finished(_ apply: SyncApply, held: Int) throws(NoteTakerError) -> SyncReport {
+        var report = apply.report
+        report.errors += held
+        report.pulled += held
         try removeUnreferencedFiles(apply.releasedHashes)
-        return apply
+        return report
     }
 
     private func applyStagedBatch(limit: Int, policy: MergePolicy, indexing: SearchIndexing) throws -> SyncApply {

@@ -128,8 +128,8 @@ extension NoteStore {
     }
 
     /// Applies the server's answer to a batch and forgets the batch.
-    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncApply {
-        try finishPush(batch, response: response, policy: policy) { _ in }.apply
+    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport {
+        try finishPush(batch, response: response, policy: policy) { _ in }.report
     }
 
     /// Applies the server's answer to a batch, forgets the batch, and keeps `next` in flight
@@ -137,14 +137,14 @@ extension NoteStore {
     /// batch instead of two. Returns `next` as kept.
     package func finishPush(
         _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch
-    ) throws(NoteTakerError) -> (apply: SyncApply, kept: PushBatch) {
+    ) throws(NoteTakerError) -> (report: SyncReport, kept: PushBatch) {
         try finishPush(batch, response: response, policy: policy) { db in try next.saveInFreeSlot(db) }
     }
 
     /// Applies the answer and forgets the batch, then runs `then` in the same transaction.
     private func finishPush<Then>(
         _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> Then
-    ) throws(NoteTakerError) -> (apply: SyncApply, kept: Then) {
+    ) throws(NoteTakerError) -> (report: SyncReport, kept: Then) {
         let (apply, kept) = try write { db in
             var apply = SyncApply(policy: policy, sources: sources)
             if try !apply.applySavedBatch(db, batch, answer: response) {
@@ -159,7 +159,7 @@ extension NoteStore {
             return (apply, try then(db))
         }
         try removeUnreferencedFiles(apply.releasedHashes)
-        return (apply, kept)
+        return (apply.report, kept)
     }
 
     /// What to fetch: a partly staged pull continues where it stopped. A listing after a

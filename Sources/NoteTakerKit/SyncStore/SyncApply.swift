@@ -5,16 +5,16 @@ import NoteTakerSyncProtocol
 /// Applies what the server says to local rows, inside the caller's write transaction:
 /// records fetched by a pull, and the answers to a push. Where this device has a pending
 /// change of the same record, the two are merged (see ``RecordMerge``).
-package struct SyncApply {
+struct SyncApply {
     let policy: MergePolicy
     /// Where the ids of conflict copies come from.
     let sources: StoreSources
     /// The time the changes are applied.
     let now: Date
     /// What was done, for the cycle's report.
-    package var report = SyncReport()
+    var report = SyncReport()
     /// Content hashes whose files may no longer be referenced.
-    package var releasedHashes: Set<String> = []
+    var releasedHashes: Set<String> = []
     /// New notes written but not yet in the search index: indexed together by
     /// ``flushIndex(_:)``, because every statement writing to FTS5 inside a transaction
     /// makes it flush its pending terms.

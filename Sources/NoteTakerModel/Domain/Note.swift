@@ -26,7 +26,7 @@ public struct Note: Sendable, Hashable, Identifiable {
     public var sync: SyncMetadata
     /// The note's revision on this device: a number that grows with every change of its
     /// title, body, tags, pin, folder or trash state. An edit that names the revision it was
-    /// made from is merged with whatever changed since (see ``NoteBase``).
+    /// made from is merged with whatever changed since (see `NoteBase`).
     public var revision: Int64
 
     /// Creates a note value.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A note as an importer brings it in: its fields, and the files to attach with it.
 ///
-/// ``NoteStore/importNotes(_:)-(NoteImport)`` adds the note and its attachments together or
+/// `NoteStore.importNotes(_:)` adds the note and its attachments together or
 /// not at all; the body may already link to the attachments as `attachment:ID`.
 public struct NoteImport: Sendable {
     /// A file to attach: where its bytes are now, and the attachment it becomes.

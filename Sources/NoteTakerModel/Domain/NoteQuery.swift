@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which notes a list shows, in which page. Lists show pinned notes first, then the others
-/// in ``order`` (the most recently modified first by default); notes in the trash are left out (see ``NoteStore/trashedNotes(limit:offset:)``).
+/// in ``order`` (the most recently modified first by default); notes in the trash are left out (see `NoteStore.trashedNotes(limit:offset:)`).
 public struct NoteQuery: Sendable, Hashable {
     /// How far back "recent" reaches: 7 days, as the original's fetched set.
     public static let recentInterval: TimeInterval = 7 * 24 * 60 * 60

@@ -1,6 +1,6 @@
 import NoteTakerSyncProtocol
 
-/// One thing ``SyncApply`` does with the server's answer to a change this device pushed.
+/// One thing `SyncApply` (in NoteTakerKit) does with the server's answer to a change this device pushed.
 /// ``plan(_:)`` lists them, in order, for an ``AnswerStep/Situation``: the push's
 /// counterpart of ``ApplyStep``, as pure, and tested as a table.
 package enum AnswerStep: Equatable {
@@ -29,7 +29,7 @@ package enum AnswerStep: Equatable {
     /// (``ApplyStep``); `resent`: the change went up in an earlier cycle too, and may have
     /// reached the server then.
     case applyServerRecord(resent: Bool)
-    /// Counts a failed attempt, with the server's message (``SyncApply/recordFailure(_:_:_:message:final:)``).
+    /// Counts a failed attempt, with the server's message (`SyncApply.recordFailure`).
     case recordFailure
 
     /// What the server answered, and what this device holds of the record now.

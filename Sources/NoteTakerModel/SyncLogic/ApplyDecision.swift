@@ -1,6 +1,6 @@
 /// How a record from the server is applied, decided from what this device holds of it: the
 /// client's counterpart of the server's `RecordVersioning.decide`. A pure function of a
-/// ``Situation``; ``ApplyStep/plan(_:)`` turns it into the steps ``SyncApply`` carries out.
+/// ``Situation``; ``ApplyStep/plan(_:)`` turns it into the steps `SyncApply` (in NoteTakerKit) carries out.
 package enum ApplyDecision: Equatable {
     /// The row already is the server's version (same change tag), or a change made here
     /// since goes up against it: nothing to do.

@@ -1,4 +1,4 @@
-/// One thing ``SyncApply`` does to apply a record from the server. ``plan(_:)`` lists them,
+/// One thing `SyncApply` (in NoteTakerKit) does to apply a record from the server. ``plan(_:)`` lists them,
 /// in order, for a ``ApplyDecision/Situation``: every rule of what a record does is there,
 /// and the code that carries the steps out decides nothing.
 package enum ApplyStep: Equatable {

@@ -1,7 +1,7 @@
 import NoteTakerSyncProtocol
 
 /// What happens to one outbox entry while a push batch is built: the decision of what to push,
-/// apart from reading the outbox. A pure function; ``PushBatch`` reads the entries and carries
+/// apart from reading the outbox. A pure function; `PushBatch` (in NoteTakerKit) reads the entries and carries
 /// the decisions out.
 package enum PushAdmission: Equatable {
     /// It goes into this batch.
@@ -19,7 +19,7 @@ package enum PushAdmission: Equatable {
         package var isDeletion: Bool
         /// Whether the saved row still exists.
         package var rowExists: Bool
-        /// A quick upper bound of its fields' JSON size (``PushBatch/estimatedSize(_:)``).
+        /// A quick upper bound of its fields' JSON size (`PushBatch.estimatedSize`).
         package var estimate: Int
         /// Its exact JSON size, measured only when the estimate says it may be too large
         /// (``needsMeasuring(estimate:)``).

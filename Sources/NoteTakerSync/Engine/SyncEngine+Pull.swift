@@ -83,7 +83,7 @@ extension SyncEngine {
             received += page.records.count
             progress?(.fetching(received: received))
             if direct, let applied = try local({ try $0.applyPage(page, policy: policy) }) {
-                report.add(applied.report)
+                report.add(applied)
             } else {
                 direct = false
                 try local { try $0.stage(page) }
@@ -122,10 +122,10 @@ extension SyncEngine {
         var done = 0
         repeat {
             let applied = try local { try $0.applyStaged(limit: Self.applyBatchSize, policy: policy, indexing: indexing) }
-            report.add(applied.report)
-            done += applied.report.pulled
+            report.add(applied)
+            done += applied.pulled
             progress?(.applying(done: done, total: total))
-            if applied.report.pulled == 0 { break }
+            if applied.pulled == 0 { break }
         } while done < total
     }
 

@@ -49,12 +49,12 @@ extension SyncEngine {
                 pipeline.answered(await answers.removeFirst().value)
             case .finish(let batch, let response, keeping: let after?):
                 let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
-                report.add(applied.report)
+                report.add(applied)
                 answers.append(modify(kept))
                 pipeline.sent(kept)
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .finish(let batch, let response, keeping: nil):
-                report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) }.report)
+                report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) })
                 pipeline.finished()
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .settle(let batch, let result):
@@ -104,8 +104,7 @@ extension SyncEngine {
             report.errors += batch.request.changes.count
             return false
         }
-        let applied = try local { try $0.finishPush(batch, response: response, policy: options.policy) }
-        report.add(applied.report)
+        report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) })
         return response.results.allSatisfy { $0.outcome == .saved }
     }
 

@@ -56,7 +56,7 @@ public actor SyncEngine {
         case transferringFiles(done: Int, total: Int)
     }
 
-    let store: NoteStore
+    let store: any SyncStore
     let transport: any SyncTransport
     /// The engine's options; change them between cycles.
     public var options: Options
@@ -69,6 +69,13 @@ public actor SyncEngine {
 
     /// Creates an engine over a store and a transport.
     public init(store: NoteStore, transport: any SyncTransport, options: Options = Options(), progress: (@Sendable (Phase) -> Void)? = nil) {
+        self.init(syncStore: store, transport: transport, options: options, progress: progress)
+    }
+
+    /// Creates an engine over any store's side of sync (a test double, say).
+    package init(
+        syncStore store: any SyncStore, transport: any SyncTransport, options: Options = Options(), progress: (@Sendable (Phase) -> Void)? = nil
+    ) {
         self.store = store
         self.transport = transport
         self.options = options
@@ -160,7 +167,7 @@ public actor SyncEngine {
     }
 
     /// Runs a store call, turning its errors into `SyncError.store(_:)`.
-    func local<T>(_ body: (NoteStore) throws -> T) throws(SyncError) -> T {
+    func local<T>(_ body: (any SyncStore) throws -> T) throws(SyncError) -> T {
         do {
             return try body(store)
         } catch {
