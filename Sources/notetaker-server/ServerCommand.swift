@@ -14,24 +14,49 @@ struct ServerCommand: AsyncParsableCommand {
         defaultSubcommand: ServeCommand.self)
 }
 
-/// Where the server keeps its data.
+/// Where the server keeps its data: from the options, else from the environment
+/// (`NOTETAKER_SERVER_DATABASE`, `NOTETAKER_SERVER_DATA`, `NOTETAKER_SERVER_DATABASE_PASSWORD_FILE`),
+/// so that the server and `account add` read the same place from one setting, and a unit file
+/// can keep it out of `ps`.
 struct DataOptions: ParsableArguments {
-    @Option(help: "Where the server keeps everything: sqlite:FOLDER (the default, in $XDG_DATA_HOME/notetaker-server) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (several servers may share one).")
+    @Option(help: "Where the server keeps everything: sqlite:FOLDER (the default, in $XDG_DATA_HOME/notetaker-server) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (several servers may share one). Also NOTETAKER_SERVER_DATABASE.")
     var database: String?
-    @Option(help: "Folder for the server's SQLite database and attachment files (the same as --database sqlite:FOLDER).")
+    @Option(help: "Folder for the server's SQLite database and attachment files (the same as --database sqlite:FOLDER). Also NOTETAKER_SERVER_DATA.")
     var data: String?
-    @Option(name: .customLong("database-password-file"), help: "A file (mode 0600) holding the PostgreSQL password, so that it stays out of the URL and of `ps`; PGPASSWORD works too.")
+    @Option(name: .customLong("database-password-file"), help: "A file (mode 0600) holding the PostgreSQL password, so that it stays out of the URL and of `ps`; PGPASSWORD works too. Also NOTETAKER_SERVER_DATABASE_PASSWORD_FILE.")
     var passwordFile: String?
+
+    /// The environment variables that stand for the options when they are not given.
+    enum Environment: String, CaseIterable {
+        case database = "NOTETAKER_SERVER_DATABASE"
+        case data = "NOTETAKER_SERVER_DATA"
+        case passwordFile = "NOTETAKER_SERVER_DATABASE_PASSWORD_FILE"
+
+        /// The variable's value, when it is set and not empty.
+        var value: String? { ProcessInfo.processInfo.environment[rawValue].flatMap { $0.isEmpty ? nil : $0 } }
+    }
 
     /// A configuration over the storage asked for, with the password from its file.
     func configuration() throws -> ServerConfiguration {
         var configuration = ServerConfiguration(database: try location())
-        configuration.databasePassword = try passwordFile.map(readPasswordFile)
+        configuration.databasePassword = try databasePassword()
         return configuration
     }
 
-    /// The storage asked for.
+    /// The PostgreSQL password from the file the option or the environment names, if any.
+    func databasePassword() throws -> String? {
+        try (passwordFile ?? Environment.passwordFile.value).map(readPasswordFile)
+    }
+
+    /// The storage asked for: by an option, else by the environment, else the default folder.
     func location() throws -> ServerDatabase {
+        if database == nil, data == nil {
+            return try Self.location(database: Environment.database.value, data: Environment.data.value, from: "the environment")
+        }
+        return try Self.location(database: database, data: data, from: "the options")
+    }
+
+    private static func location(database: String?, data: String?, from source: String) throws -> ServerDatabase {
         switch (database, data) {
         case (let database?, nil):
             do {
@@ -44,7 +69,8 @@ struct DataOptions: ParsableArguments {
         case (nil, nil):
             return .sqlite(ServerConfiguration.defaultDataDirectory())
         case (_?, _?):
-            throw ValidationError("Give either --database or --data, not both.")
+            throw ValidationError(source == "the options" ? "Give either --database or --data, not both."
+                : "Set either NOTETAKER_SERVER_DATABASE or NOTETAKER_SERVER_DATA, not both.")
         }
     }
 }
@@ -134,7 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
             database: try dataOptions.location(), host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
             quotaBytes: quotaMegabytes * 1_048_576, registrationOpen: registration == .open)
         configuration.trustedProxies = trustedProxies.compactMap(AddressBlock.init)
-        configuration.databasePassword = try dataOptions.passwordFile.map(readPasswordFile)
+        configuration.databasePassword = try dataOptions.databasePassword()
         configuration.metricsHost = metricsHost
         configuration.metricsPort = metricsPort
         configuration.sessionLifetime = SessionLifetime(idle: sessionIdleDays * 86_400, absolute: sessionMaxDays * 86_400)
@@ -214,11 +240,12 @@ struct AddAccountCommand: AsyncParsableCommand {
             throw ValidationError("Give the password on standard input with --password-stdin, so it stays out of the shell history.")
         }
         let password = (readLine(strippingNewline: true) ?? "")
-        let backend = try await openBackend(try dataOptions.configuration())
+        let configuration = try dataOptions.configuration()
+        let backend = try await openBackend(configuration)
         let credentials = Credentials(username: name, password: password)
         let account = try await reportingFailure("could not add the account") {
             try await backend.withServicesRunning { try await $0.addAccount(credentials) }
         }
-        print("Created account \(account.username).")
+        print("Created account \(account.username) in \(configuration.database). A server started with the same --data or --database (or the same NOTETAKER_SERVER_DATA or NOTETAKER_SERVER_DATABASE) serves it.")
     }
 }

@@ -187,6 +187,29 @@ struct SyncCommandTests {
         try device.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
     }
 
+    @Test("account add reads the server's folder from NOTETAKER_SERVER_DATA, as the server does, and says where it wrote")
+    func dataFromTheEnvironment() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let admin = CLIRunner()
+        let serverTool = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        let added = try admin.run(["account", "add", "ada", "--password-stdin"], stdin: "correct horse battery\n",
+                                  environment: ["NOTETAKER_SERVER_DATA": data.path], store: false, executable: serverTool)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Created account ada in \(data.path)"), "\(added.stdout)")
+
+        let both = try admin.run(["account", "add", "bob", "--password-stdin"], stdin: "correct horse battery\n",
+                                 environment: ["NOTETAKER_SERVER_DATA": data.path, "NOTETAKER_SERVER_DATABASE": "sqlite:\(data.path)"],
+                                 store: false, executable: serverTool)
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("Set either NOTETAKER_SERVER_DATABASE or NOTETAKER_SERVER_DATA, not both."), "\(both.stderr)")
+
+        // The server started on that folder serves the account.
+        let server = try ServerProcess(dataDirectory: data)
+        try CLIRunner().ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                           stdin: "correct horse battery")
+    }
+
     @Test("notetaker-server serves HTTPS with --tls-cert and --tls-key")
     func tls() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-tls-\(UUID())")
