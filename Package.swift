@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
-        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport"]),
+        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "NoteTakerSyncProtocol", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport"]),
         .target(
             name: "NoteTakerServerTestSupport",
             dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteTakerKit
+import NoteTakerSyncProtocol
 
 /// `notetaker`: every NoteTaker operation from the command line.
 ///
@@ -20,6 +21,7 @@ public struct NoteTakerCommand: ParsableCommand {
                 --store PATH or NOTETAKER_STORE choose another. ID arguments accept any unique prefix of a note's id. \
                 A folder F is a name, a path like Work/Projects, or an id.
                 """,
+            version: NoteTakerVersion.current,
             subcommands: subcommands)
     }
 

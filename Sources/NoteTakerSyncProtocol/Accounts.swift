@@ -80,13 +80,16 @@ public struct HealthResponse: Sendable, Hashable, Codable {
     /// The most changes the server takes in one modify batch; `nil` from servers that did not
     /// say (they take ``SyncLimits/unannouncedBatchSize``).
     public var maxBatchSize: Int?
+    /// The server's NoteTaker version (``NoteTakerVersion``); `nil` from servers that did not say.
+    public var version: String?
 
     /// Creates a health answer.
-    public init(status: String, apiVersion: String, serverId: String, maxBatchSize: Int? = nil) {
+    public init(status: String, apiVersion: String, serverId: String, maxBatchSize: Int? = nil, version: String? = nil) {
         self.status = status
         self.apiVersion = apiVersion
         self.serverId = serverId
         self.maxBatchSize = maxBatchSize
+        self.version = version
     }
 
     /// How many changes a device may send this server in one batch: what it announced

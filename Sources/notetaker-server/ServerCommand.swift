@@ -10,6 +10,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notetaker-server",
         abstract: "Run the NoteTaker sync server (accounts, records, attachment files, push).",
+        version: NoteTakerVersion.current,
         subcommands: [ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, AccountCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSyncProtocol
 import Testing
 
 @Suite("notetaker: the process")
@@ -15,6 +16,16 @@ struct ProcessTests {
         let user = try cli.run(["show", "abc"])
         #expect(user.status == 1)
         #expect(user.stderr.hasPrefix("error: "))
+    }
+
+    @Test("--version prints the same version for notetaker, notetaker-full and notetaker-server")
+    func versions() throws {
+        let folder = CLIRunner.executable.deletingLastPathComponent()
+        for executable in ["notetaker", "notetaker-full", "notetaker-server"] {
+            let result = try cli.run(["--version"], store: false, executable: folder.appendingPathComponent(executable))
+            #expect(result.status == 0, "\(executable): \(result.stderr)")
+            #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == NoteTakerVersion.current, "\(executable): \(result.stdout)")
+        }
     }
 
     @Test func companionCommandsRunInNotetakerFull() throws {

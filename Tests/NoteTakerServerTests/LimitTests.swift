@@ -23,6 +23,7 @@ struct LimitTests {
         try await expectUnchanged { client, token in
             let health = try await client.send(.get, "/v1/health").decode(HealthResponse.self)
             #expect(health.maxBatchSize == 1_000)
+            #expect(health.version == NoteTakerVersion.current)
             let response = try await client.send(.post, "/v1/records/modify", token: token,
                                                  json: ModifyRequest(changes: (0...1_000).map { noteSave(title: "n\($0)") }))
             #expect(response.status == .contentTooLarge)

@@ -68,7 +68,8 @@ public struct SyncService: Sendable {
     /// The health answer: the storage's server id, and the most changes this server takes
     /// in one batch.
     public var health: HealthResponse {
-        HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: storage.serverId, maxBatchSize: SyncLimits.maxBatchSize)
+        HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: storage.serverId, maxBatchSize: SyncLimits.maxBatchSize,
+                       version: NoteTakerVersion.current)
     }
 
     // MARK: Accounts
