@@ -10,13 +10,21 @@ public enum ServerDatabase: Sendable, Hashable, CustomStringConvertible {
     case postgres(String)
 
     /// Reads `--database`: `sqlite:DIR`, or a `postgres://` (or `postgresql://`) URL.
+    ///
+    /// A message about a bad argument never repeats it whole: it may hold a password.
     public init(argument: String) throws(SyncServerError) {
         if argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://") {
+            let authority = argument.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" && $0 != "?" }
+            guard authority.filter({ $0 == "@" }).count <= 1 else {
+                throw .badRequest("The PostgreSQL URL holds more than one '@'. A password with '@', ':', '/', '?' or '#' must be "
+                    + "percent-encoded in the URL ('@' as %40), or kept out of it: PGPASSWORD or --database-password-file.")
+            }
             self = .postgres(argument)
         } else if argument.hasPrefix("sqlite:"), argument.count > "sqlite:".count {
             self = .sqlite(URL(fileURLWithPath: String(argument.dropFirst("sqlite:".count)), isDirectory: true))
         } else {
-            throw .badRequest("--database takes sqlite:FOLDER or postgres://USER@HOST[:PORT]/DATABASE, not '\(argument)'.")
+            let scheme = argument.prefix { $0 != ":" }.prefix(20)
+            throw .badRequest("--database takes sqlite:FOLDER or postgres://USER@HOST[:PORT]/DATABASE, not '\(scheme):…'.")
         }
     }
 
@@ -30,6 +38,25 @@ public enum ServerDatabase: Sendable, Hashable, CustomStringConvertible {
             if components.password != nil { components.password = "***" }
             return components.string ?? "PostgreSQL"
         }
+    }
+
+    /// The argument to give `--database` again, without a password: one to paste into a
+    /// command or a unit file, the password going by PGPASSWORD or a password file.
+    public var argumentWithoutPassword: String {
+        switch self {
+        case .sqlite(let directory):
+            return "sqlite:" + directory.path
+        case .postgres(let url):
+            guard var components = URLComponents(string: url) else { return "postgres://…" }
+            components.password = nil
+            return components.string ?? "postgres://…"
+        }
+    }
+
+    /// Whether the argument held a password.
+    public var holdsPassword: Bool {
+        guard case .postgres(let url) = self else { return false }
+        return URLComponents(string: url)?.password != nil
     }
 }
 

@@ -218,7 +218,8 @@ struct MigrateDataCommand: AsyncParsableCommand {
             try await StorageCopy.copy(from: folder, to: try PostgresDatabase(url: url, password: try passwordFile.map(readPasswordFile)))
         }
         print("Copied \(summary.accounts) accounts, \(summary.records) records and \(summary.files) files to \(target).")
-        print("Start the server with --database '\(target)'; devices carry on where they were.")
+        let password = target.holdsPassword || passwordFile != nil ? " (with the password in PGPASSWORD or --database-password-file)" : ""
+        print("Start the server with --database '\(target.argumentWithoutPassword)'\(password); devices carry on where they were.")
     }
 }
 

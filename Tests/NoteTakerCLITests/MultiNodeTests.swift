@@ -58,6 +58,8 @@ struct MultiNodeTests {
         let moved = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
         #expect(moved.status == 0, "\(moved.stderr)")
         #expect(moved.stdout.contains("Copied 1 accounts, 2 records and 1 files"), "\(moved.stdout)")
+        // The advice can be pasted as it is: no masked password in it.
+        #expect(moved.stdout.contains("Start the server with --database 'postgres") && !moved.stdout.contains("***"), "\(moved.stdout)")
         let again = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
         #expect(again.status == 1)
         #expect(again.stderr.contains("already holds accounts"))
