@@ -48,28 +48,25 @@ extension SyncEngine {
             let page: ChangesResponse
             do throws(SyncError) {
                 page = try await fetch.value.get()
-            } catch .resyncRequired where !restarted {
+            } catch {
+                // Each refusal that starts the pull over does so once; then the pull lists
+                // everything from what the store asks for now.
+                switch error {
+                case .resyncRequired where !restarted:
+                    try local { try $0.resetChangeToken() }
+                case .serverRestored where !restarted:
+                    try local { try $0.adoptRestoredServer() }
+                    healing = true
+                    direct = try local { try $0.pullsFromScratch() }
+                case .tombstonesPurged where !listedAfterPurge:
+                    listedAfterPurge = true
+                    try local { try $0.adoptPurgedTombstones() }
+                    listing = true
+                    direct = try local { try $0.pullsFromScratch() }
+                default:
+                    throw error
+                }
                 restarted = true
-                try local { try $0.resetChangeToken() }
-                query = try local { try $0.changesQuery() }
-                query.listing = true
-                fetch = prefetch(query)
-                continue
-            } catch .serverRestored where !restarted {
-                restarted = true
-                try local { try $0.adoptRestoredServer() }
-                healing = true
-                direct = try local { try $0.pullsFromScratch() }
-                query = try local { try $0.changesQuery() }
-                query.listing = true
-                fetch = prefetch(query)
-                continue
-            } catch .tombstonesPurged where !listedAfterPurge {
-                restarted = true
-                listedAfterPurge = true
-                try local { try $0.adoptPurgedTombstones() }
-                listing = true
-                direct = try local { try $0.pullsFromScratch() }
                 query = try local { try $0.changesQuery() }
                 query.listing = true
                 fetch = prefetch(query)
