@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -28,6 +28,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
+        // Builds a module's page and documents into its code, so executables need no resource bundle.
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .target(name: "NoteTakerMarkdown"),
         .target(name: "NoteTakerModel", dependencies: ["NoteTakerSyncProtocol"]),
         .target(
@@ -85,7 +88,8 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("Public"), .copy("openapi.json")]
+            exclude: ["Public", "openapi.json", "embedded-files.txt"],
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "NoteTakerCLI",
@@ -127,7 +131,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("openapi.json")]
+            exclude: ["openapi.json", "embedded-files.txt"],
+            plugins: ["EmbedFiles"]
         ),
         // `notetaker` hands sync, serve, import and export to `notetaker-full` (see CompanionCommand).
         .executableTarget(name: "notetaker", dependencies: ["NoteTakerCLI"]),

@@ -62,7 +62,7 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
             guard let build = PackageBuildFolder(folder) else {
                 return .invalidInput(
                     "This command is run by \(executableName), which is not beside notetaker in \(folder.path). "
-                        + "Copy both from the build folder: cp .build/release/notetaker .build/release/\(executableName) ~/.local/bin/")
+                        + "Install them together: scripts/install [PREFIX] in NoteTaker's source folder, or copy both from the same build or archive.")
             }
             if let problem = build.build(product: executableName) { return problem }
         }

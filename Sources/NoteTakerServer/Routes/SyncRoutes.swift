@@ -104,14 +104,14 @@ struct SyncRoutes {
     }
 }
 
-/// The OpenAPI document shipped with the server.
+/// The OpenAPI document, built into the server (see the EmbedFiles plugin).
 enum OpenAPIDocument {
     /// The document's bytes.
     static func data() throws -> Data {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+        guard let document = EmbeddedFiles.files["openapi.json"] else {
             throw SyncServerError(.internalError, "The server was built without its OpenAPI document.")
         }
-        return try Data(contentsOf: url)
+        return document
     }
 }
 
