@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import Logging
 import NIOCore
 import NIOSSL
 import NoteTakerHTTP
@@ -14,6 +15,7 @@ import NoteTakerHTTP
 public func buildRouter(service: SyncService, trustedProxies: [AddressBlock] = [], servesMetrics: Bool = true) -> Router<SyncRequestContext> {
     let router = Router(context: SyncRequestContext.self)
     router.add(middleware: RequestMetrics(metrics: service.metrics))
+    router.add(middleware: RequestLog())
     SyncRoutes(service: service, clients: ClientAddressRule(trustedProxies: trustedProxies)).register(on: router)
     if servesMetrics { addMetricsRoute(to: router, service: service) }
     router.add(middleware: MethodNotAllowed(routes: router.routes) { allowed in
@@ -41,10 +43,12 @@ private func addMetricsRoute<Context: RequestContext>(to router: Router<Context>
 /// and the hourly purge of old tombstones (``TombstoneRetention``).
 /// With ``ServerConfiguration/metricsHost``, `/metrics` answers there only, over plain HTTP.
 ///
-/// `onServerRunning` receives the port actually bound (useful with port 0).
+/// `onServerRunning` receives the port actually bound (useful with port 0); `logger` is the
+/// one requests log to (a line each, at `info`).
 public func buildApplication(
     _ configuration: ServerConfiguration,
     backend: ServerBackend? = nil,
+    logger: Logger = Logger(label: "notetaker-server"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     var opened = backend
@@ -64,7 +68,8 @@ public func buildApplication(
         server: try serverBuilder(configuration),
         configuration: address,
         services: services,
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) })
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
 }
 
 /// Plain HTTP/1.1, or HTTPS (TLS 1.2 at least) when a certificate and key are configured.

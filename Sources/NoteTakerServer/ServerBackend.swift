@@ -53,6 +53,14 @@ public enum ServerDatabase: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The kind of storage, for logs: `sqlite` or `postgres`.
+    public var kind: String {
+        switch self {
+        case .sqlite: "sqlite"
+        case .postgres: "postgres"
+        }
+    }
+
     /// Whether the argument held a password.
     public var holdsPassword: Bool {
         guard case .postgres(let url) = self else { return false }

@@ -56,4 +56,8 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case methodNotAllowed
     /// The server failed; nothing was changed.
     case internalError
+    /// The server cannot reach its database (503); nothing was changed: try again later.
+    case unavailable
+    /// The server's disk is full (507); nothing was changed: its operator must make room.
+    case serverFull
 }

@@ -71,7 +71,7 @@ public struct AccountStatus: Sendable, Hashable, Codable {
 
 /// The server's health answer.
 public struct HealthResponse: Sendable, Hashable, Codable {
-    /// `ok` when the server can read its storage.
+    /// `ok` when the server can read its storage; `unavailable` (with HTTP 503) when it cannot.
     public var status: String
     /// The API version the server speaks (`v1`).
     public var apiVersion: String
@@ -82,14 +82,24 @@ public struct HealthResponse: Sendable, Hashable, Codable {
     public var maxBatchSize: Int?
     /// The server's NoteTaker version (``NoteTakerVersion``); `nil` from servers that did not say.
     public var version: String?
+    /// The storage as the server just found it: `ok`, `unreachable` (the database cannot be
+    /// reached), `full` (no room left) or `failing`; `nil` from servers that did not say.
+    public var database: String?
+    /// What is wrong, in words a person can act on, when `status` is not `ok`.
+    public var message: String?
 
     /// Creates a health answer.
-    public init(status: String, apiVersion: String, serverId: String, maxBatchSize: Int? = nil, version: String? = nil) {
+    public init(
+        status: String, apiVersion: String, serverId: String, maxBatchSize: Int? = nil, version: String? = nil,
+        database: String? = nil, message: String? = nil
+    ) {
         self.status = status
         self.apiVersion = apiVersion
         self.serverId = serverId
         self.maxBatchSize = maxBatchSize
         self.version = version
+        self.database = database
+        self.message = message
     }
 
     /// How many changes a device may send this server in one batch: what it announced

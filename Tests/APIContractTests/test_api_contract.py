@@ -90,7 +90,7 @@ def register(server, username):
 
 
 def test_the_sync_server_api_is_what_its_document_says(folder):
-    process, match = start([str(BIN / "notetaker-server"), "--data", str(folder / "server"), "--port", "0"],
+    process, match = start([str(BIN / "notetaker-server"), "--data", str(folder / "server"), "--port", "0", "--log-level", "warning"],
                            r"listening on (http://\S+)", "notetaker-server")
     server = match.group(1).rstrip("/")
     document = f"{server}/v1/openapi.json"

@@ -112,7 +112,8 @@ def make_browser(width=1366, height=900, phone=False, language="en-US", text_siz
 def start_sync_server(data, port=0):
     """A real notetaker-server on `data` and a loopback port (a free one unless given):
     the process and its address."""
-    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", str(port)],
+    # --log-level warning: a line per request (or failed log-in) would fill the pipe nobody reads after the start.
+    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", str(port), "--log-level", "warning"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = None
     deadline = time.monotonic() + 60

@@ -126,12 +126,20 @@ def test_the_web_app_serves_its_page_without_the_build_folder(installed, where):
 def test_the_server_and_a_sync_without_the_build_folder(installed):
     bin = installed["prefix"] / "bin"
     folder = installed["folder"]
-    environment = dict(os.environ, NOTETAKER_SERVER_DATA=str(folder / "server"))
+    # Configured as a unit file would: a settings file named by the environment, nothing on
+    # the command line.
+    settings = folder / "server.env"
+    settings.write_text(f"# notetaker-server\nNOTETAKER_SERVER_DATA={folder / 'server'}\nNOTETAKER_SERVER_PORT=0\n"
+                        "NOTETAKER_SERVER_REGISTRATION=closed\nNOTETAKER_SERVER_LOG_FORMAT=json\n")
+    environment = dict(os.environ, NOTETAKER_SERVER_CONFIG=str(settings))
     run(bin / "notetaker-server", "account", "add", "ada", "--password-stdin", stdin="correct horse battery\n", env=environment)
-    process = subprocess.Popen([str(bin / "notetaker-server"), "--port", "0", "--registration", "closed"],
+    process = subprocess.Popen([str(bin / "notetaker-server")],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
     try:
-        server = started(process, r"listening on (http://\S+)", "notetaker-server").group(1)
+        match = started(process, r"listening on (http://\S+) \(data in (\S+), registration (\w+)\)", "notetaker-server")
+        server = match.group(1)
+        assert (match.group(2), match.group(3)) == (str(folder / "server"), "closed")
+        assert json.loads(process.stdout.readline())["message"] == "started"
         status, _, document = get(server + "/v1/openapi.json")
         assert status == 200 and json.loads(document)["openapi"].startswith("3.")
         laptop, phone = folder / "laptop" / "NoteTaker.sqlite", folder / "phone" / "NoteTaker.sqlite"

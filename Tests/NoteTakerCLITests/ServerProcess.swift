@@ -13,7 +13,8 @@ final class ServerProcess {
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
         process.executableURL = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
         let storage = database.map { ["--database", $0] } ?? ["--data", self.dataDirectory.path]
-        process.arguments = storage + ["--port", String(port)] + arguments
+        // Requests and failed log-ins are not logged (a line each): nothing reads the pipe after the start line.
+        process.arguments = storage + ["--port", String(port), "--log-level", "warning"] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

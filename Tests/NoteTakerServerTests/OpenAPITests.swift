@@ -51,7 +51,8 @@ struct OpenAPITests {
             "AccountStatus": AccountStatus(username: "u", recordCount: 0, usedBytes: 0, quotaBytes: 0),
             "RecordVersion": RecordVersion(changeTag: "1", replacedAt: 0, fields: [:]),
             "RecordVersionsResponse": RecordVersionsResponse(versions: []),
-            "HealthResponse": HealthResponse(status: "ok", apiVersion: "v1", serverId: "s", maxBatchSize: 500, version: "1.2.3"),
+            "HealthResponse": HealthResponse(
+                status: "unavailable", apiVersion: "v1", serverId: "s", maxBatchSize: 500, version: "1.2.3", database: "unreachable", message: "m"),
             "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
         ]
         for (name, sample) in samples {

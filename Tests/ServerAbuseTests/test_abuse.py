@@ -29,7 +29,7 @@ def limit_files():
 
 def start_server(data):
     process = subprocess.Popen(
-        [str(SERVER), "--data", str(data), "--port", "0", "--quota-mb", "1"],
+        [str(SERVER), "--data", str(data), "--port", "0", "--quota-mb", "1", "--log-level", "warning"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, preexec_fn=limit_files, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:

@@ -107,6 +107,9 @@ struct SyncStatusCommand: ParsableCommand {
             for record in summary.held { print("  \(record.recordType) \(record.recordId.prefix(8)): \(record.reason)") }
         }
         if let restored = summary.restoredServer { print(restoredPhrase(restored)) }
+        if let failed = summary.failedCycle {
+            print("The last sync failed (\(failed.at.formatted(date: .abbreviated, time: .standard))): \(failed.message)")
+        }
     }
 
     /// "The sync server was restored from an older copy (noticed …); 2 notes sent again."

@@ -239,7 +239,17 @@ extension NoteStore {
     package func finishSyncCycle() throws(NoteTakerError) {
         try write { db in
             try SyncState.set(db, .lastSyncedAt, String(sources.now.storageValue))
+            try SyncState.set(db, .failedCycle, nil)
             try Metrics.increment(db, .syncEvents)
+        }
+    }
+
+    /// Records a cycle that failed, and why (the server out of reach, its disk full…), which
+    /// `sync status` shows until a cycle completes.
+    package func noteFailedCycle(_ message: String) throws(NoteTakerError) {
+        let failure = FailedSyncCycle(at: sources.now, message: message)
+        try write { db in
+            try SyncState.set(db, .failedCycle, String(decoding: try JSONEncoder().encode(failure), as: UTF8.self))
         }
     }
 }

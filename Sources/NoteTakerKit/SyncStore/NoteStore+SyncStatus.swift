@@ -15,6 +15,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var lastSyncedAt: Date?
     /// The last time the server turned out to be restored from an older copy, if ever.
     public var restoredServer: RestoredServerNotice?
+    /// The last sync that failed, when none has completed since.
+    public var failedCycle: FailedSyncCycle?
 
     /// Encodes every field, `null` for absent values.
     public func encode(to encoder: any Encoder) throws {
@@ -25,10 +27,19 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         try container.encode(held, forKey: .held)
         try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
         try container.encode(restoredServer, forKey: .restoredServer)
+        try container.encode(failedCycle, forKey: .failedCycle)
     }
 }
 
 /// A change that failed to sync and waits to be retried by hand.
+/// A sync that failed as a whole (not one change): when, and the message it ended with.
+public struct FailedSyncCycle: Sendable, Equatable, Codable {
+    /// When it failed.
+    public var at: Date
+    /// Why, in words a person can act on.
+    public var message: String
+}
+
 public struct SyncFailure: Sendable, Equatable, Codable {
     /// The record's type.
     public var recordType: String
@@ -87,7 +98,8 @@ extension NoteStore {
         let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
         let failures = try Outbox.failures(db)
         let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let failedCycle = try SyncState.get(db, .failedCycle).flatMap { try? JSONDecoder().decode(FailedSyncCycle.self, from: Data($0.utf8)) }
         return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last,
-                           restoredServer: try fetchRestoredServerNotice(db))
+                           restoredServer: try fetchRestoredServerNotice(db), failedCycle: failedCycle)
     }
 }

@@ -12,6 +12,8 @@ enum SyncState {
         /// Set while this device lists everything on a server that purged deletions it had
         /// not fetched (see `NoteStore+PurgedTombstones.swift`).
         case listingAfterPurge
+        /// The last cycle that failed, until one completes (`FailedSyncCycle`, as JSON).
+        case failedCycle
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

@@ -17,8 +17,10 @@ package protocol SyncStore: Sendable {
     /// Takes the server's id from its health answer; a different server than last time gets
     /// everything here queued to go up, and nothing deleted.
     func adoptServer(_ serverId: String) throws(NoteTakerError)
-    /// Ends a cycle: remembers when it synced.
+    /// Ends a cycle: remembers when it synced, and forgets the last failed cycle.
     func finishSyncCycle() throws(NoteTakerError)
+    /// Remembers that a cycle failed, and why, for `sync status` (until one completes).
+    func noteFailedCycle(_ message: String) throws(NoteTakerError)
     /// The hashes of attachment files notes here need and the store does not hold.
     func missingAttachmentFiles() throws(NoteTakerError) -> [String]
     /// Makes the thumbnails of images just downloaded.

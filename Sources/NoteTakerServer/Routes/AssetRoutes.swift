@@ -8,7 +8,7 @@ struct AssetRoutes {
 
     func register(on router: Router<SyncRequestContext>) {
         router.put("/v1/assets/:hash") { request, context in
-            let (account, _) = try await service.account(of: request)
+            let (account, _) = try await service.account(of: request, context)
             let hash = context.parameters.get("hash") ?? ""
             if let length = request.headers[.contentLength].flatMap(Int64.init), length > SyncLimits.maxAssetBytes {
                 throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
@@ -17,12 +17,12 @@ struct AssetRoutes {
             return Response(status: .noContent)
         }
         router.head("/v1/assets/:hash") { request, context in
-            let (account, _) = try await service.account(of: request)
+            let (account, _) = try await service.account(of: request, context)
             let exists = try await service.assetExists(hash: context.parameters.get("hash") ?? "", for: account)
             return Response(status: exists ? .ok : .notFound)
         }
         router.get("/v1/assets/:hash") { request, context in
-            let (account, _) = try await service.account(of: request)
+            let (account, _) = try await service.account(of: request, context)
             let hash = context.parameters.get("hash") ?? ""
             let size = try await service.assetSize(hash: hash, for: account)
             let body = ResponseBody(contentLength: Int(size)) { writer in

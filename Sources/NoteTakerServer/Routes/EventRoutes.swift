@@ -19,8 +19,8 @@ struct EventRoutes {
     }
 
     func register(on router: Router<SyncRequestContext>) {
-        router.get("/v1/events") { request, _ in
-            let (account, token) = try await service.account(of: request)
+        router.get("/v1/events") { request, context in
+            let (account, token) = try await service.account(of: request, context)
             let tokens = try await service.events(for: account, token: token)
             let latest = try await service.latestToken(for: account)
             return Response(

@@ -13,11 +13,12 @@ extension SyncServerError: HTTPResponseError {
         case .accountExists: .conflict
         case .registrationClosed: .forbidden
         case .tooLarge: .contentTooLarge
-        case .quotaExceeded: .init(code: 507, reasonPhrase: "Insufficient Storage")
+        case .quotaExceeded, .serverFull: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .tooManyRequests: .tooManyRequests
         case .hashMismatch: .unprocessableContent
         case .methodNotAllowed: .methodNotAllowed
         case .internalError: .internalServerError
+        case .unavailable: .serviceUnavailable
         }
     }
 
@@ -99,9 +100,12 @@ extension Request {
 }
 
 extension SyncService {
-    /// The account of the request's bearer token; 401 without a live one.
-    func account(of request: Request) async throws(SyncServerError) -> (StoredAccount, String) {
+    /// The account of the request's bearer token; 401 without a live one. Notes the account
+    /// in `context` for the request's log line.
+    func account(of request: Request, _ context: SyncRequestContext) async throws(SyncServerError) -> (StoredAccount, String) {
         guard let token = request.bearerToken else { throw .notLoggedIn }
-        return (try await authenticate(token: token), token)
+        let account = try await authenticate(token: token)
+        context.account.note(account.id)
+        return (account, token)
     }
 }

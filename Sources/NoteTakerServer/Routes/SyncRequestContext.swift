@@ -8,6 +8,8 @@ public struct SyncRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address, when the connection has one.
     public let remoteAddress: SocketAddress?
+    /// The account the request is logged in as, once a route has checked its token.
+    public let account = RequestAccount()
 
     /// Creates the context for a request on a channel.
     public init(source: ApplicationRequestContextSource) {

@@ -18,7 +18,8 @@ struct SyncRoutes {
 
     func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/health") { _, _ in
-            try JSONBody.response(service.health)
+            let health = await service.checkedHealth()
+            return try JSONBody.response(health, status: health.status == "ok" ? .ok : .serviceUnavailable)
         }
         router.get("/v1/openapi.json") { _, _ in
             let data = try OpenAPIDocument.data()
@@ -28,36 +29,45 @@ struct SyncRoutes {
             let credentials = try await JSONBody.decode(Credentials.self, from: request)
             return try JSONBody.response(try await service.register(credentials), status: .created)
         }
-        router.get("/v1/accounts/current") { request, _ in
-            let (account, _) = try await service.account(of: request)
+        router.get("/v1/accounts/current") { request, context in
+            let (account, _) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.status(of: account))
         }
         router.put("/v1/accounts/current/password") { request, context in
-            let (account, token) = try await service.account(of: request)
+            let (account, token) = try await service.account(of: request, context)
             let change = try await JSONBody.decode(PasswordChange.self, from: request)
             try await service.changePassword(change, account: account, token: token, from: client(request, context))
             return Response(status: .noContent)
         }
         router.post("/v1/sessions") { request, context in
             let credentials = try await JSONBody.decode(Credentials.self, from: request)
-            return try JSONBody.response(try await service.login(credentials, from: client(request, context)), status: .created)
+            let address = client(request, context)
+            do {
+                return try JSONBody.response(try await service.login(credentials, from: address), status: .created)
+            } catch let error as SyncServerError where error.code == .unauthorized || error.code == .tooManyRequests {
+                // For the operator (and fail2ban): who tried which name from where. Never the password.
+                context.logger.notice(
+                    error.code == .unauthorized ? "failed log-in" : "log-in refused: too many failed attempts",
+                    metadata: ["user": "\(credentials.username)", "client": "\(address)"])
+                throw error
+            }
         }
-        router.delete("/v1/sessions/current") { request, _ in
-            let (_, token) = try await service.account(of: request)
+        router.delete("/v1/sessions/current") { request, context in
+            let (_, token) = try await service.account(of: request, context)
             try await service.logout(token: token)
             return Response(status: .noContent)
         }
-        router.get("/v1/sessions") { request, _ in
-            let (account, token) = try await service.account(of: request)
+        router.get("/v1/sessions") { request, context in
+            let (account, token) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.sessions(of: account, token: token))
         }
         router.delete("/v1/sessions/:id") { request, context in
-            let (account, _) = try await service.account(of: request)
+            let (account, _) = try await service.account(of: request, context)
             try await service.endSession(id: context.parameters.get("id") ?? "", account: account)
             return Response(status: .noContent)
         }
-        router.get("/v1/changes") { request, _ in
-            let (account, token) = try await service.account(of: request)
+        router.get("/v1/changes") { request, context in
+            let (account, token) = try await service.account(of: request, context)
             let parameters = request.uri.queryParameters
             var limit: Int?
             if let text = parameters.get("limit") {
@@ -86,14 +96,14 @@ struct SyncRoutes {
                 holding: holding)
             return try JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
-        router.post("/v1/records/modify") { request, _ in
-            let (account, _) = try await service.account(of: request)
+        router.post("/v1/records/modify") { request, context in
+            let (account, _) = try await service.account(of: request, context)
             var fieldsJSON: [String?] = []
             let batch = try await JSONBody.read(request) { bytes throws(WireJSONError) in try ModifyRequest(wireJSON: bytes, fieldsJSON: &fieldsJSON) }
             return try JSONBody.response(try await service.modify(batch, fieldsJSON: fieldsJSON, for: account))
         }
         router.get("/v1/records/:id/versions") { request, context in
-            let (account, _) = try await service.account(of: request)
+            let (account, _) = try await service.account(of: request, context)
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
                 throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
             }

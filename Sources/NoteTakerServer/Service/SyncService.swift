@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NoteTakerSyncProtocol
 
 /// The sync server's operations for one authenticated account, below HTTP: the routes call
@@ -11,6 +12,10 @@ public struct SyncService: Sendable {
     public let notifier: ChangeNotifier
     /// What the server counts, for `/metrics`.
     public let metrics = ServerMetrics()
+    /// Whether the storage works, so that its failures are logged when they begin and end.
+    public let condition = StorageCondition()
+    /// Where the storage's failures are logged.
+    let logger = Logger(label: "notetaker-server.storage")
     /// The most bytes (records and assets) one account may use.
     public let quotaBytes: Int64
     /// Whether anyone may create an account (otherwise only ``addAccount(_:)`` on the
@@ -69,7 +74,26 @@ public struct SyncService: Sendable {
     /// in one batch.
     public var health: HealthResponse {
         HealthResponse(status: "ok", apiVersion: SyncAPI.version, serverId: storage.serverId, maxBatchSize: SyncLimits.maxBatchSize,
-                       version: NoteTakerVersion.current)
+                       version: NoteTakerVersion.current, database: "ok")
+    }
+
+    /// The health answer after reading the storage once: ``health`` when it answers, else
+    /// `unavailable` with what is wrong (the route answers it with 503, so that a load
+    /// balancer or a monitor sees it).
+    public func checkedHealth() async -> HealthResponse {
+        var answer = health
+        do {
+            try await storing { try await storage.check() }
+        } catch {
+            answer.status = "unavailable"
+            answer.message = error.message
+            switch condition.failure {
+            case .unreachable?: answer.database = "unreachable"
+            case .full?: answer.database = "full"
+            default: answer.database = "failing"
+            }
+        }
+        return answer
     }
 
     // MARK: Accounts
@@ -219,12 +243,35 @@ public struct SyncService: Sendable {
         }
     }
 
-    /// Runs a storage call, turning its failures into ``SyncServerError``s.
+    /// Runs a storage call, turning its failures into ``SyncServerError``s: the database out of
+    /// reach answers 503, a full disk 507, each logged once when it begins and once when it ends.
     func storing<T>(_ body: () async throws -> T) async throws(SyncServerError) -> T {
         do {
-            return try await metrics.storage(body)
+            let result = try await metrics.storage(body)
+            log(condition.succeeded())
+            return result
+        } catch let error as SyncServerError {
+            throw error
         } catch {
-            throw SyncServerError.storage(error)
+            let failure = StorageFailure.classify(error)
+            log(condition.failed(failure))
+            throw failure.answer
+        }
+    }
+
+    /// Logs what the storage's condition says changed.
+    private func log(_ report: StorageCondition.Report) {
+        switch report {
+        case .none:
+            break
+        case .began(.unreachable(let reason)):
+            logger.error("The database cannot be reached (\(reason)); devices are told so until it is back.")
+        case .began(.full(let reason)):
+            logger.error("The storage is full (\(reason)); nothing more can be stored until room is made.")
+        case .began(.other(let reason)):
+            logger.error("A storage operation failed: \(reason)")
+        case .ended(let calls):
+            logger.notice("The storage works again, after \(calls) failed operation\(calls == 1 ? "" : "s").")
         }
     }
 }

@@ -69,6 +69,8 @@ public struct ChangesPage: Sendable {
 public protocol SyncStorage: Sendable {
     /// Identifies this database; stays the same for its whole life.
     var serverId: String { get }
+    /// Reads once, to tell whether the storage answers (the health check); throws when it does not.
+    func check() async throws
 
     /// Creates an account; fails with ``APIErrorCode/accountExists`` when the name is taken.
     func createAccount(username: String, passwordHash: String) async throws -> StoredAccount

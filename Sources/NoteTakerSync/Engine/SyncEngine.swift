@@ -99,10 +99,20 @@ public actor SyncEngine {
     public func sync() async throws(SyncError) -> SyncReport {
         await enterCycle()
         defer { leaveCycle() }
-        guard let databaseURL = store.databaseURL else { return try await cycle() }
+        guard let databaseURL = store.databaseURL else { return try await rememberingFailure(cycle) }
         let lease = try await SyncLease.acquire(databaseURL: databaseURL, timeout: Self.leaseTimeout)
         defer { lease.release() }
-        return try await cycle()
+        return try await rememberingFailure(cycle)
+    }
+
+    /// Runs a cycle; when it fails, the store remembers why for `sync status`.
+    private func rememberingFailure(_ cycle: () async throws(SyncError) -> SyncReport) async throws(SyncError) -> SyncReport {
+        do {
+            return try await cycle()
+        } catch {
+            try? local { store in try store.noteFailedCycle(error.message) }
+            throw error
+        }
     }
 
     private func enterCycle() async {

@@ -165,13 +165,21 @@ public struct HTTPSyncTransport: SyncTransport {
         case (_, .tombstonesPurged?): throw .tombstonesPurged
         case (_, .resyncRequired?), (410, _): throw .resyncRequired
         case (_, .sessionEnded?), (401, nil): throw .notLoggedIn
-        case (502...504, _): throw .unreachable("the server answered \(status)")
+        case (502...504, _):
+            // A health answer or an error body says why (the server cannot reach its database).
+            let said = (try? JSONDecoder().decode(Explanation.self, from: body))?.message
+            throw .unreachable(said.map { "it answered \(status): \($0)" } ?? "the server answered \(status)")
         case (_, .quotaExceeded?) where error?.usedBytes != nil && error?.quotaBytes != nil:
             throw .storageFull(usedBytes: error?.usedBytes ?? 0, quotaBytes: error?.quotaBytes ?? 0)
         default:
             throw .server(code: error?.error.rawValue ?? String(status), message: error?.message ?? "HTTP \(status)")
         }
     }
+}
+
+/// The `message` of any answer that has one.
+private struct Explanation: Decodable {
+    var message: String?
 }
 
 extension String {

@@ -46,6 +46,7 @@ final class SyncStoreDouble: SyncStore {
 
     func adoptServer(_ serverId: String) { log("adoptServer") }
     func finishSyncCycle() { log("finishSyncCycle") }
+    func noteFailedCycle(_ message: String) { log("noteFailedCycle") }
     func missingAttachmentFiles() -> [String] { [] }
     func makeThumbnails(hashes: [String]) {}
 

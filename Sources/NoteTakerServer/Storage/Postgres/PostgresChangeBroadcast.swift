@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PostgresNIO
 
 /// Server events between the nodes on one PostgreSQL database, by `NOTIFY` and `LISTEN`.
@@ -23,12 +24,18 @@ public struct PostgresChangeBroadcast: ChangeBroadcast {
         try await database.query("SELECT pg_notify(\(Self.channel), \(event.payload))")
     }
 
-    /// Listens on a connection of its own, connecting again a second after losing it.
+    /// Listens on a connection of its own, connecting again a second after losing it. The loss
+    /// is logged once, and the reconnection once, however long the database stays away.
     public func listen(connected: @Sendable () async -> Void, deliver: @Sendable (ServerEvent) async -> Void) async throws {
+        let lost = Mutex(false)
         while !Task.isCancelled {
             do {
                 try await database.withSetUpConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
+                        if lost.withLock({ $0 }) {
+                            lost.withLock { $0 = false }
+                            database.logger.notice("Listening for other nodes' changes again.")
+                        }
                         await connected()
                         for try await notification in notifications {
                             if let event = ServerEvent(payload: notification.payload) { await deliver(event) }
@@ -36,7 +43,11 @@ public struct PostgresChangeBroadcast: ChangeBroadcast {
                     }
                 }
             } catch where !Task.isCancelled {
-                database.logger.warning("The connection listening for other nodes' changes was lost; connecting again in a second.", metadata: ["error": "\(error)"])
+                if !lost.withLock({ $0 }) {
+                    lost.withLock { $0 = true }
+                    database.logger.warning(
+                        "The connection listening for other nodes' changes was lost (\(PostgresDatabase.reason(error) ?? "\(type(of: error))")); connecting again every second.")
+                }
                 try? await Task.sleep(for: .seconds(1))
             }
         }

@@ -86,7 +86,45 @@ public struct PostgresDatabase: Sendable {
         }
         pool.options.maximumConnections = 40
         self.logger = logger
-        client = PostgresClient(configuration: pool, backgroundLogger: logger)
+        // The pool logs each failed attempt to connect (about once a second while the database is
+        // down) with a description that says nothing; the service logs the outage once instead
+        // (see StorageCondition).
+        var poolLogger = logger
+        poolLogger.logLevel = .critical
+        client = PostgresClient(configuration: pool, backgroundLogger: poolLogger)
+    }
+
+    /// How long a request waits for a connection before the database counts as out of reach.
+    /// The pool itself would wait a minute, and a device with it.
+    static let leaseTimeout = Duration.seconds(10)
+
+    /// Returns once the pool can hand out a connection; throws ``DatabaseUnreachable`` when it
+    /// cannot within ``leaseTimeout`` (the connection goes straight back, for the caller's
+    /// query to take).
+    func waitForConnection() async throws {
+        let client = client
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await client.withConnection { _ in }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: Self.leaseTimeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            let leased: Bool
+            do {
+                leased = try await group.next() ?? false
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw DatabaseUnreachable(reason: Self.reason(error) ?? "no connection to PostgreSQL can be made")
+            }
+            guard leased else {
+                throw DatabaseUnreachable(reason: "no connection to PostgreSQL within \(Self.leaseTimeout)")
+            }
+        }
     }
 
     private static func context(_ configuration: TLSConfiguration, rootFile: String?) throws(SyncServerError) -> NIOSSLContext {
@@ -113,7 +151,8 @@ public struct PostgresDatabase: Sendable {
     /// Runs `body` in a transaction on a pooled connection: committed when it returns,
     /// rolled back when it throws (its error is rethrown as it is).
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+        try await waitForConnection()
+        return try await client.withConnection { connection in
             try await Self.transaction(on: connection, logger: logger, body)
         }
     }
@@ -136,7 +175,8 @@ public struct PostgresDatabase: Sendable {
     /// Runs one query on a pooled connection.
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        try await client.query(query, logger: logger)
+        try await waitForConnection()
+        return try await client.query(query, logger: logger)
     }
 }
 

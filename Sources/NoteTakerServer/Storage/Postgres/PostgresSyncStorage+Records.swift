@@ -4,6 +4,10 @@ import PostgresNIO
 
 extension PostgresSyncStorage {
     /// The account's newest change sequence number.
+    public func check() async throws {
+        _ = try await Self.first(database.query("SELECT 1"), Int.self)
+    }
+
     public func latestSequence(account: Int64) async throws -> Int64 {
         try await Self.first(database.query("SELECT sequence FROM account WHERE id = \(account)"), Int64.self) ?? 0
     }

@@ -4,6 +4,10 @@ import NoteTakerSyncProtocol
 
 extension SQLiteSyncStorage {
     /// The account's newest change sequence number.
+    public func check() async throws {
+        _ = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     public func latestSequence(account: Int64) async throws -> Int64 {
         try await writer.read { db in
             try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
