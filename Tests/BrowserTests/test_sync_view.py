@@ -80,6 +80,40 @@ def test_settings_lists_the_devices_logged_in_and_logs_one_out(app, browser, syn
     shutil.rmtree(phone.directory, ignore_errors=True)
 
 
+def test_settings_changes_the_password_and_the_other_devices_log_in_again(app, browser, sync_server):
+    phone = App(Path(tempfile.mkdtemp(prefix="notetaker-phone-")))
+    app.cli("sync", "settings", "--auto", "off")
+    app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#password-part"), message="no way to change the password")
+    click(browser, "#password-part summary")
+    by_css(browser, "#password-current").send_keys("correct horse")
+    by_css(browser, "#password-new").send_keys("a new long password")
+    by_css(browser, "#password-confirm").send_keys("a new long passwort")
+    click(browser, "#password-change")
+    wait(browser, lambda d: by_css(d, "#password-error").text == "The two new passwords differ. Nothing was changed.")
+    by_css(browser, "#password-confirm").clear()
+    by_css(browser, "#password-confirm").send_keys("a new long password")
+    by_css(browser, "#password-current").clear()
+    by_css(browser, "#password-current").send_keys("not the password")
+    click(browser, "#password-change")
+    wait(browser, lambda d: "current password is wrong" in by_css(d, "#password-error").text, timeout=60,
+         message="a wrong current password is not said")
+    by_css(browser, "#password-current").clear()
+    by_css(browser, "#password-current").send_keys("correct horse")
+    click(browser, "#password-change")
+    wait(browser, lambda d: not d.find_element(By.CSS_SELECTOR, "#password-part").get_attribute("open"), timeout=60,
+         message="the password was not changed")
+    assert by_css(browser, "#password-error").text == ""
+    refused = phone.run_cli("sync")
+    assert refused.returncode != 0 and "log in again" in refused.stderr.lower(), refused.stderr
+    phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="a new long password\n")
+    app.cli("sync")
+    shutil.rmtree(phone.directory, ignore_errors=True)
+
+
 def test_another_host_name_is_refused(app):
     app.new_note("Private", "")
     app.start()

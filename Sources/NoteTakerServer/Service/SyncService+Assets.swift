@@ -15,7 +15,7 @@ extension SyncService {
         try Self.validate(hash: hash)
         if try await assetExists(hash: hash, for: account) { return }
         let used = try await storing { try await storage.usage(account: account.id).bytes }
-        let quota = quotaBytes
+        let quota = quota(of: account)
         // Over the quota, the upload stops as soon as it is; nothing stays behind.
         let check = UploadCheck(expectedHash: hash, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
         try await storing {

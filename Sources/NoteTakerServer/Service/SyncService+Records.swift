@@ -76,7 +76,7 @@ extension SyncService {
                 try await checkHeld(token, latest: latest, account: account.id)
             }
         }
-        var response = try await storing { try await storage.modify(account: account.id, request: request, fieldsJSON: fieldsJSON, quota: quotaBytes) }
+        var response = try await storing { try await storage.modify(account: account.id, request: request, fieldsJSON: fieldsJSON, quota: quota(of: account)) }
         let saved = response.results.compactMap { $0.outcome == .saved ? $0.changeTag.flatMap { Int64($0) } : nil }
         // Marked as a change token is: a device that sends it back learns of a restore by it.
         if let newest = saved.max() { response.authoredToken = try await changeToken(newest, account: account.id) }

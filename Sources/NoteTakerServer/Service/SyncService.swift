@@ -200,7 +200,7 @@ public struct SyncService: Sendable {
     /// The account's usage and quota.
     public func status(of account: StoredAccount) async throws(SyncServerError) -> AccountStatus {
         let usage = try await storing { try await storage.usage(account: account.id) }
-        return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quotaBytes)
+        return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quota(of: account))
     }
 
     private func startSession(for account: StoredAccount, deviceName: String?) async throws -> SessionResponse {

@@ -19,6 +19,8 @@ public protocol AssetStore: Sendable {
 
     /// Hands the file's bytes to `piece` in order, a piece at a time (never the whole file).
     func read(_ hash: String, into piece: (Data) async throws -> Void) async throws
+    /// Removes a file's bytes (once no account holds it); a missing file is no error.
+    func remove(_ hash: String) async throws
 }
 
 /// Checks an upload while it streams in: its size against the limits, then its SHA-256

@@ -50,6 +50,16 @@ public struct FileAssetStore: AssetStore {
         }
     }
 
+    /// Removes the file, if it is there.
+    public func remove(_ hash: String) async throws {
+        guard UploadCheck.isValidHash(hash) else { return }
+        do {
+            try FileManager.default.removeItem(at: url(for: hash))
+        } catch CocoaError.fileNoSuchFile {
+            return
+        }
+    }
+
     /// The file's size, if it is stored.
     public func size(of hash: String) async throws -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url(for: hash).path)[.size] as? NSNumber)?.int64Value

@@ -9,6 +9,27 @@ public struct StoredAccount: Sendable, Hashable {
     public var username: String
     /// The password's slow salted hash (see ``PasswordHasher``).
     public var passwordHash: String
+    /// The bytes this account may use, when its operator set a quota of its own
+    /// (`notetaker-server account quota`); `nil`: the server's `--quota-mb`.
+    public var quotaBytes: Int64? = nil
+}
+
+/// An account as `notetaker-server account list` shows it.
+public struct AccountSummary: Sendable, Hashable {
+    /// The storage's id for the account.
+    public var id: Int64
+    /// The account's name.
+    public var username: String
+    /// When it was made (seconds since 1970).
+    public var createdAt: Double
+    /// The bytes it uses: records, files, kept answers and earlier versions.
+    public var usedBytes: Int64
+    /// Its own quota, if one was set.
+    public var quotaBytes: Int64?
+    /// Its devices logged in.
+    public var sessions: Int
+    /// When one of them last made a request, if any is logged in.
+    public var lastUsedAt: Double?
 }
 
 /// A session as stored: its account, and when it began and was last used (seconds since 1970).
@@ -78,6 +99,14 @@ public protocol SyncStorage: Sendable {
     func account(named username: String) async throws -> StoredAccount?
     /// Replaces an account's password hash.
     func setPasswordHash(_ hash: String, account: Int64) async throws
+    /// Every account, by name.
+    func accountSummaries() async throws -> [AccountSummary]
+    /// Sets an account's own quota, or with `nil` returns it to the server's.
+    func setQuota(_ bytes: Int64?, account: Int64) async throws
+    /// Deletes an account with everything it holds (records, versions, sessions, kept answers,
+    /// its claims on files), in one transaction; returns the hashes of the files no account
+    /// holds any more, for their bytes to be removed.
+    func deleteAccount(_ account: Int64) async throws -> [String]
 
     /// Stores a session token's hash for an account, with the name the device gave.
     func addSession(tokenHash: String, account: Int64, deviceName: String?) async throws

@@ -17,6 +17,12 @@ struct SyncRoutes {
         var insecure: Bool?
     }
 
+    /// The body of `PUT /sync/account/password`.
+    struct PasswordRequest: Decodable {
+        var currentPassword: String
+        var newPassword: String
+    }
+
     /// The body of `PUT /sync/settings`.
     struct SettingsRequest: Decodable {
         var autoSync: Bool?
@@ -65,6 +71,16 @@ struct SyncRoutes {
             await sync.stopWatching()
             _ = try await disconnect()
             return try JSON.response(try await status())
+        }
+        group.put("account/password") { request, _ in
+            let change = try await JSON.decode(PasswordRequest.self, from: request)
+            guard !change.currentPassword.isEmpty, !change.newPassword.isEmpty else {
+                throw WebAPIError.invalid("Give the current password and the new one. Nothing was changed.")
+            }
+            try await withTransport { transport throws(SyncError) in
+                try await transport.changePassword(current: change.currentPassword, new: change.newPassword)
+            }
+            return Response(status: .noContent)
         }
         group.get("sessions") { _, _ in
             try JSON.response(try await withTransport { transport throws(SyncError) in try await transport.sessions() })

@@ -60,6 +60,11 @@ public struct PostgresAssetStore: AssetStore {
         }
     }
 
+    /// Removes the file's blob and its pieces, if it is there.
+    public func remove(_ hash: String) async throws {
+        try await database.query("DELETE FROM asset_blob WHERE hash = \(hash)")
+    }
+
     /// The file's size, if it is stored.
     public func size(of hash: String) async throws -> Int64? {
         try await PostgresSyncStorage.first(database.query("SELECT size FROM asset_blob WHERE hash = \(hash)"), Int64.self)

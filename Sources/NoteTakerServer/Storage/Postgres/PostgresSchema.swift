@@ -154,6 +154,10 @@ enum PostgresSchema {
             "ALTER TABLE session ADD COLUMN fetched_through BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE account ADD COLUMN purged_through BIGINT NOT NULL DEFAULT 0",
         ],
+        [
+            // An account's own quota, set by `notetaker-server account quota` (NULL: the server's).
+            "ALTER TABLE account ADD COLUMN quota_bytes BIGINT",
+        ],
     ]
 
     /// The newest schema version this server knows.

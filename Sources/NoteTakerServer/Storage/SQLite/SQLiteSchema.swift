@@ -177,6 +177,10 @@ extension SQLiteSyncStorage {
                 ALTER TABLE account ADD COLUMN purgedThrough INTEGER NOT NULL DEFAULT 0;
                 """, arguments: [Date().timeIntervalSince1970])
         }
+        migrator.registerMigration("v12-account-quota") { db in
+            // An account's own quota, set by `notetaker-server account quota` (NULL: the server's).
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN quotaBytes INTEGER")
+        }
         return migrator
     }()
 }

@@ -38,7 +38,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// Creates an account; a taken name is refused.
     public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
         try await writer.write { db in
-            if try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username) != nil {
+            if try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes FROM account WHERE username = ?", username) != nil {
                 throw SyncServerError(.accountExists, "The user name '\(username)' is taken. Choose another, or log in.")
             }
             try db.execute(
@@ -51,7 +51,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
         try await writer.read { db in
-            try Self.account(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", username)
+            try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes FROM account WHERE username = ?", username)
         }
     }
 
@@ -85,10 +85,10 @@ public struct SQLiteSyncStorage: SyncStorage {
     public func session(hash: String) async throws -> StoredSession? {
         try await writer.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT account.id, account.username, account.passwordHash, session.createdAt, session.lastUsedAt
+                SELECT account.id, account.username, account.passwordHash, session.createdAt, session.lastUsedAt, account.quotaBytes
                 FROM session JOIN account ON account.id = session.accountId WHERE session.tokenHash = ?
                 """, arguments: [hash]).map {
-                StoredSession(account: StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2]), createdAt: $0[3], lastUsedAt: $0[4])
+                StoredSession(account: StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[5]), createdAt: $0[3], lastUsedAt: $0[4])
             }
         }
     }
@@ -116,7 +116,7 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     private static func account(_ db: Database, sql: String, _ argument: String) throws -> StoredAccount? {
         try Row.fetchOne(db, sql: sql, arguments: [argument]).map {
-            StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2])
+            StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[3])
         }
     }
 

@@ -86,6 +86,7 @@ export const api = {
   disconnect: () => call('DELETE', '/sync/account'),
   sessions: () => call('GET', '/sync/sessions'),
   endSession: (id) => call('DELETE', `/sync/sessions/${encodeURIComponent(id)}`),
+  changePassword: (change) => call('PUT', '/sync/account/password', change),
   syncSettings: (settings) => call('PUT', '/sync/settings', settings),
   syncNow: () => call('POST', '/sync/now'),
   retrySync: () => call('POST', '/sync/retry'),

@@ -5,6 +5,7 @@ import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
+import { passwordFormInUse, passwordPart } from './password-form.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { chooseLanguageInSettings, chosenLanguage, fileSize, formatNumber, keyNames, languages, longDate, t } from './strings.js';
 import { flatFolders, sidebarData } from './sidebar.js';
@@ -27,7 +28,7 @@ export async function openSettings() {
 /** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
 export function refreshSettingsSync() {
   const section = document.getElementById('sync-section');
-  if (!section || document.getElementById('account-form')) return;
+  if (!section || document.getElementById('account-form') || passwordFormInUse()) return;
   section.replaceWith(accountSection(syncData.status, document.getElementById('sessions')));
 }
 
@@ -97,6 +98,7 @@ function accountSection(status, keptSessions) {
     h('div', { className: 'button-row' },
       h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
+    passwordPart(),
     sessionsPart(keptSessions));
   return section;
 }
