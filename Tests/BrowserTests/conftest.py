@@ -109,16 +109,16 @@ def make_browser(width=1366, height=900, phone=False, language="en-US", text_siz
     return driver
 
 
-def start_sync_server(data, port=0):
-    """A real notetaker-server on `data` and a loopback port (a free one unless given):
-    the process and its address."""
+def start_sync_server(data, port=0, *options):
+    """A real notetaker-server on `data` and a loopback port (a free one unless given), with
+    further `options` (--tls-cert…): the process and its address."""
     # --log-level warning: a line per request (or failed log-in) would fill the pipe nobody reads after the start.
-    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", str(port), "--log-level", "warning"],
+    process = subprocess.Popen([str(BIN / "notetaker-server"), "--data", str(data), "--port", str(port), "--log-level", "warning", *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = None
     deadline = time.monotonic() + 60
     while url is None and time.monotonic() < deadline:
-        match = re.search(r"listening on (http://\S+)", process.stderr.readline())
+        match = re.search(r"listening on (https?://\S+)", process.stderr.readline())
         url = match.group(1) if match else None
     assert url, "notetaker-server did not start"
     return process, url

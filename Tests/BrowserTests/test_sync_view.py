@@ -5,6 +5,7 @@ import os
 import shutil
 import socket
 import stat
+import subprocess
 import tempfile
 import time
 import uuid
@@ -112,6 +113,30 @@ def test_settings_changes_the_password_and_the_other_devices_log_in_again(app, b
     phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="a new long password\n")
     app.cli("sync")
     shutil.rmtree(phone.directory, ignore_errors=True)
+
+
+def test_settings_logs_in_to_a_server_with_a_self_signed_certificate(app, browser, tmp_path):
+    certificate, key = tmp_path / "server.pem", tmp_path / "server.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=notes",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+                   check=True, capture_output=True)
+    server, url = start_sync_server(tmp_path / "server", 0, "--tls-cert", str(certificate), "--tls-key", str(key))
+    try:
+        app.start()
+        open_app(browser, app, "#view=settings")
+        by_css(browser, "#account-server").send_keys(url)
+        by_css(browser, "#account-user").send_keys("grace")
+        by_css(browser, "#account-password").send_keys("a long password")
+        click(browser, "#register")
+        wait(browser, lambda d: "certificate is not trusted" in by_css(d, "#account-error").text, timeout=30,
+             message="the untrusted certificate is not explained")
+        by_css(browser, "#account-ca").send_keys(str(certificate))
+        click(browser, "#register")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
+        assert app.cli_json("sync", "settings")["trustsOwnCertificates"] is True
+        app.cli("sync")
+    finally:
+        stop_cleanly(server, "notetaker-server")
 
 
 def test_another_host_name_is_refused(app):

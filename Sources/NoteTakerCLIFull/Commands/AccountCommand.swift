@@ -25,6 +25,8 @@ struct AccountOptions: ParsableArguments {
     var passwordFromStandardInput = false
     @Flag(help: "Allow plain http:// to another machine (passwords and notes cross the network unencrypted).")
     var insecure = false
+    @Option(name: .customLong("ca-file"), help: "Trust the server by this certificate (PEM) besides the system's: a private certificate authority's, or the server's own self-signed one. Kept with the account.")
+    var caFile: String?
 
     func validate() throws {
         if !passwordFromStandardInput { throw ValidationError("Give the password on standard input with --password-stdin.") }
@@ -39,8 +41,9 @@ struct AccountOptions: ParsableArguments {
     /// Signs in (or up), then saves the account and token in the store.
     func connect(_ store: NoteStore, register: Bool) async throws -> SessionResponse {
         let url = try NoteStore.syncServerURL(server)
+        let trusted = try caFile.map { path throws(SyncError) in try TrustedCertificates(file: path) }
         return try await store.connectSyncAccount(
-            server: url, username: user, password: try password(), register: register, allowInsecure: insecure)
+            server: url, username: user, password: try password(), register: register, allowInsecure: insecure, trusting: trusted)
     }
 }
 

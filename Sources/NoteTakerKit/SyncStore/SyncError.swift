@@ -25,6 +25,9 @@ public enum SyncError: Error, Sendable, Equatable {
     case massDeletion(count: Int)
     /// A plain `http://` address that is not on this machine, without `--insecure`.
     case insecureServer(String)
+    /// The server's certificate is not trusted (self-signed, from a private authority, or for
+    /// another name): why.
+    case untrustedCertificate(String)
     /// The account's storage on the server is full: the bytes it uses and may use.
     case storageFull(usedBytes: Int64, quotaBytes: Int64)
     /// Another process kept syncing this store for longer than this one would wait.
@@ -51,6 +54,8 @@ public enum SyncError: Error, Sendable, Equatable {
             "The sync server refused: \(message)"
         case .massDeletion(let count):
             "This sync would delete \(count) notes on this device, so it stopped. If that is what you want, run `notetaker sync --yes`."
+        case .untrustedCertificate(let reason):
+            "The sync server's certificate is not trusted (\(reason)). If the server uses a self-signed certificate or a private certificate authority, log in again with --ca-file FILE: the authority's certificate, or the server's own, in PEM form. Your changes are kept here."
         case .insecureServer(let url):
             "\(url) is plain HTTP to another machine: notes and passwords would cross the network unencrypted. Use https://, or pass --insecure if you really mean it."
         case .storageFull(let used, let quota):

@@ -4,6 +4,8 @@ import GRDB
 /// The engine's remembered values (`sync_state`): account, server, tokens, settings.
 enum SyncState {
     enum Key: String {
+        /// Certificates the account's server is trusted by besides the system's (PEM text).
+        case trustedCertificates
         case serverURL, username, allowInsecure, serverId, changeToken, inboxToken, inflight, mergePolicy, autoSync, lastSyncedAt
         case deviceId, deviceHome, authoredToken, deviceName, inflight2
         /// Set while this device heals from a server restored from an older copy (see
@@ -43,6 +45,8 @@ public struct SyncSettings: Sendable, Equatable, Codable {
     public var lastSyncedAt: Date?
     /// Whether plain HTTP to another machine was allowed at login (`--insecure`).
     public var allowInsecure: Bool
+    /// Whether certificates were given at login (`--ca-file`) to trust the server by.
+    public var trustsOwnCertificates: Bool = false
     /// The name this device goes by in notes' histories on every device (the machine's host
     /// name unless set).
     public var deviceName: String
@@ -59,6 +63,7 @@ public struct SyncSettings: Sendable, Equatable, Codable {
         try container.encode(mergePolicy, forKey: .mergePolicy)
         try container.encode(lastSyncedAt, forKey: .lastSyncedAt)
         try container.encode(allowInsecure, forKey: .allowInsecure)
+        try container.encode(trustsOwnCertificates, forKey: .trustsOwnCertificates)
         try container.encode(deviceName, forKey: .deviceName)
     }
 }
@@ -74,8 +79,14 @@ extension NoteStore {
                 mergePolicy: try SyncState.get(db, .mergePolicy) ?? MergePolicy.localWins.name,
                 lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
                 allowInsecure: try SyncState.get(db, .allowInsecure) == "yes",
+                trustsOwnCertificates: try SyncState.get(db, .trustedCertificates) != nil,
                 deviceName: try SyncDevice.name(db))
         }
+    }
+
+    /// The PEM text of the certificates given at login to trust the server by, if any.
+    public func syncTrustedCertificatesPEM() throws(NoteTakerError) -> String? {
+        try read { db in try SyncState.get(db, .trustedCertificates) }
     }
 
     /// Turns automatic sync on or off.
@@ -105,13 +116,19 @@ extension NoteStore {
     /// Records the account this store syncs with (after a login or registration). Another
     /// server or account than before starts afresh: every record here is queued to go up
     /// to it, and nothing is deleted.
-    public func setSyncAccount(serverURL: URL, username: String, allowInsecure: Bool) throws(NoteTakerError) {
+    ///
+    /// `trustedCertificatesPEM` are certificates to trust the server by besides the system's
+    /// (a private authority's, or the server's own self-signed one); `nil` trusts the system's only.
+    public func setSyncAccount(
+        serverURL: URL, username: String, allowInsecure: Bool, trustedCertificatesPEM: String? = nil
+    ) throws(NoteTakerError) {
         try write { db in
             let sameAccount = try SyncState.get(db, .serverURL) == serverURL.absoluteString && SyncState.get(db, .username) == username
             if !sameAccount { try Self.requeueEverything(db) }
             try SyncState.set(db, .serverURL, serverURL.absoluteString)
             try SyncState.set(db, .username, username)
             try SyncState.set(db, .allowInsecure, allowInsecure ? "yes" : nil)
+            try SyncState.set(db, .trustedCertificates, trustedCertificatesPEM)
         }
     }
 
@@ -121,6 +138,7 @@ extension NoteStore {
             try SyncState.set(db, .serverURL, nil)
             try SyncState.set(db, .username, nil)
             try SyncState.set(db, .allowInsecure, nil)
+            try SyncState.set(db, .trustedCertificates, nil)
         }
     }
 }

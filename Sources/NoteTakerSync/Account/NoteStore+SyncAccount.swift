@@ -22,7 +22,7 @@ extension NoteStore {
         guard let server = settings.serverURL, settings.username != nil, let token = syncToken() else {
             throw .notConfigured
         }
-        return try HTTPSyncTransport(server: server, token: token, allowInsecure: settings.allowInsecure)
+        return try HTTPSyncTransport(server: server, token: token, allowInsecure: settings.allowInsecure, trusted: try trustedCertificates())
     }
 
     /// An engine for this store with its chosen merge policy.
@@ -35,18 +35,19 @@ extension NoteStore {
         return SyncEngine(store: self, transport: transport, options: options, progress: progress)
     }
 
-    /// Signs in to (or registers on) a server, then saves the account and its token here.
+    /// Signs in to (or registers on) a server, then saves the account and its token here,
+    /// with the certificates to trust it by (`trusting`), if given.
     @discardableResult
     public func connectSyncAccount(
-        server: URL, username: String, password: String, register: Bool, allowInsecure: Bool
+        server: URL, username: String, password: String, register: Bool, allowInsecure: Bool, trusting: TrustedCertificates? = nil
     ) async throws(SyncError) -> SessionResponse {
-        let transport = try HTTPSyncTransport(server: server, token: nil, allowInsecure: allowInsecure)
+        let transport = try HTTPSyncTransport(server: server, token: nil, allowInsecure: allowInsecure, trusted: trusting)
         let deviceName = try? syncSettings().deviceName
         let session = register
             ? try await transport.register(username: username, password: password, deviceName: deviceName)
             : try await transport.login(username: username, password: password, deviceName: deviceName)
         do {
-            try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure)
+            try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure, trustedCertificatesPEM: trusting?.pem)
             try saveSyncToken(session.token)
         } catch {
             throw .store(error)

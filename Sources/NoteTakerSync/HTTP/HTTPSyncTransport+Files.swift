@@ -42,7 +42,7 @@ extension HTTPSyncTransport {
         do {
             response = try await client.execute(makeRequest(SyncAPI.downloadAsset, hash: hash), deadline: .distantFuture)
         } catch {
-            throw .unreachable(SyncHTTPClient.reason(error))
+            throw SyncHTTPClient.failure(error)
         }
         guard response.status == .ok else {
             let body = (try? await response.body.collect(upTo: Self.errorBodyBytes)).map { Data(buffer: $0) } ?? Data()
@@ -81,7 +81,7 @@ extension HTTPSyncTransport {
         } catch let error as CocoaError {
             throw .store(.fileWriteFailed(path: file.path, reason: error.localizedDescription))
         } catch {
-            throw .unreachable(SyncHTTPClient.reason(error))
+            throw SyncHTTPClient.failure(error)
         }
     }
 

@@ -12,21 +12,25 @@ public struct HTTPSyncTransport: SyncTransport {
     public let server: URL
     /// The session's bearer token, once logged in.
     public let token: String?
+    /// Certificates the server is trusted by besides the system's, if the account has any.
+    public let trusted: TrustedCertificates?
     /// The shared client for this server: direct, or through the environment's proxy.
     ///
     /// - Throws: ``SyncError/unreachable(_:)`` when the environment names a proxy that cannot
     ///   be used (requests never go around it).
     func client() throws(SyncError) -> HTTPClient {
         if let refusal = SyncHTTPClient.proxyRefusal(for: server) { throw .unreachable(refusal) }
-        return SyncHTTPClient.client(for: server)
+        return SyncHTTPClient.client(for: server, trusting: trusted)
     }
 
     /// Creates a transport. A plain `http://` address that is not on this machine is
-    /// refused unless `allowInsecure` is set: sync carries notes and passwords.
-    public init(server: URL, token: String?, allowInsecure: Bool = false) throws(SyncError) {
+    /// refused unless `allowInsecure` is set: sync carries notes and passwords. `trusted`
+    /// adds certificates to trust the server by (a private authority's, or its own).
+    public init(server: URL, token: String?, allowInsecure: Bool = false, trusted: TrustedCertificates? = nil) throws(SyncError) {
         try Self.checkSecure(server, allowInsecure: allowInsecure)
         self.server = server
         self.token = token
+        self.trusted = trusted
     }
 
     /// Refuses addresses that would send notes unencrypted over a network.
@@ -141,7 +145,7 @@ public struct HTTPSyncTransport: SyncTransport {
             throw .server(code: "tooLarge",
                           message: "The server sent an answer of over \(SyncError.megabytes(Int64(limit))), more than the sync API allows; it was not read.")
         } catch {
-            throw .unreachable(SyncHTTPClient.reason(error))
+            throw SyncHTTPClient.failure(error)
         }
         let data = Data(buffer: body, byteTransferStrategy: .noCopy)
         try Self.check(status: status, body: data, accepting: accepting, location: location)

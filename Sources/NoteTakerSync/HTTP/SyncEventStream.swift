@@ -31,7 +31,7 @@ public enum SyncEventStream {
         do {
             response = try await client.execute(request, deadline: .distantFuture)
         } catch {
-            throw SyncError.unreachable(SyncHTTPClient.reason(error))
+            throw SyncHTTPClient.failure(error)
         }
         guard response.status == .ok else {
             throw response.status == .unauthorized ? SyncError.notLoggedIn : SyncError.unreachable("events answered \(response.status.code)")
@@ -44,7 +44,7 @@ public enum SyncEventStream {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError.unreachable(SyncHTTPClient.reason(error))
+            throw SyncHTTPClient.failure(error)
         }
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NoteTakerKit
+import Synchronization
 
 /// The HTTP clients every sync transport of the process shares (AsyncHTTPClient, on SwiftNIO's
 /// event loops): connections are kept and reused between requests and transports. One goes
@@ -14,12 +16,35 @@ import NIOSSL
 /// idle server used 80 % of a core, and one sending a first sync spent about a third of its
 /// time in that loop.
 enum SyncHTTPClient {
-    /// The client for requests to `server`. The clients live as long as the process, so they
-    /// are never shut down.
-    static func client(for server: URL) -> HTTPClient {
-        guard environment.proxy(for: server) != nil else { return direct }
-        return server.scheme?.lowercased() == "https" ? viaHTTPSProxy : viaHTTPProxy
+    /// The client for requests to `server`, trusting `trusted` besides the system's roots.
+    /// The clients live as long as the process, so they are never shut down.
+    static func client(for server: URL, trusting trusted: TrustedCertificates? = nil) -> HTTPClient {
+        let proxy: HTTPClient.Configuration.Proxy?
+        if environment.proxy(for: server) == nil {
+            proxy = nil
+        } else {
+            proxy = server.scheme?.lowercased() == "https" ? environment.https : environment.http
+        }
+        guard let trusted else {
+            if proxy == nil { return direct }
+            return server.scheme?.lowercased() == "https" ? viaHTTPSProxy : viaHTTPProxy
+        }
+        let key = TrustingKey(certificates: trusted, https: server.scheme?.lowercased() == "https", proxied: proxy != nil)
+        return trustingClients.withLock { clients in
+            if let client = clients[key] { return client }
+            let client = makeClient(proxy: proxy, trusting: trusted)
+            clients[key] = client
+            return client
+        }
     }
+
+    /// The clients made for accounts with certificates of their own (one or two per process).
+    private struct TrustingKey: Hashable {
+        let certificates: TrustedCertificates
+        let https: Bool
+        let proxied: Bool
+    }
+    private static let trustingClients = Mutex<[TrustingKey: HTTPClient]>([:])
 
     /// Why requests to `server` cannot be sent through the environment's proxy, if they cannot.
     static func proxyRefusal(for server: URL) -> String? {
@@ -38,9 +63,16 @@ enum SyncHTTPClient {
     /// The longest a request other than the push channel and a file may take in all.
     static let requestTimeout: TimeAmount = .minutes(10)
 
-    /// A client with the sync settings, through `proxy` if any.
-    static func makeClient(proxy: HTTPClient.Configuration.Proxy?) -> HTTPClient {
+    /// A client with the sync settings, through `proxy` if any, trusting the system's roots, the
+    /// file `SSL_CERT_FILE` names (as OpenSSL and curl do), and `trusted`.
+    static func makeClient(proxy: HTTPClient.Configuration.Proxy?, trusting trusted: TrustedCertificates? = nil) -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], FileManager.default.isReadableFile(atPath: file) {
+            tls.additionalTrustRoots.append(.file(file))
+        }
+        if let trusted { tls.additionalTrustRoots.append(.certificates(trusted.certificates)) }
         var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
             // Never followed: a redirect would carry the session token (and a batch of notes)
             // to wherever it points. An answer of 3xx is an error that names the new address.
             redirectConfiguration: .disallow,
@@ -51,6 +83,18 @@ enum SyncHTTPClient {
         // offline; the engine and the watcher retry on their own schedule.
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// The error a failed request is: a certificate that is not trusted, or a server out of reach.
+    static func failure(_ error: any Error) -> SyncError {
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return .untrustedCertificate("no authority this device trusts signed it")
+        }
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return .untrustedCertificate("it is for another name than the server's address")
+        }
+        return .unreachable(reason(error))
     }
 
     /// Why a request failed, in words for ``SyncError/unreachable(_:)``.

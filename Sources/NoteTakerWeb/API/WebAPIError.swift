@@ -52,6 +52,8 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.badGateway, "server_unreachable", error.message)
         case .insecureServer:
             self.init(.badRequest, "insecure_server", error.message)
+        case .untrustedCertificate:
+            self.init(.badGateway, "untrusted_certificate", error.message)
         case .massDeletion:
             self.init(.conflict, "mass_deletion", error.message)
         case .busy:

@@ -15,6 +15,8 @@ struct SyncRoutes {
         var password: String
         var register: Bool?
         var insecure: Bool?
+        /// A certificate (PEM) to trust the server by: a private authority's, or its own.
+        var caCertificate: String?
     }
 
     /// The body of `PUT /sync/account/password`.
@@ -58,9 +60,12 @@ struct SyncRoutes {
             }
             let url = try storeCall { () throws(NoteTakerError) in try NoteStore.syncServerURL(account.server) }
             do throws(SyncError) {
+                let trusted = try account.caCertificate.flatMap { pem throws(SyncError) in
+                    pem.isEmpty ? nil : try TrustedCertificates(pem: pem)
+                }
                 try await store.connectSyncAccount(
                     server: url, username: account.username, password: account.password,
-                    register: account.register ?? false, allowInsecure: account.insecure ?? false)
+                    register: account.register ?? false, allowInsecure: account.insecure ?? false, trusting: trusted)
             } catch {
                 throw WebAPIError(error)
             }

@@ -113,6 +113,10 @@ function accountForm(status) {
     field('account-user', 'syncUser', { value: status.username ?? '', required: true, autocomplete: 'username' }),
     field('account-password', 'password', { type: 'password', required: true, autocomplete: 'current-password' }),
     h('label', { className: 'check' }, h('input', { type: 'checkbox', id: 'account-insecure' }), ' ', t('allowInsecure')),
+    h('div', { className: 'field' },
+      h('label', { for: 'account-ca' }, t('caCertificate')),
+      h('input', { id: 'account-ca', type: 'file', accept: '.pem,.crt,.cer,application/x-pem-file' }),
+      h('p', { className: 'hint' }, t('caCertificateHint'))),
     error,
     h('div', { className: 'button-row' },
       h('button', { type: 'submit', id: 'log-in', value: 'login' }, t('logIn')),
@@ -121,10 +125,12 @@ function accountForm(status) {
     event.preventDefault();
     error.textContent = '';
     try {
+      const certificate = form.querySelector('#account-ca').files[0];
       await api.connect({
         server: form.querySelector('#account-server').value, username: form.querySelector('#account-user').value,
         password: form.querySelector('#account-password').value, register: event.submitter?.value === 'register',
         insecure: form.querySelector('#account-insecure').checked,
+        ...(certificate ? { caCertificate: await certificate.text() } : {}),
       });
       toast(t('loggedIn'));
       await openSettings();
