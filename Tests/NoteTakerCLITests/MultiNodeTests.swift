@@ -55,6 +55,7 @@ struct MultiNodeTests {
 
         let database = try await TestStorage.newDatabase()
         let tool = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("notetaker-server")
+        #expect(try laptop.run(["account", "quota", "ada", "3", "--data", folder.path], store: false, executable: tool).status == 0)
         let moved = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
         #expect(moved.status == 0, "\(moved.stderr)")
         #expect(moved.stdout.contains("Copied 1 accounts, 2 records and 1 files"), "\(moved.stdout)")
@@ -63,6 +64,8 @@ struct MultiNodeTests {
         let again = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
         #expect(again.status == 1)
         #expect(again.stderr.contains("already holds accounts"))
+        let accounts = try laptop.run(["account", "list", "--json", "--database", database], store: false, executable: tool)
+        #expect(accounts.stdout.contains("\"quotaBytes\" : 3145728"), "an account's own quota moves too: \(accounts.stdout)")
 
         server = try ServerProcess(database: database, port: port)
         // The laptop's token and change token still hold: nothing to fetch again.
