@@ -12,7 +12,7 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "notetaker-server",
         abstract: "Run the NoteTaker sync server (accounts, records, attachment files, push).",
         version: NoteTakerVersion.current,
-        subcommands: [ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, AccountCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, MigrateDataCommand.self, AccountCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: ServeCommand.self)
 }
 

@@ -92,4 +92,20 @@ import Testing
         #expect(try await storage.purgedThrough(account: 1) == 1)
         #expect(try await storage.usage(account: 1).bytes == 0)
     }
+
+    @Test func aDatabaseANewerServerUpgradedIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-newer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("NoteTakerServer.sqlite")
+        _ = try SQLiteSyncStorage(url: file)
+        let queue = try DatabaseQueue(path: file.path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        try queue.close()
+        #expect(throws: SyncServerError.self) { try SQLiteSyncStorage(url: file) }
+        do {
+            _ = try SQLiteSyncStorage(url: file)
+        } catch let error as SyncServerError {
+            #expect(error.message.contains("set up by a newer notetaker-server"))
+        }
+    }
 }

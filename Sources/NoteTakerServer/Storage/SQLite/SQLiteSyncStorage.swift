@@ -26,6 +26,9 @@ public struct SQLiteSyncStorage: SyncStorage {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
+        if try pool.read(Self.migrator.hasBeenSuperseded) {
+            throw SyncServerError(.internalError, "The database at \(url.path) was set up by a newer notetaker-server. Run the newer server, or restore the backup taken before the upgrade.")
+        }
         try Self.migrator.migrate(pool)
         writer = pool
         serverId = try pool.read { db in
