@@ -238,6 +238,9 @@ def test_the_disk_full(small_disk, tmp_path):
         filler = fill(small_disk)
         for index in range(5):
             notetaker(laptop, "new", f"Tiny note {index}", "--body", "x" * 2000)
+        scan = tmp_path / "scan.pdf"
+        scan.write_bytes(os.urandom(200_000))
+        notetaker(laptop, "attach", notetaker(laptop, "new", "With a scan").stdout.strip(), scan)
         failed = notetaker(laptop, "sync", check=False)
         assert failed.returncode != 0
         assert "no room left on its disk" in failed.stderr, failed.stderr
@@ -253,6 +256,8 @@ def test_the_disk_full(small_disk, tmp_path):
         phone = tmp_path / "phone" / "NoteTaker.sqlite"
         notetaker(phone, "account", "login", "--server", server.url, "--user", "ada", "--password-stdin", stdin=PASSWORD)
         notetaker(phone, "sync")
-        assert titles(phone) == sorted(["Before the disk filled"] + [f"Tiny note {index}" for index in range(5)])
+        assert titles(phone) == sorted(["Before the disk filled", "With a scan"] + [f"Tiny note {index}" for index in range(5)])
+        with_scan = next(note for note in json.loads(notetaker(phone, "list", "--json").stdout) if note["title"] == "With a scan")
+        assert "scan.pdf" in notetaker(phone, "attachments", with_scan["id"]).stdout
     finally:
         server.stop()

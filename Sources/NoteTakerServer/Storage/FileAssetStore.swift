@@ -25,6 +25,8 @@ public struct FileAssetStore: AssetStore {
         try OwnerOnly.createDirectory(at: incoming)
         let temporary = incoming.appendingPathComponent(UUID().uuidString)
         guard OwnerOnly.createFile(at: temporary) else {
+            // A full disk is told as such (StorageFailure), not as a failure of the server's own.
+            if errno == ENOSPC { throw POSIXError(.ENOSPC) }
             throw SyncServerError(.internalError, "The server could not create a file in its asset folder; nothing was stored.")
         }
         defer { try? FileManager.default.removeItem(at: temporary) }
