@@ -16,7 +16,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-
 from conftest import ROOT, started
 
 README = (ROOT / "README.md").read_text()
