@@ -1,0 +1,71 @@
+import Crypto
+import Foundation
+
+/// A record's fields sealed for the server (docs/encryption.md §3): the envelope that replaces
+/// its `fields`, and how it is made and opened.
+public struct SealedRecord: Sendable, Hashable {
+    /// The format version; 1.
+    public var version: Int
+    /// The zone the record is filed in.
+    public var zone: String
+    /// The version of the zone's data key it was sealed with.
+    public var keyVersion: Int
+    /// The 32 random bytes its key was derived with.
+    public var salt: Data
+    /// The padded plaintext, sealed: ciphertext ‖ tag.
+    public var sealed: Data
+
+    /// The record a seal is for: what its associated data binds.
+    public struct Address: Sendable, Hashable {
+        /// The zone, the record's kind and its canonical id.
+        public var zone: String, recordType: String, recordId: String
+
+        /// Creates an address.
+        public init(zone: String, recordType: String, recordId: String) {
+            self.zone = zone
+            self.recordType = recordType
+            self.recordId = recordId
+        }
+
+        func associatedData(keyVersion: Int) -> Data {
+            Data("notetaker v1 record|\(zone)|\(keyVersion)|\(recordType)|\(recordId)".utf8)
+        }
+    }
+
+    /// Seals `plaintext` (the JSON of `{"fields": …, "rev": n}`) for `address` under version
+    /// `keyVersion` of the zone's data key. The salt is random unless given (for the vectors).
+    public static func seal(
+        _ plaintext: Data, for address: Address, zoneKey: SymmetricKey, keyVersion: Int,
+        salt: Data = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+    ) throws(EncryptionError) -> SealedRecord {
+        let key = recordKey(zoneKey, salt: salt)
+        do {
+            let nonce = try AES.GCM.Nonce(data: Data(count: 12))
+            let box = try AES.GCM.seal(Padme.pad(plaintext), using: key, nonce: nonce, authenticating: address.associatedData(keyVersion: keyVersion))
+            return SealedRecord(version: 1, zone: address.zone, keyVersion: keyVersion, salt: salt, sealed: Data(box.ciphertext) + Data(box.tag))
+        } catch {
+            throw .malformed
+        }
+    }
+
+    /// Opens the envelope for `address` with `zoneKey`, which must be version `keyVersion` of
+    /// the zone's data key; returns the plaintext. A record moved to another id, kind or zone,
+    /// or changed in any byte, is `notAuthentic`.
+    public func open(for address: Address, zoneKey: SymmetricKey) throws(EncryptionError) -> Data {
+        guard version == 1 else { throw .unknownVersion(version) }
+        guard zone == address.zone, salt.count == 32, sealed.count >= 16 else { throw .notAuthentic }
+        let padded: Data
+        do {
+            let box = try AES.GCM.SealedBox(
+                nonce: try AES.GCM.Nonce(data: Data(count: 12)), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+            padded = try AES.GCM.open(box, using: Self.recordKey(zoneKey, salt: salt), authenticating: address.associatedData(keyVersion: keyVersion))
+        } catch {
+            throw .notAuthentic
+        }
+        return try Padme.unpad(padded)
+    }
+
+    static func recordKey(_ zoneKey: SymmetricKey, salt: Data) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: zoneKey, salt: salt, info: Data("notetaker v1 record key".utf8), outputByteCount: 32)
+    }
+}

@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+import NoteTakerKit
+import Testing
+
+@testable import NoteTakerSync
+
+/// The primitives of docs/encryption.md against its known-answer vectors, which
+/// `scripts/encryption-vectors` computed from the text in Python; then the attacker's moves
+/// against each: a changed byte, a record moved to another id or zone, a chunk reordered or cut.
+@Suite struct EncryptionVectorTests {
+    let vectors: [String: Any]
+
+    init() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/encryption-vectors.json")
+        vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    private func vector(_ name: String) throws -> [String: Any] {
+        try #require(vectors[name] as? [String: Any], "no vector \(name)")
+    }
+
+    private func bytes(_ value: Any?) throws -> Data {
+        var text = try #require(value as? String).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return try #require(Data(base64Encoded: text))
+    }
+
+    private func key(_ value: Any?) throws -> SymmetricKey { SymmetricKey(data: try bytes(value)) }
+
+    private func raw(_ key: SymmetricKey) -> Data { key.withUnsafeBytes { Data($0) } }
+
+    @Test(arguments: ["kdf_quick", "kdf_production"])
+    func passwordKeys(name: String) throws {
+        let v = try vector(name)
+        let parameters = KDFParameters(kdf: "scrypt", n: try #require(v["n"] as? Int), r: 8, p: 1, salt: try bytes(v["salt"]))
+        let keys = try PasswordKeys(password: try #require(v["password"] as? String), parameters: parameters)
+        #expect(raw(keys.keyEncryptionKey) == (try bytes(v["keyEncryptionKey"])))
+        #expect(raw(keys.loginSecret) == (try bytes(v["loginSecret"])))
+        // The same password typed decomposed (u + combining diaeresis) gives the same keys.
+        let decomposed = try PasswordKeys(password: "correct horse battery staple u\u{0308}", parameters: parameters)
+        #expect(raw(decomposed.keyEncryptionKey) == raw(keys.keyEncryptionKey))
+        #expect(throws: EncryptionError.self) { try PasswordKeys(password: "x", parameters: KDFParameters(kdf: "scrypt", n: 1000, r: 8, p: 1, salt: parameters.salt)) }
+    }
+
+    @Test func accountKeyWraps() throws {
+        let v = try vector("account_key_wrap")
+        let wrapping = try key(v["keyEncryptionKey"])
+        let data = KeyWrap.accountKeyData(account: "Ada")
+        #expect(String(decoding: data, as: UTF8.self) == v["aad"] as? String)
+        let wrapped = try KeyWrap.wrap(try key(v["accountKey"]), with: wrapping, data: data, nonce: try AES.GCM.Nonce(data: try bytes(v["nonce"])))
+        #expect(wrapped == (try bytes(v["wrapped"])))
+        #expect(raw(try KeyWrap.unwrap(wrapped, with: wrapping, data: data)) == (try bytes(v["accountKey"])))
+        var changed = wrapped
+        changed[20] ^= 1
+        #expect(throws: EncryptionError.notAuthentic) { try KeyWrap.unwrap(changed, with: wrapping, data: data) }
+        #expect(throws: EncryptionError.notAuthentic) { try KeyWrap.unwrap(wrapped, with: wrapping, data: KeyWrap.accountKeyData(account: "eve")) }
+        #expect(throws: EncryptionError.notAuthentic) { try KeyWrap.unwrap(wrapped, with: SymmetricKey(size: .bits256), data: data) }
+    }
+
+    @Test func recoveryCode() throws {
+        let v = try vector("recovery_key")
+        let code = RecoveryCode(key: try key(v["recoveryKey"]))
+        #expect(code.code == v["code"] as? String)
+        #expect(raw(code.keyEncryptionKey) == (try bytes(v["recoveryKeyEncryptionKey"])))
+        let typed = try #require(v["code"] as? String).lowercased().replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "1", with: "l")
+        #expect(raw(try RecoveryCode(code: typed).key) == (try bytes(v["recoveryKey"])), "case, spaces and l for 1 are forgiven")
+        var mistyped = Array(try #require(v["code"] as? String))
+        mistyped[3] = mistyped[3] == "A" ? "B" : "A"
+        #expect(throws: EncryptionError.badRecoveryCode) { try RecoveryCode(code: String(mistyped)) }
+        #expect(throws: EncryptionError.badRecoveryCode) { try RecoveryCode(code: "not a code") }
+        let wrapped = try bytes(v["wrapped"])
+        #expect(raw(try KeyWrap.unwrap(wrapped, with: code.keyEncryptionKey, data: KeyWrap.accountKeyData(account: "ada"))) == (try bytes(try vector("account_key_wrap")["accountKey"])))
+        let fresh = RecoveryCode()
+        #expect(raw(try RecoveryCode(code: fresh.code).key) == raw(fresh.key))
+    }
+
+    @Test func zoneKeys() throws {
+        let v = try vector("zone_keys")
+        let accountKey = try key(v["accountKey"])
+        #expect(raw(try KeyWrap.unwrap(try bytes(v["wrappedZoneKey"]), with: accountKey, data: KeyWrap.zoneKeyData(zone: "private", version: 1))) == (try bytes(v["zoneKey"])))
+        #expect(raw(try KeyWrap.unwrap(try bytes(v["wrappedIdKey"]), with: accountKey, data: KeyWrap.idKeyData(zone: "private"))) == (try bytes(v["idKey"])))
+        #expect(throws: EncryptionError.notAuthentic) {
+            try KeyWrap.unwrap(try bytes(v["wrappedZoneKey"]), with: accountKey, data: KeyWrap.zoneKeyData(zone: "private", version: 2))
+        }
+    }
+
+    @Test func recordSeal() throws {
+        let v = try vector("record_seal")
+        let zoneKey = try key(v["zoneKey"])
+        let address = SealedRecord.Address(zone: "private", recordType: "note", recordId: try #require(v["recordId"] as? String))
+        let plaintext = Data(try #require(v["plaintext"] as? String).utf8)
+        #expect(Padme.pad(plaintext) == (try bytes(v["padded"])))
+        let sealed = try SealedRecord.seal(plaintext, for: address, zoneKey: zoneKey, keyVersion: 1, salt: try bytes(v["salt"]))
+        #expect(sealed.sealed == (try bytes(v["ciphertext"])))
+        #expect(try sealed.open(for: address, zoneKey: zoneKey) == plaintext)
+
+        for moved in [SealedRecord.Address(zone: "private", recordType: "note", recordId: UUID().uuidString.lowercased()),
+                      SealedRecord.Address(zone: "private", recordType: "tag", recordId: address.recordId),
+                      SealedRecord.Address(zone: "shared", recordType: "note", recordId: address.recordId)] {
+            #expect(throws: EncryptionError.notAuthentic) { try sealed.open(for: moved, zoneKey: zoneKey) }
+        }
+        var changed = sealed
+        changed.sealed[5] ^= 0x40
+        #expect(throws: EncryptionError.notAuthentic) { try changed.open(for: address, zoneKey: zoneKey) }
+        var otherVersion = sealed
+        otherVersion.keyVersion = 2
+        #expect(throws: EncryptionError.notAuthentic) { try otherVersion.open(for: address, zoneKey: zoneKey) }
+        var newer = sealed
+        newer.version = 2
+        #expect(throws: EncryptionError.unknownVersion(2)) { try newer.open(for: address, zoneKey: zoneKey) }
+        let again = try SealedRecord.seal(plaintext, for: address, zoneKey: zoneKey, keyVersion: 1)
+        #expect(again.salt != sealed.salt && again.sealed != sealed.sealed, "every seal has its own key")
+    }
+
+    @Test func padme() throws {
+        let table = try #require(vectors["padme"] as? [[Int]])
+        for row in table { #expect(Padme.length(row[0]) == row[1], "\(row)") }
+        for length in [0, 1, 15, 16, 17, 1000, 70_000] {
+            let text = Data((0..<length).map { UInt8($0 % 251) })
+            #expect(try Padme.unpad(Padme.pad(text)) == text)
+            #expect(Padme.pad(text).count <= max(2, Int(Double(length + 1) * 1.12) + 1))
+        }
+        #expect(throws: EncryptionError.malformed) { try Padme.unpad(Data([1, 2, 0, 0])) }
+        #expect(throws: EncryptionError.malformed) { try Padme.unpad(Data()) }
+    }
+
+    @Test func keyedIds() throws {
+        let v = try vector("keyed_ids")
+        let identity = KeyedIdentity(idKey: try key(v["idKey"]))
+        for case let entry as [String: String] in try #require(v["cases"] as? [Any]) {
+            #expect(identity.id(kind: entry["kind"] ?? "", text: entry["text"] ?? "").uuidString.lowercased() == entry["id"])
+        }
+        let file = try #require(v["fileAddress"] as? [String: String])
+        let digest = try #require(Data(hexString: file["contentSHA256"] ?? ""))
+        #expect(identity.fileAddress(contentSHA256: digest) == file["address"])
+        #expect(KeyedIdentity(idKey: SymmetricKey(size: .bits256)).id(kind: "tag", text: "work") != identity.id(kind: "tag", text: "work"),
+                "without the zone's id key the id cannot be guessed")
+    }
+
+    @Test func fileChunks() throws {
+        let v = try vector("file_chunks")
+        let zoneKey = try key(v["zoneKey"])
+        let address = try #require(v["address"] as? String)
+        let sealer = FileSeal(zone: "private", zoneKey: zoneKey, keyVersion: 1, address: address, salt: try bytes(v["salt"]))
+        #expect(sealer.header == (try bytes(v["header"])))
+        let content = try bytes(v["content"])
+        let expected = try #require(v["sealedChunks"] as? [String]).map { try bytes($0) }
+        let chunks = stride(from: 0, to: content.count, by: 16).map { content[$0..<min($0 + 16, content.count)] }
+        for (index, chunk) in chunks.enumerated() {
+            #expect(try sealer.seal(Data(chunk), index: UInt64(index), last: index == chunks.count - 1) == expected[index])
+        }
+        let opener = try FileSeal(opening: sealer.header, zone: "private", zoneKey: zoneKey, address: address)
+        #expect(opener.keyVersion == 1)
+        var opened = Data()
+        for (index, sealed) in expected.enumerated() { opened += try opener.open(sealed, index: UInt64(index), last: index == expected.count - 1) }
+        #expect(opened == content)
+        // Reordered, cut short, or another file's: each is caught.
+        #expect(throws: EncryptionError.notAuthentic) { try opener.open(expected[1], index: 0, last: false) }
+        #expect(throws: EncryptionError.notAuthentic) { try opener.open(expected[1], index: 1, last: true) }
+        let other = try FileSeal(opening: sealer.header, zone: "private", zoneKey: zoneKey, address: String(repeating: "0", count: 64))
+        #expect(throws: EncryptionError.notAuthentic) { try other.open(expected[0], index: 0, last: false) }
+        #expect(throws: EncryptionError.notAuthentic) { try FileSeal(opening: Data("NTF2".utf8) + sealer.header.dropFirst(4), zone: "private", zoneKey: zoneKey, address: address) }
+    }
+}
+
+extension Data {
+    /// Bytes from lowercase or uppercase hex; `nil` for anything else.
+    init?(hexString: String) {
+        guard hexString.count % 2 == 0 else { return nil }
+        var bytes = [UInt8]()
+        var index = hexString.startIndex
+        while index < hexString.endIndex {
+            let next = hexString.index(index, offsetBy: 2)
+            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(bytes)
+    }
+}
