@@ -192,6 +192,7 @@ let package = Package(
             dependencies: [
                 "NoteTakerKit", "NoteTakerSync", "NoteTakerServer", "NoteTakerServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -205,6 +206,7 @@ let package = Package(
                 "NoteTakerServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import NoteTakerServer
 import NoteTakerServerTestSupport
@@ -45,7 +46,7 @@ struct TestServer {
         _ framework: TestingSetup = .router, trustedProxies: [AddressBlock] = [],
         _ body: @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
-        let app = Application(router: buildRouter(service: service, trustedProxies: trustedProxies))
+        let app = Application(router: buildRouter(service: service, trustedProxies: trustedProxies), logger: .testServer)
         return try await app.test(framework, body)
     }
 }

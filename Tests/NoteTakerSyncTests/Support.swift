@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NoteTakerKit
 import NoteTakerServer
 import NoteTakerServerTestSupport
@@ -37,7 +38,7 @@ final class LiveServer: Sendable {
         configuration.headerTimeoutSeconds = headerTimeoutSeconds
         let backend = try await configuration.openBackend()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try await buildApplication(configuration, backend: backend) { port in continuation.yield(port) }
+        let app = try await buildApplication(configuration, backend: backend, logger: .testServer) { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NoteTakerKit
 import NoteTakerServer
 import ServiceLifecycle
@@ -15,7 +16,9 @@ import NoteTakerSync
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-web-sync-\(UUID().uuidString)")
         let configuration = ServerConfiguration(dataDirectory: directory, port: 0, passwordHasher: .fastForTests)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let server = try await buildApplication(configuration) { port in continuation.yield(port) }
+        var quiet = Logger(label: "notetaker-server-test")
+        quiet.logLevel = .warning
+        let server = try await buildApplication(configuration, logger: quiet) { port in continuation.yield(port) }
         // Stopped gracefully: cancelling a server with connections open can trap in NIO.
         let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: server.logger))
         let task = Task { try await group.run() }
