@@ -141,10 +141,14 @@ public actor SyncEngine {
             try local { try $0.adoptRestoredServer() }
         }
         try await pull(into: &report)
-        // Merging leaves changes to send back; a few more rounds settle them.
+        // Merging leaves changes to send back; a few more rounds settle them. A restored
+        // server (noticed by the push or by the pull) is healed within this cycle: what this
+        // device queued to send again goes up now, even when the pull merged nothing.
         var rounds = 0
         var merged = 0
-        while rounds < 3, report.merged > merged, try local({ try $0.hasPushableChanges() }) {
+        var healing = report.serverRestored
+        while rounds < 3, report.merged > merged || healing, try local({ try $0.hasPushableChanges() }) {
+            healing = false
             merged = report.merged
             try await push(into: &report)
             try await pull(into: &report)
