@@ -4,10 +4,10 @@ import { api, errorText } from './api.js';
 import { h, toast } from './dom.js';
 import { t } from './strings.js';
 
-/** Whether the form holds something typed, which a re-render must not wipe. */
+/** Whether the form is open or holds something typed, which a re-render must not close or wipe. */
 export function passwordFormInUse() {
-  const form = document.getElementById('password-form');
-  return Boolean(form && [...form.querySelectorAll('input')].some((input) => input.value !== ''));
+  const part = document.getElementById('password-part');
+  return Boolean(part && (part.open || [...part.querySelectorAll('input')].some((input) => input.value !== '')));
 }
 
 export function passwordPart() {
