@@ -35,7 +35,8 @@ func openBackend(_ configuration: ServerConfiguration, logger: Logger) async thr
             return backend
         } catch {
             guard case .unreachable(let reason) = StorageFailure.classify(error) else {
-                return try await openBackend(configuration)
+                // Reported as `openBackend(_:)` reports it, without opening the storage again.
+                return try await reportingFailure("could not open the server's storage at \(configuration.database)") { throw error }
             }
             if attempts == 0 {
                 logger.error("The database cannot be reached (\(reason)); trying again until it can, waiting up to 30 s between attempts.")
