@@ -411,7 +411,7 @@ def test_a_single_line_break_shows_unless_turned_off_in_settings(app, browser):
     app.start()
     open_app(browser, app)
     browser.get(f"{app.entry}#note={note}")
-    by_css(browser, "#preview-toggle").click()
+    click(browser, "#preview-toggle")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview p br"), message="a single line break should show by default")
     browser.get(f"{app.entry}#view=settings")
     box = wait(browser, lambda d: d.find_elements(By.ID, "line-breaks") and by_css(d, "#line-breaks"), message="no line-break setting")
@@ -420,7 +420,7 @@ def test_a_single_line_break_shows_unless_turned_off_in_settings(app, browser):
     box.click()
     wait(browser, lambda d: app.cli_json("preferences")["lineBreaks"] is False, message="the setting was not kept")
     browser.get(f"{app.entry}#note={note}")
-    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready === 'true'") and by_css(d, "#preview-toggle")).click()
+    click(browser, "#preview-toggle")
     wait(browser, lambda d: "violets" in by_css(d, "#note-preview").text and not d.find_elements(By.CSS_SELECTOR, "#note-preview p br"),
          message="the preview still breaks the line")
     assert page_errors(browser) == []
