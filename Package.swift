@@ -32,7 +32,12 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .target(name: "NoteTakerMarkdown"),
-        .target(name: "NoteTakerModel", dependencies: ["NoteTakerSyncProtocol"]),
+        .target(
+            name: "NoteTakerModel",
+            dependencies: ["NoteTakerSyncProtocol"],
+            exclude: ["Strings", "embedded-files.txt"],
+            plugins: ["EmbedFiles"]
+        ),
         .target(
             name: "NoteTakerKit",
             dependencies: [
@@ -98,7 +103,9 @@ let package = Package(
                 "NoteTakerKit",
                 "NoteTakerSyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["Strings", "embedded-files.txt"],
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "NoteTakerCLIFull",

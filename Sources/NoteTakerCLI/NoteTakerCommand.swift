@@ -55,26 +55,24 @@ public struct NoteTakerCommand: ParsableCommand {
     public static func main(arguments: [String]? = nil) -> Int32 {
         let arguments = movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst()))
         if CompanionCommand.named(in: arguments) != nil {
-            Terminal.printError(CompanionCommand.execute(arguments).message)
+            Terminal.printError(CompanionCommand.execute(arguments).description)
             return 1
         }
-        let message = { (error: any Error) in (error as? NoteTakerError)?.message }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
             return 0
         } catch {
-            return exitStatus(for: error, of: Self.self, message: message)
+            return exitStatus(for: error, of: Self.self)
         }
     }
 
     /// The exit status for `error`, thrown by a command of `root`, after saying what it is:
-    /// 1 for an error the user can act on (worded by `message`), 2 for bad usage, 0 for help.
-    package static func exitStatus(
-        for error: any Error, of root: any ParsableCommand.Type, message: (any Error) -> String?
-    ) -> Int32 {
+    /// 1 for an error the user can act on (worded by ``Words/message(for:)``), 2 for bad
+    /// usage, 0 for help.
+    package static func exitStatus(for error: any Error, of root: any ParsableCommand.Type) -> Int32 {
         if let error = error as? ExitCode { return error.rawValue }
-        if let text = message(error) {
+        if let text = Words.message(for: error) {
             Terminal.printError(text)
             return 1
         }

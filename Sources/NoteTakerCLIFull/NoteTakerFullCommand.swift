@@ -27,15 +27,6 @@ public struct NoteTakerFullCommand: ParsableCommand {
     /// status, as ``NoteTakerCommand/main(arguments:)`` does; the commands here may be asynchronous.
     public static func main(arguments: [String]? = nil) async -> Int32 {
         let arguments = NoteTakerCommand.movingStoreOption(arguments ?? Array(CommandLine.arguments.dropFirst()))
-        let message = { (error: any Error) -> String? in
-            switch error {
-            case let error as NoteTakerError: error.message
-            case let error as SyncError: error.message
-            case let error as InterchangeError: error.message
-            case let error as WebConfigurationError: error.message
-            default: nil
-            }
-        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -45,7 +36,7 @@ public struct NoteTakerFullCommand: ParsableCommand {
             }
             return 0
         } catch {
-            return NoteTakerCommand.exitStatus(for: error, of: Self.self, message: message)
+            return NoteTakerCommand.exitStatus(for: error, of: Self.self)
         }
     }
 }

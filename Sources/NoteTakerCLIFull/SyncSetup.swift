@@ -20,11 +20,11 @@ extension ProgressLine {
     /// Shows a sync phase.
     func show(_ phase: SyncEngine.Phase) {
         switch phase {
-        case .pushing(let done, let total): show("Sending changes \(done)/\(total)")
-        case .fetching(let received): show("Receiving changes: \(received)")
-        case .applying(let done, let total): show("Applying changes \(done)/\(total)")
-        case .indexing(let done, let total): show("Indexing for search \(done)/\(total)")
-        case .transferringFiles(let done, let total): show("Attachment files \(done)/\(total)")
+        case .pushing(let done, let total): show(Words.text("progressSending", ["done": done, "total": total]))
+        case .fetching(let received): show(Words.text("progressReceiving", ["done": received]))
+        case .applying(let done, let total): show(Words.text("progressApplying", ["done": done, "total": total]))
+        case .indexing(let done, let total): show(Words.text("progressIndexing", ["done": done, "total": total]))
+        case .transferringFiles(let done, let total): show(Words.text("progressFiles", ["done": done, "total": total]))
         }
     }
 }

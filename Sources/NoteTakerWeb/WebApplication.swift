@@ -64,9 +64,9 @@ public func buildWebApplication(
         do {
             server = try .tls(.http1(), tlsConfiguration: try tls.serverConfiguration())
         } catch let error as TLSFilesError {
-            throw .unusableTLS(error.description)
+            throw .unusableTLS(path: error.path, reason: error.reason)
         } catch {
-            throw .unusableTLS("\(error)")
+            throw .unusableTLS(path: tls.certificatePath, reason: "\(error)")
         }
     } else {
         server = .http1()

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NoteTakerHTTP
+import NoteTakerKit
 
 /// Where and how `notetaker serve` listens, and the key every request must carry.
 public struct WebConfiguration: Sendable {
@@ -68,24 +69,22 @@ public enum WebConfigurationError: Error, Sendable, Equatable {
     /// A host other than loopback without a certificate: every note would cross the network
     /// in the clear.
     case exposedWithoutTLS(String)
-    /// The certificate or its key could not be used.
-    case unusableTLS(String)
+    /// The certificate or its key (the file at `path`) could not be used, for the reason given.
+    case unusableTLS(path: String, reason: String)
     /// The Unix socket cannot be made at this path, for the reason given.
     case unusableSocket(String, String)
 
-    /// What went wrong, in words a person can act on.
-    public var message: String {
+}
+
+extension WebConfigurationError: WordedError {
+    /// What went wrong, to be worded in the reader's language (``Catalog/errors``).
+    public var wording: Wording {
         switch self {
-        case .invalidPort(let port):
-            "\(port) is not a port: choose one from 0 to 65535."
-        case .portInUse(let port):
-            "Port \(port) is already in use; choose another with --port."
-        case .exposedWithoutTLS(let host):
-            "Listening on \(host) would send your notes and the app's key across the network in the clear. Give a certificate and its key (--tls-cert, --tls-key), or keep the default 127.0.0.1."
-        case .unusableTLS(let reason):
-            reason
-        case .unusableSocket(let path, let reason):
-            "Cannot listen on the socket \(path): \(reason)."
+        case .invalidPort(let port): Wording("webInvalidPort", ["port": String(port)])
+        case .portInUse(let port): Wording("webPortInUse", ["port": String(port)])
+        case .exposedWithoutTLS(let host): Wording("webExposedWithoutTLS", ["host": host])
+        case .unusableTLS(let path, let reason): Wording("webUnusableTLS", ["path": path, "reason": reason])
+        case .unusableSocket(let path, let reason): Wording("webUnusableSocket", ["path": path, "reason": reason])
         }
     }
 }

@@ -95,7 +95,7 @@ extension SyncBenchmark {
         }
         let received = try NoteStore.open(at: folder.appendingPathComponent("second/NoteTaker.sqlite")).statistics().notes
         guard received == noteCount else {
-            throw NoteTakerError.invalidInput("The second device received \(received) of \(noteCount) notes in round \(round).")
+            throw BenchFailure("The second device received \(received) of \(noteCount) notes in round \(round).")
         }
         let importing = try ProcessTiming.run(notetaker, ["import", export.path, "--store", folder.appendingPathComponent("imported/NoteTaker.sqlite").path])
         return FirstSyncRound(up: runs[0].milliseconds / 1_000, down: runs[1].milliseconds / 1_000, importing: importing / 1_000,

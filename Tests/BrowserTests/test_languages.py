@@ -6,7 +6,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ROOT, by_css, make_browser, open_app, page_errors, wait
+from conftest import ROOT, by_css, click, make_browser, open_app, page_errors, wait
 from test_safety_and_access import axe_violations
 
 STRINGS = ROOT / "Sources" / "NoteTakerWeb" / "Public" / "strings"
@@ -76,3 +76,34 @@ def test_every_view_is_translated_and_accessible_in_every_language_and_theme(app
             assert page_errors(browser) == []
         finally:
             browser.quit()
+
+
+def test_the_apps_errors_come_in_the_pages_language(app):
+    """The server words its errors in the language the page speaks (it sends Accept-Language),
+    including one chosen in Settings over the browser's."""
+    app.start()
+    german = make_browser(language="de-DE")
+    try:
+        open_app(german, app, "#view=settings")
+        wait(german, lambda d: d.execute_script("return document.documentElement.lang") == "de", message="the page is not German")
+        register(german, "http://127.0.0.1:9")
+        wait(german, lambda d: "Der Synchronisierungsserver ist nicht erreichbar" in by_css(d, "#account-error").text, timeout=30,
+             message="the unreachable server is not said in German")
+        Select(by_css(german, "#language")).select_by_value("es")
+        wait(german, lambda d: d.execute_script("return document.documentElement.lang") == "es", message="choosing Spanish did not apply")
+        wait(german, lambda d: d.find_elements(By.ID, "account-server"))
+        register(german, "ftp://notes")
+        wait(german, lambda d: "no es una dirección de servidor" in by_css(d, "#account-error").text, timeout=30,
+             message="the address is not refused in Spanish")
+        # The refusals themselves (502, 400) are logged as failed loads; nothing else may be.
+        assert [error for error in page_errors(german) if "Failed to load resource" not in error] == []
+    finally:
+        german.quit()
+
+
+def register(browser, server):
+    """Fills Settings' account form afresh and asks to create the account."""
+    for field, text in (("#account-server", server), ("#account-user", "grace"), ("#account-password", "a long password")):
+        by_css(browser, field).clear()
+        by_css(browser, field).send_keys(text)
+    click(browser, "#register")

@@ -82,6 +82,9 @@ struct CLIRunner {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTETAKER_STORE")
         env["XDG_DATA_HOME"] = directory.appendingPathComponent("xdg").path
+        // English whatever the machine's locale, unless a test asks for a language.
+        for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { env.removeValue(forKey: name) }
+        env["LANG"] = "C.UTF-8"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let output = directory.appendingPathComponent("out-\(UUID()).txt")

@@ -9,7 +9,7 @@ import Testing
         try source.ok(["new", "Other", "--body", "x"])
         let out = source.directory.appendingPathComponent("export").path
         let exported = try source.ok(["export", "--format", "json", "--out", out])
-        #expect(exported == "Exported 2 notes, 0 attachment files and 1 folder as json.")
+        #expect(exported == "Exported 2 notes as json (attachment files: 0, folders: 1).")
 
         let target = CLIRunner()
         let imported = try target.run(["import", out])

@@ -141,7 +141,7 @@ import Testing
             """, to: "vault/Leek soup.md")
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: directory.file("vault"))
-        #expect(report.imported == 1 && report.warnings.isEmpty, "\(report.summary)")
+        #expect(report.imported == 1 && report.warnings.isEmpty, "\(report)")
         let note = try #require(try store.notes().first)
         #expect(note.body == """
             ```properties

@@ -58,8 +58,8 @@ import Testing
             Self.note("Plan", content: "<div>First <b>bold</b> line</div><div>Second line</div>"),
             Self.note("Ideas", content: "<h2>Later</h2><div>Something</div>"),
         ]))
-        #expect(report.imported == 2 && report.skipped.isEmpty, "\(report.summary)")
-        #expect(report.stoppedEarly == nil, "\(report.summary)")
+        #expect(report.imported == 2 && report.skipped.isEmpty, "\(report)")
+        #expect(report.stoppedEarly == nil, "\(report)")
         let notes = try store.allNotes()
         #expect(notes["Plan"]?.body.hasPrefix("```properties\nauthor: \"Ada Lovelace\"\n```\n\n") == true, "the author is kept")
         #expect(notes["Plan"]?.text == "First **bold** line\n\nSecond line")
@@ -73,7 +73,7 @@ import Testing
               <note><title>Clipped page</title><content></content><created>20240105T101500Z</created></note>
             """
         let (report, store) = try importing(EvernoteTests.enex([empty]))
-        #expect(report.imported == 1 && report.skipped.isEmpty, "\(report.summary)")
+        #expect(report.imported == 1 && report.skipped.isEmpty, "\(report)")
         #expect(try store.allNotes()["Clipped page"]?.body == "")
     }
 
@@ -82,7 +82,7 @@ import Testing
         let damaged = Self.note("Damaged", content: "<div>Opened <b>bold<div>never closed<br>a line & more</div>")
         let empty = Self.note("Nothing", content: "<div><span></div></en-note")
         let (report, store) = try importing(EvernoteTests.enex([damaged, empty]))
-        #expect(report.imported == 1, "\(report.summary)")
+        #expect(report.imported == 1, "\(report)")
         let warning = try #require(report.warnings.first { $0.item.contains("Damaged") }?.reason)
         #expect(warning.contains("damaged") && warning.contains("what could be read was imported"), "\(warning)")
         let body = try #require(try store.allNotes()["Damaged"]?.body)
@@ -104,7 +104,7 @@ import Testing
             Self.task("Without a place", status: "open", group: "group-9", weight: "A"),
         ].joined(separator: "\n")
         let (report, store) = try importing(EvernoteTests.enex([Self.note("Tasks", content: content, tasks: tasks)]))
-        #expect(report.imported == 1, "\(report.summary)")
+        #expect(report.imported == 1, "\(report)")
         let body = try #require(try store.allNotes()["Tasks"]?.text)
         #expect(body == "Before\n\n- [ ] Call Ada\n- [x] Book the room\n\nAfter\n\n- [ ] Without a place")
         #expect(!body.contains("not supported"))
@@ -116,9 +116,9 @@ import Testing
         let file = try directory.write(EvernoteTests.enex([twin, twin]), to: "Work.enex")
         let store = try directory.store()
         let first = try Importer(store: store).importItems(at: file)
-        #expect(first.imported == 2 && first.alreadyPresent == 0, "\(first.summary)")
+        #expect(first.imported == 2 && first.alreadyPresent == 0, "\(first)")
         let again = try Importer(store: store).importItems(at: file)
-        #expect(again.imported == 0 && again.alreadyPresent == 2, "\(again.summary)")
+        #expect(again.imported == 0 && again.alreadyPresent == 2, "\(again)")
         #expect(try store.notes(NoteQuery(limit: 100)).map(\.title) == ["Same", "Same"])
     }
 }

@@ -56,7 +56,7 @@ import Testing
         ]), to: "My Notebook.enex")
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
-        #expect(report.kind == .evernote && report.found == 2 && report.imported == 2, "\(report.summary)")
+        #expect(report.kind == .evernote && report.found == 2 && report.imported == 2, "\(report)")
         let note = try #require(try store.allNotes()["Trip plans"])
         #expect(note.tags.sorted() == ["2023", "travel"])
         #expect(note.createdAt == Timestamp.date(from: "2023-10-15T08:30:00Z"))
@@ -90,7 +90,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 2)
-        #expect(report.stoppedEarly?.contains("cut off or broken") == true, "\(report.summary)")
+        #expect(report.stoppedEarly?.contains("cut off or broken") == true, "\(report)")
         #expect(report.skipped.map(\.item) == ["note 3 'Three'"])
         #expect(Set(try store.allNotes().keys) == ["One", "Two"])
         #expect(try contents(of: store.attachmentsDirectory).isEmpty)
@@ -122,7 +122,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 1)
-        #expect(report.stoppedEarly?.contains("not valid in the declared encoding") == true, "\(report.summary)")
+        #expect(report.stoppedEarly?.contains("not valid in the declared encoding") == true, "\(report)")
         #expect(Set(try store.allNotes().keys) == ["Fine"])
     }
 
@@ -135,7 +135,7 @@ import Testing
         let file = try directory.write(Self.enex([Self.note("Big", content: "<div>see file</div>", resources: Self.resource(big, mime: "application/octet-stream", name: "big.bin", wrap: false))]), to: "big.enex")
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
-        #expect(report.imported == 1, "\(report.summary)")
+        #expect(report.imported == 1, "\(report)")
         let attachment = try #require(try store.allNotes()["Big"]?.attachments.first)
         #expect(attachment.fileSize == 12_000_000)
         #expect(try Data(contentsOf: store.fileURL(for: attachment)) == big)
@@ -149,7 +149,7 @@ import Testing
         let file = try directory.write(bytes, to: "latin.enex")
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
-        #expect(report.imported == 1, "\(report.summary)")
+        #expect(report.imported == 1, "\(report)")
         #expect(try store.allNotes()["Café"]?.text == "naïve crème")
     }
 
@@ -172,7 +172,7 @@ import Testing
         let store = try directory.store()
         let report = try Importer(store: store).importItems(at: file)
         #expect(report.imported == 1)
-        #expect(report.stoppedEarly?.contains("more than 10 MB of text") == true, "\(report.summary)")
+        #expect(report.stoppedEarly?.contains("more than 10 MB of text") == true, "\(report)")
         #expect(report.skipped.map(\.item) == ["note 2 'Huge'"])
         #expect(Set(try store.allNotes().keys) == ["Small"])
     }

@@ -81,7 +81,7 @@ struct NoteTests {
 
     @Test func refusesADuplicateIdAndAHugeBody() throws {
         let note = try store.make("One")
-        #expect(throws: NoteTakerError.invalidInput("A note with id \(note.id.key) already exists.")) {
+        #expect(throws: NoteTakerError.invalidInput(Wording("noteIdTaken", ["id": note.id.key]))) {
             try store.createNote(NoteDraft(title: "Two", id: note.id))
         }
         let huge = String(repeating: "a", count: NoteStore.maximumBodySize + 1)

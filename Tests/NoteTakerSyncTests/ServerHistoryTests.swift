@@ -162,6 +162,6 @@ struct ServerHistoryTests {
         try disk.saveSyncToken("token")
         let offline = try await disk.completeHistory(noteId: note.id)
         #expect(offline.versions.count == 1)
-        #expect(offline.serverProblem?.isEmpty == false)
+        #expect(offline.serverProblem?.message.isEmpty == false)
     }
 }

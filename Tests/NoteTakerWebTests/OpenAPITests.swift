@@ -54,16 +54,22 @@ import Testing
             "Statistics": try store.statistics(),
             "SyncSummary": try store.syncSummary(),
             "SyncReport": SyncReport(),
-            "SyncState": WebSync.State(),
+            "SyncState": SyncRoutes.Status.State(WebSync.State(lastError: .busy), in: .german),
             "ImportReport": ImportReport(kind: .evernote),
             "SessionInfo": SessionInfo(id: "0123456789abcdef", deviceName: "d", createdAt: 0, lastUsedAt: 0, current: true),
             "SessionList": SessionList(sessions: []),
             "NoteVersion": NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1),
+            "NoteVersion with its changed lines": {
+                var version = NoteVersion(id: 1, noteId: note.id, modifiedAt: Date(), replacedAt: Date(), replacedBy: .edit, title: "t", bodySize: 1)
+                version.changedLines = .init(added: 2, removed: 1)
+                return version
+            }(),
             "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
             "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", currentTitle: "u", body: "b", diff: []),
         ]
         for (name, sample) in samples {
-            let schema = try #require(schemas[name], "\(name) is not documented")
+            let schemaName = String(name.prefix { $0 != " " })
+            let schema = try #require(schemas[schemaName], "\(schemaName) is not documented")
             let encoded = try #require(try JSONSerialization.jsonObject(with: JSON.encoder.encode(sample)) as? [String: Any])
             let documented = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
             #expect(Set(encoded.keys) == documented, "\(name)")

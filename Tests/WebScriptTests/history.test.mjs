@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deviceWords, titleDiff } from '../../Sources/NoteTakerWeb/Public/js/history.js';
+import { changeWords, deviceWords, titleDiff } from '../../Sources/NoteTakerWeb/Public/js/history.js';
 
 // With no catalog loaded, t() answers the key: the tests read which words were chosen.
 test('a version written here says so; one from elsewhere names its device; one that did not say is another device', () => {
   assert.equal(deviceWords({ thisDevice: true, device: 'kitchen-laptop' }), 'historyThisDevice');
   assert.equal(deviceWords({ thisDevice: false, device: 'Phone' }), 'historyOnDevice');
   assert.equal(deviceWords({ thisDevice: false, device: null }), 'historyUnknownDevice');
+});
+
+test('a version says what the next text changed in lines, or that the text stayed, or nothing when not counted', () => {
+  assert.equal(changeWords({ linesAdded: 3, linesRemoved: 1 }), 'historyChangedLines');
+  assert.equal(changeWords({ linesAdded: 0, linesRemoved: 0 }), 'historyNoTextChange');
+  assert.equal(changeWords({ linesAdded: null, linesRemoved: null }), '');
 });
 
 test('the title shows as a change only when it differs from the note now', () => {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { checkCatalog } from './catalog-check.mjs';
 import { chooseLanguage, formattingLocale, languages, t, useCatalog } from '../../Sources/NoteTakerWeb/Public/js/strings.js';
 
 const catalog = (tag) => JSON.parse(readFileSync(new URL(`../../Sources/NoteTakerWeb/Public/strings/${tag}.json`, import.meta.url), 'utf8'));
 const english = catalog('en');
-const placeholders = (text) => new Set([...String(text).matchAll(/\{(\w+)\}/g)].map((found) => found[1]));
-const forms = (entry) => (typeof entry === 'object' ? Object.values(entry) : [entry]);
 // Words that are the same in every language: the app's name, file formats, units.
 const sameEverywhere = new Set(['appName', 'keyCtrl', 'keyShift', 'sizeBytes', 'exportFormat_pdf', 'sizeGB', 'sizeMB', 'sizeKB', 'importWarning', 'menu', 'exportFormat',
   'noteActions', 'inFolder', 'folderName', 'editorHeading', 'notesLabel', 'exportWhich', 'statNotes', 'syncServer',
@@ -15,27 +14,7 @@ const sameEverywhere = new Set(['appName', 'keyCtrl', 'keyShift', 'sizeBytes', '
 
 for (const tag of Object.keys(languages).filter((tag) => tag !== 'en')) {
   test(`${tag}: every string of the app, with the same placeholders and every plural form the language has`, () => {
-    const strings = catalog(tag);
-    assert.deepEqual(Object.keys(strings).sort(), Object.keys(english).sort(), 'the same keys as English');
-    const categories = new Intl.PluralRules(tag).resolvedOptions().pluralCategories;
-    for (const [key, source] of Object.entries(english)) {
-      const entry = strings[key];
-      assert.equal(typeof entry, typeof source, `${key}: a plural in English is one in ${tag}, and only then`);
-      if (typeof entry === 'object') {
-        for (const category of categories) assert.ok(category in entry, `${key}: no '${category}' form`);
-        for (const category of Object.keys(entry)) assert.ok(categories.includes(category), `${key}: '${category}' is no form of ${tag}`);
-      }
-      const wanted = new Set(forms(source).flatMap((form) => [...placeholders(form)]));
-      const given = forms(entry).map(placeholders);
-      for (const found of given) for (const name of found) assert.ok(wanted.has(name), `${key}: {${name}} is not in English`);
-      const everyName = new Set(given.flatMap((set) => [...set]));
-      // A form for one thing may say it in words ("its note") rather than give the count.
-      for (const name of wanted) assert.ok(everyName.has(name), `${key}: {${name}} is missing`);
-      if (typeof entry === 'string' && !sameEverywhere.has(key)) {
-        assert.ok(entry.trim() !== '', `${key}: empty`);
-        assert.notEqual(entry, source, `${key}: left in English`);
-      }
-    }
+    checkCatalog(english, catalog(tag), tag, sameEverywhere);
   });
 }
 

@@ -28,7 +28,7 @@ struct AttachmentsCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let attachments = try store.attachments(noteId: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
-        if attachments.isEmpty, Terminal.isInteractive { print("No attachments.") }
+        if attachments.isEmpty, Terminal.isInteractive { print(Words.text("noAttachments")) }
         for attachment in attachments {
             let kind = attachment.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
             let size = TextOutput.byteCount(attachment.fileSize)

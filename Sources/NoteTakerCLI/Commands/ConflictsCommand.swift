@@ -17,12 +17,12 @@ struct ConflictsListCommand: ParsableCommand {
     func run() throws {
         let conflicts = try storeOptions.openForReading().conflicts()
         if output.json { return try JSONOutput.print(conflicts) }
-        if conflicts.isEmpty { return print("No conflicts.") }
+        if conflicts.isEmpty { return print(Words.text("noConflicts")) }
         for conflict in conflicts {
-            let copy = conflict.copyId.map { " — other version in note \($0.key.prefix(8))" } ?? ""
-            print("\(conflict.noteId.key.prefix(8))  \(conflict.title)\(copy)")
+            let copy = conflict.copyId.map { Words.text("conflictCopyIn", ["id": $0.key.prefix(8)]) } ?? ""
+            print("\(conflict.noteId.key.prefix(8))  \(TextOutput.title(conflict.title))\(copy)")
         }
-        print("Resolve with `notetaker conflicts resolve ID --keep local|server|both`.")
+        print(Words.text("conflictsHowToResolve"))
     }
 }
 
@@ -34,16 +34,16 @@ struct ConflictsResolveCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
-        if ConflictResolution(rawValue: keep) == nil { throw ValidationError("--keep takes local, server or both.") }
+        if ConflictResolution(rawValue: keep) == nil { throw Words.usage("keepTakes") }
     }
 
     func run() throws {
         let store = try storeOptions.open()
         let id = try note.resolve(in: store)
         let outcome = try store.resolveConflict(noteId: id, keep: ConflictResolution(rawValue: keep) ?? .both)
-        print("Resolved: kept \(keep == "both" ? "both versions" : "the \(keep) version"). It goes up at the next sync.")
+        print(Words.text("resolvedKept_\(keep)"))
         if case .editedCopyKept(let copy) = outcome {
-            print("The conflict copy was edited after the conflict, so it was kept as note \(copy.key.prefix(8)).")
+            print(Words.text("resolvedEditedCopyKept", ["id": copy.key.prefix(8)]))
         }
     }
 }

@@ -34,14 +34,15 @@ struct FolderCommand: ParsableCommand {
             let store = try storeOptions.openForReading()
             let tree = try store.folderTree()
             if output.json { return try JSONOutput.print(FolderJSON.flatten(tree)) }
-            if tree.isEmpty, Terminal.isInteractive { print("No folders.") }
+            if tree.isEmpty, Terminal.isInteractive { print(Words.text("noFolders")) }
             printTree(tree, depth: 0)
         }
 
         private func printTree(_ nodes: [FolderNode], depth: Int) {
             for node in nodes {
                 let count = node.totalNoteCount == node.noteCount
-                    ? "\(node.noteCount)" : "\(node.noteCount), \(node.totalNoteCount) with subfolders"
+                    ? Words.language.write(Int64(node.noteCount))
+                    : Words.text("folderCountWithSubfolders", ["count": node.noteCount, "total": node.totalNoteCount])
                 print("\(TextOutput.shortId(node.id))  \(String(repeating: "  ", count: depth))\(node.folder.name) (\(count))")
                 printTree(node.children, depth: depth + 1)
             }
@@ -71,7 +72,7 @@ struct FolderCommand: ParsableCommand {
         @Flag(help: "Move the folder to the top level.") var root = false
 
         func validate() throws {
-            if (parent == nil) == !root { throw ValidationError("Give exactly one of --parent G or --root.") }
+            if (parent == nil) == !root { throw Words.usage("parentOrRoot") }
         }
 
         func run() throws {

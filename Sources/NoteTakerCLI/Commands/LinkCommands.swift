@@ -15,7 +15,7 @@ struct LinksCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let links = try store.links(from: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(links) }
-        printLinked(links, empty: "This note links to no other note.")
+        printLinked(links, empty: Words.text("noLinksFrom"))
     }
 }
 
@@ -31,7 +31,7 @@ struct BacklinksCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let links = try store.backlinks(to: try note.resolve(in: store))
         if output.json { return try JSONOutput.print(links) }
-        printLinked(links, empty: "No note links here.")
+        printLinked(links, empty: Words.text("noLinksTo"))
     }
 }
 
@@ -52,7 +52,7 @@ struct LinkToCommand: ParsableCommand {
 private func printLinked(_ links: [LinkedNote], empty: String) {
     if links.isEmpty { return print(empty) }
     for link in links {
-        print("\(link.id.key.prefix(8))  \(link.title.isEmpty ? "Untitled" : link.title)")
+        print("\(link.id.key.prefix(8))  \(TextOutput.title(link.title))")
         if !link.context.isEmpty { print("          \(link.context)") }
     }
 }

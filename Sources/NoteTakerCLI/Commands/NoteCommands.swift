@@ -16,7 +16,7 @@ struct NewCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func validate() throws {
-        if body != nil && stdin { throw ValidationError("Use either --body or --stdin, not both.") }
+        if body != nil && stdin { throw Words.usage("bodyOrStdin") }
     }
 
     func run() throws {
@@ -48,7 +48,7 @@ struct ListCommand: ParsableCommand {
         let notes = try store.notes(NoteQuery(
             folderId: try store.folderId(folder), includeSubfolders: subfolders, tag: tag,
             pinnedOnly: pinned, recentOnly: recent, order: sort, limit: limit, offset: offset))
-        if output.json { try JSONOutput.print(notes.map(NoteJSON.init)) } else { TextOutput.printNotes(notes, empty: "No notes.") }
+        if output.json { try JSONOutput.print(notes.map(NoteJSON.init)) } else { TextOutput.printNotes(notes, empty: Words.text("noNotes")) }
     }
 }
 
@@ -63,20 +63,22 @@ struct ShowCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let note = try store.note(id: try self.note.resolve(in: store))
         if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
-        print("# \(note.displayTitle)")
-        print("id:        \(note.id.key)")
-        print("created:   \(TextOutput.dateTime(note.createdAt))")
-        print("modified:  \(TextOutput.dateTime(note.modifiedAt))")
-        if let folderId = note.folderId {
-            print("folder:    \(try store.folderPath(id: folderId))")
-        }
-        if !note.tags.isEmpty { print("tags:      \(note.tags.joined(separator: ", "))") }
-        if note.isPinned { print("pinned:    yes") }
-        if let trashedAt = note.trashedAt { print("trashed:   \(TextOutput.dateTime(trashedAt))") }
-        print("sync:      \(note.sync.status.rawValue)\(note.sync.errorMessage.map { " (\($0))" } ?? "")")
+        var fields: [(String, String)] = [
+            ("id", note.id.key),
+            ("created", TextOutput.dateTime(note.createdAt)),
+            ("modified", TextOutput.dateTime(note.modifiedAt)),
+        ]
+        if let folderId = note.folderId { fields.append(("folder", try store.folderPath(id: folderId))) }
+        if !note.tags.isEmpty { fields.append(("tags", note.tags.joined(separator: ", "))) }
+        if note.isPinned { fields.append(("pinned", Words.text("yes"))) }
+        if let trashedAt = note.trashedAt { fields.append(("trashed", TextOutput.dateTime(trashedAt))) }
+        let syncError = note.sync.errorMessage.map { " (\($0))" } ?? ""
+        fields.append(("sync", Words.text("syncStatus_\(note.sync.status.rawValue)") + syncError))
         for attachment in note.attachments {
-            print("attached:  \(TextOutput.shortId(attachment.id))  \(attachment.fileName)  \(TextOutput.byteCount(attachment.fileSize))")
+            fields.append(("attached", "\(TextOutput.shortId(attachment.id))  \(attachment.fileName)  \(TextOutput.byteCount(attachment.fileSize))"))
         }
+        print("# \(TextOutput.title(note.title))")
+        TextOutput.printFields(fields.map { (Words.text("field_\($0.0)"), $0.1) }, column: 11)
         print("")
         print(note.body)
     }
@@ -95,7 +97,7 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Read the new body from standard input.") var stdin = false
 
     func validate() throws {
-        if body != nil && stdin { throw ValidationError("Use either --body or --stdin, not both.") }
+        if body != nil && stdin { throw Words.usage("bodyOrStdin") }
     }
 
     func run() throws {
@@ -104,15 +106,15 @@ struct EditCommand: ParsableCommand {
         if title == nil && body == nil && !stdin {
             let note = try store.note(id: noteId)
             guard let edited = try Editor.edit(title: note.title, body: note.body) else {
-                return Terminal.printNotice("No changes.")
+                return Terminal.printNotice(Words.text("noChanges"))
             }
             // Made from the note as it was when the editor opened: merged with whatever
             // changed it meanwhile (another process, sync), never written over it.
             let saved = try store.changeNote(id: noteId, NoteChanges(title: edited.title, body: edited.body, base: NoteBase(note)))
             if saved.sync.status == .conflict {
-                Terminal.printNotice("The note changed while you were editing and the texts could not be merged: yours is in the note, the other in a conflict copy. See `notetaker conflicts`.")
+                Terminal.printNotice(Words.text("editConflicted"))
             } else if saved.title != edited.title || saved.body != edited.body {
-                Terminal.printNotice("The note changed while you were editing; both changes were merged.")
+                Terminal.printNotice(Words.text("editMerged"))
             }
             return
         }
@@ -130,7 +132,7 @@ struct RemoveCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let count = try store.trashNotes(ids: try notes.resolve(in: store))
-        Terminal.printNotice("Moved \(notesPhrase(count)) to the trash.")
+        Terminal.printNotice(Words.text("movedToTrash", ["count": count]))
     }
 }
 
@@ -188,7 +190,7 @@ struct MoveCommand: ParsableCommand {
     @Flag(name: .customLong("no-folder"), help: "Take the note out of its folder.") var noFolder = false
 
     func validate() throws {
-        if (folder == nil) == !noFolder { throw ValidationError("Give exactly one of --folder F or --no-folder.") }
+        if (folder == nil) == !noFolder { throw Words.usage("folderOrNoFolder") }
     }
 
     func run() throws {

@@ -16,7 +16,7 @@ struct PreferencesCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func validate() throws {
-        if let lineBreaks, !["on", "off"].contains(lineBreaks) { throw ValidationError("--line-breaks takes on or off.") }
+        if let lineBreaks, !["on", "off"].contains(lineBreaks) { throw Words.usage("takesOnOrOff", ["option": "--line-breaks"]) }
     }
 
     func run() throws {
@@ -27,6 +27,6 @@ struct PreferencesCommand: ParsableCommand {
             try store.setPreferences(preferences)
         }
         if output.json { return try JSONOutput.print(preferences) }
-        print("line breaks     \(preferences.lineBreaks ? "on (a single line break shows as one)" : "off (a single line break reads as a space)")")
+        TextOutput.printFields([(Words.text("preference_lineBreaks"), Words.text(preferences.lineBreaks ? "lineBreaksOn" : "lineBreaksOff"))])
     }
 }

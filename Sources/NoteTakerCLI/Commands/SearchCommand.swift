@@ -27,9 +27,9 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         switch (query, contains) {
-        case (nil, nil): throw ValidationError("Say what to search for: words, or --contains TEXT.")
-        case (.some, .some): throw ValidationError("Give either words to search for or --contains TEXT, not both.")
-        case (_, .some(let text)) where text.isEmpty: throw ValidationError("--contains needs some text.")
+        case (nil, nil): throw Words.usage("searchWhat")
+        case (.some, .some): throw Words.usage("searchWordsOrContains")
+        case (_, .some(let text)) where text.isEmpty: throw Words.usage("containsNeedsText")
         default: break
         }
     }
@@ -40,7 +40,7 @@ struct SearchCommand: ParsableCommand {
             query ?? contains ?? "", tag: tag, folderId: try store.folderId(folder), pinnedOnly: pinned, inTrash: trash,
             limit: limit, matchesSubstring: contains != nil))
         if output.json { return try JSONOutput.print(hits.map(SearchHitJSON.init)) }
-        if hits.isEmpty, Terminal.isInteractive { print("No matches.") }
+        if hits.isEmpty, Terminal.isInteractive { print(Words.text("noMatches")) }
         for hit in hits {
             print(TextOutput.noteLine(hit.note))
             let snippet = Terminal.highlighted(hit).split(whereSeparator: \.isNewline).joined(separator: " ")

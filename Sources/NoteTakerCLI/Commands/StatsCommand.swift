@@ -13,20 +13,19 @@ struct StatsCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let stats = try store.statistics()
         if output.json { return try JSONOutput.print(stats) }
+        let number = { (value: Int) in Words.language.write(Int64(value)) }
         let rows: [(String, String)] = [
-            ("store", store.databaseURL?.path ?? "in memory"),
-            ("launches", "\(stats.launches)"),
-            ("notes created", "\(stats.notesCreated)"),
-            ("sync events", "\(stats.syncEvents)"),
-            ("notes", "\(stats.notes) (\(stats.pinnedNotes) pinned, \(stats.recentNotes) changed in the last 7 days)"),
-            ("in the trash", "\(stats.trashedNotes)"),
-            ("folders", "\(stats.folders)"),
-            ("tags", "\(stats.tags)"),
-            ("attachments", "\(stats.attachments) (\(TextOutput.byteCount(stats.attachmentBytes)))"),
-            ("waiting to sync", "\(stats.pendingChanges)"),
+            ("store", store.databaseURL?.path ?? Words.text("inMemory")),
+            ("launches", number(stats.launches)),
+            ("notesCreated", number(stats.notesCreated)),
+            ("syncEvents", number(stats.syncEvents)),
+            ("notes", Words.text("statNotesValue", ["count": stats.notes, "pinned": stats.pinnedNotes, "recent": stats.recentNotes])),
+            ("trash", number(stats.trashedNotes)),
+            ("folders", number(stats.folders)),
+            ("tags", number(stats.tags)),
+            ("attachments", "\(number(stats.attachments)) (\(TextOutput.byteCount(stats.attachmentBytes)))"),
+            ("pending", number(stats.pendingChanges)),
         ]
-        for (label, value) in rows {
-            print(label.padding(toLength: 16, withPad: " ", startingAt: 0) + value)
-        }
+        TextOutput.printFields(rows.map { (Words.text("stat_\($0.0)"), $0.1) })
     }
 }

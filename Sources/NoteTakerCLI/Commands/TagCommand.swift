@@ -43,7 +43,7 @@ struct TagCommand: ParsableCommand {
             let store = try storeOptions.openForReading()
             let tags = try store.tags()
             if output.json { return try JSONOutput.print(tags.map(TagJSON.init)) }
-            if tags.isEmpty, Terminal.isInteractive { print("No tags.") }
+            if tags.isEmpty, Terminal.isInteractive { print(Words.text("noTags")) }
             let width = tags.map(\.tag.name.count).max() ?? 0
             for summary in tags {
                 print(summary.tag.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(summary.noteCount)")

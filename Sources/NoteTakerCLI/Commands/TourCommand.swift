@@ -25,23 +25,23 @@ struct TourCommand: ParsableCommand {
         }
 
         let steps: [(String, () throws -> [String])] = [
-            ("Folders nest; a path names a folder.", { ["folder", "new", "Work"] }),
+            (Words.text("tourFolders"), { ["folder", "new", "Work"] }),
             ("", { ["folder", "new", "Projects", "--parent", "Work"] }),
-            ("Notes have a title, a Markdown body, tags, and maybe a folder.", {
+            (Words.text("tourNotes"), {
                 ["new", "Café meeting", "--body", "Discuss the **naïve** roadmap.\n- [ ] send agenda", "--folder", "Work/Projects", "--tag", "Meetings"]
             }),
             ("", { ["new", "Groceries", "--body", "- milk\n- crème fraîche", "--tag", "home"] }),
             ("", { ["new", "Reading list", "--body", "The Left Hand of Darkness", "--tag", "Home"] }),
-            ("Pinned notes come first in lists.", { ["pin", try id("Groceries")] }),
+            (Words.text("tourPinned"), { ["pin", try id("Groceries")] }),
             ("", { ["list"] }),
-            ("Search ignores accents and case, and ranks title matches first.", { ["search", "creme"] }),
+            (Words.text("tourSearch"), { ["search", "creme"] }),
             ("", { ["search", "cafe", "--folder", "Work"] }),
-            ("Tags compare case-insensitively: 'home' and 'Home' are one tag.", { ["tag", "list"] }),
+            (Words.text("tourTags"), { ["tag", "list"] }),
             ("", { ["folder", "list"] }),
-            ("Deleting moves a note to the trash for 30 days.", { ["rm", try id("Reading list")] }),
+            (Words.text("tourTrash"), { ["rm", try id("Reading list")] }),
             ("", { ["trash"] }),
             ("", { ["restore", try id("Reading list")] }),
-            ("Every command speaks JSON for scripts.", { ["show", try id("Groceries"), "--json"] }),
+            (Words.text("tourJSON"), { ["show", try id("Groceries"), "--json"] }),
             ("", { ["stats"] }),
         ]
         for (explanation, arguments) in steps {
@@ -53,8 +53,7 @@ struct TourCommand: ParsableCommand {
             fflush(nil)
             guard status == 0 else { throw ExitCode(status) }
         }
-        print("\nThat was a temporary store. Your own notes live in \(NoteStore.defaultLocation().path).")
-        print("Start with: notetaker new \"My first note\" --body \"Hello\"   (notetaker --help lists every command)")
+        print("\n" + Words.text("tourEnd", ["path": NoteStore.defaultLocation().path]))
     }
 
     private static func shellQuoted(_ word: String) -> String {

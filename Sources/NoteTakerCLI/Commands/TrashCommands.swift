@@ -15,7 +15,7 @@ struct TrashCommand: ParsableCommand {
         let store = try storeOptions.open()
         let notes = try store.trashedNotes(limit: limit, offset: offset)
         if output.json { return try JSONOutput.print(notes.map(NoteJSON.init)) }
-        TextOutput.printNotes(notes, empty: "The trash is empty.") { $0.trashedAt ?? $0.modifiedAt }
+        TextOutput.printNotes(notes, empty: Words.text("trashEmpty")) { $0.trashedAt ?? $0.modifiedAt }
     }
 }
 
@@ -42,7 +42,7 @@ struct PurgeCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let count = try store.purgeNotes(ids: try notes.resolve(in: store))
-        Terminal.printNotice("Deleted \(notesPhrase(count)) for good.")
+        Terminal.printNotice(Words.text("deletedForGood", ["count": count]))
     }
 }
 
@@ -54,6 +54,6 @@ struct EmptyTrashCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        Terminal.printNotice("Deleted \(notesPhrase(try store.emptyTrash())) for good.")
+        Terminal.printNotice(Words.text("deletedForGood", ["count": try store.emptyTrash()]))
     }
 }

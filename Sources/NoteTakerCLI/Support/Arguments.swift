@@ -18,7 +18,7 @@ struct NotesArgument: ParsableArguments {
     @Argument(help: "Ids or unique prefixes of the notes.") var ids: [String]
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("Name at least one note.") }
+        if ids.isEmpty { throw Words.usage("nameANote") }
     }
 
     /// The notes' full ids.
@@ -31,7 +31,7 @@ struct NoteTagsArguments: ParsableArguments {
     @Argument(help: "Tag names.") var names: [String]
 
     func validate() throws {
-        if names.isEmpty { throw ValidationError("Name at least one tag.") }
+        if names.isEmpty { throw Words.usage("nameATag") }
     }
 }
 
@@ -42,9 +42,4 @@ package struct JSONFlag: ParsableArguments {
 
     /// Text output (ArgumentParser's requirement).
     package init() {}
-}
-
-/// "1 note", "2 notes".
-package func notesPhrase(_ count: Int) -> String {
-    "\(count) note\(count == 1 ? "" : "s")"
 }

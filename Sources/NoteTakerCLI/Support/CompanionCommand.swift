@@ -53,16 +53,14 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
     ///
     /// Run from a package's build folder (`swift run notetaker serve` in a fresh clone, where
     /// SwiftPM built only `notetaker`), it first builds `notetaker-full` there.
-    static func execute(_ arguments: [String]) -> NoteTakerError {
+    static func execute(_ arguments: [String]) -> CommandError {
         guard let folder = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
-            return .invalidInput("Could not find where notetaker is installed, to start \(executableName).")
+            return CommandError("companionNotFound", ["name": executableName])
         }
         let path = folder.appendingPathComponent(executableName).path
         if !FileManager.default.isExecutableFile(atPath: path) {
             guard let build = PackageBuildFolder(folder) else {
-                return .invalidInput(
-                    "This command is run by \(executableName), which is not beside notetaker in \(folder.path). "
-                        + "Install them together: scripts/install [PREFIX] in NoteTaker's source folder, or copy both from the same build or archive.")
+                return CommandError("companionMissing", ["name": executableName, "folder": folder.path])
             }
             if let problem = build.build(product: executableName) { return problem }
         }
@@ -70,7 +68,7 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = (["notetaker"] + arguments).map { strdup($0) }
         argv.append(nil)
         execv(path, argv)
-        return .invalidInput("Could not start \(path): \(String(cString: strerror(errno))).")
+        return CommandError("companionDidNotStart", ["path": path, "reason": String(cString: strerror(errno))])
     }
 }
 
@@ -93,9 +91,9 @@ struct PackageBuildFolder {
     }
 
     /// Runs `swift build` for `product`, its output on standard error; the problem, if it fails.
-    func build(product: String) -> NoteTakerError? {
+    func build(product: String) -> CommandError? {
         let arguments = ["swift", "build", "-c", configuration, "--product", product, "--package-path", package.path]
-        Terminal.printNotice("\(product) is not built yet; building it: \(arguments.joined(separator: " "))")
+        Terminal.printNotice(Words.text("companionBuilding", ["name": product, "command": arguments.joined(separator: " ")]))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -103,11 +101,11 @@ struct PackageBuildFolder {
         do {
             try process.run()
         } catch {
-            return .invalidInput("Could not run swift build to build \(product): \(error.localizedDescription)")
+            return CommandError("companionBuildDidNotStart", ["name": product, "reason": error.localizedDescription])
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            return .invalidInput("Building \(product) failed (swift build exited with status \(process.terminationStatus)).")
+            return CommandError("companionBuildFailed", ["name": product, "status": Int(process.terminationStatus)])
         }
         return nil
     }

@@ -27,15 +27,14 @@ package enum Editor {
         do {
             try process.run()
         } catch {
-            throw NoteTakerError.invalidInput("Cannot start the editor '\(editor)': \(error.localizedDescription). Set $EDITOR.")
+            throw CommandError("editorDidNotStart", ["editor": editor, "reason": error.localizedDescription])
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NoteTakerError.invalidInput(
-                "The editor '\(editor)' exited with status \(process.terminationStatus); the note was not changed.")
+            throw CommandError("editorFailed", ["editor": editor, "status": Int(process.terminationStatus)])
         }
         guard let edited = try? String(contentsOf: file, encoding: .utf8) else {
-            throw NoteTakerError.fileUnreadable(path: file.path, reason: "the edited text is not UTF-8; the note was not changed")
+            throw CommandError("editorTextNotUTF8")
         }
         guard edited != original else { return nil }
         return parse(edited)

@@ -36,7 +36,7 @@ package struct StoreOptions: ParsableArguments {
         let line = ProgressLine()
         return { done, total in
             let fraction = total > 0 ? Double(done) / Double(total) : 1
-            line.show("Updating the search index \(ProgressLine.bar(fraction))  \(done) of \(total) notes", throttled: done < total)
+            line.show(Words.text("progressReindexing", ["bar": ProgressLine.bar(fraction), "done": done, "total": total]), throttled: done < total)
             if done == total { line.finish() }
         }
     }

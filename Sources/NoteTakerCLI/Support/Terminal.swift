@@ -6,9 +6,9 @@ package enum Terminal {
     /// Whether standard output is a terminal (not a pipe or a file).
     package static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    /// Writes `message` to standard error, prefixed with `error: `.
+    /// Writes `message` to standard error, prefixed with `error: ` in the reader's language.
     package static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data((Words.text("errorPrefix") + message + "\n").utf8))
     }
 
     /// Writes a line to standard error (progress and notices that scripts should not read).

@@ -25,7 +25,46 @@ package enum TextOutput {
     static func noteLine(_ note: Note, date: Date? = nil) -> String {
         let pin = note.isPinned ? "*" : " "
         let tags = note.tags.isEmpty ? "" : "  " + note.tags.map { "#" + $0 }.joined(separator: " ")
-        return "\(shortId(note.id))  \(dateTime(date ?? note.modifiedAt))  \(pin) \(note.displayTitle)\(tags)"
+        return "\(shortId(note.id))  \(dateTime(date ?? note.modifiedAt))  \(pin) \(title(note.title))\(tags)"
+    }
+
+    /// A note's title as it shows: itself, or "Untitled" in the reader's language when empty.
+    package static func title(_ title: String) -> String {
+        title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? Words.text("untitled") : title
+    }
+
+    /// Prints `rows` as columns two spaces apart, each as wide as its widest cell (a Chinese
+    /// character takes two columns of a terminal); the last column is not padded.
+    package static func printTable(_ rows: [[String]]) {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? width(of: $0[column]) : 0 }.max() ?? 0 }
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - width(of: cell))
+            }
+            print(cells.joined(separator: "  "))
+        }
+    }
+
+    /// The columns `text` takes on a terminal: two for each wide East Asian character.
+    static func width(of text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+                total + 2
+            default:
+                total + 1
+            }
+        }
+    }
+
+    /// Prints `fields` a line each, the values lined up in a column at least `column` wide,
+    /// after the longest label (`created:   2026-11-22 14:03`).
+    package static func printFields(_ fields: [(label: String, value: String)], column: Int = 16) {
+        let labelWidth = max(column, (fields.map { width(of: $0.label) }.max() ?? 0) + 1)
+        for (label, value) in fields {
+            print(label + String(repeating: " ", count: labelWidth - width(of: label)) + value)
+        }
     }
 
     /// A size for people: `512 B`, `12.3 KB`, `4.0 MB`.

@@ -29,12 +29,12 @@ struct AccountOptions: ParsableArguments {
     var caFile: String?
 
     func validate() throws {
-        if !passwordFromStandardInput { throw ValidationError("Give the password on standard input with --password-stdin.") }
+        if !passwordFromStandardInput { throw Words.usage("passwordStdin") }
     }
 
     func password() throws -> String {
         let password = StandardInput.readAll().trimmingCharacters(in: .newlines)
-        guard !password.isEmpty else { throw NoteTakerError.invalidInput("No password on standard input.") }
+        guard !password.isEmpty else { throw CommandError("noPasswordGiven") }
         return password
     }
 
@@ -54,7 +54,7 @@ struct AccountRegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try await account.connect(try storeOptions.open(), register: true)
-        print("Registered \(session.username) on \(account.server); this device syncs with it now (`notetaker sync`).")
+        print(Words.text("registered", ["user": session.username, "server": account.server]))
     }
 }
 
@@ -65,7 +65,7 @@ struct AccountLoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try await account.connect(try storeOptions.open(), register: false)
-        print("Logged in as \(session.username) on \(account.server).")
+        print(Words.text("loggedIn", ["user": session.username, "server": account.server]))
     }
 }
 
@@ -75,9 +75,9 @@ struct AccountLogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let notice = try await storeOptions.open().disconnectSyncAccount() {
-            Terminal.printNotice("The server could not be told (\(notice)); the token is removed here anyway.")
+            Terminal.printNotice(Words.text("logoutNotTold", ["reason": notice]))
         }
-        print("Logged out. Notes on this device stay, and changes wait until you log in again.")
+        print(Words.text("loggedOut"))
     }
 }
 
@@ -119,25 +119,30 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var status = Status(
             server: settings.serverURL?.absoluteString, username: settings.username, loggedIn: store.syncToken() != nil && settings.hasAccount,
             autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
+        var serverError: (any Error)?
         if status.loggedIn {
             do {
                 status.serverAccount = try await store.syncTransport().accountStatus()
             } catch {
+                serverError = error
                 status.serverError = "\(error)"
             }
         }
         if output.json { return try JSONOutput.print(status) }
         guard let server = status.server, let username = status.username else {
-            print("No sync account on this device. Set one up with `notetaker account register` or `notetaker account login`.")
+            print(Words.text("noSyncAccount"))
             return
         }
-        print("account         \(username) on \(server)\(status.loggedIn ? "" : " (logged out)")")
+        var fields = [(Words.text("account_account"), Words.text(status.loggedIn ? "accountOn" : "accountOnLoggedOut", ["user": username, "server": server]))]
         if let remote = status.serverAccount {
-            print("server holds    \(remote.recordCount) records, \(TextOutput.byteCount(remote.usedBytes)) of \(TextOutput.byteCount(remote.quotaBytes))")
-        } else if let error = status.serverError {
-            print("server          \(error)")
+            fields.append((Words.text("account_serverHolds"), Words.text("serverHolds", [
+                "count": remote.recordCount, "used": TextOutput.byteCount(remote.usedBytes), "quota": TextOutput.byteCount(remote.quotaBytes)])))
+        } else if let serverError {
+            fields.append((Words.text("account_server"), Words.message(for: serverError) ?? "\(serverError)"))
         }
-        print("auto-sync       \(status.autoSync ? "on" : "off"); merge policy \(status.mergePolicy)")
-        SyncStatusCommand.printSummary(status.sync)
+        fields.append((Words.text("settings_autoSync"), Words.text(status.autoSync ? "on" : "off")))
+        fields.append((Words.text("settings_mergePolicy"), status.mergePolicy))
+        TextOutput.printFields(fields + SyncStatusCommand.summaryFields(status.sync))
+        SyncStatusCommand.printSummaryDetails(status.sync)
     }
 }

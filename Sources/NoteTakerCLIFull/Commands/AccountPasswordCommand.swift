@@ -16,15 +16,15 @@ struct AccountPasswordCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
-        if !passwordFromStandardInput { throw ValidationError("Give the current and the new password on standard input, a line each, with --password-stdin.") }
+        if !passwordFromStandardInput { throw Words.usage("passwordsStdin") }
     }
 
     func run() async throws {
         let lines = StandardInput.readAll().split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
         guard lines.count >= 2, !lines[0].isEmpty, !lines[1].isEmpty else {
-            throw NoteTakerError.invalidInput("Give the current password on the first line of standard input and the new one on the second. Nothing was changed.")
+            throw CommandError("passwordsNotGiven")
         }
         try await storeOptions.openForReading().syncTransport().changePassword(current: lines[0], new: lines[1])
-        print("Changed the password. Every other device of the account was logged out and logs in again with the new one.")
+        print(Words.text("passwordChanged"))
     }
 }

@@ -22,29 +22,32 @@ struct AccountSessionsCommand: AsyncParsableCommand {
             // Like a note's id, a session's may be typed as its first few characters.
             let matches = try await transport.sessions().sessions.filter { !given.isEmpty && $0.id.hasPrefix(given.lowercased()) }
             guard let ended = matches.first, matches.count == 1 else {
-                throw ValidationError(matches.isEmpty
-                    ? "This account has no session '\(given)'; `notetaker account sessions` lists them."
-                    : "'\(given)' starts more than one session's id (\(matches.map(\.id).joined(separator: ", "))); type more of it.")
+                throw matches.isEmpty
+                    ? Words.usage("noSuchSession", ["given": given])
+                    : Words.usage("ambiguousSession", ["given": given, "matches": matches.map(\.id).joined(separator: ", ")])
             }
             try await transport.endSession(id: ended.id)
             if ended.current {
-                print("Ended this device's own session: it syncs again after `notetaker account login`.")
+                print(Words.text("endedOwnSession"))
+            } else if let device = ended.deviceName {
+                print(Words.text("endedNamedSession", ["id": ended.id, "device": device]))
             } else {
-                print("Ended session \(ended.id)\(ended.deviceName.map { " (\($0))" } ?? ""): that device must log in again to sync.")
+                print(Words.text("endedSession", ["id": ended.id]))
             }
             return
         }
         let list = try await transport.sessions()
         if output.json { return try JSONOutput.print(list) }
-        print("ID                DEVICE                          LOGGED IN         LAST USED")
-        for session in list.sessions {
-            let device = (session.deviceName ?? "(unnamed)") + (session.current ? " (this device)" : "")
-            print([
-                session.id.padding(toLength: 16, withPad: " ", startingAt: 0),
-                device.padding(toLength: max(30, device.count), withPad: " ", startingAt: 0),
-                TextOutput.dateTime(Date(timeIntervalSince1970: session.createdAt)),
-                TextOutput.dateTime(Date(timeIntervalSince1970: session.lastUsedAt)),
-            ].joined(separator: "  "))
-        }
+        let rows = [[Words.text("sessionsId"), Words.text("sessionsDevice"), Words.text("sessionsLoggedIn"), Words.text("sessionsLastUsed")]]
+            + list.sessions.map { session in
+                let name = session.deviceName ?? Words.text("unnamedDevice")
+                return [
+                    session.id,
+                    session.current ? Words.text("thisDeviceNamed", ["name": name]) : name,
+                    TextOutput.dateTime(Date(timeIntervalSince1970: session.createdAt)),
+                    TextOutput.dateTime(Date(timeIntervalSince1970: session.lastUsedAt)),
+                ]
+            }
+        TextOutput.printTable(rows)
     }
 }

@@ -33,32 +33,21 @@ struct HistoryListCommand: AsyncParsableCommand {
         if (try? store.syncTransport()) != nil { store = try storeOptions.open() }
         let current = try store.note(id: try note.resolve(in: store))
         let (versions, serverProblem) = try await store.completeHistory(noteId: current.id)
-        if let serverProblem { Terminal.printNotice("This device's versions only: the server's could not be read (\(serverProblem))") }
+        if let serverProblem { Terminal.printNotice(Words.text("historyLocalOnly", ["reason": Words.message(for: serverProblem) ?? "\(serverProblem)"])) }
         if output.json { return try JSONOutput.print(versions) }
-        if versions.isEmpty { return print("No earlier versions of \"\(current.displayTitle)\".") }
-        for version in versions {
-            print("\(String(version.id).padding(toLength: 7, withPad: " ", startingAt: 0)) \(TextOutput.dateTime(version.modifiedAt, seconds: true))  "
-                  + "\(Self.device(version).padding(toLength: 16, withPad: " ", startingAt: 0)) "
-                  + "\(Self.words(version.replacedBy).padding(toLength: 27, withPad: " ", startingAt: 0)) "
-                  + "\(version.bodySize) bytes, then \(version.summary ?? "")")
-        }
-        print("Show one with `notetaker history show \(current.id.key.prefix(8)) VERSION [--diff]`; restore with `history restore`.")
-    }
-
-    /// The device that wrote a version, as the list names it.
-    static func device(_ version: NoteVersion) -> String {
-        version.isThisDevice ? "this device" : version.device ?? "another device"
-    }
-
-    /// How the list says what replaced a version.
-    static func words(_ replacement: NoteVersion.Replacement) -> String {
-        switch replacement {
-        case .edit: "then edited"
-        case .sync: "then changed by sync"
-        case .merge: "then merged with an edit"
-        case .restore: "then replaced by a restore"
-        case .resolution: "then a conflict resolved"
-        }
+        if versions.isEmpty { return print(Words.text("noEarlierVersions", ["title": TextOutput.title(current.title)])) }
+        TextOutput.printTable(versions.map { version in
+            [
+                String(version.id),
+                TextOutput.dateTime(version.modifiedAt, seconds: true),
+                version.isThisDevice ? Words.text("thisDevice") : version.device ?? Words.text("anotherDevice"),
+                Words.text("replacedBy_\(version.replacedBy.rawValue)"),
+                Words.text("versionSize", ["count": version.bodySize]),
+                version.changedLines.map { $0.added + $0.removed == 0
+                    ? Words.text("noTextChange") : Words.text("changedLines", ["added": $0.added, "removed": $0.removed]) } ?? "",
+            ]
+        })
+        print(Words.text("historyHowTo", ["id": current.id.key.prefix(8)]))
     }
 }
 
@@ -99,7 +88,7 @@ struct HistoryRestoreCommand: ParsableCommand {
         let store = try storeOptions.open()
         let id = try note.resolve(in: store)
         _ = try store.restoreVersion(version, of: id)
-        Terminal.printNotice("Restored version \(version). The text it replaced is in the history; the note goes up at the next sync.")
+        Terminal.printNotice(Words.text("versionRestored", ["version": String(version)]))
     }
 }
 
@@ -109,7 +98,7 @@ struct HistoryPruneCommand: ParsableCommand {
 
     func run() throws {
         let removed = try storeOptions.open().pruneHistory()
-        Terminal.printNotice("Removed \(removed) version\(removed == 1 ? "" : "s") the retention no longer keeps.")
+        Terminal.printNotice(Words.text("versionsPruned", ["count": removed]))
     }
 }
 
@@ -124,7 +113,7 @@ struct HistoryRetentionCommand: ParsableCommand {
 
     func validate() throws {
         if let weeklyDays, weeklyDays != "forever", Int(weeklyDays) == nil {
-            throw ValidationError("--weekly-days takes a number of days or `forever`.")
+            throw Words.usage("weeklyDaysTakes")
         }
     }
 
@@ -138,7 +127,10 @@ struct HistoryRetentionCommand: ParsableCommand {
         if coalescingMinutes != nil || everyVersionDays != nil || dailyDays != nil || weeklyDays != nil {
             try store.setHistoryRetention(retention)
         }
-        print("One version per \(retention.coalescingMinutes) minutes of editing. Every version for \(retention.everyVersionDays) days, one a day for \(retention.dailyDays) days, "
-              + "then one a week \(retention.weeklyDays.map { "until \($0) days" } ?? "forever").")
+        let values: [String: any WordingArgument] = [
+            "minutes": retention.coalescingMinutes, "every": retention.everyVersionDays, "daily": retention.dailyDays,
+            "weekly": retention.weeklyDays ?? 0,
+        ]
+        print(Words.text(retention.weeklyDays == nil ? "retentionForever" : "retentionUntil", values))
     }
 }

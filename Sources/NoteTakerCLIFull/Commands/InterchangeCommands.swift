@@ -37,13 +37,13 @@ struct ExportCommand: ParsableCommand {
         let line = Terminal.isInteractive && !output.json ? ProgressLine() : nil
         var progress: InterchangeProgressHandler?
         if let line {
-            progress = { done in line.show("Exporting: \(done.notes) notes", throttled: true) }
+            progress = { done in line.show(Words.text("progressExporting", ["done": done.notes]), throttled: true) }
         }
         let destination = URL(fileURLWithPath: (out as NSString).expandingTildeInPath)
         let report = try Exporter(store: store).export(format, selection: selection, to: destination, progress: progress)
         line?.finish()
         if output.json { return try JSONOutput.print(report) }
-        print(report.summary)
+        print(InterchangeSummary.text(of: report))
     }
 }
 
@@ -70,16 +70,17 @@ struct ImportCommand: ParsableCommand {
             progress = { done in
                 let bar = done.fraction.map { ProgressLine.bar($0) + "  " } ?? ""
                 if done.indexing {
-                    line.show("Indexing for search \(bar)\(done.done) of \(done.total ?? 0) notes", throttled: done.done < done.total ?? 0)
+                    line.show(Words.text("progressImportIndexing", ["bar": bar, "done": done.done, "total": done.total ?? 0]),
+                              throttled: done.done < done.total ?? 0)
                 } else {
-                    line.show("Importing \(bar)\(done.notes) notes", throttled: true)
+                    line.show(Words.text("progressImporting", ["bar": bar, "done": done.notes]), throttled: true)
                 }
             }
         }
         let source = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let report = try Importer(store: store).importItems(at: source, progress: progress)
         line?.finish()
-        if output.json { try JSONOutput.print(report) } else { print(report.summary) }
+        if output.json { try JSONOutput.print(report) } else { print(InterchangeSummary.text(of: report)) }
         if !report.skipped.isEmpty || report.stoppedEarly != nil { throw ExitCode(1) }
     }
 }

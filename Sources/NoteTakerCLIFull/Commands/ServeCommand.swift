@@ -35,8 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535.") }
-        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("HTTPS needs both --tls-cert and --tls-key.") }
+        guard (0...65535).contains(port) else { throw Words.usage("portTakes") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw Words.usage("httpsNeedsBoth") }
     }
 
     func run() async throws {
@@ -56,11 +56,11 @@ struct ServeCommand: AsyncParsableCommand {
             case let host: host
             }
             let address = key.entryAddress(base: "\(configuration.scheme)://\(shownHost):\(port)/")
-            print("NoteTaker is running at \(address) (store: \(store.databaseURL?.path ?? "in memory")). Ctrl-C stops it.")
+            print(Words.text("serveRunning", ["address": address, "store": store.databaseURL?.path ?? Words.text("inMemory")]))
             fflush(nil)
             if open { Self.openBrowser(address) }
         } onSocketReady: { path in
-            print("Scripts on this machine can also use the socket \(path), yours alone, without the key.")
+            print(Words.text("serveSocket", ["path": path]))
             fflush(nil)
         }
     }
@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try process.run()
         } catch {
-            Terminal.printNotice("Could not open a browser (\(error)); open the address above yourself.")
+            Terminal.printNotice(Words.text("serveNoBrowser", ["reason": "\(error)"]))
         }
     }
 }

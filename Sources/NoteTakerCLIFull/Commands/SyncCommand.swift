@@ -33,50 +33,50 @@ struct SyncNowCommand: AsyncParsableCommand {
         if output.json { return try JSONOutput.print(report) }
         print(Self.describe(report))
         let summary = try store.syncSummary()
-        if summary.conflicts > 0 { print("\(notesPhrase(summary.conflicts)) in conflict: see `notetaker conflicts`.") }
-        if !summary.failures.isEmpty { print("\(summary.failures.count) changes failed to sync: see `notetaker sync status`.") }
-        if !summary.held.isEmpty { print("\(SyncStatusCommand.heldPhrase(summary.held.count)): see `notetaker sync status`.") }
+        if summary.conflicts > 0 { print(Words.text("syncedConflicts", ["count": summary.conflicts])) }
+        if !summary.failures.isEmpty { print(Words.text("syncedFailures", ["count": summary.failures.count])) }
+        if !summary.held.isEmpty { print(Words.text("syncedHeld", ["count": summary.held.count])) }
         if report.serverRestored, let notice = summary.restoredServer { print(SyncStatusCommand.restoredPhrase(notice)) }
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {
         guard try store.syncSettings().autoSync else {
-            throw NoteTakerError.invalidInput("Automatic sync is off for this store, so only `notetaker sync` talks to the server. Turn it on with `notetaker sync settings --auto on`.")
+            throw CommandError("watchNeedsAutoSync")
         }
         let json = output.json
         let watcher = SyncWatcher(engine: engine, store: store, transport: transport) { event in
             Self.report(event, json: json)
         }
-        Terminal.printNotice("Watching for changes on this device and on the server; Ctrl-C stops.")
+        Terminal.printNotice(Words.text("watching"))
         await watcher.run()
     }
 
     private static func report(_ event: SyncWatcher.Event, json: Bool) {
-        let stamp = Date().formatted(date: .omitted, time: .standard)
+        let stamp = TextOutput.dateTime(Date(), seconds: true)
         switch event {
         case .synced(let report) where report.pushed + report.pulled + report.conflicts + report.errors > 0:
             if json, let line = try? JSONOutput.line(report) { print(line) } else { print("\(stamp) \(describe(report))") }
         case .synced:
             break
         case .failed(let error, let wait):
-            Terminal.printNotice("\(stamp) \(error.message) Next try in \(wait.components.seconds) s.")
+            Terminal.printNotice("\(stamp) " + Words.text("watchFailed", ["reason": Words.message(for: error) ?? "\(error)", "seconds": wait.components.seconds]))
         case .connected:
-            Terminal.printNotice("\(stamp) Connected to the server's push channel.")
+            Terminal.printNotice("\(stamp) " + Words.text("watchConnected"))
         case .disconnected(let wait):
-            Terminal.printNotice("\(stamp) Push channel lost; reconnecting in \(wait.components.seconds) s.")
+            Terminal.printNotice("\(stamp) " + Words.text("watchDisconnected", ["seconds": wait.components.seconds]))
         }
         fflush(nil)
     }
 
     static func describe(_ report: SyncReport) -> String {
-        var parts = ["sent \(report.pushed)", "received \(report.pulled)"]
-        if report.merged > 0 { parts.append("merged \(report.merged)") }
-        if report.conflicts > 0 { parts.append("\(report.conflicts) conflicts kept as copies") }
-        if report.errors > 0 { parts.append("\(report.errors) errors") }
+        var parts = [Words.text("syncedSent", ["count": report.pushed]), Words.text("syncedReceived", ["count": report.pulled])]
+        if report.merged > 0 { parts.append(Words.text("syncedMerged", ["count": report.merged])) }
+        if report.conflicts > 0 { parts.append(Words.text("syncedConflictCopies", ["count": report.conflicts])) }
+        if report.errors > 0 { parts.append(Words.text("syncedErrors", ["count": report.errors])) }
         if report.uploadedFiles + report.downloadedFiles > 0 {
-            parts.append("files up \(report.uploadedFiles), down \(report.downloadedFiles)")
+            parts.append(Words.text("syncedFiles", ["up": report.uploadedFiles, "down": report.downloadedFiles]))
         }
-        return "Synced: " + parts.joined(separator: ", ") + "."
+        return Words.text("synced", ["parts": parts.joined(separator: Words.text("listSeparator"))])
     }
 }
 
@@ -89,40 +89,44 @@ struct SyncStatusCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let summary = try store.syncSummary()
         if output.json { return try JSONOutput.print(summary) }
-        Self.printSummary(summary)
+        TextOutput.printFields(Self.summaryFields(summary))
+        Self.printSummaryDetails(summary)
     }
 
-    static func printSummary(_ summary: SyncSummary) {
-        let last = summary.lastSyncedAt.map { $0.formatted(date: .abbreviated, time: .standard) } ?? "never"
-        print("last synced     \(last)")
-        print("waiting to sync \(summary.pending)")
-        print("in conflict     \(summary.conflicts)")
-        print("failed          \(summary.failures.count)")
+    /// The summary's counts, as labelled lines.
+    static func summaryFields(_ summary: SyncSummary) -> [(label: String, value: String)] {
+        let number = { (value: Int) in Words.language.write(Int64(value)) }
+        return [
+            (Words.text("status_lastSynced"), summary.lastSyncedAt.map { TextOutput.dateTime($0, seconds: true) } ?? Words.text("never")),
+            (Words.text("status_pending"), number(summary.pending)),
+            (Words.text("status_conflicts"), number(summary.conflicts)),
+            (Words.text("status_failed"), number(summary.failures.count)),
+        ]
+    }
+
+    /// What failed, what was held and what happened to the server, under the counts.
+    static func printSummaryDetails(_ summary: SyncSummary) {
         for failure in summary.failures {
             print("  \(failure.recordType) \(failure.recordId.key.prefix(8)) \(failure.label ?? ""): \(failure.message)")
         }
-        if !summary.failures.isEmpty { print("Retry them with `notetaker sync retry`.") }
+        if !summary.failures.isEmpty { print(Words.text("retryHowTo")) }
         if !summary.held.isEmpty {
-            print("\(heldPhrase(summary.held.count)); nothing here was changed by them:")
+            print(Words.text("heldList", ["count": summary.held.count]))
             for record in summary.held { print("  \(record.recordType) \(record.recordId.prefix(8)): \(record.reason)") }
         }
         if let restored = summary.restoredServer { print(restoredPhrase(restored)) }
         if let failed = summary.failedCycle {
-            print("The last sync failed (\(failed.at.formatted(date: .abbreviated, time: .standard))): \(failed.message)")
+            print(Words.text("lastSyncFailed", ["when": TextOutput.dateTime(failed.at, seconds: true), "reason": failed.message]))
         }
     }
 
     /// "The sync server was restored from an older copy (noticed …); 2 notes sent again."
     static func restoredPhrase(_ notice: RestoredServerNotice) -> String {
-        let when = notice.noticedAt.formatted(date: .abbreviated, time: .standard)
-        let notes = notice.notesSentAgain == 1 ? "1 note" : "\(notice.notesSentAgain) notes"
-        let others = notice.otherRecordsSentAgain == 0 ? "" : " and \(notice.otherRecordsSentAgain) folders, tags or attachments"
-        return "The sync server was restored from an older copy (noticed \(when)); \(notes)\(others) sent again from this device."
-    }
-
-    /// "1 change from the server could not be applied", or the plural.
-    static func heldPhrase(_ count: Int) -> String {
-        count == 1 ? "1 change from the server could not be applied" : "\(count) changes from the server could not be applied"
+        let values: [String: any WordingArgument] = [
+            "when": TextOutput.dateTime(notice.noticedAt, seconds: true),
+            "count": notice.notesSentAgain, "others": notice.otherRecordsSentAgain,
+        ]
+        return Words.text(notice.otherRecordsSentAgain == 0 ? "serverRestoredNotes" : "serverRestoredNotesAndOthers", values)
     }
 }
 
@@ -132,7 +136,7 @@ struct SyncRetryCommand: ParsableCommand {
 
     func run() throws {
         let count = try storeOptions.open().retryFailedSync()
-        print(count == 0 ? "No failed changes." : "\(count) changes will be tried again at the next sync.")
+        print(count == 0 ? Words.text("noFailedChanges") : Words.text("retrying", ["count": count]))
     }
 }
 
@@ -148,9 +152,9 @@ struct SyncSettingsCommand: ParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func validate() throws {
-        if let auto, !["on", "off"].contains(auto) { throw ValidationError("--auto takes on or off.") }
+        if let auto, !["on", "off"].contains(auto) { throw Words.usage("takesOnOrOff", ["option": "--auto"]) }
         if let policy, MergePolicy.named(policy) == nil {
-            throw ValidationError("--policy takes \(MergePolicy.names.joined(separator: ", ")).")
+            throw Words.usage("policyTakes", ["choices": MergePolicy.names.joined(separator: ", ")])
         }
     }
 
@@ -161,8 +165,10 @@ struct SyncSettingsCommand: ParsableCommand {
         if let deviceName { try store.setDeviceName(deviceName) }
         let settings = try store.syncSettings()
         if output.json { return try JSONOutput.print(settings) }
-        print("auto-sync       \(settings.autoSync ? "on" : "off")")
-        print("merge policy    \(settings.mergePolicy)")
-        print("device name     \(settings.deviceName)")
+        TextOutput.printFields([
+            (Words.text("settings_autoSync"), Words.text(settings.autoSync ? "on" : "off")),
+            (Words.text("settings_mergePolicy"), settings.mergePolicy),
+            (Words.text("settings_deviceName"), settings.deviceName),
+        ])
     }
 }

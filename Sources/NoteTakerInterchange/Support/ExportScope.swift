@@ -62,7 +62,7 @@ func eachNote(
                 try body(notes)
             } catch {
                 failure = error
-                throw NoteTakerError.invalidInput(error.message)
+                throw NoteTakerError.invalidInput(error.wording)
             }
         }
     } catch {

@@ -28,13 +28,6 @@ public struct ExportReport: Sendable, Hashable, Codable {
     public init(format: ExportFormat) {
         self.format = format
     }
-
-    /// One line for a person.
-    public var summary: String {
-        "Exported \(notes) note\(notes == 1 ? "" : "s"), \(attachments) attachment file\(attachments == 1 ? "" : "s")"
-            + " and \(folders) folder\(folders == 1 ? "" : "s") as \(format.rawValue)."
-            + warnings.map { "\nnote: \($0)" }.joined()
-    }
 }
 
 /// Exports notes from a store: JSON (lossless), Markdown (for other tools) or PDF (to read

@@ -55,20 +55,6 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public init(kind: Kind) {
         self.kind = kind
     }
-
-    /// Several lines for a person: the counts, then each skipped note and warning.
-    public var summary: String {
-        var lines = ["Found \(found) note\(found == 1 ? "" : "s"): \(imported) imported, "
-            + "\(alreadyPresent) already here from an earlier import, \(skipped.count) skipped."]
-        if linksKept + linksUnresolved > 0 {
-            lines.append("\(linksKept) link\(linksKept == 1 ? "" : "s") between notes kept, \(linksUnresolved) to notes found neither in the import nor here left as written.")
-        }
-        if let stoppedEarly { lines.append("Stopped early: \(stoppedEarly)") }
-        lines += skipped.map { "skipped  \($0.item): \($0.reason)" }
-        lines += warnings.map { "note     \($0.item): \($0.reason)" }
-        lines += attachedFiles.map { "attached \($0.file) to \($0.note)" }
-        return lines.joined(separator: "\n")
-    }
 }
 
 /// How far an import or export has got, for a progress bar.

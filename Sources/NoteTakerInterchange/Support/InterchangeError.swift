@@ -19,30 +19,23 @@ public enum InterchangeError: Error, Sendable, Hashable {
     /// PDF export needs libraries this machine does not have.
     case pdfUnavailable(String)
 
-    /// A sentence to show the user.
-    public var message: String {
-        switch self {
-        case .store(let error):
-            return error.message
-        case .unknownKind(let path):
-            return "Cannot tell what to import from \(path): expected a NoteTaker JSON export (a folder with "
-                + "notetaker-export.json), a folder of Markdown files, a .md file, or an Evernote .enex file."
-        case .unreadable(let path, let reason):
-            return "Cannot read \(path): \(reason)."
-        case .outputExists(let path):
-            return "\(path) already exists and is not an empty folder; choose a new path so nothing is overwritten."
-        case .writeFailed(let path, let reason):
-            return "Cannot write \(path): \(reason)."
-        case .badExport(let path, let reason):
-            return "\(path) is not a NoteTaker export this version can read: \(reason)."
-        case .pdfUnavailable(let reason):
-            return "PDF export is not available on this machine: \(reason)."
-        }
-    }
 }
 
-extension InterchangeError: CustomStringConvertible {
-    /// The message.
+extension InterchangeError: WordedError, CustomStringConvertible {
+    /// What to tell the user, to be worded in their language (``Catalog/errors``).
+    public var wording: Wording {
+        switch self {
+        case .store(let error): error.wording
+        case .unknownKind(let path): Wording("importUnknownKind", ["path": path])
+        case .unreadable(let path, let reason): Wording("interchangeUnreadable", ["path": path, "reason": reason])
+        case .outputExists(let path): Wording("exportOutputExists", ["path": path])
+        case .writeFailed(let path, let reason): Wording("exportWriteFailed", ["path": path, "reason": reason])
+        case .badExport(let path, let reason): Wording("importBadExport", ["path": path, "reason": reason])
+        case .pdfUnavailable(let reason): Wording("pdfUnavailable", ["reason": reason])
+        }
+    }
+
+    /// The message in English.
     public var description: String { message }
 }
 

@@ -130,12 +130,12 @@ extension NoteStore {
 
     static func validatedFolderName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw NoteTakerError.invalidInput("A folder name cannot be empty.") }
+        guard !trimmed.isEmpty else { throw NoteTakerError.invalidInput(Wording("folderNameEmpty")) }
         guard !trimmed.contains("/"), !trimmed.contains(where: \.isNewline) else {
-            throw NoteTakerError.invalidInput("A folder name cannot contain '/' or line breaks: '\(trimmed)'.")
+            throw NoteTakerError.invalidInput(Wording("folderNameInvalid", ["name": trimmed]))
         }
         guard trimmed.count <= maximumFolderNameLength else {
-            throw NoteTakerError.invalidInput("A folder name can be at most \(maximumFolderNameLength) characters long.")
+            throw NoteTakerError.invalidInput(Wording("folderNameTooLong", ["maximum": maximumFolderNameLength]))
         }
         return trimmed
     }
@@ -143,7 +143,7 @@ extension NoteStore {
     /// Refuses an icon over ``maximumIconBytes``.
     static func validateIcon(_ icon: String?) throws {
         guard let icon, icon.utf8.count > maximumIconBytes else { return }
-        throw NoteTakerError.invalidInput("A folder icon can be at most \(maximumIconBytes) bytes long (this one has \(icon.utf8.count)).")
+        throw NoteTakerError.invalidInput(Wording("folderIconTooLong", ["maximum": maximumIconBytes, "given": icon.utf8.count]))
     }
 
     static func requireUniqueName(_ db: Database, _ name: String, parentId: String?, excluding id: String?) throws {

@@ -39,7 +39,7 @@ extension NoteStore {
                 result.imported.append(drafts[index].id ?? UUID())
             case .alreadyPresent:
                 let id = drafts[index].id?.key ?? ""
-                result.skipped.append(.init(index: index, error: .invalidInput("A note with id \(id) already exists.")))
+                result.skipped.append(.init(index: index, error: .invalidInput(Wording("noteIdTaken", ["id": id]))))
             case .failed(let error):
                 result.skipped.append(.init(index: index, error: error))
             }
@@ -70,8 +70,7 @@ extension NoteStore {
                     copiedHashes.insert(copy.contentHash)
                     stored[index].append(copy)
                     if let expected = file.expectedSHA256, expected != copy.contentHash {
-                        throw NoteTakerError.invalidInput(
-                            "The file of attachment '\(file.fileName)' is damaged: its content does not match its SHA-256.")
+                        throw NoteTakerError.invalidInput(Wording("attachmentDamaged", ["name": file.fileName]))
                     }
                 }
             } catch {
@@ -110,7 +109,7 @@ extension NoteStore {
                     } catch let error as NoteTakerError {
                         outcomes[index] = .failed(error)
                     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-                        outcomes[index] = .failed(.invalidInput("An attachment of this note has an id already in use: \(error.message ?? "")."))
+                        outcomes[index] = .failed(.invalidInput(Wording("attachmentIdTaken", ["reason": error.message ?? ""])))
                     }
                 }
                 switch indexing {

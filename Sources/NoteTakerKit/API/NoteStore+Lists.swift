@@ -80,10 +80,10 @@ extension NoteStore {
 
     static func validatedPage(limit: Int, offset: Int) throws -> (limit: Int, offset: Int) {
         guard (1...maximumPageSize).contains(limit) else {
-            throw NoteTakerError.invalidInput("The page size must be between 1 and \(maximumPageSize); got \(limit).")
+            throw NoteTakerError.invalidInput(Wording("pageSizeOutOfRange", ["maximum": maximumPageSize, "given": limit]))
         }
         guard offset >= 0 else {
-            throw NoteTakerError.invalidInput("The offset cannot be negative; got \(offset).")
+            throw NoteTakerError.invalidInput(Wording("offsetNegative", ["given": offset]))
         }
         return (limit, offset)
     }

@@ -95,14 +95,14 @@ extension NoteStore {
     static func validatedTitle(_ title: String) throws -> String {
         let singleLine = title.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard singleLine.count <= maximumTitleLength else {
-            throw NoteTakerError.invalidInput("A title can be at most \(maximumTitleLength) characters long.")
+            throw NoteTakerError.invalidInput(Wording("titleTooLong", ["maximum": maximumTitleLength]))
         }
         return singleLine
     }
 
     static func validatedBody(_ body: String) throws -> String {
         guard body.utf8.count <= maximumBodySize else {
-            throw NoteTakerError.invalidInput("A note body can be at most 10 MB; split it into several notes.")
+            throw NoteTakerError.invalidInput(Wording("bodyTooLarge"))
         }
         return body
     }

@@ -65,7 +65,7 @@ extension NoteStore {
             let from = try Self.fetchTag(db, named: source)
             let into = try Self.fetchTag(db, named: target)
             guard from.id != into.id else {
-                throw NoteTakerError.invalidInput("'\(source)' and '\(target)' are the same tag.")
+                throw NoteTakerError.invalidInput(Wording("sameTag", ["source": source, "target": target]))
             }
             try RecordWriter.moveLinks(db, from: from, to: into)
             return into
@@ -110,9 +110,9 @@ extension NoteStore {
 
     static func validatedTagName(_ name: String) throws -> String {
         let folded = name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !folded.isEmpty else { throw NoteTakerError.invalidInput("A tag name cannot be empty.") }
+        guard !folded.isEmpty else { throw NoteTakerError.invalidInput(Wording("tagNameEmpty")) }
         guard folded.count <= maximumTagNameLength else {
-            throw NoteTakerError.invalidInput("A tag name can be at most \(maximumTagNameLength) characters long.")
+            throw NoteTakerError.invalidInput(Wording("tagNameTooLong", ["maximum": maximumTagNameLength]))
         }
         return folded
     }

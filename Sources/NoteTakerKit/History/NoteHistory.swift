@@ -114,13 +114,13 @@ enum NoteHistory {
             let body: String
             if row["isDelta"] as Bool {
                 guard let base = newer, let rebuilt = TextDelta.apply(stored, to: base) else {
-                    throw NoteTakerError.invalidInput("Version \(version.id) of note \(noteId.key) is damaged in the store and cannot be read.")
+                    throw NoteTakerError.invalidInput(Wording("versionDamaged", ["version": String(version.id), "note": noteId.key]))
                 }
                 body = rebuilt
             } else {
                 body = String(decoding: stored, as: UTF8.self)
             }
-            if summaries { version.summary = TextDiff.summary(from: body, to: newer ?? "") }
+            if summaries { version.changedLines = TextDiff.changedLines(from: body, to: newer ?? "") }
             switch bodies {
             case .all: version.body = body
             case .only(let id) where id == version.id:

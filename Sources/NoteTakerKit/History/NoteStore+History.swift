@@ -46,8 +46,7 @@ extension NoteStore {
     public func setHistoryRetention(_ retention: HistoryRetention) throws(NoteTakerError) {
         guard retention.coalescingMinutes >= 0, retention.everyVersionDays >= 0, retention.dailyDays >= retention.everyVersionDays,
               (retention.weeklyDays ?? .max) >= retention.dailyDays else {
-            throw NoteTakerError.invalidInput(
-                "History retention must keep every version, then daily, then weekly versions for growing numbers of days, and coalesce edits over zero or more minutes.")
+            throw NoteTakerError.invalidInput(Wording("historyRetentionInvalid"))
         }
         try write { db in
             let text = String(decoding: try JSONEncoder().encode(retention), as: UTF8.self)

@@ -33,9 +33,8 @@ public enum TextDiff {
         return result
     }
 
-    /// A one-line summary: lines added and removed (`+3 −1 lines`), or `no change`. Counted
-    /// from the edits alone, without copying a line.
-    public static func summary(from old: String, to new: String) -> String {
+    /// The lines added and removed, counted from the edits alone, without copying a line.
+    public static func changedLines(from old: String, to new: String) -> NoteVersion.ChangedLines {
         let a = TextMerge.lines(old)
         let b = TextMerge.lines(new)
         let (added, removed): (Int, Int)
@@ -45,7 +44,6 @@ public enum TextDiff {
         } else {
             (added, removed) = (b.count, a.count)
         }
-        if added == 0 && removed == 0 { return "no change to the text" }
-        return "+\(added) −\(removed) line\(added + removed == 1 ? "" : "s")"
+        return NoteVersion.ChangedLines(added: added, removed: removed)
     }
 }

@@ -26,10 +26,10 @@ extension NoteStore {
 
     static func search(_ db: Database, _ query: SearchQuery) throws -> [SearchHit] {
         guard query.text.count <= SearchQuery.maximumLength else {
-            throw NoteTakerError.invalidInput("A search can be at most \(SearchQuery.maximumLength) characters long.")
+            throw NoteTakerError.invalidInput(Wording("searchTooLong", ["maximum": SearchQuery.maximumLength]))
         }
         guard (1...maximumPageSize).contains(query.limit) else {
-            throw NoteTakerError.invalidInput("The number of results must be between 1 and \(maximumPageSize); got \(query.limit).")
+            throw NoteTakerError.invalidInput(Wording("resultLimitOutOfRange", ["maximum": maximumPageSize, "given": query.limit]))
         }
         if query.matchesSubstring { return try searchSubstring(db, query) }
         let parsed = SearchSyntax.parse(query.text, prefixLastTerm: query.prefixLastTerm)

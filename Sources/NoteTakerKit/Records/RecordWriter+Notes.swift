@@ -32,7 +32,7 @@ extension RecordWriter {
             }
         }
         if !checked, try NoteStore.noteExists(db, id) {
-            throw NoteTakerError.invalidInput("A note with id \(id) already exists.")
+            throw NoteTakerError.invalidInput(Wording("noteIdTaken", ["id": id]))
         }
 
         var tags: [Tag] = []

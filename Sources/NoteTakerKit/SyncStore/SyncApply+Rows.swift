@@ -22,8 +22,8 @@ extension SyncApply {
         } catch let error as SyncRecordError {
             reason = error.description
         } catch let error as NoteTakerError {
-            guard case .invalidInput(let message) = error else { throw error }
-            reason = "The server's \(type.rawValue) \(key) was refused: \(message)"
+            guard case .invalidInput = error else { throw error }
+            reason = "The server's \(type.rawValue) \(key) was refused: \(error.message)"
         }
         report.errors += 1
         // Held as it came, to be tried again by an app that can read it.

@@ -35,48 +35,42 @@ public enum SyncError: Error, Sendable, Equatable {
     /// The local store failed.
     case store(NoteTakerError)
 
-    /// What to tell the user.
-    public var message: String {
-        switch self {
-        case .notConfigured:
-            "No sync account on this device. Run `notetaker account login --server URL --user NAME --password-stdin` (or `account register`)."
-        case .unreachable(let reason):
-            "The sync server cannot be reached (\(reason)). Your changes are kept here and go up when it is back."
-        case .notLoggedIn:
-            "The sync server ended this device's session. Log in again with `notetaker account login`."
-        case .resyncRequired:
-            "The sync server asked for a full resync; run `notetaker sync` again."
-        case .serverRestored:
-            "The sync server's data is older than this device's last sync (it was restored from a backup). Run `notetaker sync` again: this device sends its notes up again."
-        case .tombstonesPurged:
-            "This device last synced before deletions the sync server no longer lists. Run `notetaker sync` again: this device fetches everything and deletes what was deleted elsewhere."
-        case .server(_, let message):
-            "The sync server refused: \(message)"
-        case .massDeletion(let count):
-            "This sync would delete \(count) notes on this device, so it stopped. If that is what you want, run `notetaker sync --yes`."
-        case .untrustedCertificate(let reason):
-            "The sync server's certificate is not trusted (\(reason)). If the server uses a self-signed certificate or a private certificate authority, log in again with --ca-file FILE: the authority's certificate, or the server's own, in PEM form. Your changes are kept here."
-        case .insecureServer(let url):
-            "\(url) is plain HTTP to another machine: notes and passwords would cross the network unencrypted. Use https://, or pass --insecure if you really mean it."
-        case .storageFull(let used, let quota):
-            "The sync server's storage for this account is full: it uses \(Self.megabytes(used)) of \(Self.megabytes(quota)). Delete notes or attachments, then sync again."
-        case .busy:
-            "Another NoteTaker process is syncing this store; its sync did not end in time. Try again when it has finished."
-        case .store(let error):
-            error.message
-        }
-    }
 }
 
-extension SyncError: CustomStringConvertible {
-    /// The message.
+extension SyncError: WordedError, CustomStringConvertible {
+    /// What to tell the user, to be worded in their language (``Catalog/errors``).
+    public var wording: Wording {
+        switch self {
+        case .notConfigured: Wording("syncNotConfigured")
+        case .unreachable(let reason): Wording("syncUnreachable", ["reason": reason])
+        case .notLoggedIn: Wording("syncNotLoggedIn")
+        case .resyncRequired: Wording("syncResyncRequired")
+        case .serverRestored: Wording("syncServerRestored")
+        case .tombstonesPurged: Wording("syncTombstonesPurged")
+        case .server(_, let message): Wording("syncServerRefused", ["reason": message])
+        case .massDeletion(let count): Wording("syncMassDeletion", ["count": count])
+        case .untrustedCertificate(let reason): Wording("syncUntrustedCertificate", ["reason": reason])
+        case .insecureServer(let url): Wording("syncInsecureServer", ["url": url])
+        case .storageFull(let used, let quota):
+            Wording("syncStorageFull", ["used": Self.wholeMegabytes(used), "quota": Self.wholeMegabytes(quota)])
+        case .busy: Wording("syncBusy")
+        case .store(let error): error.wording
+        }
+    }
+
+    /// The message in English.
     public var description: String { message }
 }
 
 extension SyncError {
     /// A size in whole megabytes, as people read storage (`940 MB`, `1,024 MB`).
     package static func megabytes(_ bytes: Int64) -> String {
-        let megabytes = (bytes + 524_288) / 1_048_576
-        return (megabytes == 0 && bytes > 0 ? "<1" : megabytes.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) + " MB"
+        Language.english.write(wholeMegabytes(bytes)) + " MB"
+    }
+
+    /// `bytes` in megabytes, to the nearest one; 1 for less than half of one, but not none.
+    package static func wholeMegabytes(_ bytes: Int64) -> Int64 {
+        let megabytes = bytes / 1_048_576 + (bytes % 1_048_576 >= 524_288 ? 1 : 0)
+        return megabytes == 0 && bytes > 0 ? 1 : megabytes
     }
 }

@@ -100,7 +100,7 @@ extension NoteStore {
     public func setDeviceName(_ name: String) throws(NoteTakerError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= SyncDevice.maximumNameLength, !trimmed.contains(where: \.isNewline) else {
-            throw .invalidInput("A device name has at most \(SyncDevice.maximumNameLength) characters on one line.")
+            throw .invalidInput(Wording("deviceNameInvalid", ["maximum": SyncDevice.maximumNameLength]))
         }
         try write { db in try SyncState.set(db, .deviceName, trimmed.isEmpty ? nil : trimmed) }
     }
@@ -108,7 +108,7 @@ extension NoteStore {
     /// Chooses the merge policy by name (`local-wins`, `server-wins`, `last-writer-wins`).
     public func setMergePolicy(_ name: String) throws(NoteTakerError) {
         guard MergePolicy.named(name) != nil else {
-            throw .invalidInput("Unknown merge policy '\(name)'; choose \(MergePolicy.names.joined(separator: ", ")).")
+            throw .invalidInput(Wording("unknownMergePolicy", ["name": name, "choices": MergePolicy.names.joined(separator: ", ")]))
         }
         try write { db in try SyncState.set(db, .mergePolicy, name) }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything that can go wrong in NoteTaker, each case with a message a user can act on.
 ///
-/// Match on the case to react in code; show ``message`` to people.
+/// Match on the case to react in code; show ``WordedError/message(in:)`` to people.
 public enum NoteTakerError: Error, Sendable, Hashable {
     /// No note has this id (or id prefix).
     case noteNotFound(String)
@@ -16,8 +16,8 @@ public enum NoteTakerError: Error, Sendable, Hashable {
     case versionNotFound(note: String, version: Int64)
     /// An id prefix or name matches more than one item; the candidates are listed.
     case ambiguousIdentifier(String, candidates: [String])
-    /// A value given by the user is not acceptable; the text says which and why.
-    case invalidInput(String)
+    /// A value given by the user is not acceptable; the wording says which and why.
+    case invalidInput(Wording)
     /// A folder cannot move under itself or one of its own subfolders.
     case folderCycle(folder: String, target: String)
     /// A sibling folder already has this name.
@@ -44,58 +44,37 @@ public enum NoteTakerError: Error, Sendable, Hashable {
     case database(String)
 }
 
-extension NoteTakerError: CustomStringConvertible, LocalizedError {
-    /// The message to show a user.
-    public var message: String {
+extension NoteTakerError: WordedError, CustomStringConvertible, LocalizedError {
+    /// What happened, to be worded in the reader's language (``Catalog/errors``).
+    public var wording: Wording {
         switch self {
-        case .noteNotFound(let id):
-            return "No note matches '\(id)'. Run `notetaker list` to see note ids."
-        case .folderNotFound(let name):
-            return "No folder matches '\(name)'. Run `notetaker folder list` to see folders."
-        case .tagNotFound(let name):
-            return "No tag is named '\(name)'. Run `notetaker tag list` to see tags."
-        case .attachmentNotFound(let id):
-            return "No attachment matches '\(id)'. Run `notetaker attachments NOTE` to see a note's attachments."
-        case .versionNotFound(let note, let version):
-            return "Note \(note) has no version \(version). Run `notetaker history \(note)` to see its versions."
+        case .noteNotFound(let id): Wording("noteNotFound", ["id": id])
+        case .folderNotFound(let name): Wording("folderNotFound", ["name": name])
+        case .tagNotFound(let name): Wording("tagNotFound", ["name": name])
+        case .attachmentNotFound(let id): Wording("attachmentNotFound", ["id": id])
+        case .versionNotFound(let note, let version): Wording("versionNotFound", ["note": note, "version": String(version)])
         case .ambiguousIdentifier(let given, let candidates):
-            return "'\(given)' matches more than one item; use more characters:\n"
-                + candidates.map { "  \($0)" }.joined(separator: "\n")
-        case .invalidInput(let text):
-            return text
-        case .folderCycle(let folder, let target):
-            return "Cannot move folder '\(folder)' into '\(target)': that is the folder itself or one of its subfolders."
-        case .folderNameTaken(let name, let parent):
-            let place = parent.map { "in '\($0)'" } ?? "at the top level"
-            return "A folder named '\(name)' already exists \(place)."
-        case .noteInTrash(let id):
-            return "Note \(id) is in the trash. Restore it first with `notetaker restore \(id)`."
-        case .noteNotInTrash(let id):
-            return "Note \(id) is not in the trash."
-        case .noConflict(let id):
-            return "Note \(id) has no sync conflict to resolve."
-        case .attachmentTooLarge:
-            return "Attachment too large. Maximum size is 250MB."
-        case .fileUnreadable(let path, let reason):
-            return "Cannot read '\(path)': \(reason)"
-        case .fileWriteFailed(let path, let reason):
-            return "Cannot write '\(path)': \(reason)"
-        case .storeUnreadable(let path, let reason):
-            return "Cannot open the store at '\(path)': \(reason). The file was left untouched."
-        case .notANoteTakerStore(let path):
-            return "'\(path)' is an SQLite database but not a NoteTaker store. The file was left untouched; "
-                + "choose another path with --store or NOTETAKER_STORE."
-        case .storeFromNewerVersion(let path):
-            return "The store at '\(path)' was written by a newer version of NoteTaker. "
-                + "Update NoteTaker to open it; the file was left untouched."
-        case .database(let text):
-            return "Database error: \(text)"
+            Wording("ambiguousIdentifier", ["given": given, "candidates": candidates.map { "\n  \($0)" }.joined()])
+        case .invalidInput(let wording): wording
+        case .folderCycle(let folder, let target): Wording("folderCycle", ["folder": folder, "target": target])
+        case .folderNameTaken(let name, nil): Wording("folderNameTakenAtTop", ["name": name])
+        case .folderNameTaken(let name, let parent?): Wording("folderNameTaken", ["name": name, "parent": parent])
+        case .noteInTrash(let id): Wording("noteInTrash", ["id": id])
+        case .noteNotInTrash(let id): Wording("noteNotInTrash", ["id": id])
+        case .noConflict(let id): Wording("noConflict", ["id": id])
+        case .attachmentTooLarge: Wording("attachmentTooLarge")
+        case .fileUnreadable(let path, let reason): Wording("fileUnreadable", ["path": path, "reason": reason])
+        case .fileWriteFailed(let path, let reason): Wording("fileWriteFailed", ["path": path, "reason": reason])
+        case .storeUnreadable(let path, let reason): Wording("storeUnreadable", ["path": path, "reason": reason])
+        case .notANoteTakerStore(let path): Wording("notANoteTakerStore", ["path": path])
+        case .storeFromNewerVersion(let path): Wording("storeFromNewerVersion", ["path": path])
+        case .database(let text): Wording("databaseError", ["reason": text])
         }
     }
 
-    /// The message to show a user.
+    /// The message in English.
     public var description: String { message }
 
-    /// The message to show a user (Foundation's name for it).
+    /// The message in English (Foundation's name for it).
     public var errorDescription: String? { message }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// One earlier version of a note's title and body, kept in its history.
 ///
 /// Encoded (for `--json` and the web API) as `version`, `modifiedAt`, `replacedAt`,
-/// `replacedBy`, `title`, `size` and `summary`; the body is fetched one version at a time.
+/// `replacedBy`, `title`, `size`, `linesAdded`, `linesRemoved` and `summary`; the body is
+/// fetched one version at a time.
 public struct NoteVersion: Sendable, Hashable, Encodable {
     /// What replaced a version: why it was kept.
     public enum Replacement: String, Sendable, Hashable, Codable, CaseIterable {
@@ -40,8 +41,29 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
     public var isThisDevice: Bool = false
     /// The body then.
     public var body: String?
-    /// What the next newer text changed, in one line (`+3 −1 lines`), in a note's history list.
-    public var summary: String?
+    /// What the next newer text changed, in a note's history list.
+    public var changedLines: ChangedLines?
+
+    /// Lines added and removed between two texts.
+    public struct ChangedLines: Sendable, Hashable {
+        /// Lines the newer text has that the older did not.
+        public var added: Int
+        /// Lines of the older text the newer no longer has.
+        public var removed: Int
+
+        /// Counts of lines changed.
+        public init(added: Int, removed: Int) {
+            self.added = added
+            self.removed = removed
+        }
+
+        /// In one line of English (`+3 −1 lines`, or `no change to the text`), for scripts
+        /// that read the API's `summary`; people read it worded in their own language.
+        public var summary: String {
+            if added == 0 && removed == 0 { return "no change to the text" }
+            return "+\(added) −\(removed) line\(added + removed == 1 ? "" : "s")"
+        }
+    }
 
     /// Describes a version.
     public init(id: Int64, noteId: UUID, modifiedAt: Date, replacedAt: Date, replacedBy: Replacement,
@@ -68,10 +90,14 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         try container.encode(bodySize, forKey: .size)
         try container.encode(device, forKey: .device)
         try container.encode(isThisDevice, forKey: .thisDevice)
-        try container.encode(summary, forKey: .summary)
+        try container.encode(changedLines?.added, forKey: .linesAdded)
+        try container.encode(changedLines?.removed, forKey: .linesRemoved)
+        try container.encode(changedLines?.summary, forKey: .summary)
     }
 
-    private enum CodingKeys: String, CodingKey { case version, modifiedAt, replacedAt, replacedBy, title, size, device, thisDevice, summary }
+    private enum CodingKeys: String, CodingKey {
+        case version, modifiedAt, replacedAt, replacedBy, title, size, device, thisDevice, linesAdded, linesRemoved, summary
+    }
 }
 
 /// How long versions are kept, thinned as backup tools thin their snapshots: every version

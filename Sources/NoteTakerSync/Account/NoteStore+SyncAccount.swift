@@ -10,7 +10,7 @@ extension NoteStore {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
         guard let url = URL(string: withScheme), url.host != nil, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw .invalidInput("'\(text)' is not a server address; write it like https://notes.example.com or http://127.0.0.1:8471.")
+            throw .invalidInput(Wording("notAServerAddress", ["given": text]))
         }
         return url
     }

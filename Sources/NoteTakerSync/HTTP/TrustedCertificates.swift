@@ -14,7 +14,7 @@ public struct TrustedCertificates: Sendable, Hashable {
     /// Reads PEM text; refuses text with no certificate in it, or a private key.
     public init(pem: String) throws(SyncError) {
         if pem.contains("PRIVATE KEY-----") {
-            throw .store(.invalidInput("This file holds a private key: give the certificate only (the .pem or .crt the server's certificate is signed with). Nothing was changed."))
+            throw .store(.invalidInput(Wording("certificateFileHoldsKey")))
         }
         let certificates: [NIOSSLCertificate]
         do {
@@ -23,7 +23,7 @@ public struct TrustedCertificates: Sendable, Hashable {
             certificates = []
         }
         guard !certificates.isEmpty else {
-            throw .store(.invalidInput("No certificate in PEM form (-----BEGIN CERTIFICATE-----) was found in it. Nothing was changed."))
+            throw .store(.invalidInput(Wording("certificateFileEmpty")))
         }
         self.pem = pem
         self.certificates = certificates
@@ -32,7 +32,7 @@ public struct TrustedCertificates: Sendable, Hashable {
     /// Reads the PEM file at `path`.
     public init(file path: String) throws(SyncError) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .store(.invalidInput("The certificate file '\(path)' cannot be read. Nothing was changed."))
+            throw .store(.invalidInput(Wording("certificateFileUnreadable", ["path": path])))
         }
         try self.init(pem: String(decoding: data, as: UTF8.self))
     }

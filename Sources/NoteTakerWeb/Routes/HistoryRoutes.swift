@@ -42,15 +42,15 @@ struct HistoryRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         let versions = router.group("/api/v1/notes/:id/versions")
-        versions.get { _, context in
+        versions.get { request, context in
             let id = try context.identifier()
-            let history: (versions: [NoteVersion], serverProblem: String?)
+            let history: (versions: [NoteVersion], serverProblem: SyncError?)
             do throws(NoteTakerError) {
                 history = try await store.completeHistory(noteId: id)
             } catch {
                 throw WebAPIError(error)
             }
-            return try JSON.response(VersionListJSON(versions: history.versions, serverProblem: history.serverProblem))
+            return try JSON.response(VersionListJSON(versions: history.versions, serverProblem: history.serverProblem?.message(in: request.language)))
         }
         versions.get(":version") { _, context in
             let id = try context.identifier()

@@ -25,8 +25,7 @@ struct ImportRoutes {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was imported.")
             }
             guard let fileName = Self.uploadName(name) else {
-                throw WebAPIError.invalid("Only Evernote (.enex) and Markdown (.md) files can be imported one by one; choose a NoteTaker "
-                    + "JSON export or a folder of Markdown files as a folder in Settings → Import, or run `notetaker import PATH`. Nothing was imported.")
+                throw WebAPIError(.badRequest, "invalid_input", wording: Wording("importFileKind"))
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-import-\(UUID().uuidString)")
             do {
@@ -37,9 +36,9 @@ struct ImportRoutes {
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent(fileName)
             try await request.body.save(to: file, limit: Self.maximumUpload) { _ in
-                WebAPIError(.contentTooLarge, "too_large", "The file is over 4 GB; import it with `notetaker import PATH`. Nothing was imported.")
+                WebAPIError(.contentTooLarge, "too_large", wording: Wording("importFileTooLarge"))
             }
-            guard Self.size(of: file) > 0 else { throw WebAPIError.invalid("The file '\(name)' is empty. Nothing was imported.") }
+            guard Self.size(of: file) > 0 else { throw WebAPIError(.badRequest, "invalid_input", wording: Wording("importFileEmpty", ["name": name])) }
             do {
                 return try JSON.response(try Importer(store: store).importItems(at: file))
             } catch let error as InterchangeError {
@@ -59,9 +58,9 @@ struct ImportRoutes {
             try batch.makeFolders(above: file)
             let room = Self.maximumUpload - batch.size()
             try await request.body.save(to: file, limit: max(0, room)) { _ in
-                WebAPIError(.contentTooLarge, "too_large", "The files are over 4 GB together; import the folder with `notetaker import PATH`. Nothing was imported.")
+                WebAPIError(.contentTooLarge, "too_large", wording: Wording("importFilesTooLarge"))
             }
-            guard Self.size(of: file) > 0 else { throw WebAPIError.invalid("The file '\(path)' is empty. Nothing was imported.") }
+            guard Self.size(of: file) > 0 else { throw WebAPIError(.badRequest, "invalid_input", wording: Wording("importFileEmpty", ["name": path])) }
         } catch {
             batch.remove()
             throw error

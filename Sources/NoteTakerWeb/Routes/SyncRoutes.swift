@@ -47,12 +47,29 @@ struct SyncRoutes {
         var mergePolicies: [String]
         var deviceName: String
         var summary: SyncSummary
-        var state: WebSync.State
+        var state: State
+
+        /// What the global indicator shows, its error worded for the reader.
+        struct State: Encodable {
+            var syncing: Bool
+            var watching: Bool
+            var connected: Bool
+            @Nullable var lastError: String?
+            @Nullable var lastReport: SyncReport?
+
+            init(_ state: WebSync.State, in language: Language) {
+                syncing = state.syncing
+                watching = state.watching
+                connected = state.connected
+                lastError = state.lastError?.message(in: language)
+                lastReport = state.lastReport
+            }
+        }
     }
 
     func register(on router: Router<BasicRequestContext>) {
         let group = router.group("/api/v1/sync")
-        group.get { _, _ in try JSON.response(try await status()) }
+        group.get { request, _ in try JSON.response(try await status(in: request.language)) }
         group.post("account") { request, _ in
             let account = try await JSON.decode(AccountRequest.self, from: request)
             guard !account.username.isEmpty, !account.password.isEmpty else {
@@ -70,12 +87,12 @@ struct SyncRoutes {
                 throw WebAPIError(error)
             }
             await sync.refresh()
-            return try JSON.response(try await status(), status: .created)
+            return try JSON.response(try await status(in: request.language), status: .created)
         }
-        group.delete("account") { _, _ in
+        group.delete("account") { request, _ in
             await sync.stopWatching()
             _ = try await disconnect()
-            return try JSON.response(try await status())
+            return try JSON.response(try await status(in: request.language))
         }
         group.put("account/password") { request, _ in
             let change = try await JSON.decode(PasswordRequest.self, from: request)
@@ -107,15 +124,15 @@ struct SyncRoutes {
                 if let autoSync = settings.autoSync { try store.setAutoSync(autoSync) }
             }
             await sync.refresh()
-            return try JSON.response(try await status())
+            return try JSON.response(try await status(in: request.language))
         }
-        group.post("now") { _, _ in
+        group.post("now") { request, _ in
             do throws(SyncError) {
                 try await sync.syncNow()
             } catch {
                 throw WebAPIError(error)
             }
-            return try JSON.response(try await status())
+            return try JSON.response(try await status(in: request.language))
         }
         group.post("retry") { _, _ in
             let count = try storeCall { () throws(NoteTakerError) in try store.retryFailedSync() }
@@ -152,11 +169,12 @@ struct SyncRoutes {
         }
     }
 
-    func status() async throws(WebAPIError) -> Status {
+    func status(in language: Language) async throws(WebAPIError) -> Status {
         let (settings, summary) = try storeCall { () throws(NoteTakerError) in (try store.syncSettings(), try store.syncSummary()) }
         return Status(
             server: settings.serverURL?.absoluteString, username: settings.username,
             loggedIn: settings.hasAccount && store.syncToken() != nil, autoSync: settings.autoSync,
-            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName, summary: summary, state: await sync.state)
+            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName, summary: summary,
+            state: Status.State(await sync.state, in: language))
     }
 }

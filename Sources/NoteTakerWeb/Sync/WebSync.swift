@@ -6,17 +6,17 @@ import NoteTakerSync
 /// sync is on, one cycle on request otherwise; and what the app shows about it.
 actor WebSync {
     /// What the global indicator shows.
-    struct State: Encodable, Equatable {
+    struct State: Equatable {
         /// A cycle asked for in the app is running.
         var syncing = false
         /// Automatic sync is running (account set up, auto-sync on).
         var watching = false
         /// The server's push channel is connected.
         var connected = false
-        /// The last cycle's failure, in words, until a cycle succeeds.
-        @Nullable var lastError: String?
+        /// The last cycle's failure, until a cycle succeeds.
+        var lastError: SyncError?
         /// What the last successful cycle did.
-        @Nullable var lastReport: SyncReport?
+        var lastReport: SyncReport?
     }
 
     let store: NoteStore
@@ -77,7 +77,7 @@ actor WebSync {
             let report = try await engine.sync()
             record(.synced(report))
         } catch {
-            state.lastError = error.message
+            state.lastError = error
             throw error
         }
     }
@@ -109,7 +109,7 @@ actor WebSync {
             state.lastReport = report
         case .failed(let error, _):
             state.syncing = false
-            state.lastError = error.message
+            state.lastError = error
         case .connected:
             state.connected = true
         case .disconnected:

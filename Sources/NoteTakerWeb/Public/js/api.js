@@ -1,7 +1,7 @@
 // Calls to the app's JSON API (/api/v1). Errors carry a message ready to show: the server's,
 // or words for what happened when it could not say (offline, an answer that is not the app's).
 
-import { t } from './strings.js';
+import { currentLanguage, t } from './strings.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -17,7 +17,8 @@ export function errorText(error) {
 }
 
 async function call(method, path, body, options = {}) {
-  const init = { method, headers: {}, keepalive: options.keepalive ?? false };
+  // The server words its errors in the language the page speaks.
+  const init = { method, headers: { 'Accept-Language': currentLanguage() }, keepalive: options.keepalive ?? false };
   if (body instanceof Blob) {
     init.body = body;
     init.headers['Content-Type'] = 'application/octet-stream';

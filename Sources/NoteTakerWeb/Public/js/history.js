@@ -10,6 +10,13 @@ export function deviceWords(version) {
   return version.device ? t('historyOnDevice', { device: version.device }) : t('historyUnknownDevice');
 }
 
+/** What the next newer text changed: lines added and removed, in the page's language. */
+export function changeWords(version) {
+  if (version.linesAdded == null || version.linesRemoved == null) return '';
+  if (version.linesAdded === 0 && version.linesRemoved === 0) return t('historyNoTextChange');
+  return t('historyChangedLines', { added: version.linesAdded, removed: version.linesRemoved });
+}
+
 /** The title's change since a version, as two diff lines; none when it is the same. */
 export function titleDiff(version) {
   if (version.title === version.currentTitle) return [];
@@ -61,7 +68,7 @@ export async function showHistory(panel, noteId, restore, chosen = null) {
         h('span', { className: 'history-date' }, preciseDate(version.modifiedAt)),
         h('span', { className: 'history-device', title: t('historyDeviceHint') }, deviceWords(version)),
         h('span', { className: 'history-kind' }, t(`replacedBy_${version.replacedBy}`)),
-        h('span', { className: 'history-summary' }, version.summary ?? ''));
+        h('span', { className: 'history-summary' }, changeWords(version)));
       buttons.set(version.version, { version, button });
       return h('li', {}, button);
     }));

@@ -1,0 +1,30 @@
+import NoteTakerCLI
+import NoteTakerInterchange
+
+/// What an import or export did, in lines for the reader, in their language.
+///
+/// The reasons a note was skipped or changed are the importers' own, in English.
+enum InterchangeSummary {
+    /// The counts, then each note skipped, each warning and each file attached.
+    static func text(of report: ImportReport) -> String {
+        var lines = [Words.text("importCounts", [
+            "count": report.found, "imported": report.imported, "present": report.alreadyPresent, "skipped": report.skipped.count,
+        ])]
+        if report.linksKept + report.linksUnresolved > 0 {
+            lines.append(Words.text("importLinks", ["count": report.linksKept, "unresolved": report.linksUnresolved]))
+        }
+        if let stoppedEarly = report.stoppedEarly { lines.append(Words.text("importStoppedEarly", ["reason": stoppedEarly])) }
+        lines += report.skipped.map { Words.text("importSkipped", ["item": $0.item, "reason": $0.reason]) }
+        lines += report.warnings.map { Words.text("importWarning", ["item": $0.item, "reason": $0.reason]) }
+        lines += report.attachedFiles.map { Words.text("importAttached", ["file": $0.file, "note": $0.note]) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line of counts, then a line for each warning.
+    static func text(of report: ExportReport) -> String {
+        let counts = Words.text("exportCounts", [
+            "count": report.notes, "attachments": report.attachments, "folders": report.folders, "format": report.format.rawValue,
+        ])
+        return ([counts] + report.warnings.map { Words.text("exportWarning", ["reason": $0]) }).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerKit
+@testable import NoteTakerWeb
+import Testing
+
+/// The web API words the errors a person may meet in the language the request asks for
+/// (`Accept-Language`, which the page sets); its codes stay the same in every language.
+@Suite struct LanguageAPITests {
+    @Test func anErrorIsWordedInTheRequestsLanguage() async throws {
+        let app = try WebTestApp()
+        _ = try app.store.createFolder(name: "Work")
+        try await app.test { client in
+            let english = try await client.send(.post, "/api/v1/folders", json: ["name": "Work"])
+            #expect(english.status == .conflict && english.errorCode == "conflict")
+            #expect(english.object["message"] as? String == "A folder named 'Work' already exists at the top level.")
+            let french = try await client.send(.post, "/api/v1/folders", json: ["name": "Work"], headers: [.acceptLanguage: "fr-CH, fr;q=0.9, en;q=0.8"])
+            #expect(french.status == .conflict && french.errorCode == "conflict")
+            #expect(french.object["message"] as? String == "Un dossier nommé « Work » existe déjà au premier niveau.")
+            let chinese = try await client.send(.get, "/api/v1/notes/\(UUID())", headers: [.acceptLanguage: "zh-CN"])
+            #expect(chinese.status == .notFound)
+            #expect((chinese.object["message"] as? String)?.hasPrefix("没有与") == true, "\(chinese.object)")
+            let unknown = try await client.send(.post, "/api/v1/folders", json: ["name": "Work"], headers: [.acceptLanguage: "ja"])
+            #expect(unknown.object["message"] as? String == english.object["message"] as? String, "a language not spoken here is English")
+        }
+    }
+
+    @Test func theSyncStatusSaysItsLastFailureInTheRequestsLanguage() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let refused = try await client.send(.post, "/api/v1/sync/account", json: [
+                "server": "http://127.0.0.1:9", "username": "grace", "password": "a long password",
+            ], headers: [.acceptLanguage: "de"])
+            #expect(refused.status == .badGateway)
+            #expect((refused.object["message"] as? String)?.hasPrefix("Der Synchronisierungsserver ist nicht erreichbar") == true, "\(refused.object)")
+            #expect(try app.store.syncSettings().hasAccount == false, "a refused log-in changed nothing")
+        }
+    }
+
+    @Test func theAPIsOwnComplaintsAboutARequestStayInEnglish() async throws {
+        let app = try WebTestApp()
+        try await app.test { client in
+            let malformed = try await client.send(.post, "/api/v1/folders", raw: "{", headers: [.acceptLanguage: "de"])
+            #expect(malformed.status == .badRequest)
+            #expect((malformed.object["message"] as? String)?.hasPrefix("The request body is not valid JSON") == true)
+        }
+    }
+}
