@@ -50,6 +50,15 @@ import Testing
         let imported = try cli.run(["import", folder.path], environment: environment("fr_FR.UTF-8"))
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.hasPrefix("1 note trouvée. Importées : 1 ; déjà là d’un import précédent : 0 ; ignorées : 0."), "\(imported.stdout)")
+
+        // A file that cannot come in is named with the importer's reason, in the reader's language too.
+        try Data([0x43, 0x61, 0x66, 0xE9, 0xFF, 0xFE]).write(to: folder.appendingPathComponent("Ancien.md"))
+        let skipped = try cli.run(["import", folder.path], environment: environment("es_ES.UTF-8"))
+        #expect(skipped.status == 1)
+        #expect(skipped.stdout.contains("omitida  Ancien.md: el archivo no es texto UTF-8"), "\(skipped.stdout)")
+        let json = try #require(try cli.run(["import", folder.path, "--json"], environment: environment("es_ES.UTF-8")).json() as? [String: Any])
+        let reasons = (json["skipped"] as? [[String: Any]])?.compactMap { $0["reason"] as? String }
+        #expect(reasons?.first?.hasPrefix("the file is not UTF-8 text") == true, "--json stays in English: \(json)")
     }
 
     @Test func usageComplaintsAreTranslatedAndHelpStaysEnglish() throws {

@@ -64,7 +64,7 @@ import Testing
         }
         #expect(!text.contains("**") && !text.contains("Old idea"))
         #expect(try Self.output("pdfimages", "-list", pdf.path).contains("image"), "the red square is drawn as a picture")
-        #expect(report.warnings.contains { $0.contains("CJK") } == !(try Self.fontCoversCJK()),
+        #expect(report.warnings.contains { Catalog.errors.text($0, in: .english).contains("CJK") } == !(try Self.fontCoversCJK()),
                 "the sample's 日本語 needs a CJK font; without one the report says how to get it")
     }
 

@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    @Test func anImportGivesItsReasonsInTheRequestsLanguage() async throws {
+        let app = try WebTestApp()
+        let latin1 = ByteBuffer(bytes: Array("Caf".utf8) + [0xE9, 0x20, 0xFF, 0xFE])
+        try await app.test { client in
+            let german = try await client.execute(
+                uri: "/api/v1/import?name=alt.md", method: .post, headers: [.acceptLanguage: "de-AT"], body: latin1)
+            #expect(german.status == .ok)
+            let skipped = try #require(german.object["skipped"] as? [[String: Any]])
+            #expect(skipped.first?["item"] as? String == "alt.md")
+            #expect((skipped.first?["reason"] as? String)?.hasPrefix("die Datei ist kein UTF-8-Text") == true, "\(skipped)")
+            let english = try await client.execute(uri: "/api/v1/import?name=alt.md", method: .post, headers: [:], body: latin1)
+            let reason = (english.object["skipped"] as? [[String: Any]])?.first?["reason"] as? String
+            #expect(reason?.hasPrefix("the file is not UTF-8 text") == true, "\(english.object)")
+        }
+    }
+
     @Test func theAPIsOwnComplaintsAboutARequestStayInEnglish() async throws {
         let app = try WebTestApp()
         try await app.test { client in

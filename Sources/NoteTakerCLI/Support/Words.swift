@@ -18,6 +18,11 @@ package enum Words {
         catalog.text(Wording(key, values), in: language)
     }
 
+    /// A wording of ``Catalog/errors`` (a reason an import gives, an error's), for the reader.
+    package static func text(of wording: Wording) -> String {
+        Catalog.errors.text(wording, in: language)
+    }
+
     /// The message of an error the user can act on (the store's, sync's, import's, the web
     /// app's, the command line's own), worded for the reader; `nil` for one ArgumentParser
     /// words (bad usage, help).

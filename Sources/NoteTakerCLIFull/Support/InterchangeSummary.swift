@@ -3,7 +3,6 @@ import NoteTakerInterchange
 
 /// What an import or export did, in lines for the reader, in their language.
 ///
-/// The reasons a note was skipped or changed are the importers' own, in English.
 enum InterchangeSummary {
     /// The counts, then each note skipped, each warning and each file attached.
     static func text(of report: ImportReport) -> String {
@@ -13,9 +12,9 @@ enum InterchangeSummary {
         if report.linksKept + report.linksUnresolved > 0 {
             lines.append(Words.text("importLinks", ["count": report.linksKept, "unresolved": report.linksUnresolved]))
         }
-        if let stoppedEarly = report.stoppedEarly { lines.append(Words.text("importStoppedEarly", ["reason": stoppedEarly])) }
-        lines += report.skipped.map { Words.text("importSkipped", ["item": $0.item, "reason": $0.reason]) }
-        lines += report.warnings.map { Words.text("importWarning", ["item": $0.item, "reason": $0.reason]) }
+        if let stop = report.stop { lines.append(Words.text("importStoppedEarly", ["reason": Words.text(of: stop)])) }
+        lines += report.skipped.map { Words.text("importSkipped", ["item": $0.item, "reason": Words.text(of: $0.wording)]) }
+        lines += report.warnings.map { Words.text("importWarning", ["item": $0.item, "reason": Words.text(of: $0.wording)]) }
         lines += report.attachedFiles.map { Words.text("importAttached", ["file": $0.file, "note": $0.note]) }
         return lines.joined(separator: "\n")
     }
@@ -25,6 +24,6 @@ enum InterchangeSummary {
         let counts = Words.text("exportCounts", [
             "count": report.notes, "attachments": report.attachments, "folders": report.folders, "format": report.format.rawValue,
         ])
-        return ([counts] + report.warnings.map { Words.text("exportWarning", ["reason": $0]) }).joined(separator: "\n")
+        return ([counts] + report.warnings.map { Words.text("exportWarning", ["reason": Words.text(of: $0)]) }).joined(separator: "\n")
     }
 }

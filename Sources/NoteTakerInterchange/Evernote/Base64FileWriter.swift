@@ -12,12 +12,12 @@ struct Base64FileWriter {
     private var md5 = Insecure.MD5()
     private(set) var size: Int64 = 0
     /// What went wrong, if anything (the resource, and so its note, is then refused).
-    private(set) var problem: String?
+    private(set) var problem: Wording?
 
     init(url: URL) {
         self.url = url
         handle = OwnerOnly.createFile(at: url) ? FileHandle(forWritingAtPath: url.path) : nil
-        if handle == nil { problem = "a temporary file cannot be created in \(url.deletingLastPathComponent().path)" }
+        if handle == nil { problem = Wording("attachmentNoTemporaryFile", ["folder": url.deletingLastPathComponent().path]) }
     }
 
     /// Adds base64 text (whitespace is ignored).
@@ -39,20 +39,20 @@ struct Base64FileWriter {
         let usable = final ? pending.count : pending.count - pending.count % 4
         guard usable > 0 else { return }
         guard let bytes = Data(base64Encoded: Data(pending[..<usable])) else {
-            problem = "its data is not valid base64"
+            problem = Wording("attachmentNotBase64")
             return
         }
         pending.removeFirst(usable)
         size += Int64(bytes.count)
         guard size <= Attachment.maximumSize else {
-            problem = "it is over the 250 MB limit for an attachment"
+            problem = Wording("attachmentOverLimit")
             return
         }
         md5.update(data: bytes)
         do {
             try handle?.write(contentsOf: bytes)
         } catch {
-            problem = "writing its temporary copy failed (\(error.localizedDescription))"
+            problem = Wording("attachmentCopyFailed", ["reason": error.localizedDescription])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 
 /// Turns an ENML tree into Markdown: paragraphs, headings, bold, italic, strikethrough,
 /// code, links, lists (nested), checklists (old `<en-todo>` and new checklist lists),
@@ -14,7 +15,7 @@ struct ENMLConverter {
     /// Resources by the MD5 of their bytes (lowercase hex), as `<en-media>` names them.
     let media: [String: Media]
     /// Things that could not be carried over, for the report.
-    private(set) var warnings: [String] = []
+    private(set) var warnings: [Wording] = []
     /// The resources an `<en-media>` showed.
     private var shown: Set<String> = []
 
@@ -224,13 +225,13 @@ struct ENMLConverter {
                 return "![\(Self.escaped(attributes["alt"] ?? ""))](\(source.replacingOccurrences(of: " ", with: "%20")))"
             case "en-media":
                 guard let hash = attributes["hash"]?.lowercased(), let file = media[hash] else {
-                    warnings.append("an embedded file is missing from the note's resources")
+                    warnings.append(Wording("warnMissingResource"))
                     return ""
                 }
                 shown.insert(hash)
                 return Self.mediaLink(file)
             case "en-crypt":
-                warnings.append("encrypted text cannot be read without Evernote and was left out")
+                warnings.append(Wording("warnEncryptedText"))
                 return "[encrypted text]"
             default:
                 var text = inner

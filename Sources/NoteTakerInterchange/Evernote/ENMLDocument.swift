@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -15,8 +16,8 @@ indirect enum ENMLNode {
         parser.delegate = builder
         parser.shouldResolveExternalEntities = false
         guard parser.parse(), let root = builder.root else {
-            let error = parser.parserError.map(XMLErrorText.describe) ?? "it is not well-formed XML"
-            return .failure(ENMLError(message: "line \(parser.lineNumber): \(error)"))
+            let error = parser.parserError.map(XMLErrorText.describe) ?? Wording("xmlNotWellFormed")
+            return .failure(ENMLError(wording: Wording("enmlLine", ["line": String(parser.lineNumber), "reason": error])))
         }
         return .success(root)
     }
@@ -86,7 +87,7 @@ indirect enum ENMLNode {
 
 /// Why an ENML body could not be read.
 struct ENMLError: Error {
-    var message: String
+    var wording: Wording
 }
 
 /// Builds the ``ENMLNode`` tree from parser events.

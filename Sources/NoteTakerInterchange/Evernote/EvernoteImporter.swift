@@ -14,12 +14,12 @@ struct EvernoteImporter {
     let file: URL
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
-        guard let stream = InputStream(url: file) else { throw .unreadable(path: file.path, reason: "it cannot be opened") }
+        guard let stream = InputStream(url: file) else { throw .unreadable(path: file.path, reason: Wording("reasonCannotOpen")) }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-enex-\(UUID().uuidString)")
         do {
             try OwnerOnly.createDirectory(at: temporary)
         } catch {
-            throw .writeFailed(path: temporary.path, reason: error.localizedDescription)
+            throw .writeFailed(path: temporary.path, reason: .verbatim(error.localizedDescription))
         }
         // The temporary files must outlive the last batch: it is flushed before this returns.
         defer { try? FileManager.default.removeItem(at: temporary) }
@@ -48,17 +48,16 @@ struct EvernoteImporter {
             // Whatever follows </en-export> (a second export pasted after, stray bytes) is not
             // read; every note of the export was.
             batcher.report.warnings.append(.init(
-                item: file.lastPathComponent, reason: "the file goes on after the end of the export (line \(parser.lineNumber)); what follows was not read"))
+                item: file.lastPathComponent, wording: Wording("warnTrailingData", ["line": String(parser.lineNumber)])))
         } else if !finished || !reader.sawEnd {
-            let reason = parser.parserError.map(XMLErrorText.describe) ?? "it ends before </en-export>"
-            batcher.report.stoppedEarly = "the file is cut off or broken at line \(parser.lineNumber), column \(parser.columnNumber) "
-                + "(\(reason)); the notes before that point were imported"
+            let reason = parser.parserError.map(XMLErrorText.describe) ?? Wording("xmlEndsBeforeExport")
+            batcher.report.stop = Wording("stopCutOff", ["line": String(parser.lineNumber), "column": String(parser.columnNumber), "reason": reason])
             if let unfinished = reader.unfinishedNote {
                 discard(unfinished)
-                batcher.skip(label(unfinished), reason: "the file breaks off inside this note")
+                batcher.skip(label(unfinished), reason: Wording("skipBreaksOff"))
             }
         } else if !reader.sawExportRoot {
-            batcher.report.stoppedEarly = "the file's root element is not <en-export>; it is not an Evernote export"
+            batcher.report.stop = Wording("stopNotEvernote")
         }
         // The notes linking to others, now that every title in the file is known.
         let existing = { (title: String) -> UUID? in
@@ -78,11 +77,11 @@ struct EvernoteImporter {
         let label = label(note)
         if note.contentTooLong {
             discard(note)
-            return batcher.skip(label, reason: "its text is over 32 MB, more than a note can hold")
+            return batcher.skip(label, reason: Wording("skipTextTooLong"))
         }
-        if let broken = note.resources.first(where: { $0.file.problem != nil }) {
+        if let broken = note.resources.first(where: { $0.file.problem != nil }), let problem = broken.file.problem {
             discard(note)
-            return batcher.skip(label, reason: "attachment '\(broken.fileName ?? broken.mime)': \(broken.file.problem ?? "")")
+            return batcher.skip(label, reason: Wording("skipAttachmentBroken", ["name": broken.fileName ?? broken.mime, "reason": problem]))
         }
         // A note's identity is its title, date and text; two such notes in one file are two
         // notes (the second and later ones numbered), one note imported twice is one.
@@ -101,7 +100,7 @@ struct EvernoteImporter {
         }
         var body = ""
         var converter = ENMLConverter(media: media, tasks: note.tasks)
-        var warnings: [String] = []
+        var warnings: [Wording] = []
         if note.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             // Evernote for Windows writes web clips with an empty <content>: an empty note.
             body = converter.remainingTasks()
@@ -111,10 +110,10 @@ struct EvernoteImporter {
             case .failure(let error):
                 guard let recovered = ENMLRecovery.parse(note.content) else {
                     discard(note)
-                    return batcher.skip(label, reason: "its content is damaged (\(error.message)) and holds nothing readable")
+                    return batcher.skip(label, reason: Wording("skipContentDamaged", ["reason": error.wording]))
                 }
                 body = converter.markdown(recovered)
-                warnings.append("its content was damaged (\(error.message)); what could be read was imported — compare it with Evernote")
+                warnings.append(Wording("warnContentDamaged", ["reason": error.wording]))
             }
         }
         let properties = Self.properties(note.attributes)
@@ -124,7 +123,7 @@ struct EvernoteImporter {
             createdAt: note.created, modifiedAt: note.updated ?? note.created)
         links.noteTitle(note.title, id: noteId)
         let item = EvernoteNoteLinks.Waiting(
-            item: NoteImport(draft: draft, files: files), label: label, warnings: warnings + Array(Set(converter.warnings)).sorted(),
+            item: NoteImport(draft: draft, files: files), label: label, warnings: warnings + Array(Set(converter.warnings)).sorted { $0.key < $1.key },
             temporaryFiles: note.resources.map(\.file.url), fileBytes: note.resources.reduce(0) { $0 + $1.file.size })
         if links.holdIfLinking(item) { return }
         try batcher.add(item.item, label: item.label, warnings: item.warnings, temporaryFiles: item.temporaryFiles, fileBytes: item.fileBytes)

@@ -18,7 +18,7 @@ struct EvernoteNoteLinks {
     struct Waiting {
         var item: NoteImport
         var label: String
-        var warnings: [String]
+        var warnings: [Wording]
         var temporaryFiles: [URL]
         var fileBytes: Int64
     }
@@ -64,7 +64,7 @@ struct EvernoteNoteLinks {
                     report.linksKept += 1
                 } else {
                     report.linksUnresolved += 1
-                    note.warnings.append("its link '\(link.text)' goes to an Evernote note that is neither in this file nor here; it was kept as written")
+                    note.warnings.append(Wording("warnEvernoteLinkUnresolved", ["text": link.text]))
                 }
             }
             note.item.draft.body = MarkdownLink.replacing(replacements, in: body)

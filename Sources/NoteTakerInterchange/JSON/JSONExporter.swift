@@ -48,7 +48,7 @@ struct JSONExporter {
             let manifestFile = folder.appendingPathComponent(ExportManifest.fileName)
             guard OwnerOnly.createFile(at: manifestFile, contents: try pretty.encode(manifest)) else { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            throw .writeFailed(path: folder.appendingPathComponent(ExportManifest.fileName).path, reason: error.localizedDescription)
+            throw .writeFailed(path: folder.appendingPathComponent(ExportManifest.fileName).path, reason: .verbatim(error.localizedDescription))
         }
         return report
     }
@@ -59,7 +59,7 @@ struct JSONExporter {
             line.append(UInt8(ascii: "\n"))
             return line
         } catch {
-            throw .writeFailed(path: ExportManifest.notesFileName, reason: error.localizedDescription)
+            throw .writeFailed(path: ExportManifest.notesFileName, reason: .verbatim(error.localizedDescription))
         }
     }
 }

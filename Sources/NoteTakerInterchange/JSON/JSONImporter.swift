@@ -25,19 +25,19 @@ struct JSONImporter {
         while let line = try reader.next() {
             switch line {
             case .tooLong(let number):
-                batcher.skip("\(ExportManifest.notesFileName) line \(number)", reason: "the line is over 64 MB, more than any note can hold")
+                batcher.skip("\(ExportManifest.notesFileName):\(number)", reason: Wording("skipLineTooLong"))
             case .text(let data, let number):
                 guard !data.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) else { continue }
-                let label = "\(ExportManifest.notesFileName) line \(number)"
+                let label = "\(ExportManifest.notesFileName):\(number)"
                 do {
                     let note = try decoder.decode(ExportedNote.self, from: data)
                     try add(note, label: label, folderIds: folderIds, batcher)
                 } catch let error as DecodingError {
-                    batcher.skip(label, reason: "not a valid note: \(error.readableDescription)")
+                    batcher.skip(label, reason: Wording("skipInvalidNote", ["reason": error.readableDescription]))
                 } catch let error as InterchangeError {
                     throw error
                 } catch {
-                    batcher.skip(label, reason: "not valid JSON")
+                    batcher.skip(label, reason: Wording("skipInvalidJSON"))
                 }
             }
             batcher.reportProgress(done: reader.bytesRead, total: total)
@@ -50,15 +50,15 @@ struct JSONImporter {
         do {
             manifest = try ExportManifest.makeDecoder().decode(ExportManifest.self, from: Data(contentsOf: url))
         } catch let error as DecodingError {
-            throw .badExport(path: url.path, reason: error.readableDescription)
+            throw .badExport(path: url.path, reason: .verbatim(error.readableDescription))
         } catch {
-            throw .unreadable(path: url.path, reason: error.localizedDescription)
+            throw .unreadable(path: url.path, reason: .verbatim(error.localizedDescription))
         }
         guard manifest.format == ExportManifest.formatName else {
-            throw .badExport(path: url.path, reason: "its format is '\(manifest.format)', not '\(ExportManifest.formatName)'")
+            throw .badExport(path: url.path, reason: Wording("reasonExportFormat", ["format": manifest.format, "expected": ExportManifest.formatName]))
         }
         guard manifest.version <= ExportManifest.currentVersion else {
-            throw .badExport(path: url.path, reason: "it was written by a newer NoteTaker (format version \(manifest.version)); update NoteTaker to read it")
+            throw .badExport(path: url.path, reason: Wording("reasonExportNewer", ["version": String(manifest.version)]))
         }
         return manifest
     }
@@ -76,12 +76,13 @@ struct JSONImporter {
                     continue
                 }
                 guard let id = UUID(uuidString: folder.id) else {
-                    batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "its id '\(folder.id)' is not a UUID; its notes are imported without a folder."))
+                    batcher.report.warnings.append(.init(item: folder.name, wording: Wording("folderIdNotUUID", ["id": folder.id])))
                     continue
                 }
                 var icon = folder.icon
                 if let long = icon, long.utf8.count > NoteStore.maximumIconBytes {
-                    batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "its icon has \(long.utf8.count) bytes, more than the \(NoteStore.maximumIconBytes) a folder icon may have; the folder is imported without it."))
+                    batcher.report.warnings.append(.init(item: folder.name, wording: Wording("folderIconDropped", [
+                        "size": long.utf8.count, "maximum": NoteStore.maximumIconBytes])))
                     icon = nil
                 }
                 let candidate = Folder(
@@ -90,12 +91,12 @@ struct JSONImporter {
                 do {
                     ids[folder.id] = try store.importFolder(candidate)
                 } catch {
-                    batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "\(error.message) Its notes are imported without a folder."))
+                    batcher.report.warnings.append(.init(item: folder.name, wording: Wording("folderRefused", ["reason": error.wording])))
                 }
             }
             if next.count == waiting.count {
                 for folder in next {
-                    batcher.report.warnings.append(.init(item: "folder '\(folder.name)'", reason: "its parent folders form a loop; it is not imported, and its notes have no folder."))
+                    batcher.report.warnings.append(.init(item: folder.name, wording: Wording("folderLoop")))
                 }
                 break
             }
@@ -107,15 +108,15 @@ struct JSONImporter {
     private func add(_ note: ExportedNote, label: String, folderIds: [String: UUID], _ batcher: ImportBatcher) throws(InterchangeError) {
         let label = note.title.isEmpty ? label : "\(label) '\(note.title)'"
         guard let noteId = UUID(uuidString: note.id) else {
-            return batcher.skip(label, reason: "its id '\(note.id)' is not a UUID")
+            return batcher.skip(label, reason: Wording("skipNoteIdNotUUID", ["id": note.id]))
         }
         var files: [NoteImport.File] = []
         for attachment in note.attachments {
             guard let attachmentId = UUID(uuidString: attachment.id) else {
-                return batcher.skip(label, reason: "attachment '\(attachment.fileName)' has an id that is not a UUID")
+                return batcher.skip(label, reason: Wording("skipAttachmentIdNotUUID", ["name": attachment.fileName]))
             }
             guard attachment.sha256.utf8.count == 64, attachment.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-                return batcher.skip(label, reason: "attachment '\(attachment.fileName)' has no valid sha256")
+                return batcher.skip(label, reason: Wording("skipAttachmentNoSHA", ["name": attachment.fileName]))
             }
             files.append(NoteImport.File(
                 id: attachmentId, fileName: attachment.fileName,

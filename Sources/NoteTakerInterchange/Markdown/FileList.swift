@@ -16,7 +16,7 @@ extension MarkdownImporter {
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey]
         guard let enumerator = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-        else { throw .unreadable(path: root.path, reason: "the folder cannot be listed") }
+        else { throw .unreadable(path: root.path, reason: Wording("reasonFolderUnlisted")) }
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         var list = FileList(markdown: [], others: [:])
         for case let url as URL in enumerator {
@@ -46,7 +46,7 @@ struct FolderMaker {
     }
 
     /// The folder for `path` (`A/B/C`), `nil` with a warning when one of its names is refused.
-    mutating func folder(for path: String, warnings: inout [String]) -> UUID? {
+    mutating func folder(for path: String, warnings: inout [Wording]) -> UUID? {
         if let known = made[path] { return known }
         let parentPath = (path as NSString).deletingLastPathComponent
         let parent = parentPath.isEmpty ? nil : folder(for: parentPath, warnings: &warnings)
@@ -55,7 +55,7 @@ struct FolderMaker {
         do {
             id = try store.importFolder(Folder(id: UUID.derived(from: "folder:\(path)"), name: name, parentId: parent))
         } catch {
-            warnings.append("filed without a folder: the folder '\(path)' cannot be made (\(error.message))")
+            warnings.append(Wording("warnNoFolder", ["path": path, "reason": error.wording]))
             id = nil
         }
         made[path] = id

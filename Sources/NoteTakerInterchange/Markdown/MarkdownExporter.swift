@@ -51,7 +51,7 @@ struct MarkdownExporter {
                     let file = noteFolder.appendingPathComponent(fileName)
                     guard OwnerOnly.createFile(at: file, contents: Data(body.utf8)) else { throw CocoaError(.fileWriteUnknown) }
                 } catch {
-                    throw .writeFailed(path: noteFolder.appendingPathComponent(fileName).path, reason: error.localizedDescription)
+                    throw .writeFailed(path: noteFolder.appendingPathComponent(fileName).path, reason: .verbatim(error.localizedDescription))
                 }
             }
             report.notes += notes.count

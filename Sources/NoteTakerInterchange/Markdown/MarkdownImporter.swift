@@ -19,7 +19,7 @@ struct MarkdownImporter {
         let root = input.resolvingSymlinksInPath().standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else {
-            throw .unreadable(path: input.path, reason: "no such file or folder")
+            throw .unreadable(path: input.path, reason: Wording("reasonNoSuchPath"))
         }
         let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
         let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
@@ -49,7 +49,7 @@ struct MarkdownImporter {
     /// A Markdown file as read: its bytes and text, or why it cannot be imported.
     enum FileRead {
         case text(Data, String, [FileAttributeKey: Any]?)
-        case problem(String)
+        case problem(Wording)
     }
 
     static func read(_ relativePath: String, base: URL) -> FileRead {
@@ -57,11 +57,11 @@ struct MarkdownImporter {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         guard size <= maximumFileSize else {
-            return .problem("the file is \(size / 1_000_000) MB; a note holds at most 10 MB of text (split the file)")
+            return .problem(Wording("skipFileTooLarge", ["size": size / 1_000_000]))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return .problem("the file cannot be read") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return .problem(Wording("skipFileUnreadable")) }
         guard let text = decodeText(data) else {
-            return .problem("the file is not UTF-8 text (convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8)")
+            return .problem(Wording("skipNotUTF8"))
         }
         return .text(data, text, attributes)
     }
@@ -85,7 +85,7 @@ struct MarkdownImporter {
         let directory = (relativePath as NSString).deletingLastPathComponent
         let stem = ((relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
         let noteId = Self.noteId(relativePath, data: data, frontMatter: fields)
-        var warnings: [String] = []
+        var warnings: [Wording] = []
         var body = String(content)
         var attachments: [NoteImport.File] = []
         var replacements: [(Range<String.Index>, String)] = []
@@ -98,7 +98,7 @@ struct MarkdownImporter {
                 batcher.report.linksKept += 1
                 continue
             case .unresolved(let target):
-                warnings.append("link to \(target) left as written: no note of that name in the import or in this app")
+                warnings.append(Wording("warnLinkNoNote", ["target": target]))
                 batcher.report.linksUnresolved += 1
                 continue
             case .notANote:
@@ -108,7 +108,7 @@ struct MarkdownImporter {
             case .notAFile:
                 continue
             case .problem(let reason):
-                warnings.append("link to \(link.target) left as it is: \(reason)")
+                warnings.append(Wording("warnLinkLeft", ["target": link.target, "reason": reason]))
             case .file(let path):
                 let file = attached[path] ?? NoteImport.File(
                     id: UUID.derived(from: "\(noteId.key):\(path)"), fileName: (path as NSString).lastPathComponent,
@@ -143,7 +143,7 @@ struct MarkdownImporter {
 
     private enum Resolution {
         case notAFile
-        case problem(String)
+        case problem(Wording)
         case file(String)
     }
 
@@ -156,20 +156,20 @@ struct MarkdownImporter {
         if lowercased.hasSuffix(".md") || (link.isWikilink && !target.contains(".")) { return .notAFile }
         if link.isWikilink {
             let name = (target as NSString).lastPathComponent.lowercased()
-            guard let path = files.others[name]?.first else { return .problem("no file of that name in the folder") }
+            guard let path = files.others[name]?.first else { return .problem(Wording("linkNoFile")) }
             return .file(path)
         }
         let candidate = base.appendingPathComponent(directory).appendingPathComponent(target)
             .standardizedFileURL.resolvingSymlinksInPath()
         let basePath = base.path.hasSuffix("/") ? base.path : base.path + "/"
-        guard candidate.path.hasPrefix(basePath) else { return .problem("it points outside the imported folder") }
+        guard candidate.path.hasPrefix(basePath) else { return .problem(Wording("linkOutside")) }
         let relative = String(candidate.path.dropFirst(basePath.count))
         guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else {
-            return .problem("it is a hidden file or inside a hidden folder (attach it by hand if you mean to)")
+            return .problem(Wording("linkHidden"))
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue else {
-            return .problem("no such file")
+            return .problem(Wording("linkMissing"))
         }
         return .file(relative)
     }

@@ -35,11 +35,10 @@ struct PDFExporter {
         if report.notes == 0 { writer.text("No notes to export.", font: Self.bodyFont, grey: 0.4) }
         try writer.finish()
         if !notesWithMissingGlyphs.isEmpty {
-            report.warnings.append(
-                "some characters have no font on this machine and print as boxes, in: "
-                + notesWithMissingGlyphs.prefix(5).joined(separator: ", ")
-                + (notesWithMissingGlyphs.count > 5 ? " and \(notesWithMissingGlyphs.count - 5) more" : "")
-                + ". For Chinese, Japanese or Korean text install a CJK font (sudo apt install fonts-noto-cjk) and export again.")
+            let titles = notesWithMissingGlyphs.prefix(5).joined(separator: ", ")
+            report.warnings.append(notesWithMissingGlyphs.count > 5
+                ? Wording("pdfMissingGlyphsMore", ["titles": titles, "count": notesWithMissingGlyphs.count - 5])
+                : Wording("pdfMissingGlyphs", ["titles": titles]))
         }
         return report
     }

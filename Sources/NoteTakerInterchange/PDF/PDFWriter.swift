@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 import NoteTakerSyncProtocol
 
 /// Lays out notes on A4 pages with Pango and draws them into a PDF with cairo: a page
@@ -21,10 +22,10 @@ final class PDFWriter {
     init(library: PangoCairo, file: URL, title: String) throws(InterchangeError) {
         self.library = library
         // Made 0600 first: cairo truncates the file and keeps its mode.
-        guard OwnerOnly.createFile(at: file) else { throw .writeFailed(path: file.path, reason: "the file cannot be created") }
+        guard OwnerOnly.createFile(at: file) else { throw .writeFailed(path: file.path, reason: Wording("reasonFileNotCreated")) }
         guard let surface = library.pdfSurfaceCreate(file.path, Self.pageWidth, Self.pageHeight),
               library.surfaceStatus(surface) == 0, let context = library.create(surface)
-        else { throw .writeFailed(path: file.path, reason: "cairo cannot create a PDF there") }
+        else { throw .writeFailed(path: file.path, reason: Wording("reasonCairoNoPDF")) }
         self.surface = surface
         self.context = context
         library.pdfSetMetadata(surface, 0, title)
@@ -148,7 +149,7 @@ final class PDFWriter {
         library.surfaceFinish(surface)
         let status = library.surfaceStatus(surface)
         library.surfaceDestroy(surface)
-        if status != 0 { throw .writeFailed(path: "PDF", reason: "cairo reported error \(status)") }
+        if status != 0 { throw .writeFailed(path: "PDF", reason: Wording("reasonCairoError", ["status": String(status)])) }
     }
 
     private func forceNewPage() {

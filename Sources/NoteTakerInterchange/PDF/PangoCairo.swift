@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +79,7 @@ struct PangoCairo: @unchecked Sendable {
         let pixbufLibrary = dlopen("libgdk_pixbuf-2.0.so.0", RTLD_NOW)
         func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String) throws(InterchangeError) -> T {
             guard let address = dlsym(library, name) else {
-                throw .pdfUnavailable("the installed cairo or pango is too old (no \(name)); update libcairo2 and libpango-1.0-0")
+                throw .pdfUnavailable(Wording("reasonCairoTooOld", ["name": name]))
             }
             return unsafeBitCast(address, to: T.self)
         }
@@ -122,7 +123,7 @@ struct PangoCairo: @unchecked Sendable {
 
     private static func open(_ name: String, package: String) throws(InterchangeError) -> UnsafeMutableRawPointer {
         guard let handle = dlopen(name, RTLD_NOW | RTLD_GLOBAL) else {
-            throw .pdfUnavailable("\(name) is missing; install it with: sudo apt install \(package)")
+            throw .pdfUnavailable(Wording("reasonLibraryMissing", ["name": name, "package": package]))
         }
         return handle
     }

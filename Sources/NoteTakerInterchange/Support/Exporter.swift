@@ -12,7 +12,7 @@ public enum ExportFormat: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// What an export wrote.
-public struct ExportReport: Sendable, Hashable, Codable {
+public struct ExportReport: Sendable, Hashable, Encodable {
     /// The format written.
     public var format: ExportFormat
     /// Notes written.
@@ -22,12 +22,24 @@ public struct ExportReport: Sendable, Hashable, Codable {
     /// Folders written.
     public var folders = 0
     /// Things written differently from the note (a font missing for some characters, ...).
-    public var warnings: [String] = []
+    public var warnings: [Wording] = []
 
     /// Creates an empty report.
     public init(format: ExportFormat) {
         self.format = format
     }
+
+    /// Encodes the counts, the warnings worded in the encoder's language.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(attachments, forKey: .attachments)
+        try container.encode(folders, forKey: .folders)
+        try container.encode(warnings.map { Catalog.errors.text($0, in: Language.of(encoder)) }, forKey: .warnings)
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, notes, attachments, folders, warnings }
 }
 
 /// Exports notes from a store: JSON (lossless), Markdown (for other tools) or PDF (to read

@@ -8,7 +8,7 @@ final class ImportBatcher {
     private struct Pending {
         var item: NoteImport
         var label: String
-        var warnings: [String]
+        var warnings: [Wording]
         var temporaryFiles: [URL]
         var localFiles: [String]
     }
@@ -32,7 +32,7 @@ final class ImportBatcher {
     /// Queues a note; `temporaryFiles` are deleted once the batch is written; `localFiles` are
     /// the files of the person's own disk that it attaches, listed in the report once it is in.
     func add(
-        _ item: NoteImport, label: String, warnings: [String] = [], temporaryFiles: [URL] = [], localFiles: [String] = [],
+        _ item: NoteImport, label: String, warnings: [Wording] = [], temporaryFiles: [URL] = [], localFiles: [String] = [],
         fileBytes: Int64 = 0
     ) throws(InterchangeError) {
         report.found += 1
@@ -42,9 +42,9 @@ final class ImportBatcher {
     }
 
     /// Records a note that cannot be imported.
-    func skip(_ label: String, reason: String) {
+    func skip(_ label: String, reason: Wording) {
         report.found += 1
-        report.skipped.append(.init(item: label, reason: reason))
+        report.skipped.append(.init(item: label, wording: reason))
     }
 
     /// Reports how far the input has been read.
@@ -66,12 +66,12 @@ final class ImportBatcher {
             switch outcome {
             case .imported:
                 report.imported += 1
-                report.warnings += entry.warnings.map { .init(item: entry.label, reason: $0) }
+                report.warnings += entry.warnings.map { .init(item: entry.label, wording: $0) }
                 report.attachedFiles += entry.localFiles.map { .init(note: entry.label, file: $0) }
             case .alreadyPresent:
                 report.alreadyPresent += 1
             case .failed(let error):
-                report.skipped.append(.init(item: entry.label, reason: error.message))
+                report.skipped.append(.init(item: entry.label, wording: error.wording))
             }
         }
     }

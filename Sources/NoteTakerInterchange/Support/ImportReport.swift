@@ -2,7 +2,10 @@ import Foundation
 import NoteTakerKit
 
 /// What an import found and did: counts, and every note skipped or changed with the reason.
-public struct ImportReport: Sendable, Hashable, Codable {
+///
+/// Encoded with its reasons in English, or in the ``Language`` an encoder's `userInfo` gives
+/// under ``Language/codingKey``.
+public struct ImportReport: Sendable, Hashable, Encodable {
     /// The kinds of input ``Importer`` reads.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// A NoteTaker JSON export.
@@ -14,15 +17,33 @@ public struct ImportReport: Sendable, Hashable, Codable {
     }
 
     /// One note (or file) that was not imported, or imported with a caveat.
-    public struct Entry: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable, Encodable {
         /// Where it came from: a file path, or a note's title and position.
         public var item: String
-        /// Why.
-        public var reason: String
+        /// Why, to be worded in the reader's language.
+        public var wording: Wording
+
+        /// Why, in English.
+        public var reason: String { Catalog.errors.text(wording, in: .english) }
+
+        /// An entry for `item`, for the reason `wording` gives.
+        public init(item: String, wording: Wording) {
+            self.item = item
+            self.wording = wording
+        }
+
+        /// Encodes `item` and `reason`, worded in the encoder's language.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(item, forKey: .item)
+            try container.encode(Catalog.errors.text(wording, in: Language.of(encoder)), forKey: .reason)
+        }
+
+        private enum CodingKeys: String, CodingKey { case item, reason }
     }
 
     /// A file from the importing person's disk that an imported note attached.
-    public struct AttachedFile: Sendable, Hashable, Codable {
+    public struct AttachedFile: Sendable, Hashable, Encodable {
         /// The note's file, as the import names it.
         public var note: String
         /// The attached file, relative to the imported folder.
@@ -42,7 +63,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Notes imported with something left as it was (a link to a missing file, ...).
     public var warnings: [Entry] = []
     /// A problem that ended reading the input early (the notes before it were imported).
-    @Nullable public var stoppedEarly: String?
+    public var stop: Wording?
+    /// The same, in English.
+    public var stoppedEarly: String? { stop.map { Catalog.errors.text($0, in: .english) } }
     /// Links from one imported note to another, kept as links by id (`note:ID`).
     public var linksKept = 0
     /// Links to notes neither the import nor the store holds, left as written (each also in `warnings`).
@@ -54,6 +77,25 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Creates an empty report.
     public init(kind: Kind) {
         self.kind = kind
+    }
+
+    /// Encodes the counts and entries, `stoppedEarly` worded in the encoder's language.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(found, forKey: .found)
+        try container.encode(imported, forKey: .imported)
+        try container.encode(alreadyPresent, forKey: .alreadyPresent)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(stop.map { Catalog.errors.text($0, in: Language.of(encoder)) }, forKey: .stoppedEarly)
+        try container.encode(linksKept, forKey: .linksKept)
+        try container.encode(linksUnresolved, forKey: .linksUnresolved)
+        try container.encode(attachedFiles, forKey: .attachedFiles)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, found, imported, alreadyPresent, skipped, warnings, stoppedEarly, linksKept, linksUnresolved, attachedFiles
     }
 }
 

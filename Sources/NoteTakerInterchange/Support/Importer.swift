@@ -37,7 +37,7 @@ public struct Importer: Sendable {
     public static func detect(_ url: URL) throws(InterchangeError) -> (ImportReport.Kind, URL) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw .unreadable(path: url.path, reason: "no such file or folder")
+            throw .unreadable(path: url.path, reason: Wording("reasonNoSuchPath"))
         }
         if isFolder.boolValue {
             let manifest = url.appendingPathComponent(ExportManifest.fileName)
@@ -50,7 +50,7 @@ public struct Importer: Sendable {
         default: break
         }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw .unreadable(path: url.path, reason: "permission denied")
+            throw .unreadable(path: url.path, reason: Wording("reasonPermissionDenied"))
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4096)) ?? Data()

@@ -9,15 +9,15 @@ public enum InterchangeError: Error, Sendable, Hashable {
     /// Nothing at this path is a NoteTaker export, a Markdown folder or file, or an Evernote file.
     case unknownKind(path: String)
     /// A file or folder could not be read.
-    case unreadable(path: String, reason: String)
+    case unreadable(path: String, reason: Wording)
     /// The export would overwrite something.
     case outputExists(path: String)
     /// Writing the export failed.
-    case writeFailed(path: String, reason: String)
+    case writeFailed(path: String, reason: Wording)
     /// A NoteTaker export that cannot be read: damaged, or from a newer version.
-    case badExport(path: String, reason: String)
+    case badExport(path: String, reason: Wording)
     /// PDF export needs libraries this machine does not have.
-    case pdfUnavailable(String)
+    case pdfUnavailable(Wording)
 
 }
 

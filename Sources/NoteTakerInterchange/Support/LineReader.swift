@@ -22,7 +22,7 @@ struct LineReader {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw .unreadable(path: url.path, reason: error.localizedDescription)
+            throw .unreadable(path: url.path, reason: .verbatim(error.localizedDescription))
         }
         self.maximumLineLength = maximumLineLength
         path = url.path
@@ -52,7 +52,7 @@ struct LineReader {
             do {
                 chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             } catch {
-                throw .unreadable(path: path, reason: error.localizedDescription)
+                throw .unreadable(path: path, reason: .verbatim(error.localizedDescription))
             }
             bytesRead += Int64(chunk.count)
             if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }

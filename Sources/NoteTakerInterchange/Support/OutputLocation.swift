@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 import NoteTakerSyncProtocol
 
 /// Where an export is written: into a hidden folder beside the destination, moved into place
@@ -22,7 +23,7 @@ struct OutputLocation {
         do {
             try manager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw .writeFailed(path: parent.path, reason: error.localizedDescription)
+            throw .writeFailed(path: parent.path, reason: .verbatim(error.localizedDescription))
         }
         self.destination = destination
         staging = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
@@ -30,7 +31,7 @@ struct OutputLocation {
             do {
                 try manager.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: OwnerOnly.folderMode])
             } catch {
-                throw .writeFailed(path: staging.path, reason: error.localizedDescription)
+                throw .writeFailed(path: staging.path, reason: .verbatim(error.localizedDescription))
             }
         }
     }
@@ -42,7 +43,7 @@ struct OutputLocation {
             if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
             try manager.moveItem(at: staging, to: destination)
         } catch {
-            throw .writeFailed(path: destination.path, reason: error.localizedDescription)
+            throw .writeFailed(path: destination.path, reason: .verbatim(error.localizedDescription))
         }
     }
 
@@ -62,7 +63,7 @@ final class BufferedFile {
         path = url.path
         guard OwnerOnly.createFile(at: url),
               let handle = FileHandle(forWritingAtPath: url.path)
-        else { throw .writeFailed(path: url.path, reason: "cannot create the file") }
+        else { throw .writeFailed(path: url.path, reason: Wording("reasonFileNotCreated")) }
         self.handle = handle
     }
 
@@ -82,7 +83,7 @@ final class BufferedFile {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw .writeFailed(path: path, reason: error.localizedDescription)
+            throw .writeFailed(path: path, reason: .verbatim(error.localizedDescription))
         }
     }
 
@@ -91,7 +92,7 @@ final class BufferedFile {
         do {
             try handle.write(contentsOf: buffer)
         } catch {
-            throw .writeFailed(path: path, reason: error.localizedDescription)
+            throw .writeFailed(path: path, reason: .verbatim(error.localizedDescription))
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -104,6 +105,6 @@ func copyFile(from source: URL, to destination: URL) throws(InterchangeError) {
         try FileManager.default.copyItem(at: source, to: destination)
         try OwnerOnly.restrict(destination)
     } catch {
-        throw .writeFailed(path: destination.path, reason: error.localizedDescription)
+        throw .writeFailed(path: destination.path, reason: .verbatim(error.localizedDescription))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteTakerKit
 
 /// Packs a folder into one `.zip` file (stored, uncompressed; UTF-8 names), so an export
 /// that is a folder can be downloaded from the web app and opened by any unzip tool.
@@ -19,7 +20,7 @@ public enum ZipArchive {
             let name = Data(String(file.standardizedFileURL.path.dropFirst(prefix.count)).utf8)
             let (crc, size) = try checksum(file)
             guard size < UInt64(UInt32.max), offset < UInt32.max / 2 else {
-                throw .writeFailed(path: destination.path, reason: "the export is over 4 GB, more than a zip file can hold; use the command line")
+                throw .writeFailed(path: destination.path, reason: Wording("reasonZipTooLarge"))
             }
             var local = Data()
             local.append(le32(0x0403_4B50))
@@ -70,12 +71,12 @@ public enum ZipArchive {
     }
 
     private static func read(_ file: URL, _ body: (Data) -> Void) throws(InterchangeError) {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { throw .unreadable(path: file.path, reason: "it cannot be opened") }
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { throw .unreadable(path: file.path, reason: Wording("reasonCannotOpen")) }
         defer { try? handle.close() }
         do {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { body(chunk) }
         } catch {
-            throw .unreadable(path: file.path, reason: error.localizedDescription)
+            throw .unreadable(path: file.path, reason: .verbatim(error.localizedDescription))
         }
     }
 

@@ -45,17 +45,17 @@ public struct Catalog: Sendable {
         let spoken = entries[language]?[wording.key] != nil ? language : .english
         switch entry {
         case .text(let text):
-            return Self.fill(text, wording.values, spoken)
+            return fill(text, wording.values, spoken)
         case .plural(let forms):
-            guard case .number(let count) = wording.values["count"] else { return Self.fill(forms["other"] ?? "", wording.values, spoken) }
+            guard case .number(let count) = wording.values["count"] else { return fill(forms["other"] ?? "", wording.values, spoken) }
             let form = forms[spoken.pluralCategory(of: count).rawValue] ?? forms["other"] ?? ""
-            return Self.fill(form, wording.values, spoken)
+            return fill(form, wording.values, spoken)
         }
     }
 
     /// `template` with each `{name}` replaced by its value; a name without one stays as it is.
     /// One pass over the template, so a value that holds braces is never read as a placeholder.
-    private static func fill(_ template: String, _ values: [String: Wording.Value], _ language: Language) -> String {
+    private func fill(_ template: String, _ values: [String: Wording.Value], _ language: Language) -> String {
         var result = ""
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
@@ -70,6 +70,7 @@ public struct Catalog: Sendable {
             switch value {
             case .text(let text): result += text
             case .number(let number): result += language.write(number)
+            case .wording(let inner): result += text(inner, in: language)
             }
             rest = rest[rest.index(after: close)...]
         }
@@ -78,6 +79,7 @@ public struct Catalog: Sendable {
 }
 
 extension Catalog {
-    /// The words of NoteTaker's errors (the store's, sync's, import's and export's).
+    /// The words of NoteTaker's errors (the store's, sync's, import's and export's), and of
+    /// the reasons an import gives for a note it skipped or changed.
     public static let errors = Catalog(files: EmbeddedFiles.files, folder: "Strings")
 }

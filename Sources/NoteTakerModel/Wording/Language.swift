@@ -56,3 +56,13 @@ public enum Language: String, CaseIterable, Sendable, Hashable {
         return ranked.min { ($0.0, -$0.1) > ($1.0, -$1.1) }?.2 ?? .english
     }
 }
+
+extension Language {
+    /// The `userInfo` key under which an encoder carries the language to word values in.
+    public static let codingKey = CodingUserInfoKey(rawValue: "NoteTaker.language")!
+
+    /// The language `encoder` words values in: the one its `userInfo` names, else English.
+    public static func of(_ encoder: any Encoder) -> Language {
+        encoder.userInfo[codingKey] as? Language ?? .english
+    }
+}

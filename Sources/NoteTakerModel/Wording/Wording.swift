@@ -9,6 +9,8 @@ public struct Wording: Sendable, Hashable {
         case text(String)
         /// A whole number.
         case number(Int64)
+        /// Another wording, worded in the same language (a reason inside a message).
+        indirect case wording(Wording)
     }
 
     /// The catalog key.
@@ -20,6 +22,11 @@ public struct Wording: Sendable, Hashable {
     public init(_ key: String, _ values: [String: any WordingArgument] = [:]) {
         self.key = key
         self.values = values.mapValues(\.wordingValue)
+    }
+
+    /// Text that has no translation (the operating system's or a library's own words), as it is.
+    public static func verbatim(_ text: String) -> Wording {
+        Wording("verbatim", ["text": text])
     }
 }
 
@@ -42,6 +49,11 @@ extension Substring: WordingArgument {
 extension Int: WordingArgument {
     /// The number, written as the language writes numbers.
     public var wordingValue: Wording.Value { .number(Int64(self)) }
+}
+
+extension Wording: WordingArgument {
+    /// The wording, to be worded in the same language as the message it is part of.
+    public var wordingValue: Wording.Value { .wording(self) }
 }
 
 extension Int64: WordingArgument {

@@ -9,7 +9,9 @@ enum JSON {
     static let maximumRequestBytes = 8 << 20
 
     /// The API's encoder: ISO 8601 dates, sorted keys, explicit nulls where the wire type says so.
-    static let encoder: JSONEncoder = {
+    static let encoder = makeEncoder()
+
+    private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -17,7 +19,7 @@ enum JSON {
         }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }()
+    }
 
     /// Decodes a request body as `T`; a wrong, missing or oversized body is a 400 or 413 naming the problem.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(WebAPIError) -> T {
@@ -37,8 +39,16 @@ enum JSON {
     }
 
     /// A JSON response.
-    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
+    /// `value` as a JSON response; what it words (an import's reasons) in `language`.
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, language: Language = .english) throws -> Response {
+        let data: Data
+        if language == .english {
+            data = try encoder.encode(value)
+        } else {
+            let worded = makeEncoder()
+            worded.userInfo[Language.codingKey] = language
+            data = try worded.encode(value)
+        }
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -40,7 +40,7 @@ struct ImportRoutes {
             }
             guard Self.size(of: file) > 0 else { throw WebAPIError(.badRequest, "invalid_input", wording: Wording("importFileEmpty", ["name": name])) }
             do {
-                return try JSON.response(try Importer(store: store).importItems(at: file))
+                return try JSON.response(try Importer(store: store).importItems(at: file), language: request.language)
             } catch let error as InterchangeError {
                 throw WebAPIError(error)
             }
@@ -70,7 +70,7 @@ struct ImportRoutes {
         }
         defer { batch.remove() }
         do {
-            return try JSON.response(try Importer(store: store).importItems(at: batch.folder))
+            return try JSON.response(try Importer(store: store).importItems(at: batch.folder), language: request.language)
         } catch let error as InterchangeError {
             throw WebAPIError(error)
         }
