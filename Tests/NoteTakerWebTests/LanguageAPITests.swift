@@ -38,6 +38,21 @@ import Testing
         }
     }
 
+    @Test func theLastFailedSyncIsKeptAsAWordingAndSaidInTheRequestsLanguage() async throws {
+        let app = try WebTestApp()
+        try app.store.noteFailedCycle(SyncError.unreachable("connection refused"))
+        try await app.test { client in
+            let german = try await client.send(.get, "/api/v1/sync", headers: [.acceptLanguage: "de"])
+            let failed = try #require((german.object["summary"] as? [String: Any])?["failedCycle"] as? [String: Any])
+            #expect(failed["message"] as? String
+                == "Der Synchronisierungsserver ist nicht erreichbar (connection refused). Deine Änderungen bleiben hier gespeichert und werden hochgeladen, sobald er wieder da ist.")
+            let english = try await client.send(.get, "/api/v1/sync")
+            let message = ((english.object["summary"] as? [String: Any])?["failedCycle"] as? [String: Any])?["message"] as? String
+            #expect(message?.hasPrefix("The sync server cannot be reached (connection refused).") == true)
+        }
+        #expect(try app.store.syncSummary().failedCycle?.message(in: .french).hasPrefix("Le serveur de synchronisation est injoignable") == true)
+    }
+
     @Test func anImportGivesItsReasonsInTheRequestsLanguage() async throws {
         let app = try WebTestApp()
         let latin1 = ByteBuffer(bytes: Array("Caf".utf8) + [0xE9, 0x20, 0xFF, 0xFE])

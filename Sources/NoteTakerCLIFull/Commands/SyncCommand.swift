@@ -116,7 +116,7 @@ struct SyncStatusCommand: ParsableCommand {
         }
         if let restored = summary.restoredServer { print(restoredPhrase(restored)) }
         if let failed = summary.failedCycle {
-            print(Words.text("lastSyncFailed", ["when": TextOutput.dateTime(failed.at, seconds: true), "reason": failed.message]))
+            print(Words.text("lastSyncFailed", ["when": TextOutput.dateTime(failed.at, seconds: true), "reason": failed.message(in: Words.language)]))
         }
     }
 

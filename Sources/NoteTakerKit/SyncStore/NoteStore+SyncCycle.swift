@@ -246,8 +246,8 @@ extension NoteStore {
 
     /// Records a cycle that failed, and why (the server out of reach, its disk full…), which
     /// `sync status` shows until a cycle completes.
-    package func noteFailedCycle(_ message: String) throws(NoteTakerError) {
-        let failure = FailedSyncCycle(at: sources.now, message: message)
+    package func noteFailedCycle(_ error: some WordedError) throws(NoteTakerError) {
+        let failure = FailedSyncCycle.Stored(at: sources.now, message: error.message, wording: error.wording)
         try write { db in
             try SyncState.set(db, .failedCycle, String(decoding: try JSONEncoder().encode(failure), as: UTF8.self))
         }

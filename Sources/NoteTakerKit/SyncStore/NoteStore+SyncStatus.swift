@@ -33,11 +33,34 @@ public struct SyncSummary: Sendable, Equatable, Codable {
 
 /// A change that failed to sync and waits to be retried by hand.
 /// A sync that failed as a whole (not one change): when, and the message it ended with.
+///
+/// Encoded with its message in English, or in the ``Language`` an encoder's `userInfo` names.
 public struct FailedSyncCycle: Sendable, Equatable, Codable {
     /// When it failed.
     public var at: Date
-    /// Why, in words a person can act on.
+    /// Why, in English (as a store written before wordings were kept has it).
     public var message: String
+    /// Why, to be worded in the reader's language.
+    public var wording: Wording?
+
+    /// Why, in `language`.
+    public func message(in language: Language) -> String {
+        wording.map { Catalog.errors.text($0, in: language) } ?? message
+    }
+
+    /// Encodes when and why, worded in the encoder's language.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(at, forKey: .at)
+        try container.encode(message(in: Language.of(encoder)), forKey: .message)
+    }
+
+    /// What the store keeps: when, and why both as English and as a wording.
+    struct Stored: Codable {
+        var at: Date
+        var message: String
+        var wording: Wording?
+    }
 }
 
 public struct SyncFailure: Sendable, Equatable, Codable {
@@ -98,7 +121,9 @@ extension NoteStore {
         let conflicts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflict") ?? 0
         let failures = try Outbox.failures(db)
         let last = try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        let failedCycle = try SyncState.get(db, .failedCycle).flatMap { try? JSONDecoder().decode(FailedSyncCycle.self, from: Data($0.utf8)) }
+        let failedCycle = try SyncState.get(db, .failedCycle)
+            .flatMap { try? JSONDecoder().decode(FailedSyncCycle.Stored.self, from: Data($0.utf8)) }
+            .map { FailedSyncCycle(at: $0.at, message: $0.message, wording: $0.wording) }
         return SyncSummary(pending: pending, conflicts: conflicts, failures: failures, held: try SyncQuarantine.fetchAll(db), lastSyncedAt: last,
                            restoredServer: try fetchRestoredServerNotice(db), failedCycle: failedCycle)
     }

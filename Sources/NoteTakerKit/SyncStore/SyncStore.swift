@@ -20,7 +20,7 @@ package protocol SyncStore: Sendable {
     /// Ends a cycle: remembers when it synced, and forgets the last failed cycle.
     func finishSyncCycle() throws(NoteTakerError)
     /// Remembers that a cycle failed, and why, for `sync status` (until one completes).
-    func noteFailedCycle(_ message: String) throws(NoteTakerError)
+    func noteFailedCycle(_ error: some WordedError) throws(NoteTakerError)
     /// The hashes of attachment files notes here need and the store does not hold.
     func missingAttachmentFiles() throws(NoteTakerError) -> [String]
     /// Makes the thumbnails of images just downloaded.

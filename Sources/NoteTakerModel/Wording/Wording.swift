@@ -1,10 +1,10 @@
 /// A message chosen but not yet worded: a key of a ``Catalog`` and the values its
 /// placeholders take. Errors say what happened as a wording; the edge (the command line, the
 /// web API) words it in the language of the person reading.
-public struct Wording: Sendable, Hashable {
+public struct Wording: Sendable, Hashable, Codable {
     /// A value for a placeholder: text as it is, or a number written as the language writes
     /// numbers (and choosing the plural form, as `count`).
-    public enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable, Codable {
         /// Text, put in as it is.
         case text(String)
         /// A whole number.

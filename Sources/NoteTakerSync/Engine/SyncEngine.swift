@@ -110,7 +110,7 @@ public actor SyncEngine {
         do {
             return try await cycle()
         } catch {
-            try? local { store in try store.noteFailedCycle(error.message) }
+            try? local { store in try store.noteFailedCycle(error) }
             throw error
         }
     }

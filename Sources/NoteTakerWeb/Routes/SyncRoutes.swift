@@ -69,7 +69,7 @@ struct SyncRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         let group = router.group("/api/v1/sync")
-        group.get { request, _ in try JSON.response(try await status(in: request.language)) }
+        group.get { request, _ in try JSON.response(try await status(in: request.language), language: request.language) }
         group.post("account") { request, _ in
             let account = try await JSON.decode(AccountRequest.self, from: request)
             guard !account.username.isEmpty, !account.password.isEmpty else {
@@ -87,12 +87,12 @@ struct SyncRoutes {
                 throw WebAPIError(error)
             }
             await sync.refresh()
-            return try JSON.response(try await status(in: request.language), status: .created)
+            return try JSON.response(try await status(in: request.language), status: .created, language: request.language)
         }
         group.delete("account") { request, _ in
             await sync.stopWatching()
             _ = try await disconnect()
-            return try JSON.response(try await status(in: request.language))
+            return try JSON.response(try await status(in: request.language), language: request.language)
         }
         group.put("account/password") { request, _ in
             let change = try await JSON.decode(PasswordRequest.self, from: request)
@@ -124,7 +124,7 @@ struct SyncRoutes {
                 if let autoSync = settings.autoSync { try store.setAutoSync(autoSync) }
             }
             await sync.refresh()
-            return try JSON.response(try await status(in: request.language))
+            return try JSON.response(try await status(in: request.language), language: request.language)
         }
         group.post("now") { request, _ in
             do throws(SyncError) {
@@ -132,7 +132,7 @@ struct SyncRoutes {
             } catch {
                 throw WebAPIError(error)
             }
-            return try JSON.response(try await status(in: request.language))
+            return try JSON.response(try await status(in: request.language), language: request.language)
         }
         group.post("retry") { _, _ in
             let count = try storeCall { () throws(NoteTakerError) in try store.retryFailedSync() }

@@ -46,7 +46,7 @@ final class SyncStoreDouble: SyncStore {
 
     func adoptServer(_ serverId: String) { log("adoptServer") }
     func finishSyncCycle() { log("finishSyncCycle") }
-    func noteFailedCycle(_ message: String) { log("noteFailedCycle") }
+    func noteFailedCycle(_ error: some WordedError) { log("noteFailedCycle") }
     func missingAttachmentFiles() -> [String] { [] }
     func makeThumbnails(hashes: [String]) {}
 
