@@ -9,15 +9,19 @@ public struct Credentials: Sendable, Hashable, Codable {
     /// The device logging in, as its sessions list shows it (at most
     /// ``maximumDeviceNameLength`` characters; optional).
     public var deviceName: String?
+    /// When registering an end-to-end encrypted account: its key material, kept with it from
+    /// the start (`password` is then the login secret).
+    public var keys: AccountKeys?
 
     /// The longest device name a log-in takes, in characters.
     public static let maximumDeviceNameLength = 100
 
     /// Creates credentials.
-    public init(username: String, password: String, deviceName: String? = nil) {
+    public init(username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil) {
         self.username = username
         self.password = password
         self.deviceName = deviceName
+        self.keys = keys
     }
 }
 
@@ -41,11 +45,15 @@ public struct PasswordChange: Sendable, Hashable, Codable {
     public var currentPassword: String
     /// The new password.
     public var newPassword: String
+    /// The account's key material for the new password (docs/encryption.md §2.4): required once
+    /// the account has key material, and turns encryption on for one that has none.
+    public var keys: AccountKeys?
 
     /// Creates a password change.
-    public init(currentPassword: String, newPassword: String) {
+    public init(currentPassword: String, newPassword: String, keys: AccountKeys? = nil) {
         self.currentPassword = currentPassword
         self.newPassword = newPassword
+        self.keys = keys
     }
 }
 

@@ -23,6 +23,10 @@ public enum SyncAPI {
     public static let account = Endpoint(method: "GET", path: "/v1/accounts/current")
     /// Changes the password and logs out every other session.
     public static let changePassword = Endpoint(method: "PUT", path: "/v1/accounts/current/password")
+    /// How to stretch a name's password before logging in (``LoginParameters``); no session needed.
+    public static let loginParameters = Endpoint(method: "GET", path: "/v1/login-parameters")
+    /// The logged-in account's key material (``AccountKeys``).
+    public static let accountKeys = Endpoint(method: "GET", path: "/v1/accounts/current/keys")
     /// Logs in: a new bearer token.
     public static let login = Endpoint(method: "POST", path: "/v1/sessions")
     /// Logs out: revokes the token used.
@@ -48,7 +52,7 @@ public enum SyncAPI {
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
-        health, openAPI, register, account, changePassword, login, logout, sessions, endSession,
+        health, openAPI, register, account, changePassword, loginParameters, accountKeys, login, logout, sessions, endSession,
         changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NoteTakerServerTestSupport
+import NoteTakerSyncProtocol
 import Synchronization
 import Testing
 
@@ -50,6 +54,22 @@ struct MultiNodeTests {
         try laptop.ok(["sync"])
         try laptop.ok(["edit", id, "--title", "Edited before the move"])
         try laptop.ok(["sync"])
+        // An end-to-end encrypted account, and the made-up parameters of a name nobody has.
+        let keys = AccountKeys(
+            kdf: .scrypt(salt: Data(repeating: 7, count: 16)),
+            wrappedByPassword: Base64URL.encode(Data(repeating: 1, count: 60)), wrappedByRecovery: Base64URL.encode(Data(repeating: 2, count: 60)),
+            idKey: Base64URL.encode(Data(repeating: 3, count: 60)), dataKeys: [Base64URL.encode(Data(repeating: 4, count: 60))])
+        var register = URLRequest(url: server.url.appendingPathComponent("v1/accounts"))
+        register.httpMethod = "POST"
+        register.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        register.httpBody = try JSONEncoder().encode(Credentials(username: "grace", password: "a login secret, long enough", keys: keys))
+        let (_, registered) = try await URLSession.shared.data(for: register)
+        #expect((registered as? HTTPURLResponse)?.statusCode == 201)
+        let loginParameters = { (base: URL, name: String) async throws -> LoginParameters in
+            let (data, _) = try await URLSession.shared.data(from: URL(string: "\(base.absoluteString)/v1/login-parameters?username=\(name)")!)
+            return try JSONDecoder().decode(LoginParameters.self, from: data)
+        }
+        let decoy = try await loginParameters(server.url, "nobody")
         server.process.terminate()
         server.process.waitUntilExit()
 
@@ -58,7 +78,7 @@ struct MultiNodeTests {
         #expect(try laptop.run(["account", "quota", "ada", "3", "--data", folder.path], store: false, executable: tool).status == 0)
         let moved = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
         #expect(moved.status == 0, "\(moved.stderr)")
-        #expect(moved.stdout.contains("Copied 1 accounts, 2 records and 1 files"), "\(moved.stdout)")
+        #expect(moved.stdout.contains("Copied 2 accounts, 2 records and 1 files"), "\(moved.stdout)")
         // The advice can be pasted as it is: no masked password in it.
         #expect(moved.stdout.contains("Start the server with --database 'postgres") && !moved.stdout.contains("***"), "\(moved.stdout)")
         let again = try laptop.run(["migrate-data", "--from", "sqlite:\(folder.path)", "--to", database], store: false, executable: tool)
@@ -68,6 +88,8 @@ struct MultiNodeTests {
         #expect(accounts.stdout.contains("\"quotaBytes\" : 3145728"), "an account's own quota moves too: \(accounts.stdout)")
 
         server = try ServerProcess(database: database, port: port)
+        #expect(try await loginParameters(server.url, "grace") == keys.kdf, "an account's key material moves too")
+        #expect(try await loginParameters(server.url, "nobody") == decoy, "a name nobody has gets the parameters it got before the move")
         // The laptop's token and change token still hold: nothing to fetch again.
         let report = try #require(try laptop.run(["sync", "--json"]).json() as? [String: Any])
         #expect(report["pulled"] as? Int == 0, "\(report)")

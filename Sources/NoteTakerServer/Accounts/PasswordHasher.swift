@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import NoteTakerSyncProtocol
 
 /// Hashes passwords with scrypt and a random salt; only the hash is ever stored.
 ///
@@ -89,9 +90,7 @@ enum SessionToken {
     /// A new random token (256 bits, base64url).
     static func make() -> String {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Data(bytes))
     }
 
     /// The hash under which a token is stored.

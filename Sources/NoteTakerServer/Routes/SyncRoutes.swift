@@ -29,6 +29,13 @@ struct SyncRoutes {
             let credentials = try await JSONBody.decode(Credentials.self, from: request)
             return try JSONBody.response(try await service.register(credentials), status: .created)
         }
+        router.get("/v1/login-parameters") { request, _ in
+            try JSONBody.response(try await service.loginParameters(username: request.uri.queryParameters.get("username") ?? ""))
+        }
+        router.get("/v1/accounts/current/keys") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            return try JSONBody.response(try await service.keys(of: account))
+        }
         router.get("/v1/accounts/current") { request, context in
             let (account, _) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.status(of: account))

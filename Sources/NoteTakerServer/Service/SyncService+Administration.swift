@@ -33,8 +33,12 @@ extension SyncService {
     public func resetPassword(named username: String, to password: String) async throws(SyncServerError) {
         let account = try await existing(username)
         try Self.validate(password: password)
+        if try await storing({ try await storage.keys(account: account.id) }) != nil {
+            throw .badRequest(
+                "'\(username)' is end-to-end encrypted: a password set here could not open its notes. Its owner sets a new one on a device that is logged in, or with the recovery code.")
+        }
         try await storing {
-            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(password) }, account: account.id)
+            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(password) }, keys: nil, account: account.id)
             try await storage.removeSessions(account: account.id, except: "")
         }
         await announce(.sessionsEnded(account: account.id, keeping: nil))

@@ -112,9 +112,10 @@ public struct SyncService: Sendable {
     public func addAccount(_ credentials: Credentials) async throws(SyncServerError) -> StoredAccount {
         try Self.validate(username: credentials.username)
         try Self.validate(password: credentials.password)
+        let keys = try Self.stored(credentials.keys)
         return try await storing {
             let hash = try await hashing.run { try hasher.hash(credentials.password) }
-            return try await storage.createAccount(username: credentials.username, passwordHash: hash)
+            return try await storage.createAccount(username: credentials.username, passwordHash: hash, keys: keys)
         }
     }
 
@@ -135,7 +136,7 @@ public struct SyncService: Sendable {
         if hasher.needsUpgrade(account.passwordHash) {
             // Made at an older, lower cost: made again now that the password is at hand.
             try await storing {
-                try await storage.setPasswordHash(try await hashing.run { try hasher.hash(credentials.password) }, account: account.id)
+                try await storage.setPasswordHash(try await hashing.run { try hasher.hash(credentials.password) }, keys: nil, account: account.id)
             }
         }
         return try await storing { try await startSession(for: account, deviceName: deviceName) }
@@ -190,8 +191,12 @@ public struct SyncService: Sendable {
         }
         try await storing { try await throttle.succeeded(username: account.username, address: address, now: Date()) }
         try Self.validate(password: change.newPassword)
+        let keys = try Self.stored(change.keys)
+        if keys == nil, try await storing({ try await storage.keys(account: account.id) }) != nil {
+            throw .badRequest("This account is end-to-end encrypted: a new password comes with its key material (keys). Nothing was changed.")
+        }
         try await storing {
-            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, account: account.id)
+            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, keys: keys, account: account.id)
             try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))
         }
         await announce(.sessionsEnded(account: account.id, keeping: SessionToken.hash(token)))

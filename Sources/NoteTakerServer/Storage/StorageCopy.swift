@@ -51,20 +51,24 @@ public enum StorageCopy {
             }
             let serverId = try await sqlite.read { try String.fetchOne($0, sql: "SELECT value FROM server_info WHERE key = 'serverId'") } ?? ""
             try await connection.query("UPDATE server_info SET value = \(serverId) WHERE key = 'serverId'", logger: logger)
+            // The made-up login parameters of unknown names stay what they were.
+            let decoy = try await sqlite.read { try String.fetchOne($0, sql: "SELECT value FROM server_info WHERE key = 'loginDecoySecret'") } ?? ""
+            try await connection.query("UPDATE server_info SET value = \(decoy) WHERE key = 'loginDecoySecret'", logger: logger)
             var summary = Summary()
             summary.accounts = try await copy("""
                 SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt, purgedThrough,
-                       IFNULL(quotaBytes, -1)
+                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, '')
                 FROM account ORDER BY id
                 """) { rows in
                 try await connection.query("""
                     INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at,
-                        purged_through, quota_bytes)
-                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        purged_through, quota_bytes, kdf, keys)
+                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Int64 })::bigint[],
                         \(rows.map { $0[5] as Int64 })::bigint[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as Int64 })::bigint[],
-                        \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[], \(rows.map { $0[10] as Int64 })::bigint[])
-                        AS t (i, n, h, s, r, a, an, v, c, p, q)
+                        \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[], \(rows.map { $0[10] as Int64 })::bigint[],
+                        \(rows.map { $0[11] as String })::text[], \(rows.map { $0[12] as String })::text[])
+                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m)
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)

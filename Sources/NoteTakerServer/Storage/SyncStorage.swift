@@ -14,6 +14,31 @@ public struct StoredAccount: Sendable, Hashable {
     public var quotaBytes: Int64? = nil
 }
 
+/// An account's key material as the storage keeps it: the KDF parameters on their own (a
+/// log-in reads them before any session) and the whole ``AccountKeys``, each as JSON.
+public struct StoredKeys: Sendable, Hashable {
+    /// ``KDFParameters``' JSON.
+    public var kdf: String
+    /// ``AccountKeys``' JSON.
+    public var material: String
+
+    /// Key material as JSON.
+    public init(kdf: String, material: String) {
+        self.kdf = kdf
+        self.material = material
+    }
+}
+
+/// How an account stretches its password, as the storage knows it.
+public enum AccountKDF: Sendable, Hashable {
+    /// No account has the name.
+    case noAccount
+    /// The account has no key material: its password is sent as it is.
+    case unencrypted
+    /// The account's ``KDFParameters``, as JSON.
+    case parameters(String)
+}
+
 /// An account as `notetaker-server account list` shows it.
 public struct AccountSummary: Sendable, Hashable {
     /// The storage's id for the account.
@@ -93,12 +118,21 @@ public protocol SyncStorage: Sendable {
     /// Reads once, to tell whether the storage answers (the health check); throws when it does not.
     func check() async throws
 
-    /// Creates an account; fails with ``APIErrorCode/accountExists`` when the name is taken.
-    func createAccount(username: String, passwordHash: String) async throws -> StoredAccount
+    /// Creates an account, with its key material when it is end-to-end encrypted; fails with
+    /// ``APIErrorCode/accountExists`` when the name is taken.
+    func createAccount(username: String, passwordHash: String, keys: StoredKeys?) async throws -> StoredAccount
     /// The account with this name (compared case-insensitively), if any.
     func account(named username: String) async throws -> StoredAccount?
-    /// Replaces an account's password hash.
-    func setPasswordHash(_ hash: String, account: Int64) async throws
+    /// Replaces an account's password hash and, when `keys` is given, its key material, in one
+    /// transaction.
+    func setPasswordHash(_ hash: String, keys: StoredKeys?, account: Int64) async throws
+    /// How the account of this name stretches its password: ``AccountKDF``.
+    func kdf(ofAccountNamed username: String) async throws -> AccountKDF
+    /// An account's key material (``AccountKeys``'s JSON), or `nil` when it has none.
+    func keys(account: Int64) async throws -> String?
+    /// A secret of this database's own (64 hex digits), made once: the made-up login parameters
+    /// of names no account has derive from it.
+    func loginDecoySecret() async throws -> String
     /// Every account, by name.
     func accountSummaries() async throws -> [AccountSummary]
     /// Sets an account's own quota, or with `nil` returns it to the server's.

@@ -158,6 +158,17 @@ enum PostgresSchema {
             // An account's own quota, set by `notetaker-server account quota` (NULL: the server's).
             "ALTER TABLE account ADD COLUMN quota_bytes BIGINT",
         ],
+        [
+            // An end-to-end encrypted account's KDF parameters and key material, as JSON (NULL:
+            // not encrypted), and the secret made-up login parameters derive from (two UUIDs
+            // from PostgreSQL's strong random source: 244 random bits).
+            "ALTER TABLE account ADD COLUMN kdf TEXT",
+            "ALTER TABLE account ADD COLUMN keys TEXT",
+            """
+            INSERT INTO server_info (key, value)
+            VALUES ('loginDecoySecret', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))
+            """,
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -22,10 +22,11 @@ public struct PostgresSyncStorage: SyncStorage {
 
     // MARK: Accounts and sessions
 
-    /// Creates an account; a taken name is refused.
-    public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
+    /// Creates an account, with its key material if any; a taken name is refused.
+    public func createAccount(username: String, passwordHash: String, keys: StoredKeys?) async throws -> StoredAccount {
         let rows = try await database.query("""
-            INSERT INTO account (username, password_hash, created_at) VALUES (\(username), \(passwordHash), \(Date().timeIntervalSince1970))
+            INSERT INTO account (username, password_hash, created_at, kdf, keys)
+            VALUES (\(username), \(passwordHash), \(Date().timeIntervalSince1970), \(keys?.kdf), \(keys?.material))
             ON CONFLICT DO NOTHING RETURNING id
             """)
         guard let id = try await Self.first(rows, Int64.self) else {
@@ -40,8 +41,33 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     /// Replaces an account's password hash.
-    public func setPasswordHash(_ hash: String, account: Int64) async throws {
-        try await database.query("UPDATE account SET password_hash = \(hash) WHERE id = \(account)")
+    public func setPasswordHash(_ hash: String, keys: StoredKeys?, account: Int64) async throws {
+        if let keys {
+            try await database.query("UPDATE account SET password_hash = \(hash), kdf = \(keys.kdf), keys = \(keys.material) WHERE id = \(account)")
+        } else {
+            try await database.query("UPDATE account SET password_hash = \(hash) WHERE id = \(account)")
+        }
+    }
+
+    /// How the account of this name stretches its password.
+    public func kdf(ofAccountNamed username: String) async throws -> AccountKDF {
+        let rows = try await database.query("SELECT kdf FROM account WHERE lower(username) = lower(\(username))")
+        for try await kdf in rows.decode(String?.self) {
+            return kdf.map(AccountKDF.parameters) ?? .unencrypted
+        }
+        return .noAccount
+    }
+
+    /// An account's key material, if any.
+    public func keys(account: Int64) async throws -> String? {
+        let rows = try await database.query("SELECT keys FROM account WHERE id = \(account)")
+        for try await keys in rows.decode(String?.self) { return keys }
+        return nil
+    }
+
+    /// The secret the made-up login parameters derive from.
+    public func loginDecoySecret() async throws -> String {
+        try await Self.first(database.query("SELECT value FROM server_info WHERE key = 'loginDecoySecret'"), String.self) ?? ""
     }
 
     /// Stores a session token's hash.

@@ -181,6 +181,16 @@ extension SQLiteSyncStorage {
             // An account's own quota, set by `notetaker-server account quota` (NULL: the server's).
             try db.execute(sql: "ALTER TABLE account ADD COLUMN quotaBytes INTEGER")
         }
+        migrator.registerMigration("v13-account-keys") { db in
+            // An end-to-end encrypted account's KDF parameters and key material, as JSON (NULL:
+            // not encrypted), and the secret made-up login parameters derive from.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN kdf TEXT;
+                ALTER TABLE account ADD COLUMN keys TEXT;
+                """)
+            let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+            try db.execute(sql: "INSERT INTO server_info (key, value) VALUES ('loginDecoySecret', ?)", arguments: [hex])
+        }
         return migrator
     }()
 }

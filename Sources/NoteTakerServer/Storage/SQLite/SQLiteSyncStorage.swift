@@ -38,15 +38,15 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Accounts and sessions
 
-    /// Creates an account; a taken name is refused.
-    public func createAccount(username: String, passwordHash: String) async throws -> StoredAccount {
+    /// Creates an account, with its key material if any; a taken name is refused.
+    public func createAccount(username: String, passwordHash: String, keys: StoredKeys?) async throws -> StoredAccount {
         try await writer.write { db in
             if try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes FROM account WHERE username = ?", username) != nil {
                 throw SyncServerError(.accountExists, "The user name '\(username)' is taken. Choose another, or log in.")
             }
             try db.execute(
-                sql: "INSERT INTO account (username, passwordHash, createdAt) VALUES (?, ?, ?)",
-                arguments: [username, passwordHash, Date().timeIntervalSince1970])
+                sql: "INSERT INTO account (username, passwordHash, createdAt, kdf, keys) VALUES (?, ?, ?, ?, ?)",
+                arguments: [username, passwordHash, Date().timeIntervalSince1970, keys?.kdf, keys?.material])
             return StoredAccount(id: db.lastInsertedRowID, username: username, passwordHash: passwordHash)
         }
     }
@@ -58,10 +58,35 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
-    /// Replaces an account's password hash.
-    public func setPasswordHash(_ hash: String, account: Int64) async throws {
+    /// Replaces an account's password hash, and its key material when `keys` is given.
+    public func setPasswordHash(_ hash: String, keys: StoredKeys?, account: Int64) async throws {
         try await writer.write { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [hash, account])
+            if let keys {
+                try db.execute(sql: "UPDATE account SET kdf = ?, keys = ? WHERE id = ?", arguments: [keys.kdf, keys.material, account])
+            }
+        }
+    }
+
+    /// How the account of this name stretches its password.
+    public func kdf(ofAccountNamed username: String) async throws -> AccountKDF {
+        try await writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT kdf FROM account WHERE username = ?", arguments: [username]) else {
+                return .noAccount
+            }
+            return (row[0] as String?).map(AccountKDF.parameters) ?? .unencrypted
+        }
+    }
+
+    /// An account's key material, if any.
+    public func keys(account: Int64) async throws -> String? {
+        try await writer.read { db in try String.fetchOne(db, sql: "SELECT keys FROM account WHERE id = ?", arguments: [account]) }
+    }
+
+    /// The secret the made-up login parameters derive from.
+    public func loginDecoySecret() async throws -> String {
+        try await writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM server_info WHERE key = 'loginDecoySecret'") ?? ""
         }
     }
 

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerSyncProtocol
+import Testing
+
+@testable import NoteTakerServer
+
+/// An end-to-end encrypted account's key material on the server (docs/encryption.md §2.4):
+/// kept with the account from its first request, given back to its devices only, never apart
+/// from the password; and the login parameters that tell nobody which names exist. On SQLite,
+/// and on PostgreSQL under `NOTETAKER_TEST_STORAGE=postgres`.
+@Suite("Account key material")
+struct AccountKeysTests {
+    /// Key material of the right shape; `salt` and `seed` make each copy differ.
+    static func keys(salt: UInt8 = 1, seed: UInt8 = 2, dataKeys: Int = 1) -> AccountKeys {
+        let wrapped = { (byte: UInt8) in Base64URL.encode(Data(repeating: byte, count: AccountKeys.wrappedKeySize)) }
+        return AccountKeys(
+            kdf: .scrypt(salt: Data(repeating: salt, count: 16)),
+            wrappedByPassword: wrapped(seed), wrappedByRecovery: wrapped(seed &+ 1), idKey: wrapped(seed &+ 2),
+            dataKeys: (1...dataKeys).map { wrapped(seed &+ 2 &+ UInt8($0)) })
+    }
+
+    private func parameters(_ name: String, _ client: some TestClientProtocol) async throws -> LoginParameters {
+        let response = try await client.send(.get, "/v1/login-parameters?username=\(name)")
+        #expect(response.status == .ok)
+        return try response.decode(LoginParameters.self)
+    }
+
+    @Test("an account registered with its keys gives its parameters to anyone and its keys to its own sessions only")
+    func registerAndRead() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let keys = Self.keys()
+            let registered = try await client.send(
+                .post, "/v1/accounts", json: Credentials(username: "grace", password: "a login secret of 43 characters", keys: keys))
+            #expect(registered.status == .created)
+            let token = try registered.decode(SessionResponse.self).token
+            #expect(try await parameters("GRACE", client) == keys.kdf, "names compare without case")
+            let read = try await client.send(.get, "/v1/accounts/current/keys", token: token)
+            #expect(read.status == .ok)
+            #expect(try read.decode(AccountKeys.self) == keys)
+            #expect(try await client.send(.get, "/v1/accounts/current/keys").status == .unauthorized)
+            let other = try await client.register("ada")
+            let none = try await client.send(.get, "/v1/accounts/current/keys", token: other)
+            #expect(none.status == .notFound, "an account without encryption has no key material")
+            #expect(try await parameters("ada", client) == .none)
+        }
+    }
+
+    @Test("a name no account has gets made-up parameters, the same every time, unlike another name's")
+    func decoys() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let first = try await parameters("nobody", client)
+            #expect(first.problem(minimumCost: 1 << 17) == nil, "they look like any account's: \(first)")
+            #expect(try await parameters("NoBody", client) == first)
+            #expect(try await parameters("somebody", client).salt != first.salt)
+            let malformed = try await client.send(.get, "/v1/login-parameters?username=a%20b")
+            #expect(malformed.status == .badRequest)
+            #expect(try await client.send(.get, "/v1/login-parameters").status == .badRequest)
+        }
+    }
+
+    @Test("the password and the keys change together, or not at all; an encrypted account's password never changes alone")
+    func passwordChange() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let token = try await client.register("ada")
+            // Turning encryption on: the new password (the login secret) and the keys at once.
+            let keys = Self.keys()
+            let on = try await client.send(.put, "/v1/accounts/current/password", token: token,
+                                           json: PasswordChange(currentPassword: "correct horse", newPassword: "login secret one", keys: keys))
+            #expect(on.status == .noContent)
+            #expect(try await parameters("ada", client) == keys.kdf)
+
+            let alone = try await client.send(.put, "/v1/accounts/current/password", token: token,
+                                              json: PasswordChange(currentPassword: "login secret one", newPassword: "login secret two"))
+            #expect(alone.status == .badRequest)
+            var wrong = Self.keys(salt: 9, seed: 9)
+            wrong.wrappedByPassword = "short"
+            let malformed = try await client.send(.put, "/v1/accounts/current/password", token: token,
+                                                  json: PasswordChange(currentPassword: "login secret one", newPassword: "login secret two", keys: wrong))
+            #expect(malformed.status == .badRequest)
+            #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "login secret one")).status == .created,
+                    "a refused change changed nothing")
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == keys)
+
+            let changed = Self.keys(salt: 3, seed: 30)
+            #expect(try await client.send(.put, "/v1/accounts/current/password", token: token,
+                                          json: PasswordChange(currentPassword: "login secret one", newPassword: "login secret two", keys: changed)).status == .noContent)
+            #expect(try await parameters("ada", client) == changed.kdf)
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == changed)
+        }
+        await #expect(throws: SyncServerError.self, "the operator cannot set a password the notes would not open with") {
+            try await server.service.resetPassword(named: "ada", to: "operator's choice")
+        }
+    }
+
+    @Test("key material of the wrong shape is refused and no account is made", arguments: [
+        "weak scrypt", "odd cost", "another function", "salt", "salt spelled twice", "wrapped key", "no data key", "too many data keys",
+    ])
+    func refused(_ flaw: String) async throws {
+        var keys = Self.keys(dataKeys: 2)
+        switch flaw {
+        case "weak scrypt": keys.kdf.n = 1 << 10
+        case "odd cost": keys.kdf.n = 100_000
+        case "another function": keys.kdf.kdf = "argon2id"
+        case "salt": keys.kdf.salt = Base64URL.encode(Data(count: 8))
+        case "salt spelled twice": keys.kdf.salt = "AAAAAAAAAAAAAAAAAAAAAB"  // the last character's spare bits must be zero
+        case "wrapped key": keys.idKey = Base64URL.encode(Data(count: 59))
+        case "no data key": keys.dataKeys = []
+        default: keys.dataKeys = Array(repeating: keys.dataKeys[0], count: AccountKeys.maximumDataKeys + 1)
+        }
+        let flawed = keys
+        let server = try await TestServer()
+        try await server.test { client in
+            let refused = try await client.send(.post, "/v1/accounts", json: Credentials(username: "mallory", password: "a long login secret", keys: flawed))
+            #expect(refused.status == .badRequest && refused.errorCode == .badRequest)
+            #expect(try await parameters("mallory", client).problem(minimumCost: 1 << 17) == nil, "the name is still free: made-up parameters")
+            #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "mallory", password: "a long login secret")).status == .unauthorized)
+        }
+    }
+}
