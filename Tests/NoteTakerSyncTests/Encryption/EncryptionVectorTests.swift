@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NoteTakerKit
+import NoteTakerSyncProtocol
 import Testing
 
 @testable import NoteTakerSync
@@ -34,14 +35,20 @@ import Testing
     @Test(arguments: ["kdf_quick", "kdf_production"])
     func passwordKeys(name: String) throws {
         let v = try vector(name)
-        let parameters = KDFParameters(kdf: "scrypt", n: try #require(v["n"] as? Int), r: 8, p: 1, salt: try bytes(v["salt"]))
-        let keys = try PasswordKeys(password: try #require(v["password"] as? String), parameters: parameters)
+        let parameters = KDFParameters(kdf: "scrypt", n: try #require(v["n"] as? Int), r: 8, p: 1, salt: Base64URL.encode(try bytes(v["salt"])))
+        let keys = try PasswordKeys(password: try #require(v["password"] as? String), parameters: parameters, minimumCost: 1 << 10)
         #expect(raw(keys.keyEncryptionKey) == (try bytes(v["keyEncryptionKey"])))
         #expect(raw(keys.loginSecret) == (try bytes(v["loginSecret"])))
         // The same password typed decomposed (u + combining diaeresis) gives the same keys.
-        let decomposed = try PasswordKeys(password: "correct horse battery staple u\u{0308}", parameters: parameters)
+        let decomposed = try PasswordKeys(password: "correct horse battery staple u\u{0308}", parameters: parameters, minimumCost: 1 << 10)
         #expect(raw(decomposed.keyEncryptionKey) == raw(keys.keyEncryptionKey))
-        #expect(throws: EncryptionError.self) { try PasswordKeys(password: "x", parameters: KDFParameters(kdf: "scrypt", n: 1000, r: 8, p: 1, salt: parameters.salt)) }
+        var odd = parameters
+        odd.n = 1000
+        #expect(throws: EncryptionError.self) { try PasswordKeys(password: "x", parameters: odd, minimumCost: 1 << 10) }
+        // A server that hands out cheaper parameters than this version's gets nothing stretched with them.
+        if parameters.n ?? 0 < 1 << 17 {
+            #expect(throws: EncryptionError.self) { try PasswordKeys(password: "x", parameters: parameters) }
+        }
     }
 
     @Test func accountKeyWraps() throws {
