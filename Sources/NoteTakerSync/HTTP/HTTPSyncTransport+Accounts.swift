@@ -4,10 +4,24 @@ import NoteTakerKit
 
 /// Account operations, which only the HTTP transport has.
 extension HTTPSyncTransport {
-    /// Creates an account; answers its session, which the account's list of sessions shows
-    /// under `deviceName`.
-    public func register(username: String, password: String, deviceName: String? = nil) async throws(SyncError) -> SessionResponse {
-        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password, deviceName: deviceName))
+    /// Creates an account (end-to-end encrypted when `keys` is given: `password` is then the
+    /// login secret); answers its session, which the account's list of sessions shows under
+    /// `deviceName`.
+    public func register(
+        username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil
+    ) async throws(SyncError) -> SessionResponse {
+        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password, deviceName: deviceName, keys: keys))
+    }
+
+    /// How to stretch `username`'s password before logging in (docs/encryption.md §2.4): the
+    /// account's parameters, `kdf: none` for an account without encryption, or made-up ones.
+    public func loginParameters(username: String) async throws(SyncError) -> LoginParameters {
+        try await json(LoginParameters.self, SyncAPI.loginParameters, query: [URLQueryItem(name: "username", value: username)])
+    }
+
+    /// The account's key material, for this device to open with the password's key.
+    public func accountKeys() async throws(SyncError) -> AccountKeys {
+        try await json(AccountKeys.self, SyncAPI.accountKeys)
     }
 
     /// Logs in; answers a new session, which the account's list of sessions shows under `deviceName`.
@@ -38,9 +52,10 @@ extension HTTPSyncTransport {
         try await json(AccountStatus.self, SyncAPI.account)
     }
 
-    /// Changes the password; the server ends every other session.
-    public func changePassword(current: String, new: String) async throws(SyncError) {
-        try await exchange(SyncAPI.changePassword, body: try Self.encoded(PasswordChange(currentPassword: current, newPassword: new)),
+    /// Changes the password, with the key material wrapped for the new one when the account
+    /// is (or turns) end-to-end encrypted; the server ends every other session.
+    public func changePassword(current: String, new: String, keys: AccountKeys? = nil) async throws(SyncError) {
+        try await exchange(SyncAPI.changePassword, body: try Self.encoded(PasswordChange(currentPassword: current, newPassword: new, keys: keys)),
                            accepting: [204]) { _ in }
     }
 }
