@@ -54,6 +54,9 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     click(browser, "#sync-now")
     wait(browser, lambda d: by_css(d, "#sync-indicator").text.startswith("Synced"), message="never synced")
     assert app.cli_json("sync", "status")["pending"] == 0
+    # The account reads as words: no "null" where a value is missing (it once read "nullnullnull").
+    shown = browser.execute_script("return document.getElementById('sync-section').innerText")
+    assert "null" not in shown.lower(), shown
     click(browser, "#log-out")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
 

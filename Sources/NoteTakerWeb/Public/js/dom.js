@@ -19,9 +19,21 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** Replaces an element's children. */
+/** Replaces an element's children; `null`, `undefined` and `false` stand for none, as in `h`. */
 export function replaceChildren(element, ...children) {
-  element.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  element.replaceChildren(...shown(children));
+}
+
+/**
+ * Adds children to an element, skipping `null`, `undefined` and `false` as `h` does (the DOM's
+ * own `append` would write them as the text "null").
+ */
+export function append(element, ...children) {
+  element.append(...shown(children));
+}
+
+function shown(children) {
+  return children.flat().filter((child) => child !== null && child !== undefined && child !== false);
 }
 
 /** Calls `action` once `wait` ms have passed without another call. */

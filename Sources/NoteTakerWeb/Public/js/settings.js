@@ -3,7 +3,7 @@
 // keyboard shortcuts.
 import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
-import { h, replaceChildren, toast } from './dom.js';
+import { append, h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
 import { passwordFormInUse, passwordPart } from './password-form.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -74,7 +74,7 @@ function accountSection(status, keptSessions) {
     return section;
   }
   const summary = status.summary;
-  section.append(
+  append(section,
     h('dl', { className: 'facts' },
       h('dt', {}, t('syncServer')), h('dd', {}, status.server),
       h('dt', {}, t('syncUser')), h('dd', {}, status.username),
