@@ -44,6 +44,7 @@ struct OpenAPITests {
             "RecordResult": RecordResult(recordId: UUID(), recordType: "note", outcome: .error, changeTag: "1", serverRecord: record, message: "m"),
             "ModifyResponse": ModifyResponse(results: [], authoredToken: "t"),
             "Credentials": Credentials(username: "u", password: "p", deviceName: "d", keys: AccountKeysTests.keys()),
+            "LoginCredentials": Credentials(username: "u", password: "p", deviceName: "d"),
             "SessionInfo": SessionInfo(id: "0123456789abcdef", deviceName: "d", createdAt: 0, lastUsedAt: 0, current: true),
             "SessionList": SessionList(sessions: []),
             "SessionResponse": SessionResponse(username: "u", token: "t"),
