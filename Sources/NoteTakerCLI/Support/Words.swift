@@ -11,7 +11,7 @@ package enum Words {
     /// The language this process speaks.
     package static let language = Language.of(environment: ProcessInfo.processInfo.environment)
 
-    private static let catalog = Catalog(files: EmbeddedFiles.files, folder: "Strings")
+    private static let catalog = Catalog(files: EmbeddedFiles.files, folder: "Strings", languages: [language, .english])
 
     /// The command line's string for `key`, its placeholders filled from `values`.
     package static func text(_ key: String, _ values: [String: any WordingArgument] = [:]) -> String {

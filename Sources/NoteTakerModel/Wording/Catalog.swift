@@ -13,11 +13,12 @@ public struct Catalog: Sendable {
 
     private let entries: [Language: [String: Entry]]
 
-    /// The catalog in `files` (a module's embedded files, by path) under `folder`. A file
-    /// that is missing or not a catalog leaves its language empty (then spoken in English).
-    public init(files: [String: Data], folder: String) {
+    /// The catalog in `files` (a module's embedded files, by path) under `folder`, for
+    /// `languages` (a process that speaks one reads only it and English). A file that is
+    /// missing or not a catalog leaves its language empty (then spoken in English).
+    public init(files: [String: Data], folder: String, languages: [Language] = Language.allCases) {
         var entries: [Language: [String: Entry]] = [:]
-        for language in Language.allCases {
+        for language in Set(languages) {
             guard let data = files["\(folder)/\(language.rawValue).json"],
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
             entries[language] = object.compactMapValues { value -> Entry? in
