@@ -116,3 +116,41 @@ public enum Base64URL {
         return data
     }
 }
+
+/// The secret that lets an account's recovery code set a new password (docs/encryption.md
+/// §2.5): derived from the recovery key, 32 bytes in base64url. The server keeps its hash.
+public struct RecoverySetup: Sendable, Hashable, Codable {
+    /// The recovery secret.
+    public var recoverySecret: String
+
+    /// A recovery secret to keep.
+    public init(recoverySecret: String) {
+        self.recoverySecret = recoverySecret
+    }
+
+    /// Whether `text` is 32 bytes in base64url, as a recovery secret is.
+    public static func isSecret(_ text: String) -> Bool {
+        text.utf8.count == 43 && Base64URL.decode(text)?.count == 32
+    }
+}
+
+/// A request made with the recovery code instead of the password: the account's key material
+/// (no `newPassword`), or a new password with the key material wrapped for it.
+public struct RecoveryRequest: Sendable, Hashable, Codable {
+    /// The account's name.
+    public var username: String
+    /// The secret derived from the recovery code.
+    public var recoverySecret: String
+    /// The new password (its login secret), when setting one.
+    public var newPassword: String?
+    /// The key material wrapped for the new password, with it.
+    public var keys: AccountKeys?
+
+    /// Creates a recovery request.
+    public init(username: String, recoverySecret: String, newPassword: String? = nil, keys: AccountKeys? = nil) {
+        self.username = username
+        self.recoverySecret = recoverySecret
+        self.newPassword = newPassword
+        self.keys = keys
+    }
+}

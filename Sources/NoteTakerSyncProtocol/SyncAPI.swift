@@ -27,6 +27,12 @@ public enum SyncAPI {
     public static let loginParameters = Endpoint(method: "GET", path: "/v1/login-parameters")
     /// The logged-in account's key material (``AccountKeys``).
     public static let accountKeys = Endpoint(method: "GET", path: "/v1/accounts/current/keys")
+    /// Keeps the logged-in account's recovery secret (``RecoverySetup``).
+    public static let setRecovery = Endpoint(method: "PUT", path: "/v1/accounts/current/recovery")
+    /// The key material, for the recovery secret instead of a session (``RecoveryRequest``).
+    public static let recoveryKeys = Endpoint(method: "POST", path: "/v1/accounts/recovery")
+    /// A new password with its key material, for the recovery secret (``RecoveryRequest``).
+    public static let recover = Endpoint(method: "PUT", path: "/v1/accounts/recovery")
     /// Logs in: a new bearer token.
     public static let login = Endpoint(method: "POST", path: "/v1/sessions")
     /// Logs out: revokes the token used.
@@ -52,7 +58,8 @@ public enum SyncAPI {
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
-        health, openAPI, register, account, changePassword, loginParameters, accountKeys, login, logout, sessions, endSession,
+        health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, recoveryKeys, recover,
+        login, logout, sessions, endSession,
         changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }

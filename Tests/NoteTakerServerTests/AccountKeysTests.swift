@@ -122,3 +122,64 @@ struct AccountKeysTests {
         }
     }
 }
+
+/// The recovery code's way back in (docs/encryption.md §2.5), on the server: a recovery
+/// secret kept as a hash, giving back the key material and taking a new password with it.
+@Suite("Account recovery")
+struct AccountRecoveryTests {
+    static let secret = Base64URL.encode(Data(repeating: 42, count: 32))
+
+    @Test("the recovery secret gives back the keys and sets a new password; every session ends")
+    func recover() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let keys = AccountKeysTests.keys()
+            let token = try await client.send(.post, "/v1/accounts", json: Credentials(username: "grace", password: "login secret one", keys: keys))
+                .decode(SessionResponse.self).token
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: Self.secret)).status == .noContent)
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", json: RecoverySetup(recoverySecret: Self.secret)).status == .unauthorized)
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: "short")).status == .badRequest)
+
+            let read = try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "GRACE", recoverySecret: Self.secret))
+            #expect(read.status == .ok)
+            #expect(try read.decode(AccountKeys.self) == keys)
+
+            let changed = AccountKeysTests.keys(salt: 5, seed: 50)
+            let reset = try await client.send(.put, "/v1/accounts/recovery", json: RecoveryRequest(
+                username: "grace", recoverySecret: Self.secret, newPassword: "login secret two", keys: changed))
+            #expect(reset.status == .noContent)
+            #expect(try await client.send(.get, "/v1/accounts/current", token: token).status == .unauthorized, "every session ended")
+            #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "grace", password: "login secret one")).status == .unauthorized)
+            let session = try await client.send(.post, "/v1/sessions", json: Credentials(username: "grace", password: "login secret two"))
+            #expect(session.status == .created)
+            let again = try session.decode(SessionResponse.self).token
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: again).decode(AccountKeys.self) == changed)
+        }
+    }
+
+    @Test("a wrong secret, a name with no account or no recovery secret, or an incomplete reset opens nothing and changes nothing")
+    func refused() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let keys = AccountKeysTests.keys()
+            let token = try await client.send(.post, "/v1/accounts", json: Credentials(username: "grace", password: "login secret one", keys: keys))
+                .decode(SessionResponse.self).token
+            let wrong = Base64URL.encode(Data(repeating: 7, count: 32))
+            #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "grace", recoverySecret: Self.secret)).status == .unauthorized,
+                    "no recovery secret kept yet")
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: Self.secret)).status == .noContent)
+            for request in [RecoveryRequest(username: "grace", recoverySecret: wrong), RecoveryRequest(username: "nobody", recoverySecret: Self.secret)] {
+                let answer = try await client.send(.post, "/v1/accounts/recovery", json: request)
+                #expect(answer.status == .unauthorized && answer.errorCode == .unauthorized)
+            }
+            let wrongReset = try await client.send(.put, "/v1/accounts/recovery", json: RecoveryRequest(
+                username: "grace", recoverySecret: wrong, newPassword: "login secret two", keys: AccountKeysTests.keys(salt: 5, seed: 50)))
+            #expect(wrongReset.status == .unauthorized)
+            let incomplete = try await client.send(.put, "/v1/accounts/recovery", json: RecoveryRequest(
+                username: "grace", recoverySecret: Self.secret, newPassword: "login secret two"))
+            #expect(incomplete.status == .badRequest)
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == keys, "nothing changed")
+            #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "grace", password: "login secret one")).status == .created)
+        }
+    }
+}

@@ -59,4 +59,10 @@ public struct RecoveryCode: Sendable, Equatable {
     public var keyEncryptionKey: SymmetricKey {
         KeyDerivation.expand(key, "notetaker v1 recovery key-encryption key")
     }
+
+    /// The secret the server checks for a recovery, in the password's place (§2.5): it opens
+    /// nothing, and the key-encryption key cannot be had from it.
+    public var recoverySecret: SymmetricKey {
+        KeyDerivation.expand(key, "notetaker v1 recovery login secret")
+    }
 }

@@ -36,6 +36,20 @@ struct SyncRoutes {
             let (account, _) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.keys(of: account))
         }
+        router.put("/v1/accounts/current/recovery") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            try await service.setRecovery(try await JSONBody.decode(RecoverySetup.self, from: request), account: account)
+            return Response(status: .noContent)
+        }
+        router.post("/v1/accounts/recovery") { request, context in
+            let body = try await JSONBody.decode(RecoveryRequest.self, from: request)
+            return try JSONBody.response(try await service.recoveryKeys(body, from: client(request, context)))
+        }
+        router.put("/v1/accounts/recovery") { request, context in
+            let body = try await JSONBody.decode(RecoveryRequest.self, from: request)
+            try await service.recover(body, from: client(request, context))
+            return Response(status: .noContent)
+        }
         router.get("/v1/accounts/current") { request, context in
             let (account, _) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.status(of: account))

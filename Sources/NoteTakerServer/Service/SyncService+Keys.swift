@@ -34,6 +34,55 @@ extension SyncService {
         return keys
     }
 
+    /// Keeps the hash of the logged-in account's recovery secret (docs/encryption.md §2.5),
+    /// replacing any: the old recovery code no longer sets a password.
+    public func setRecovery(_ setup: RecoverySetup, account: StoredAccount) async throws(SyncServerError) {
+        guard RecoverySetup.isSecret(setup.recoverySecret) else {
+            throw .badRequest("A recovery secret is 32 bytes in base64url. Nothing was changed.")
+        }
+        try await storing {
+            try await storage.setRecoveryHash(try await hashing.run { try hasher.hash(setup.recoverySecret) }, account: account.id)
+        }
+    }
+
+    /// The key material of the account a recovery secret opens: throttled as a log-in is, and
+    /// as slow to refuse a name with no account or no recovery secret as a wrong secret.
+    public func recoveryKeys(_ request: RecoveryRequest, from address: String = "local") async throws(SyncServerError) -> AccountKeys {
+        try await keys(of: try await recovering(request, from: address))
+    }
+
+    /// Sets a new password and its key material for the account a recovery secret opens, and
+    /// ends every session of it.
+    public func recover(_ request: RecoveryRequest, from address: String = "local") async throws(SyncServerError) {
+        guard let newPassword = request.newPassword, let keys = request.keys else {
+            throw .badRequest("Give the new password and the key material wrapped for it. Nothing was changed.")
+        }
+        try Self.validate(password: newPassword)
+        let stored = try Self.stored(keys)
+        let account = try await recovering(request, from: address)
+        try await storing {
+            try await storage.setPasswordHash(try await hashing.run { try hasher.hash(newPassword) }, keys: stored, account: account.id)
+            try await storage.removeSessions(account: account.id, except: "")
+        }
+        await announce(.sessionsEnded(account: account.id, keeping: nil))
+    }
+
+    /// The account whose recovery secret `request` gives; 401 for anything else.
+    private func recovering(_ request: RecoveryRequest, from address: String) async throws(SyncServerError) -> StoredAccount {
+        try Self.validate(username: request.username)
+        guard request.recoverySecret.utf8.count <= Self.maximumPasswordBytes else { throw .wrongCredentials }
+        try await beginAttempt(username: request.username, address: address)
+        let account = try await storing { try await storage.account(named: request.username) }
+        let hash = try await storing { () async throws -> String? in
+            guard let account else { return nil }
+            return try await storage.recoveryHash(account: account.id)
+        }
+        let matches = try await verify(request.recoverySecret, against: hash ?? decoyHash)
+        guard let account, hash != nil, matches else { throw .wrongCredentials }
+        try await storing { try await throttle.succeeded(username: request.username, address: address, now: Date()) }
+        return account
+    }
+
     /// Key material as the storage keeps it, once its shape is checked; a wrong shape is 400.
     static func stored(_ keys: AccountKeys?) throws(SyncServerError) -> StoredKeys? {
         guard let keys else { return nil }

@@ -143,7 +143,7 @@ public struct SyncService: Sendable {
     }
 
     /// Counts a password attempt for a name from an address, or refuses it while they must wait.
-    private func beginAttempt(username: String, address: String) async throws(SyncServerError) {
+    func beginAttempt(username: String, address: String) async throws(SyncServerError) {
         if let wait = try await storing({ try await throttle.begin(username: username, address: address, now: Date()) }) {
             throw SyncServerError(.tooManyRequests, "Too many failed password attempts for '\(username)'. Try again in \(wait) seconds.", retryAfter: wait)
         }

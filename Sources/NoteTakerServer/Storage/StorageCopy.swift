@@ -57,18 +57,19 @@ public enum StorageCopy {
             var summary = Summary()
             summary.accounts = try await copy("""
                 SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt, purgedThrough,
-                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, '')
+                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, ''), IFNULL(recoveryHash, '')
                 FROM account ORDER BY id
                 """) { rows in
                 try await connection.query("""
                     INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at,
-                        purged_through, quota_bytes, kdf, keys)
-                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        purged_through, quota_bytes, kdf, keys, recovery_hash)
+                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, ''), NULLIF(rh, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Int64 })::bigint[],
                         \(rows.map { $0[5] as Int64 })::bigint[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as Int64 })::bigint[],
                         \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[], \(rows.map { $0[10] as Int64 })::bigint[],
-                        \(rows.map { $0[11] as String })::text[], \(rows.map { $0[12] as String })::text[])
-                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m)
+                        \(rows.map { $0[11] as String })::text[], \(rows.map { $0[12] as String })::text[],
+                        \(rows.map { $0[13] as String })::text[])
+                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m, rh)
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)

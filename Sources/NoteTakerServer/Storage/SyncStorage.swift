@@ -130,6 +130,10 @@ public protocol SyncStorage: Sendable {
     func kdf(ofAccountNamed username: String) async throws -> AccountKDF
     /// An account's key material (``AccountKeys``'s JSON), or `nil` when it has none.
     func keys(account: Int64) async throws -> String?
+    /// Keeps the hash of an account's recovery secret (docs/encryption.md §2.5), replacing any.
+    func setRecoveryHash(_ hash: String, account: Int64) async throws
+    /// The hash of an account's recovery secret, if it has one.
+    func recoveryHash(account: Int64) async throws -> String?
     /// A secret of this database's own (64 hex digits), made once: the made-up login parameters
     /// of names no account has derive from it.
     func loginDecoySecret() async throws -> String

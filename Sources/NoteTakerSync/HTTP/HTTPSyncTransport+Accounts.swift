@@ -24,6 +24,23 @@ extension HTTPSyncTransport {
         try await json(AccountKeys.self, SyncAPI.accountKeys)
     }
 
+    /// Has the server keep the hash of the account's recovery secret (docs/encryption.md §2.5).
+    public func setRecovery(secret: String) async throws(SyncError) {
+        try await exchange(SyncAPI.setRecovery, body: try Self.encoded(RecoverySetup(recoverySecret: secret)), accepting: [204]) { _ in }
+    }
+
+    /// The key material of `username`'s account, for its recovery secret instead of a session.
+    public func recoveryKeys(username: String, secret: String) async throws(SyncError) -> AccountKeys {
+        try await json(AccountKeys.self, SyncAPI.recoveryKeys, body: RecoveryRequest(username: username, recoverySecret: secret))
+    }
+
+    /// Sets a new password with its key material, for the recovery secret; the server ends
+    /// every session of the account.
+    public func recover(username: String, secret: String, newPassword: String, keys: AccountKeys) async throws(SyncError) {
+        let request = RecoveryRequest(username: username, recoverySecret: secret, newPassword: newPassword, keys: keys)
+        try await exchange(SyncAPI.recover, body: try Self.encoded(request), accepting: [204]) { _ in }
+    }
+
     /// Logs in; answers a new session, which the account's list of sessions shows under `deviceName`.
     public func login(username: String, password: String, deviceName: String? = nil) async throws(SyncError) -> SessionResponse {
         try await json(SessionResponse.self, SyncAPI.login, body: Credentials(username: username, password: password, deviceName: deviceName))

@@ -71,6 +71,7 @@ import Testing
         let code = RecoveryCode(key: try key(v["recoveryKey"]))
         #expect(code.code == v["code"] as? String)
         #expect(raw(code.keyEncryptionKey) == (try bytes(v["recoveryKeyEncryptionKey"])))
+        #expect(raw(code.recoverySecret) == (try bytes(v["recoverySecret"])))
         let typed = try #require(v["code"] as? String).lowercased().replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "1", with: "l")
         #expect(raw(try RecoveryCode(code: typed).key) == (try bytes(v["recoveryKey"])), "case, spaces and l for 1 are forgiven")
         var mistyped = Array(try #require(v["code"] as? String))

@@ -169,6 +169,10 @@ enum PostgresSchema {
             VALUES ('loginDecoySecret', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))
             """,
         ],
+        [
+            // The scrypt hash of an encrypted account's recovery secret (docs/encryption.md §2.5).
+            "ALTER TABLE account ADD COLUMN recovery_hash TEXT",
+        ],
     ]
 
     /// The newest schema version this server knows.

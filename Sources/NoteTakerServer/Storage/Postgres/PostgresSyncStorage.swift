@@ -65,6 +65,18 @@ public struct PostgresSyncStorage: SyncStorage {
         return nil
     }
 
+    /// Keeps the hash of an account's recovery secret.
+    public func setRecoveryHash(_ hash: String, account: Int64) async throws {
+        try await database.query("UPDATE account SET recovery_hash = \(hash) WHERE id = \(account)")
+    }
+
+    /// The hash of an account's recovery secret, if any.
+    public func recoveryHash(account: Int64) async throws -> String? {
+        let rows = try await database.query("SELECT recovery_hash FROM account WHERE id = \(account)")
+        for try await hash in rows.decode(String?.self) { return hash }
+        return nil
+    }
+
     /// The secret the made-up login parameters derive from.
     public func loginDecoySecret() async throws -> String {
         try await Self.first(database.query("SELECT value FROM server_info WHERE key = 'loginDecoySecret'"), String.self) ?? ""

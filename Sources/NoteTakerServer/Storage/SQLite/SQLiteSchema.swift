@@ -191,6 +191,10 @@ extension SQLiteSyncStorage {
             let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
             try db.execute(sql: "INSERT INTO server_info (key, value) VALUES ('loginDecoySecret', ?)", arguments: [hex])
         }
+        migrator.registerMigration("v14-recovery-hash") { db in
+            // The scrypt hash of an encrypted account's recovery secret (docs/encryption.md §2.5).
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN recoveryHash TEXT")
+        }
         return migrator
     }()
 }

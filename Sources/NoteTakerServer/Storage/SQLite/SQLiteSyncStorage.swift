@@ -83,6 +83,18 @@ public struct SQLiteSyncStorage: SyncStorage {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT keys FROM account WHERE id = ?", arguments: [account]) }
     }
 
+    /// Keeps the hash of an account's recovery secret.
+    public func setRecoveryHash(_ hash: String, account: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE account SET recoveryHash = ? WHERE id = ?", arguments: [hash, account])
+        }
+    }
+
+    /// The hash of an account's recovery secret, if any.
+    public func recoveryHash(account: Int64) async throws -> String? {
+        try await writer.read { db in try String.fetchOne(db, sql: "SELECT recoveryHash FROM account WHERE id = ?", arguments: [account]) }
+    }
+
     /// The secret the made-up login parameters derive from.
     public func loginDecoySecret() async throws -> String {
         try await writer.read { db in
