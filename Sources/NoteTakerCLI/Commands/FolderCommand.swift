@@ -41,7 +41,7 @@ struct FolderCommand: ParsableCommand {
         private func printTree(_ nodes: [FolderNode], depth: Int) {
             for node in nodes {
                 let count = node.totalNoteCount == node.noteCount
-                    ? Words.language.write(Int64(node.noteCount))
+                    ? Words.number(node.noteCount)
                     : Words.text("folderCountWithSubfolders", ["count": node.noteCount, "total": node.totalNoteCount])
                 print("\(TextOutput.shortId(node.id))  \(String(repeating: "  ", count: depth))\(node.folder.name) (\(count))")
                 printTree(node.children, depth: depth + 1)

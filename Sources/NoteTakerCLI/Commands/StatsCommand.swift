@@ -13,18 +13,17 @@ struct StatsCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let stats = try store.statistics()
         if output.json { return try JSONOutput.print(stats) }
-        let number = { (value: Int) in Words.language.write(Int64(value)) }
         let rows: [(String, String)] = [
             ("store", store.databaseURL?.path ?? Words.text("inMemory")),
-            ("launches", number(stats.launches)),
-            ("notesCreated", number(stats.notesCreated)),
-            ("syncEvents", number(stats.syncEvents)),
+            ("launches", Words.number(stats.launches)),
+            ("notesCreated", Words.number(stats.notesCreated)),
+            ("syncEvents", Words.number(stats.syncEvents)),
             ("notes", Words.text("statNotesValue", ["count": stats.notes, "pinned": stats.pinnedNotes, "recent": stats.recentNotes])),
-            ("trash", number(stats.trashedNotes)),
-            ("folders", number(stats.folders)),
-            ("tags", number(stats.tags)),
-            ("attachments", "\(number(stats.attachments)) (\(TextOutput.byteCount(stats.attachmentBytes)))"),
-            ("pending", number(stats.pendingChanges)),
+            ("trash", Words.number(stats.trashedNotes)),
+            ("folders", Words.number(stats.folders)),
+            ("tags", Words.number(stats.tags)),
+            ("attachments", "\(Words.number(stats.attachments)) (\(TextOutput.byteCount(stats.attachmentBytes)))"),
+            ("pending", Words.number(stats.pendingChanges)),
         ]
         TextOutput.printFields(rows.map { (Words.text("stat_\($0.0)"), $0.1) })
     }

@@ -23,6 +23,11 @@ package enum Words {
         Catalog.errors.text(wording, in: language)
     }
 
+    /// A count as the reader's language writes it (`12,345`, `12.345`, `12 345`).
+    package static func number(_ value: Int) -> String {
+        language.write(Int64(value))
+    }
+
     /// The message of an error the user can act on (the store's, sync's, import's, the web
     /// app's, the command line's own), worded for the reader; `nil` for one ArgumentParser
     /// words (bad usage, help).

@@ -95,12 +95,11 @@ struct SyncStatusCommand: ParsableCommand {
 
     /// The summary's counts, as labelled lines.
     static func summaryFields(_ summary: SyncSummary) -> [(label: String, value: String)] {
-        let number = { (value: Int) in Words.language.write(Int64(value)) }
         return [
             (Words.text("status_lastSynced"), summary.lastSyncedAt.map { TextOutput.dateTime($0, seconds: true) } ?? Words.text("never")),
-            (Words.text("status_pending"), number(summary.pending)),
-            (Words.text("status_conflicts"), number(summary.conflicts)),
-            (Words.text("status_failed"), number(summary.failures.count)),
+            (Words.text("status_pending"), Words.number(summary.pending)),
+            (Words.text("status_conflicts"), Words.number(summary.conflicts)),
+            (Words.text("status_failed"), Words.number(summary.failures.count)),
         ]
     }
 

@@ -42,8 +42,8 @@ public struct Catalog: Sendable {
 
     /// `wording` in `language`: its placeholders filled, the plural form its `count` takes.
     public func text(_ wording: Wording, in language: Language) -> String {
-        guard let entry = entries[language]?[wording.key] ?? entries[.english]?[wording.key] else { return wording.key }
         let spoken = entries[language]?[wording.key] != nil ? language : .english
+        guard let entry = entries[spoken]?[wording.key] else { return wording.key }
         switch entry {
         case .text(let text):
             return fill(text, wording.values, spoken)
