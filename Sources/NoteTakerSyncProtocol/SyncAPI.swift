@@ -81,6 +81,10 @@ public enum SyncLimits {
     public static let maxRequestBytes = 8_000_000
     /// The most bytes of one asset: the attachment limit.
     public static let maxAssetBytes: Int64 = 250 * 1024 * 1024
+    /// The largest file the server keeps: an attachment of ``maxAssetBytes``, sealed
+    /// (docs/encryption.md §5: a 40-byte header and a 16-byte tag for each 64 KiB chunk, and
+    /// one for the last, shorter or empty, chunk).
+    public static let maxStoredAssetBytes: Int64 = maxAssetBytes + 40 + 16 * (maxAssetBytes / 65_536 + 1)
     /// The most records in one page of changes.
     public static let maxPageSize = 1000
     /// About the most bytes of record fields in one page of changes (a page holds at least

@@ -73,11 +73,19 @@ struct Device {
     let transport: HTTPSyncTransport
     let engine: SyncEngine
 
-    init(_ name: String, server: LiveServer, token: String, policy: MergePolicy = .localWins) throws {
+    init(_ name: String, server: LiveServer, token: String, policy: MergePolicy = .localWins, sealing: RecordSealing? = nil) throws {
         self.name = name
         store = try NoteStore.inMemory()
         transport = try HTTPSyncTransport(server: server.url, token: token)
-        engine = SyncEngine(store: store, transport: transport, options: .init(policy: policy))
+        engine = SyncEngine(store: store, transport: transport, options: .init(policy: policy, sealing: sealing))
+    }
+
+    /// A device of parts made elsewhere (an engine over a transport a test put faults in).
+    init(name: String, store: NoteStore, transport: HTTPSyncTransport, engine: SyncEngine) {
+        self.name = name
+        self.store = store
+        self.transport = transport
+        self.engine = engine
     }
 
     @discardableResult
@@ -117,11 +125,11 @@ func withLiveServer(quotaBytes: Int64 = ServerConfiguration.defaultQuota, _ body
 
 /// Several devices on one account of a fresh live server.
 func withDevices(
-    _ count: Int, policy: MergePolicy = .localWins,
+    _ count: Int, policy: MergePolicy = .localWins, sealing: RecordSealing? = nil,
     _ body: ([Device], LiveServer) async throws -> Void
 ) async throws {
     try await withLiveServer { server, token in
-        let devices = try (0..<count).map { try Device("device \($0 + 1)", server: server, token: token, policy: policy) }
+        let devices = try (0..<count).map { try Device("device \($0 + 1)", server: server, token: token, policy: policy, sealing: sealing) }
         try await body(devices, server)
     }
 }

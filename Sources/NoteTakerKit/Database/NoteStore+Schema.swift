@@ -201,6 +201,9 @@ extension NoteStore {
         migrator.registerMigration("v23-preferences") { db in
             try createPreferences(db)
         }
+        migrator.registerMigration("v24-sealed-record-revisions") { db in
+            try SyncRevisions.create(db)
+        }
         return migrator
     }
 }

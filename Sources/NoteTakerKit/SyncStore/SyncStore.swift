@@ -89,6 +89,17 @@ package protocol SyncStore: Sendable {
     func markListed(_ page: ChangesResponse) throws(NoteTakerError)
     /// Stages a deletion of every record the listing did not hold; returns how many.
     func stageUnlistedDeletions() throws(NoteTakerError) -> Int
+
+    // MARK: Sealed records (end-to-end encryption)
+
+    /// The highest revisions this device has seen of `records`, those it has seen.
+    func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int]
+    /// Remembers revisions seen: opened from the server, or saved there.
+    func noteRevisions(_ revisions: [RecordRevision]) throws(NoteTakerError)
+    /// Forgets the revisions of those of `records` that are deleted here.
+    func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
+    /// Holds records from the server this device will not apply, as they came, with why.
+    func hold(_ records: [(record: SyncRecord, reason: String)]) throws(NoteTakerError)
 }
 
 extension NoteStore: SyncStore {}

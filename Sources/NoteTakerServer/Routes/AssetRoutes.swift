@@ -10,7 +10,7 @@ struct AssetRoutes {
         router.put("/v1/assets/:hash") { request, context in
             let (account, _) = try await service.account(of: request, context)
             let hash = context.parameters.get("hash") ?? ""
-            if let length = request.headers[.contentLength].flatMap(Int64.init), length > SyncLimits.maxAssetBytes {
+            if let length = request.headers[.contentLength].flatMap(Int64.init), length > SyncLimits.maxStoredAssetBytes {
                 throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
             }
             try await service.storeAsset(hash: hash, chunks: request.body.map { Array(buffer: $0) }, for: account)

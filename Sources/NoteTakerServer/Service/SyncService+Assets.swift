@@ -8,7 +8,9 @@ extension SyncService {
         return try await storing { try await storage.hasAsset(hash: hash, account: account.id) }
     }
 
-    /// Stores an uploaded file under its SHA-256, checked while it streams in.
+    /// Stores an uploaded file under its SHA-256, checked while it streams in. An end-to-end
+    /// encrypted account's files are sealed, under a keyed address (docs/encryption.md §4, §5)
+    /// the server cannot check: the devices that open them authenticate them.
     public func storeAsset<Chunks: AsyncSequence>(
         hash: String, chunks: Chunks, for account: StoredAccount
     ) async throws(SyncServerError) where Chunks.Element == [UInt8] {
@@ -16,8 +18,9 @@ extension SyncService {
         if try await assetExists(hash: hash, for: account) { return }
         let used = try await storing { try await storage.usage(account: account.id).bytes }
         let quota = quota(of: account)
+        let sealed = try await storing { try await storage.keys(account: account.id) } != nil
         // Over the quota, the upload stops as soon as it is; nothing stays behind.
-        let check = UploadCheck(expectedHash: hash, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
+        let check = UploadCheck(expectedHash: hash, checksContent: !sealed, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
         try await storing {
             try await assets.store(chunks, check: check) { size in
                 try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quota)

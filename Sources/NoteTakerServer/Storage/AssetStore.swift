@@ -26,8 +26,12 @@ public protocol AssetStore: Sendable {
 /// Checks an upload while it streams in: its size against the limits, then its SHA-256
 /// against the address it was sent to.
 public struct UploadCheck {
-    /// The SHA-256 the upload must have (lowercase hex).
+    /// The upload's address: the SHA-256 it must have (lowercase hex), or for a sealed file
+    /// of an end-to-end encrypted account, a keyed hash the server cannot check
+    /// (docs/encryption.md §4), which the devices that open the file authenticate.
     public let expectedHash: String
+    /// Whether ``expectedHash`` is the upload's SHA-256, checked (not for a sealed file).
+    let checksContent: Bool
     /// The most bytes the account has room for.
     let room: Int64
     /// The error to throw once the upload outgrows ``room``.
@@ -36,8 +40,9 @@ public struct UploadCheck {
     /// The bytes seen so far.
     public private(set) var size: Int64 = 0
 
-    init(expectedHash: String, room: Int64, tooMuch: @escaping @Sendable () -> any Error) {
+    init(expectedHash: String, checksContent: Bool = true, room: Int64, tooMuch: @escaping @Sendable () -> any Error) {
         self.expectedHash = expectedHash
+        self.checksContent = checksContent
         self.room = room
         self.tooMuch = tooMuch
     }
@@ -45,7 +50,7 @@ public struct UploadCheck {
     /// Counts and hashes the next piece; throws as soon as the upload is too large.
     mutating func add(_ chunk: [UInt8]) throws {
         size += Int64(chunk.count)
-        if size > SyncLimits.maxAssetBytes {
+        if size > SyncLimits.maxStoredAssetBytes {
             throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
         }
         if size > room { throw tooMuch() }
@@ -54,6 +59,7 @@ public struct UploadCheck {
 
     /// Checks the whole upload's SHA-256.
     func verify() throws {
+        guard checksContent else { return }
         let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         guard actual == expectedHash else {
             throw SyncServerError(.hashMismatch, "The uploaded file's SHA-256 is \(actual), not \(expectedHash) as its address says. Nothing was stored.")

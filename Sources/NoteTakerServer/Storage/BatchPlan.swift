@@ -70,7 +70,9 @@ struct BatchPlan {
                     steps += Self.versionSteps(key: key, held: held, replacedBy: change)
                 }
                 self.sequence += 1
-                let fields = change.operation == .save ? try RecordVersioning.storedFields(change, written: text) : "{}"
+                // A deletion keeps fields only when a device sends them: an encrypted account's
+                // sealed revision (docs/encryption.md §3.3).
+                let fields = change.operation == .save || change.fields != nil ? try RecordVersioning.storedFields(change, written: text) : "{}"
                 let write = Write(
                     key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields,
                     size: Self.storedSize(fields),
@@ -89,16 +91,17 @@ struct BatchPlan {
     }
 
     /// A deletion drops the note's versions; a change of its title or body keeps the text it
-    /// replaces (title, body, date and device).
+    /// replaces (title, body, date and device). A sealed note's every save keeps the envelope
+    /// it replaces whole: the server cannot tell what changed, and the devices open it.
     private static func versionSteps(key: RecordKey, held: StoredRecord, replacedBy change: RecordChange) -> [Step] {
         if change.operation == .delete { return [.dropVersions(recordId: key.recordId)] }
         let old = held.record.fields
         typealias Field = NoteRecord.Field
         let (title, body, modifiedAt, editedOn) = (Field.title.rawValue, Field.body.rawValue, Field.modifiedAt.rawValue, Field.editedOn.rawValue)
         guard !held.record.deleted, let sequence = Int64(held.record.changeTag),
-              old[title] != change.fields?[title] || old[body] != change.fields?[body] else { return [] }
-        let kept: RecordFields = [title: old[title] ?? .string(""), body: old[body] ?? .string(""),
-                                  modifiedAt: old[modifiedAt] ?? .null, editedOn: old[editedOn] ?? .null]
+              old.isSealed || old[title] != change.fields?[title] || old[body] != change.fields?[body] else { return [] }
+        let kept: RecordFields = old.isSealed ? old : [title: old[title] ?? .string(""), body: old[body] ?? .string(""),
+                                                      modifiedAt: old[modifiedAt] ?? .null, editedOn: old[editedOn] ?? .null]
         guard let data = try? JSONEncoder.sorted.encode(kept) else { return [] }
         return [.keepVersion(recordId: key.recordId, sequence: sequence, fields: String(decoding: data, as: UTF8.self))]
     }

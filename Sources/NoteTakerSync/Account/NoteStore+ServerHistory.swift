@@ -1,14 +1,26 @@
 import Foundation
 import NoteTakerKit
+import NoteTakerSyncProtocol
 
 /// A note's history on the server, brought into this device's, so a device set up later (or
 /// again) sees the versions other devices made before it joined.
 extension NoteStore {
     /// Fetches the versions the server kept of a note and adds those this device lacks to its
     /// history, each once, in time order. Returns how many were added.
+    ///
+    /// For an account with end-to-end encryption (`sealing`), each version is opened first; one
+    /// that does not open (changed on the server, or not sealed) is left out.
     @discardableResult
-    public func fetchServerHistory(noteId: UUID, transport: any SyncTransport) async throws(SyncError) -> Int {
-        let versions = try await transport.recordVersions(noteId)
+    public func fetchServerHistory(noteId: UUID, transport: any SyncTransport, sealing: RecordSealing? = nil) async throws(SyncError) -> Int {
+        var versions = try await transport.recordVersions(noteId)
+        if let sealing {
+            versions = versions.compactMap { version in
+                guard case .success(let (fields, _)) = sealing.open(version.fields, recordType: SyncRecordType.note.rawValue, recordId: noteId, seen: nil) else { return nil }
+                var opened = version
+                opened.fields = fields
+                return opened
+            }
+        }
         do {
             return try mergeServerVersions(noteId: noteId, versions)
         } catch {

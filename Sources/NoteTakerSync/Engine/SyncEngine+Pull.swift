@@ -45,7 +45,7 @@ extension SyncEngine {
         var fetch = prefetch(query)
         defer { fetch.cancel() }
         while true {
-            let page: ChangesResponse
+            var page: ChangesResponse
             do throws(SyncError) {
                 page = try await fetch.value.get()
             } catch {
@@ -72,7 +72,9 @@ extension SyncEngine {
                 fetch = prefetch(query)
                 continue
             }
+            // A record held below was listed all the same: it is no deletion.
             if listing { try local { try $0.markListed(page) } }
+            page = try opened(page, into: &report)
             query.since = page.token
             query.holding = nil
             if page.moreComing { fetch = prefetch(query) }
@@ -97,6 +99,7 @@ extension SyncEngine {
         if listing, try local({ try $0.stageUnlistedDeletions() }) > 0 { direct = false }
         if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }
         try indexPendingNotes()
+        try forgetDeletedRevisions()
         if healing {
             try local { try $0.finishRestoredServerHeal() }
             report.serverRestored = true
@@ -155,7 +158,12 @@ extension SyncEngine {
                 throw .store(.fileWriteFailed(path: destination.deletingLastPathComponent().path, reason: error.localizedDescription))
             }
             do throws(SyncError) {
-                try await transport.downloadAsset(hash: hash, to: destination)
+                // A sealed file changed on the server, or another file, is not kept: it is
+                // asked for again at the next sync.
+                guard try await download(hash, to: destination) else {
+                    report.errors += 1
+                    continue
+                }
             } catch .server(let code, _) where code == APIErrorCode.notFound.rawValue {
                 report.errors += 1
                 continue

@@ -18,7 +18,7 @@ extension SyncEngine {
                 // A server restored from an older copy may have lost the files it took for
                 // the batch: they go up again first (a file already there is not sent).
                 _ = try await uploadAssets(inflight.assetHashes, into: &report)
-                _ = try await settle(inflight, answer: modify(inflight).value, into: &report)
+                _ = try await settle(inflight, answer: try modify(inflight).value, into: &report)
             }
         }
         let total = try local { try $0.pushableChangeCount() }
@@ -39,28 +39,31 @@ extension SyncEngine {
                     }
                 }
                 let begun = try local { try $0.beginPush(batch) }
-                answers.append(modify(begun))
+                answers.append(try modify(begun))
                 pipeline.sent(begun)
             case .sendAlong(let batch):
                 let kept = try local { try $0.beginPush(batch) }
-                answers.append(modify(kept))
+                answers.append(try modify(kept))
                 pipeline.sent(kept)
             case .awaitAnswer:
                 pipeline.answered(await answers.removeFirst().value)
             case .finish(let batch, let response, keeping: let after?):
-                let (applied, kept) = try local { try $0.finishPush(batch, response: response, policy: options.policy, keeping: after) }
+                let answer = try opened(response, for: batch)
+                let (applied, kept) = try local { try $0.finishPush(batch, response: answer, policy: options.policy, keeping: after) }
                 report.add(applied)
-                answers.append(modify(kept))
+                answers.append(try modify(kept))
                 pipeline.sent(kept)
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .finish(let batch, let response, keeping: nil):
-                report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) })
+                let answer = try opened(response, for: batch)
+                report.add(try local { try $0.finishPush(batch, response: answer, policy: options.policy) })
                 pipeline.finished()
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .settle(let batch, let result):
                 pipeline.settled(clean: try settle(batch, answer: result, into: &report))
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .done:
+                try forgetDeletedRevisions()
                 return
             }
         }
@@ -85,10 +88,12 @@ extension SyncEngine {
         }
     }
 
-    /// Starts sending a batch, off the engine, so that the engine reads the next one meanwhile.
-    private func modify(_ batch: PushBatch) -> Task<Result<ModifyResponse, SyncError>, Never> {
+    /// Starts sending a batch (sealed, for an encrypted account), off the engine, so that the
+    /// engine reads the next one meanwhile.
+    private func modify(_ batch: PushBatch) throws(SyncError) -> Task<Result<ModifyResponse, SyncError>, Never> {
         let transport = transport
-        return Self.offEngine { () async throws(SyncError) in try await transport.modify(batch.request, fieldsJSON: batch.fieldsJSON) }
+        let (request, fieldsJSON) = try outgoing(batch)
+        return Self.offEngine { () async throws(SyncError) in try await transport.modify(request, fieldsJSON: fieldsJSON) }
     }
 
     /// Applies the answer to a batch; on failure the batch stays in flight. Returns whether
@@ -98,7 +103,7 @@ extension SyncEngine {
     ) throws(SyncError) -> Bool {
         let response: ModifyResponse
         do throws(SyncError) {
-            response = try answer.get()
+            response = try opened(answer.get(), for: batch)
         } catch let error where Self.isRefusal(error) {
             try local { try $0.batchRefused(batch, message: error.message) }
             report.errors += batch.request.changes.count
@@ -115,9 +120,10 @@ extension SyncEngine {
         for hash in Set(hashes).sorted() {
             let file = store.attachmentFiles.url(forHash: hash)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            if try await transport.assetExists(hash: hash) { continue }
+            let address = try storedAddress(ofFile: hash)
+            if try await transport.assetExists(hash: address) { continue }
             do throws(SyncError) {
-                try await transport.uploadAsset(hash: hash, from: file)
+                try await upload(file, to: address)
                 report.uploadedFiles += 1
             } catch let error where Self.isRefusal(error) {
                 refused[hash] = error

@@ -28,17 +28,23 @@ public actor SyncEngine {
         /// The most changes sent in one batch; fewer when the server takes fewer (it says so
         /// in its health answer).
         public var batchSize: Int
+        /// The account's keys, for an account with end-to-end encryption: every save goes up
+        /// sealed, and only sealed records from the server are applied (see
+        /// `SyncEngine+Sealing.swift`). `nil`: records travel as they are.
+        public var sealing: RecordSealing?
 
         /// Creates options; the defaults are those of the command line.
         public init(
             policy: MergePolicy = .localWins, allowMassDeletion: Bool = false,
-            massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize
+            massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize,
+            sealing: RecordSealing? = nil
         ) {
             self.policy = policy
             self.allowMassDeletion = allowMassDeletion
             self.massDeletionLimit = massDeletionLimit
             self.massDeletionFraction = massDeletionFraction
             self.batchSize = batchSize
+            self.sealing = sealing
         }
     }
 
@@ -64,6 +70,12 @@ public actor SyncEngine {
     /// The most changes in a batch for this cycle: ``Options/batchSize``, or fewer when the
     /// server takes fewer.
     var batchLimit = SyncLimits.unannouncedBatchSize
+    /// The revisions each batch in flight seals its saves at, by request id: noted as seen
+    /// once the server saved them.
+    var sealedRevisions: [UUID: [RecordRevision]] = [:]
+    /// Sealed records deleted by a push's or a pull's deletions: their revisions are forgotten
+    /// at its end, those that are gone here (see `SyncEngine+Sealing.swift`).
+    var deletedRecords: Set<RecordRevision.Key> = []
     private var cycleRunning = false
     private var waitingCycles: [CheckedContinuation<Void, Never>] = []
 

@@ -21,6 +21,10 @@ public protocol SyncTransport: Sendable {
     func uploadAsset(hash: String, from file: URL) async throws(SyncError)
     /// Downloads an attachment file to `file`.
     func downloadAsset(hash: String, to file: URL) async throws(SyncError)
+    /// Downloads a sealed attachment file (docs/encryption.md §5), kept under a keyed
+    /// `address`, to `file`, without checking a SHA-256: the address is none, and opening the
+    /// file authenticates it.
+    func downloadSealedAsset(address: String, to file: URL) async throws(SyncError)
     /// The earlier versions of a note that the server kept, newest first.
     func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion]
 }
@@ -29,6 +33,11 @@ extension SyncTransport {
     /// Sends a batch of saves and deletes, encoding its fields.
     public func modify(_ request: ModifyRequest) async throws(SyncError) -> ModifyResponse {
         try await modify(request, fieldsJSON: [])
+    }
+
+    /// A transport that checks no file's SHA-256 (test doubles) downloads a sealed file as any.
+    public func downloadSealedAsset(address: String, to file: URL) async throws(SyncError) {
+        try await downloadAsset(hash: address, to: file)
     }
 
     /// A transport without a history to offer (test doubles) answers no versions.

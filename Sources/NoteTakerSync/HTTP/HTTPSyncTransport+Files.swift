@@ -35,6 +35,16 @@ extension HTTPSyncTransport {
     /// Downloads a file to disk (never whole into memory), checks its size and SHA-256, and
     /// moves it to `file`; a file over the attachment limit or with another hash is refused.
     public func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
+        try await download(hash, to: file, checkingHash: true)
+    }
+
+    /// Downloads a sealed file as ``downloadAsset(hash:to:)`` does, checking its size only:
+    /// its keyed address is no SHA-256, and opening it authenticates it.
+    public func downloadSealedAsset(address: String, to file: URL) async throws(SyncError) {
+        try await download(address, to: file, checkingHash: false)
+    }
+
+    private func download(_ hash: String, to file: URL, checkingHash: Bool) async throws(SyncError) {
         let staging = file.deletingLastPathComponent().appendingPathComponent(".download-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
         let response: HTTPClientResponse
@@ -50,7 +60,7 @@ extension HTTPSyncTransport {
             return
         }
         try await Self.write(response.body, to: staging)
-        try Self.verify(staging, hash: hash)
+        try Self.verify(staging, hash: checkingHash ? hash : nil)
         do {
             try OwnerOnly.restrict(staging)
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
@@ -73,7 +83,7 @@ extension HTTPSyncTransport {
         do {
             for try await chunk in body {
                 written += Int64(chunk.readableBytes)
-                guard written <= SyncLimits.maxAssetBytes else { throw tooLargeFile }
+                guard written <= SyncLimits.maxStoredAssetBytes else { throw tooLargeFile }
                 try handle.write(contentsOf: chunk.readableBytesView)
             }
         } catch let error as SyncError {
@@ -88,13 +98,14 @@ extension HTTPSyncTransport {
     private static let tooLargeFile = SyncError.server(
         code: "tooLarge", message: "The server sent a file larger than any attachment may be; it was not saved.")
 
-    /// Checks a downloaded file's size against the attachment limit and its SHA-256, reading
-    /// it a megabyte at a time.
-    static func verify(_ file: URL, hash: String) throws(SyncError) {
+    /// Checks a downloaded file's size against the attachment limit and its SHA-256 (unless
+    /// `nil`), reading it a megabyte at a time.
+    static func verify(_ file: URL, hash: String?) throws(SyncError) {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-        guard size <= SyncLimits.maxAssetBytes else {
+        guard size <= SyncLimits.maxStoredAssetBytes else {
             throw .server(code: "tooLarge", message: "The server sent a file of \(SyncError.megabytes(size)), larger than any attachment may be; it was not saved.")
         }
+        guard let hash else { return }
         var hasher = SHA256()
         do {
             let handle = try FileHandle(forReadingFrom: file)

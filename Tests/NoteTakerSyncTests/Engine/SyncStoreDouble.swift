@@ -146,6 +146,11 @@ final class SyncStoreDouble: SyncStore {
             return 0
         }
     }
+
+    func seenRevisions(_ records: [RecordRevision.Key]) -> [RecordRevision.Key: Int] { [:] }
+    func noteRevisions(_ revisions: [RecordRevision]) { log("noteRevisions") }
+    func forgetRevisions(ofDeleted records: [RecordRevision.Key]) { log("forgetRevisions") }
+    func hold(_ records: [(record: SyncRecord, reason: String)]) { log("hold") }
 }
 
 /// A server that answers a script: each fetch takes the next answer (an empty last page once

@@ -22,6 +22,8 @@ struct Simulation {
     let seed: UInt64
     let deviceCount: Int
     let steps: Int
+    /// Whether the account has end-to-end encryption: every device seals and opens records.
+    var sealed = false
 
     struct Failure: Error, CustomStringConvertible {
         var seed: UInt64
@@ -67,6 +69,7 @@ struct Simulation {
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
         var devices: Devices = []
+        let sealing = sealed ? try SealedSyncTests.sealing() : nil
         for index in 0..<deviceCount {
             // Ids and times follow from the seed, so that a run replays exactly.
             let store = try NoteStore.inMemory(sources: .seeded(seed &* 1_000 &+ UInt64(index)))
@@ -74,7 +77,7 @@ struct Simulation {
                 try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
             }
             let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token),
-                                    options: .init(policy: .localWins, allowMassDeletion: true, batchSize: 5))
+                                    options: .init(policy: .localWins, allowMassDeletion: true, batchSize: 5, sealing: sealing))
             devices.append((store, engine))
         }
         var operations = Operations(files: network.filesDirectory)

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import NoteTakerSyncProtocol
+
+/// The highest revision of each sealed record this device has opened or had saved
+/// (docs/encryption.md §3.1, §3.4): a save goes up one above it, and a record from the server
+/// below it is a replay. Only an account with end-to-end encryption keeps any; a record's is
+/// forgotten once it is deleted here.
+///
+/// Forgotten with everything else this device knew of a server (``NoteStore/requeueEverything(_:keepingDeletions:)``):
+/// a different server, or one restored from an older copy, holds older revisions, which this
+/// device then takes as the base of its merges, knowingly.
+enum SyncRevisions {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_revision (
+                recordType TEXT NOT NULL,
+                recordId TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                PRIMARY KEY (recordType, recordId)
+            ) WITHOUT ROWID
+            """)
+    }
+
+    /// The revisions seen of `records`, those there are.
+    static func fetch(_ db: Database, _ records: [RecordRevision.Key]) throws -> [RecordRevision.Key: Int] {
+        guard !records.isEmpty else { return [:] }
+        let keys = records.map { "\($0.recordType)/\($0.recordId.key)" }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT recordType, recordId, revision FROM sync_revision
+            WHERE recordType || '/' || recordId IN (SELECT value FROM json_each(?))
+            """, arguments: [NoteStore.jsonArray(keys)])
+        var seen: [RecordRevision.Key: Int] = [:]
+        for row in rows {
+            guard let id = UUID(key: row["recordId"]) else { continue }
+            seen[RecordRevision.Key(recordType: row["recordType"], recordId: id)] = row["revision"]
+        }
+        return seen
+    }
+
+    /// Forgets what was seen of those of `records` that are deleted here: no row, nothing of
+    /// them waiting to go up, and nothing staged.
+    static func forgetDeleted(_ db: Database, _ records: [RecordRevision.Key]) throws {
+        for record in records {
+            guard let type = RecordType(rawValue: record.recordType) else { continue }
+            try db.execute(sql: """
+                DELETE FROM sync_revision WHERE recordType = ?1 AND recordId = ?2
+                  AND NOT EXISTS (SELECT 1 FROM \(type.table) WHERE id = ?2)
+                  AND NOT \(Outbox.waitsSQL(type: "?1", id: "?2"))
+                  AND NOT EXISTS (SELECT 1 FROM sync_inbox WHERE recordType = ?1 AND recordId = ?2)
+                """, arguments: [record.recordType, record.recordId.key])
+        }
+    }
+
+    /// Raises each record's revision seen to the one given, where it is higher.
+    static func raise(_ db: Database, _ revisions: [RecordRevision]) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO sync_revision (recordType, recordId, revision) VALUES (?, ?, ?)
+            ON CONFLICT (recordType, recordId) DO UPDATE SET revision = MAX(revision, excluded.revision)
+            """)
+        for revision in revisions {
+            try statement.execute(arguments: [revision.key.recordType, revision.key.recordId.key, revision.revision])
+        }
+    }
+}
+
+/// A sealed record's revision (docs/encryption.md §3.1).
+package struct RecordRevision: Sendable, Hashable {
+    /// Which record: its kind and id.
+    package struct Key: Sendable, Hashable {
+        /// The record's kind, as on the wire.
+        package var recordType: String
+        /// The record's id.
+        package var recordId: UUID
+
+        /// Names a record.
+        package init(recordType: String, recordId: UUID) {
+            self.recordType = recordType
+            self.recordId = recordId
+        }
+    }
+
+    /// The record.
+    package var key: Key
+    /// Its revision.
+    package var revision: Int
+
+    /// A record's revision.
+    package init(_ key: Key, revision: Int) {
+        self.key = key
+        self.revision = revision
+    }
+}
+
+extension NoteStore {
+    /// The highest revisions this device has seen of `records`, those it has seen.
+    package func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int] {
+        try read { db in try SyncRevisions.fetch(db, records) }
+    }
+
+    /// Remembers revisions seen: opened from the server, or saved there.
+    package func noteRevisions(_ revisions: [RecordRevision]) throws(NoteTakerError) {
+        guard !revisions.isEmpty else { return }
+        try write { db in try SyncRevisions.raise(db, revisions) }
+    }
+
+    /// Forgets the revisions of those of `records` (deleted by the server or by this device)
+    /// that are deleted here: gone, with nothing waiting to go up and nothing staged. A
+    /// record this device brought back (its edit outranked the deletion) keeps its own.
+    package func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError) {
+        guard !records.isEmpty else { return }
+        try write { db in try SyncRevisions.forgetDeleted(db, records) }
+    }
+
+    /// Holds records from the server this device will not apply, as they came, each with
+    /// why (a sealed record that did not open, say): they never touch a local row.
+    package func hold(_ records: [(record: SyncRecord, reason: String)]) throws(NoteTakerError) {
+        guard !records.isEmpty else { return }
+        try write { db in
+            for (record, reason) in records {
+                try SyncQuarantine.hold(db, recordType: record.recordType, recordId: record.recordId.key, changeTag: record.changeTag,
+                                        deleted: record.deleted, fields: record.fields.wireJSON, reason: reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerSyncProtocol
+
+/// How a device seals the records it sends and opens those it receives, for an account with
+/// end-to-end encryption (docs/encryption.md §3): a pure value over the account's keys; the
+/// sync engine keeps the revisions it checks.
+public struct RecordSealing: Sendable {
+    /// The account's keys.
+    public let keyring: AccountKeyring
+    /// The zone the records are filed in.
+    let zone = AccountKeyring.privateZone
+
+    /// Seals records with `keyring`'s newest data key, and opens them with any of its keys.
+    public init(keyring: AccountKeyring) {
+        self.keyring = keyring
+    }
+
+    /// Why a record from the server was not opened: each is held in quarantine with its
+    /// ``reason``, never applied.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Sealed by a format version this build does not know.
+        case newerFormat
+        /// Sealed with a key version (or in a zone) this device does not hold.
+        case missingKey
+        /// The tag did not verify: changed on the server, or moved from another record.
+        case notAuthentic
+        /// Authentic, but its padding or content is malformed.
+        case unreadable
+        /// An older revision than one this device has seen: a replay.
+        case replayed(revision: Int, seen: Int)
+        /// Plaintext fields, in an account whose records are all sealed.
+        case notSealed
+
+        /// Why, as the quarantine keeps it and `sync status` shows it.
+        public var reason: String {
+            switch self {
+            case .newerFormat: "It was sealed by a newer NoteTaker; update this device."
+            case .missingKey: "It was sealed with a key this device does not have; a newer version sealed with one it has replaces it."
+            case .notAuthentic: "It could not be decrypted: it was changed on the server, or moved from another record."
+            case .unreadable: "It could not be read after decryption."
+            case .replayed(let revision, let seen):
+                "An older version of this record came back from the server (revision \(revision), this device has seen \(seen)); it was not applied."
+            case .notSealed: "It was not encrypted, so it could have been written by the server; it was not applied."
+            }
+        }
+    }
+
+    /// The envelope of a save: `fieldsJSON` (the fields as the wire codec writes them) at
+    /// revision `revision`, sealed for the record.
+    public func seal(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int) throws(EncryptionError) -> RecordFields {
+        let plaintext = Data("{\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
+        let version = keyring.newestVersion
+        guard let key = keyring.dataKey(version: version) else { throw .malformed }
+        return try SealedRecord.seal(plaintext, for: address(recordType, recordId), zoneKey: key, keyVersion: version).fields
+    }
+
+    /// Opens a saved record's fields: its fields and revision, or why not. A revision lower
+    /// than `seen` (the highest this device has seen of the record) is a replay.
+    public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), Refusal> {
+        guard fields.isSealed else { return .failure(.notSealed) }
+        let plaintext: Data
+        do {
+            let envelope = try SealedRecord(fields: fields)
+            guard envelope.version == 1 else { return .failure(.newerFormat) }
+            guard envelope.zone == zone, let key = keyring.dataKey(version: envelope.keyVersion) else { return .failure(.missingKey) }
+            plaintext = try envelope.open(for: address(recordType, recordId), zoneKey: key)
+        } catch .malformed {
+            return .failure(.unreadable)
+        } catch {
+            return .failure(.notAuthentic)
+        }
+        guard let (opened, revision) = Self.read(plaintext) else { return .failure(.unreadable) }
+        if let seen, revision < seen { return .failure(.replayed(revision: revision, seen: seen)) }
+        return .success((opened, revision))
+    }
+
+    /// The address the server keeps a file under (docs/encryption.md §4): keyed by the zone's
+    /// id key from its SHA-256 (`hash`, lowercase hex), so that the server cannot test whether
+    /// the account holds a known file; `nil` for a malformed hash.
+    public func fileAddress(forHash hash: String) -> String? {
+        let digits = Array(hash.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return KeyedIdentity(idKey: keyring.idKey).fileAddress(contentSHA256: Data(bytes))
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// Seals the file at `source` into `destination` for the server's `address`, with the
+    /// newest data key, a chunk at a time (docs/encryption.md §5).
+    public func sealFile(at source: URL, to destination: URL, address: String) throws {
+        let version = keyring.newestVersion
+        guard let key = keyring.dataKey(version: version) else { throw EncryptionError.malformed }
+        try FileSeal.sealFile(at: source, to: destination, zone: zone, zoneKey: key, keyVersion: version, address: address)
+    }
+
+    /// Opens the sealed file at `source` (from the server's `address`) into `destination`,
+    /// which must then have the SHA-256 `hash`; ``EncryptionError/notAuthentic`` (and nothing
+    /// at `destination`) when it was changed, cut, or is another file.
+    public func openFile(at source: URL, to destination: URL, address: String, hash: String) throws {
+        let opened = try FileSeal.openFile(at: source, to: destination, zone: zone, address: address) { keyring.dataKey(version: $0) }
+        guard opened == hash else {
+            try? FileManager.default.removeItem(at: destination)
+            throw EncryptionError.notAuthentic
+        }
+    }
+
+    private func address(_ recordType: String, _ recordId: UUID) -> SealedRecord.Address {
+        SealedRecord.Address(zone: zone, recordType: recordType, recordId: recordId.key)
+    }
+
+    /// The fields and revision of a plaintext, `{"fields": …, "rev": n}`; `nil` when malformed.
+    static func read(_ plaintext: Data) -> (RecordFields, Int)? {
+        var fields: RecordFields?
+        var revision: Int?
+        do {
+            try WireReader.read(Array(plaintext)) { (reader: inout WireReader) throws(WireJSONError) in
+                try reader.object { (reader: inout WireReader, name: String) throws(WireJSONError) in
+                    switch name {
+                    case "fields": fields = try RecordFields(reading: &reader)
+                    case "rev":
+                        let number = try reader.number()
+                        revision = number.rounded() == number && number >= 1 && number < 1e15 ? Int(number) : nil
+                    default: try reader.skip()
+                    }
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard let fields, let revision, !fields.isSealed else { return nil }
+        return (fields, revision)
+    }
+}
