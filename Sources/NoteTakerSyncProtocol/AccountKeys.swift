@@ -96,24 +96,95 @@ public struct AccountKeys: Sendable, Hashable, Codable {
 }
 
 /// base64url without padding (RFC 4648 §5), as the encryption format writes binary values.
+/// Written here with tables rather than through Foundation's base64: every sealed record goes
+/// through it both ways, and Foundation's on Linux costs more than the sealing itself.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's value as a base64url character, or 0xFF.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        return table
+    }()
+
     /// `data` in base64url, unpadded.
     public static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let count = data.count
+        let length = count / 3 * 4 + [0, 2, 3][count % 3]
+        return data.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: length) { output in
+                var written = 0
+                var index = 0
+                while index + 3 <= count {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[written] = alphabet[Int(chunk >> 18 & 63)]
+                    output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    output[written + 2] = alphabet[Int(chunk >> 6 & 63)]
+                    output[written + 3] = alphabet[Int(chunk & 63)]
+                    written += 4
+                    index += 3
+                }
+                if count - index == 1 {
+                    let chunk = UInt32(input[index]) << 16
+                    output[written] = alphabet[Int(chunk >> 18 & 63)]
+                    output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    written += 2
+                } else if count - index == 2 {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    output[written] = alphabet[Int(chunk >> 18 & 63)]
+                    output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    output[written + 2] = alphabet[Int(chunk >> 6 & 63)]
+                    written += 3
+                }
+                return written
+            }
+            }
+        }
     }
 
     /// The bytes of unpadded base64url text, or `nil` for anything else (padding, `+`, `/`, or
     /// bits left over that are not zero: each value has one spelling).
     public static func decode(_ text: String) -> Data? {
-        guard text.utf8.allSatisfy({ byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-        }), text.utf8.count % 4 != 1 else { return nil }
-        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard let data = Data(base64Encoded: standard + String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)),
-              encode(data) == text else { return nil }
-        return data
+        var text = text
+        return text.withUTF8 { input -> Data? in
+            let count = input.count
+            guard count % 4 != 1 else { return nil }
+            var output = Data(count: count / 4 * 3 + [0, 0, 1, 2][count % 4])
+            let decoded = values.withUnsafeBufferPointer { values in output.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) -> Bool in
+                var written = 0
+                var index = 0
+                var chunk: UInt32 = 0
+                while index < count {
+                    let value = values[Int(input[index])]
+                    guard value != 0xFF else { return false }
+                    chunk = chunk << 6 | UInt32(value)
+                    index += 1
+                    if index % 4 == 0 {
+                        bytes[written] = UInt8(chunk >> 16 & 0xFF)
+                        bytes[written + 1] = UInt8(chunk >> 8 & 0xFF)
+                        bytes[written + 2] = UInt8(chunk & 0xFF)
+                        written += 3
+                        chunk = 0
+                    }
+                }
+                switch count % 4 {
+                case 2:
+                    // 12 bits for one byte: the last 4 must be zero.
+                    guard chunk & 0x0F == 0 else { return false }
+                    bytes[written] = UInt8(chunk >> 4 & 0xFF)
+                case 3:
+                    // 18 bits for two bytes: the last 2 must be zero.
+                    guard chunk & 0x03 == 0 else { return false }
+                    bytes[written] = UInt8(chunk >> 10 & 0xFF)
+                    bytes[written + 1] = UInt8(chunk >> 2 & 0xFF)
+                default:
+                    break
+                }
+                return true
+            } }
+            return decoded ? output : nil
+        }
     }
 }
 

@@ -69,9 +69,9 @@ extension SyncBenchmark {
 
     /// A copy of the store at `source` as it rests on disk, its log folded in: what every
     /// round starts from.
-    private func restingCopy(of source: URL) throws -> URL {
+    func restingCopy(of source: URL, named name: String = "first-at-rest.sqlite") throws -> URL {
         try DatabaseQueue(path: source.path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        let copy = directory.appendingPathComponent("first-at-rest.sqlite")
+        let copy = directory.appendingPathComponent(name)
         try FileManager.default.copyItem(at: source, to: copy)
         return copy
     }

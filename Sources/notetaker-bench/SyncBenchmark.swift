@@ -50,6 +50,7 @@ struct SyncBenchmark {
         let first = try NoteStore.open(at: directory.appendingPathComponent("first/NoteTaker.sqlite"))
         try fill(first)
         report.figures += try await measureFirstSync(first, url: url)
+        report.figures += try await measureSealedFirstSync(first, url: url)
         progress("Measuring an edit's trip between two watching devices...")
         let pushToken = try await HTTPSyncTransport(server: url, token: nil).register(username: "push", password: Self.password).token
         report.figures += try await measurePush(urls: urls, token: pushToken)

@@ -9,11 +9,18 @@ extension SealedRecord {
     }
 
     /// The envelope as the record's fields.
-    public var fields: RecordFields {
-        [
+    public var fields: RecordFields { envelope.fields }
+
+    /// The envelope as the record's fields, and as the JSON the wire codec writes for them
+    /// (keys in byte order; base64url and the zone's name need no escaping), each value
+    /// encoded once.
+    public var envelope: (fields: RecordFields, json: String) {
+        let (salt, sealed) = (Base64URL.encode(salt), Base64URL.encode(sealed))
+        let fields: RecordFields = [
             RecordFields.sealedMarker: .number(Double(version)), Field.zone: .string(zone), Field.key: .number(Double(keyVersion)),
-            Field.salt: .string(Base64URL.encode(salt)), Field.sealed: .string(Base64URL.encode(sealed)),
+            Field.salt: .string(salt), Field.sealed: .string(sealed),
         ]
+        return (fields, "{\"$enc\":\(version),\"$key\":\(keyVersion),\"$salt\":\"\(salt)\",\"$sealed\":\"\(sealed)\",\"$zone\":\"\(zone)\"}")
     }
 
     /// Reads an envelope from a record's fields. Fields missing, extra, of the wrong kind or

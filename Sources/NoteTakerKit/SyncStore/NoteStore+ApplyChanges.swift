@@ -45,7 +45,9 @@ extension NoteStore {
     ///
     /// Returns `nil`, having changed nothing, when the page deletes a note here: the caller
     /// stages it and the rest of the pull, to count their deletions before making any.
-    package func applyPage(_ page: ChangesResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport? {
+    ///
+    /// What opening a sealed page found (``SealedChanges``) is written in the same transaction.
+    package func applyPage(_ page: ChangesResponse, policy: MergePolicy, noting sealed: SealedChanges = .none) throws(NoteTakerError) -> SyncReport? {
         // Folders first, then tags, notes, attachments, as the stage orders them.
         let records = page.records.enumerated()
             .sorted { (RecordType(rawValue: $0.element.recordType)?.applyOrder ?? 9, $0.offset) < (RecordType(rawValue: $1.element.recordType)?.applyOrder ?? 9, $1.offset) }
@@ -54,6 +56,7 @@ extension NoteStore {
         let (apply, held) = try applyHoldingFailures {
             try writer.write { db -> SyncApply? in
                 if try Self.deletesNotes(db, records) { return nil }
+                try sealed.write(db)
                 var apply = SyncApply(policy: policy, sources: sources)
                 apply.indexing = .deferred
                 let held = try Self.notesHeld(db, records)

@@ -128,25 +128,29 @@ extension NoteStore {
         try write { db in try batch.clear(db) }
     }
 
-    /// Applies the server's answer to a batch and forgets the batch.
-    package func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport {
-        try finishPush(batch, response: response, policy: policy) { _ in }.report
+    /// Applies the server's answer to a batch and forgets the batch, with what opening its
+    /// sealed records found (``SealedChanges``), in one transaction.
+    package func finishPush(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges = .none
+    ) throws(NoteTakerError) -> SyncReport {
+        try finishPush(batch, response: response, policy: policy, noting: sealed) { _ in }.report
     }
 
     /// Applies the server's answer to a batch, forgets the batch, and keeps `next` in flight
     /// in the same transaction (see ``beginPush(_:)``): one commit, and one flush to disk, a
     /// batch instead of two. Returns `next` as kept.
     package func finishPush(
-        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges = .none, keeping next: PushBatch
     ) throws(NoteTakerError) -> (report: SyncReport, kept: PushBatch) {
-        try finishPush(batch, response: response, policy: policy) { db in try next.saveInFreeSlot(db) }
+        try finishPush(batch, response: response, policy: policy, noting: sealed) { db in try next.saveInFreeSlot(db) }
     }
 
     /// Applies the answer and forgets the batch, then runs `then` in the same transaction.
     private func finishPush<Then>(
-        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, then: (Database) throws -> Then
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges, then: (Database) throws -> Then
     ) throws(NoteTakerError) -> (report: SyncReport, kept: Then) {
         let (apply, kept) = try write { db in
+            try sealed.write(db)
             var apply = SyncApply(policy: policy, sources: sources)
             if try !apply.applySavedBatch(db, batch, answer: response) {
                 for (index, result) in response.results.enumerated() where index < batch.request.changes.count {
@@ -181,9 +185,10 @@ extension NoteStore {
         }
     }
 
-    /// Stages a page of fetched changes, and the token after it.
-    package func stage(_ page: ChangesResponse) throws(NoteTakerError) {
+    /// Stages a page of fetched changes, and the token after it, with what opening it found.
+    package func stage(_ page: ChangesResponse, noting sealed: SealedChanges = .none) throws(NoteTakerError) {
         try write { db in
+            try sealed.write(db)
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
                 """)

@@ -25,15 +25,12 @@ enum SyncRevisions {
     /// The revisions seen of `records`, those there are.
     static func fetch(_ db: Database, _ records: [RecordRevision.Key]) throws -> [RecordRevision.Key: Int] {
         guard !records.isEmpty else { return [:] }
-        let keys = records.map { "\($0.recordType)/\($0.recordId.key)" }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT recordType, recordId, revision FROM sync_revision
-            WHERE recordType || '/' || recordId IN (SELECT value FROM json_each(?))
-            """, arguments: [NoteStore.jsonArray(keys)])
+        // One look-up by the primary key each: a batch's few hundred records, in a table of
+        // every record of the account.
+        let statement = try db.cachedStatement(sql: "SELECT revision FROM sync_revision WHERE recordType = ? AND recordId = ?")
         var seen: [RecordRevision.Key: Int] = [:]
-        for row in rows {
-            guard let id = UUID(key: row["recordId"]) else { continue }
-            seen[RecordRevision.Key(recordType: row["recordType"], recordId: id)] = row["revision"]
+        for record in records {
+            if let revision = try Int.fetchOne(statement, arguments: [record.recordType, record.recordId.key]) { seen[record] = revision }
         }
         return seen
     }
@@ -61,6 +58,35 @@ enum SyncRevisions {
         for revision in revisions {
             try statement.execute(arguments: [revision.key.recordType, revision.key.recordId.key, revision.revision])
         }
+    }
+}
+
+/// What opening a sealed page or a push's answer found (docs/encryption.md §3.4): the
+/// revisions seen, and the records held with why. Written in the transaction that applies or
+/// stages the page or the answer, so that a record's revision seen is never behind the
+/// version this device merges with.
+package struct SealedChanges: Sendable {
+    /// The revisions seen: opened from the server, or saved there.
+    package var revisions: [RecordRevision]
+    /// Records from the server this device will not apply, as they came, each with why.
+    package var held: [(record: SyncRecord, reason: String)]
+
+    /// Nothing sealed: an account without encryption.
+    package static let none = SealedChanges(revisions: [], held: [])
+
+    /// What opening found.
+    package init(revisions: [RecordRevision], held: [(record: SyncRecord, reason: String)]) {
+        self.revisions = revisions
+        self.held = held
+    }
+
+    /// Holds the records and remembers the revisions.
+    func write(_ db: Database) throws {
+        for (record, reason) in held {
+            try SyncQuarantine.hold(db, recordType: record.recordType, recordId: record.recordId.key, changeTag: record.changeTag,
+                                    deleted: record.deleted, fields: record.fields.wireJSON, reason: reason)
+        }
+        if !revisions.isEmpty { try SyncRevisions.raise(db, revisions) }
     }
 }
 
@@ -98,12 +124,6 @@ extension NoteStore {
         try read { db in try SyncRevisions.fetch(db, records) }
     }
 
-    /// Remembers revisions seen: opened from the server, or saved there.
-    package func noteRevisions(_ revisions: [RecordRevision]) throws(NoteTakerError) {
-        guard !revisions.isEmpty else { return }
-        try write { db in try SyncRevisions.raise(db, revisions) }
-    }
-
     /// Forgets the revisions of those of `records` (deleted by the server or by this device)
     /// that are deleted here: gone, with nothing waiting to go up and nothing staged. A
     /// record this device brought back (its edit outranked the deletion) keeps its own.
@@ -112,15 +132,4 @@ extension NoteStore {
         try write { db in try SyncRevisions.forgetDeleted(db, records) }
     }
 
-    /// Holds records from the server this device will not apply, as they came, each with
-    /// why (a sealed record that did not open, say): they never touch a local row.
-    package func hold(_ records: [(record: SyncRecord, reason: String)]) throws(NoteTakerError) {
-        guard !records.isEmpty else { return }
-        try write { db in
-            for (record, reason) in records {
-                try SyncQuarantine.hold(db, recordType: record.recordType, recordId: record.recordId.key, changeTag: record.changeTag,
-                                        deleted: record.deleted, fields: record.fields.wireJSON, reason: reason)
-            }
-        }
-    }
 }

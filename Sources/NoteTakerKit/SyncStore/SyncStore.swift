@@ -43,11 +43,12 @@ package protocol SyncStore: Sendable {
     func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) throws(NoteTakerError) -> Int
     /// Keeps a batch as in flight before it is sent; returns it as kept.
     func beginPush(_ batch: PushBatch) throws(NoteTakerError) -> PushBatch
-    /// Applies the server's answer to a batch and forgets the batch.
-    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport
+    /// Applies the server's answer to a batch and forgets the batch, writing what opening
+    /// its sealed records found (``SealedChanges``) in the same transaction.
+    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges) throws(NoteTakerError) -> SyncReport
     /// Applies the answer and keeps `next` in flight, in one transaction; returns `next` as kept.
     func finishPush(
-        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges, keeping next: PushBatch
     ) throws(NoteTakerError) -> (report: SyncReport, kept: PushBatch)
     /// Counts a failed attempt of every change of a batch the server refused whole.
     func batchRefused(_ batch: PushBatch, message: String) throws(NoteTakerError)
@@ -60,10 +61,11 @@ package protocol SyncStore: Sendable {
     func resetChangeToken() throws(NoteTakerError)
     /// Whether this pull starts from nothing, so its pages may be applied as they arrive.
     func pullsFromScratch() throws(NoteTakerError) -> Bool
-    /// Applies a page as it came; `nil`, having changed nothing, when it deletes a note here.
-    func applyPage(_ page: ChangesResponse, policy: MergePolicy) throws(NoteTakerError) -> SyncReport?
-    /// Stages a page, to count its deletions before any is made.
-    func stage(_ page: ChangesResponse) throws(NoteTakerError)
+    /// Applies a page as it came, with what opening it found; `nil`, having changed nothing,
+    /// when it deletes a note here.
+    func applyPage(_ page: ChangesResponse, policy: MergePolicy, noting sealed: SealedChanges) throws(NoteTakerError) -> SyncReport?
+    /// Stages a page, to count its deletions before any is made, with what opening it found.
+    func stage(_ page: ChangesResponse, noting sealed: SealedChanges) throws(NoteTakerError)
     /// How many notes here the staged changes would delete, and how many notes there are.
     func stagedDeletions() throws(NoteTakerError) -> (deletions: Int, notes: Int)
     /// How many staged changes wait.
@@ -94,12 +96,8 @@ package protocol SyncStore: Sendable {
 
     /// The highest revisions this device has seen of `records`, those it has seen.
     func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int]
-    /// Remembers revisions seen: opened from the server, or saved there.
-    func noteRevisions(_ revisions: [RecordRevision]) throws(NoteTakerError)
     /// Forgets the revisions of those of `records` that are deleted here.
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
-    /// Holds records from the server this device will not apply, as they came, with why.
-    func hold(_ records: [(record: SyncRecord, reason: String)]) throws(NoteTakerError)
 }
 
 extension NoteStore: SyncStore {}

@@ -46,13 +46,25 @@ public struct RecordSealing: Sendable {
         }
     }
 
-    /// The envelope of a save: `fieldsJSON` (the fields as the wire codec writes them) at
-    /// revision `revision`, sealed for the record.
-    public func seal(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int) throws(EncryptionError) -> RecordFields {
+    /// The envelope of a change: `fieldsJSON` (the fields as the wire codec writes them, `{}`
+    /// for a deletion) at revision `revision`, sealed for the record; as fields, and as the
+    /// JSON the wire codec would write for them.
+    public func seal(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int) throws(EncryptionError) -> (fields: RecordFields, json: String) {
         let plaintext = Data("{\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
         let version = keyring.newestVersion
         guard let key = keyring.dataKey(version: version) else { throw .malformed }
-        return try SealedRecord.seal(plaintext, for: address(recordType, recordId), zoneKey: key, keyVersion: version).fields
+        return try SealedRecord.seal(plaintext, for: address(recordType, recordId), zoneKey: key, keyVersion: version).envelope
+    }
+
+    /// A record from the server, opened: its fields and revision, or why not. A deletion is
+    /// taken as it comes, with the revision of its envelope when it has one that opens.
+    public func unseal(_ record: SyncRecord) -> Result<(fields: RecordFields, revision: Int?), Refusal> {
+        let opened = open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil)
+        if record.deleted {
+            guard case .success(let (_, revision)) = opened else { return .success(([:], nil)) }
+            return .success(([:], revision))
+        }
+        return opened.map { ($0.fields, $0.revision) }
     }
 
     /// Opens a saved record's fields: its fields and revision, or why not. A revision lower

@@ -45,9 +45,9 @@ extension SyncEngine {
         var fetch = prefetch(query)
         defer { fetch.cancel() }
         while true {
-            var page: ChangesResponse
+            let fetched: FetchedPage
             do throws(SyncError) {
-                page = try await fetch.value.get()
+                fetched = try await fetch.value.get()
             } catch {
                 // Each refusal that starts the pull over does so once; then the pull lists
                 // everything from what the store asks for now.
@@ -73,19 +73,19 @@ extension SyncEngine {
                 continue
             }
             // A record held below was listed all the same: it is no deletion.
-            if listing { try local { try $0.markListed(page) } }
-            page = try opened(page, into: &report)
+            if listing { try local { try $0.markListed(fetched.page) } }
+            let (page, sealed) = try opened(fetched, into: &report)
             query.since = page.token
             query.holding = nil
             if page.moreComing { fetch = prefetch(query) }
             let policy = healing ? MergePolicy.localWins : options.policy
             received += page.records.count
             progress?(.fetching(received: received))
-            if direct, let applied = try local({ try $0.applyPage(page, policy: policy) }) {
+            if direct, let applied = try local({ try $0.applyPage(page, policy: policy, noting: sealed) }) {
                 report.add(applied)
             } else {
                 direct = false
-                try local { try $0.stage(page) }
+                try local { try $0.stage(page, noting: sealed) }
             }
             if !page.moreComing { break }
         }
@@ -108,9 +108,9 @@ extension SyncEngine {
 
     /// Starts fetching a page of changes, off the engine, so that it arrives while the engine
     /// applies the one before.
-    private func prefetch(_ query: ChangesQuery) -> Task<Result<ChangesResponse, SyncError>, Never> {
-        let transport = transport
-        return Self.offEngine { () async throws(SyncError) in try await transport.fetchChanges(query) }
+    private func prefetch(_ query: ChangesQuery) -> Task<Result<FetchedPage, SyncError>, Never> {
+        let (transport, sealing) = (transport, options.sealing)
+        return Self.offEngine { () async throws(SyncError) in try await Self.fetch(query, from: transport, sealing: sealing) }
     }
 
     /// Checks the staged deletions, then applies the stage. More than one transaction's worth

@@ -48,15 +48,15 @@ extension SyncEngine {
             case .awaitAnswer:
                 pipeline.answered(await answers.removeFirst().value)
             case .finish(let batch, let response, keeping: let after?):
-                let answer = try opened(response, for: batch)
-                let (applied, kept) = try local { try $0.finishPush(batch, response: answer, policy: options.policy, keeping: after) }
+                let (answer, sealed) = try opened(response, for: batch)
+                let (applied, kept) = try local { try $0.finishPush(batch, response: answer, policy: options.policy, noting: sealed, keeping: after) }
                 report.add(applied)
                 answers.append(try modify(kept))
                 pipeline.sent(kept)
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .finish(let batch, let response, keeping: nil):
-                let answer = try opened(response, for: batch)
-                report.add(try local { try $0.finishPush(batch, response: answer, policy: options.policy) })
+                let (answer, sealed) = try opened(response, for: batch)
+                report.add(try local { try $0.finishPush(batch, response: answer, policy: options.policy, noting: sealed) })
                 pipeline.finished()
                 progress?(.pushing(done: pipeline.done, total: max(total, pipeline.done)))
             case .settle(let batch, let result):
@@ -92,8 +92,14 @@ extension SyncEngine {
     /// engine reads the next one meanwhile.
     private func modify(_ batch: PushBatch) throws(SyncError) -> Task<Result<ModifyResponse, SyncError>, Never> {
         let transport = transport
-        let (request, fieldsJSON) = try outgoing(batch)
-        return Self.offEngine { () async throws(SyncError) in try await transport.modify(request, fieldsJSON: fieldsJSON) }
+        guard let sealing = options.sealing else {
+            return Self.offEngine { () async throws(SyncError) in try await transport.modify(batch.request, fieldsJSON: batch.fieldsJSON) }
+        }
+        let revisions = try revisions(toSeal: batch)
+        return Self.offEngine { () async throws(SyncError) in
+            let (request, fieldsJSON) = try Self.sealed(batch, at: revisions, with: sealing)
+            return try await transport.modify(request, fieldsJSON: fieldsJSON)
+        }
     }
 
     /// Applies the answer to a batch; on failure the batch stays in flight. Returns whether
@@ -101,15 +107,15 @@ extension SyncEngine {
     private func settle(
         _ batch: PushBatch, answer: Result<ModifyResponse, SyncError>, into report: inout SyncReport
     ) throws(SyncError) -> Bool {
-        let response: ModifyResponse
+        let (response, sealed): (ModifyResponse, SealedChanges)
         do throws(SyncError) {
-            response = try opened(answer.get(), for: batch)
+            (response, sealed) = try opened(answer.get(), for: batch)
         } catch let error where Self.isRefusal(error) {
             try local { try $0.batchRefused(batch, message: error.message) }
             report.errors += batch.request.changes.count
             return false
         }
-        report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy) })
+        report.add(try local { try $0.finishPush(batch, response: response, policy: options.policy, noting: sealed) })
         return response.results.allSatisfy { $0.outcome == .saved }
     }
 

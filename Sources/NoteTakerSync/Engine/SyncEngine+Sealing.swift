@@ -17,39 +17,42 @@ import NoteTakerSyncProtocol
 /// deleted it), its revision is forgotten: a device that never saw the record may make it
 /// again under the same id (a tag of the same name) from revision 1.
 extension SyncEngine {
-    /// The request to send for `batch`, and its fields as JSON: as they are, or each save
-    /// sealed. Sealed again at every sending (a batch kept in flight is kept as the store
-    /// wrote it), at the same revisions while it waits for its answer.
-    func outgoing(_ batch: PushBatch) throws(SyncError) -> (request: ModifyRequest, fieldsJSON: [String?]) {
-        guard let sealing = options.sealing else { return (batch.request, batch.fieldsJSON) }
+    /// The revision each change of `batch` is sealed at, remembered until its answer: one
+    /// above the highest seen. The same while the batch waits for its answer (a batch kept
+    /// in flight is kept as the store wrote it, and sealed again at every sending).
+    func revisions(toSeal batch: PushBatch) throws(SyncError) -> [Int] {
+        let seen = try local { store in try store.seenRevisions(batch.request.changes.map(\.revisionKey)) }
+        let revisions = batch.request.changes.map { (seen[$0.revisionKey] ?? 0) + 1 }
+        sealedRevisions[batch.request.requestId] = zip(batch.request.changes, revisions).map { RecordRevision($0.revisionKey, revision: $1) }
+        return revisions
+    }
+
+    /// The request to send for `batch`, each change sealed at its revision, and its fields as
+    /// JSON. Pure: it runs off the engine, beside the network.
+    static func sealed(_ batch: PushBatch, at revisions: [Int], with sealing: RecordSealing) throws(SyncError) -> (ModifyRequest, [String?]) {
         var request = batch.request
-        let seen = try local { store in try store.seenRevisions(request.changes.map(\.revisionKey)) }
         var texts: [String?] = []
-        var revisions: [RecordRevision] = []
         for (index, change) in request.changes.enumerated() {
-            let revision = (seen[change.revisionKey] ?? 0) + 1
             let written = batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil
             let plaintext = change.operation == .delete ? "{}" : written ?? (change.fields ?? [:]).wireJSON
-            let envelope: RecordFields
             do {
-                envelope = try sealing.seal(fieldsJSON: plaintext, recordType: change.recordType,
-                                            recordId: change.recordId, revision: revision)
+                let envelope = try sealing.seal(fieldsJSON: plaintext, recordType: change.recordType, recordId: change.recordId,
+                                                revision: revisions[index])
+                request.changes[index].fields = envelope.fields
+                texts.append(envelope.json)
             } catch {
                 throw .store(.database("A \(change.recordType) could not be encrypted (\(error)); nothing was sent."))
             }
-            request.changes[index].fields = envelope
-            texts.append(envelope.wireJSON)
-            revisions.append(RecordRevision(change.revisionKey, revision: revision))
         }
-        sealedRevisions[request.requestId] = revisions
         return (request, texts)
     }
 
-    /// The server's answer to `batch`, opened: the revisions it saved are noted as seen, and
-    /// the current version a conflict answers with is opened to be merged. One that does not
-    /// open is held, and its change counts a failed attempt instead of merging with it.
-    func opened(_ response: ModifyResponse, for batch: PushBatch) throws(SyncError) -> ModifyResponse {
-        guard let sealing = options.sealing else { return response }
+    /// The server's answer to `batch`, opened: the revisions it saved count as seen, and the
+    /// current version a conflict answers with is opened to be merged. One that does not open
+    /// is held, and its change counts a failed attempt instead of merging with it. What it
+    /// found goes to the store with the answer (``SealedChanges``).
+    func opened(_ response: ModifyResponse, for batch: PushBatch) throws(SyncError) -> (ModifyResponse, SealedChanges) {
+        guard let sealing = options.sealing else { return (response, .none) }
         let sent = sealedRevisions.removeValue(forKey: batch.request.requestId) ?? []
         let saved = Set(response.results.filter { $0.outcome == .saved }.map(\.recordId))
         var revisions = sent.filter { saved.contains($0.key.recordId) }
@@ -60,15 +63,10 @@ extension SyncEngine {
         var held: [(record: SyncRecord, reason: String)] = []
         for index in response.results.indices {
             guard let record = response.results[index].serverRecord else { continue }
-            guard !record.deleted else {
-                revisions += Self.revision(ofDeletion: record, sealing)
-                response.results[index].serverRecord?.fields = [:]
-                continue
-            }
-            switch sealing.open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: seen[record.revisionKey]) {
+            switch Self.checked(sealing.unseal(record), record, seen: seen) {
             case .success(let (fields, revision)):
                 response.results[index].serverRecord?.fields = fields
-                revisions.append(RecordRevision(record.revisionKey, revision: revision))
+                revisions += revision.map { [RecordRevision(record.revisionKey, revision: $0)] } ?? []
             case .failure(let refusal):
                 held.append((record, refusal.reason))
                 response.results[index].outcome = .error
@@ -76,55 +74,58 @@ extension SyncEngine {
                 response.results[index].message = "The server's version could not be merged with this one. \(refusal.reason)"
             }
         }
-        try note(revisions, holding: held)
-        return response
+        return (response, SealedChanges(revisions: revisions, held: held))
     }
 
-    /// A page of changes, opened: what does not open is held, and left out (counted as an
-    /// error in `report`).
-    func opened(_ page: ChangesResponse, into report: inout SyncReport) throws(SyncError) -> ChangesResponse {
-        guard let sealing = options.sealing else { return page }
+    /// A page of changes as fetched, its sealed records opened off the engine (the revisions
+    /// are checked on it, against what the store has seen).
+    struct FetchedPage: Sendable {
+        /// The page as the server sent it.
+        var page: ChangesResponse
+        /// Each record opened, in order, for an encrypted account.
+        var unsealed: [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>]?
+    }
+
+    /// Fetches a page and opens its records: off the engine, beside the store's work.
+    static func fetch(_ query: ChangesQuery, from transport: any SyncTransport, sealing: RecordSealing?) async throws(SyncError) -> FetchedPage {
+        let page = try await transport.fetchChanges(query)
+        return FetchedPage(page: page, unsealed: sealing.map { sealing in page.records.map(sealing.unseal) })
+    }
+
+    /// A fetched page, opened: what does not open, or is older than a version seen, is held
+    /// and left out (counted as an error in `report`). What it found goes to the store with
+    /// the page (``SealedChanges``).
+    func opened(_ fetched: FetchedPage, into report: inout SyncReport) throws(SyncError) -> (ChangesResponse, SealedChanges) {
+        guard let unsealed = fetched.unsealed else { return (fetched.page, .none) }
+        let page = fetched.page
         let seen = try local { try $0.seenRevisions(page.records.filter { !$0.deleted }.map(\.revisionKey)) }
         var opened = page
         opened.records = []
         var revisions: [RecordRevision] = []
         var held: [(record: SyncRecord, reason: String)] = []
-        for var record in page.records {
-            guard !record.deleted else {
-                revisions += Self.revision(ofDeletion: record, sealing)
-                deletedRecords.insert(record.revisionKey)
-                record.fields = [:]
-                opened.records.append(record)
-                continue
-            }
-            switch sealing.open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: seen[record.revisionKey]) {
+        for (var record, result) in zip(page.records, unsealed) {
+            if record.deleted { deletedRecords.insert(record.revisionKey) }
+            switch Self.checked(result, record, seen: seen) {
             case .success(let (fields, revision)):
-                revisions.append(RecordRevision(record.revisionKey, revision: revision))
+                revisions += revision.map { [RecordRevision(record.revisionKey, revision: $0)] } ?? []
                 record.fields = fields
                 opened.records.append(record)
             case .failure(let refusal):
                 held.append((record, refusal.reason))
             }
         }
-        try note(revisions, holding: held)
         report.errors += held.count
-        return opened
+        return (opened, SealedChanges(revisions: revisions, held: held))
     }
 
-    /// The sealed revision of a deletion, when it has one that opens; none otherwise (a
-    /// deletion is applied all the same).
-    private static func revision(ofDeletion record: SyncRecord, _ sealing: RecordSealing) -> [RecordRevision] {
-        guard record.fields.isSealed,
-              case .success(let (_, revision)) = sealing.open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil)
-        else { return [] }
-        return [RecordRevision(record.revisionKey, revision: revision)]
-    }
-
-    private func note(_ revisions: [RecordRevision], holding held: [(record: SyncRecord, reason: String)]) throws(SyncError) {
-        try local { store in
-            try store.hold(held)
-            try store.noteRevisions(revisions)
+    /// A record opened, checked against the highest revision seen of it: a lower one is a replay.
+    private static func checked(
+        _ result: Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>, _ record: SyncRecord, seen: [RecordRevision.Key: Int]
+    ) -> Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal> {
+        guard !record.deleted, case .success(let (_, revision?)) = result, let highest = seen[record.revisionKey], revision < highest else {
+            return result
         }
+        return .failure(.replayed(revision: revision, seen: highest))
     }
 
     /// Forgets the revisions of the records deleted since the last call that are gone here.

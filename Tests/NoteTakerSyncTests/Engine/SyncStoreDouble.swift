@@ -57,8 +57,10 @@ final class SyncStoreDouble: SyncStore {
     func nextPushBatch(after cursor: Int64, limit: Int) -> (PushBatch?, refused: Int) { (nil, 0) }
     func holdBack(_ batch: inout PushBatch, refusedFiles: [String: SyncError]) -> Int { 0 }
     func beginPush(_ batch: PushBatch) -> PushBatch { batch }
-    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy) -> SyncReport { SyncReport() }
-    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, keeping next: PushBatch) -> (report: SyncReport, kept: PushBatch) {
+    func finishPush(_ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges) -> SyncReport { SyncReport() }
+    func finishPush(
+        _ batch: PushBatch, response: ModifyResponse, policy: MergePolicy, noting sealed: SealedChanges, keeping next: PushBatch
+    ) -> (report: SyncReport, kept: PushBatch) {
         (SyncReport(), next)
     }
     func batchRefused(_ batch: PushBatch, message: String) { log("batchRefused") }
@@ -74,7 +76,7 @@ final class SyncStoreDouble: SyncStore {
 
     func pullsFromScratch() -> Bool { state.withLock { $0.token == nil && $0.staged.isEmpty } }
 
-    func applyPage(_ page: ChangesResponse, policy: MergePolicy) -> SyncReport? {
+    func applyPage(_ page: ChangesResponse, policy: MergePolicy, noting sealed: SealedChanges) -> SyncReport? {
         state.withLock { state in
             // As the real store: a page that deletes a note here is staged, to be counted.
             if page.records.contains(where: { $0.deleted && state.notes.contains($0.recordId) }) { return nil }
@@ -85,7 +87,7 @@ final class SyncStoreDouble: SyncStore {
         }
     }
 
-    func stage(_ page: ChangesResponse) {
+    func stage(_ page: ChangesResponse, noting sealed: SealedChanges) {
         state.withLock {
             $0.calls.append("stage")
             $0.staged += page.records
@@ -148,9 +150,7 @@ final class SyncStoreDouble: SyncStore {
     }
 
     func seenRevisions(_ records: [RecordRevision.Key]) -> [RecordRevision.Key: Int] { [:] }
-    func noteRevisions(_ revisions: [RecordRevision]) { log("noteRevisions") }
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) { log("forgetRevisions") }
-    func hold(_ records: [(record: SyncRecord, reason: String)]) { log("hold") }
 }
 
 /// A server that answers a script: each fetch takes the next answer (an empty last page once
