@@ -12,16 +12,21 @@ public struct Credentials: Sendable, Hashable, Codable {
     /// When registering an end-to-end encrypted account: its key material, kept with it from
     /// the start (`password` is then the login secret).
     public var keys: AccountKeys?
+    /// When registering an end-to-end encrypted account: the recovery secret (see
+    /// ``RecoverySetup``), whose hash is kept with it from the start, so that the recovery
+    /// code works from the moment it is shown. Ignored without `keys`.
+    public var recoverySecret: String?
 
     /// The longest device name a log-in takes, in characters.
     public static let maximumDeviceNameLength = 100
 
     /// Creates credentials.
-    public init(username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil) {
+    public init(username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil, recoverySecret: String? = nil) {
         self.username = username
         self.password = password
         self.deviceName = deviceName
         self.keys = keys
+        self.recoverySecret = recoverySecret
     }
 }
 

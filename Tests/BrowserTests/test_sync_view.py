@@ -258,7 +258,9 @@ def test_the_owners_unix_socket_needs_no_key_and_is_the_owners_alone(app):
 
 
 def test_settings_list_changes_from_the_server_that_could_not_be_applied(app, browser, sync_server):
-    app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
+    # A plaintext record from another client: the account has no encryption (an encrypted one
+    # holds every record that is not sealed, whatever its numbers).
+    app.cli("account", "register", "--unencrypted", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
     note = app.new_note("Plans", "kept")
     app.cli("sync")
     token = (app.directory / "NoteTaker.sync-token").read_text().strip()

@@ -22,7 +22,8 @@ struct AccountAdministrationCommandTests {
         let server = try ServerProcess(arguments: ["--registration", "closed", "--quota-mb", "100"], dataDirectory: data)
         let laptop = CLIRunner(), phone = CLIRunner()
         for device in [laptop, phone] {
-            try device.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+            try device.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                          stdin: "correct horse battery")
         }
         try laptop.ok(["new", "Diary", "--body", "dear diary"])
         try laptop.ok(["sync"])
@@ -53,7 +54,8 @@ struct AccountAdministrationCommandTests {
         // The operator sets a new password (the user forgot it): every device is logged out.
         #expect(try admin(["account", "reset-password", "ada", "--password-stdin"], stdin: "operator's new password\n").status == 0)
         #expect(try laptop.run(["sync"]).status == 1)
-        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "operator's new password")
+        try phone.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                     stdin: "operator's new password")
         try phone.ok(["sync"])
         #expect(try phone.ok(["list"]).contains("Diary"))
 

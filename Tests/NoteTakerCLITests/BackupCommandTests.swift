@@ -63,7 +63,10 @@ struct BackupCommandTests {
         let data = root.appendingPathComponent("server"), backup = root.appendingPathComponent("backup")
         let running = try ServerProcess(dataDirectory: data)
         let laptop = CLIRunner()
-        try laptop.ok(["account", "register", "--server", running.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        // A file of an account without encryption is kept under its SHA-256, which a restore
+        // checks; an encrypted account's sealed files are its devices' to check.
+        try laptop.ok(["account", "register", "--unencrypted", "--server", running.url.absoluteString, "--user", "ada", "--password-stdin"],
+                      stdin: "correct horse battery")
         let note = try laptop.ok(["new", "With a file"])
         let file = laptop.directory.appendingPathComponent("scan.pdf")
         try Data("scanned pages".utf8).write(to: file)

@@ -184,7 +184,9 @@ struct SyncCommandTests {
                                       stdin: "correct horse battery")
         #expect(register.status == 1)
         #expect(register.stderr.contains("does not take new accounts"))
-        try device.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        // An account the operator made has no encryption: its owner says to log in all the same.
+        try device.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                      stdin: "correct horse battery")
     }
 
     @Test("account add reads the server's folder from NOTETAKER_SERVER_DATA, as the server does, and says where it wrote")
@@ -206,7 +208,7 @@ struct SyncCommandTests {
 
         // The server started on that folder serves the account.
         let server = try ServerProcess(dataDirectory: data)
-        try CLIRunner().ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+        try CLIRunner().ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
                            stdin: "correct horse battery")
     }
 
@@ -302,8 +304,12 @@ struct BadRecordCommandTests {
         let server = try ServerProcess()
         let laptop = CLIRunner()
         let phone = CLIRunner()
-        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
-        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery")
+        // Another client writes plaintext records: the account has no encryption (an encrypted
+        // one holds every record not sealed, whatever its numbers).
+        try laptop.ok(["account", "register", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                      stdin: "correct horse battery")
+        try phone.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                     stdin: "correct horse battery")
         let folder = try laptop.ok(["folder", "new", "Projects"])
         let note = try laptop.ok(["new", "Plans", "--body", "kept", "--folder", folder])
         try laptop.ok(["sync"])

@@ -157,6 +157,28 @@ struct AccountRecoveryTests {
         }
     }
 
+    @Test("an account registered with its recovery secret can be recovered at once; a secret without keys is not kept")
+    func registeredWithTheSecret() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let keys = AccountKeysTests.keys()
+            let malformed = try await client.send(.post, "/v1/accounts", json: Credentials(
+                username: "eve", password: "login secret one", keys: keys, recoverySecret: "short"))
+            #expect(malformed.status == .badRequest)
+            #expect(try await client.send(.get, "/v1/login-parameters?username=eve").decode(LoginParameters.self) != keys.kdf, "no account was made")
+            let alone = try await client.send(.post, "/v1/accounts", json: Credentials(username: "eve", password: "login secret one", recoverySecret: Self.secret))
+            #expect(alone.status == .created)
+            #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "eve", recoverySecret: Self.secret)).status
+                    == .unauthorized, "an account without keys keeps no recovery secret")
+
+            let made = try await client.send(.post, "/v1/accounts", json: Credentials(
+                username: "grace", password: "login secret one", keys: keys, recoverySecret: Self.secret))
+            #expect(made.status == .created)
+            let read = try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "grace", recoverySecret: Self.secret))
+            #expect(try read.decode(AccountKeys.self) == keys)
+        }
+    }
+
     @Test("a wrong secret, a name with no account or no recovery secret, or an incomplete reset opens nothing and changes nothing")
     func refused() async throws {
         let server = try await TestServer()

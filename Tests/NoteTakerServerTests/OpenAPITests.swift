@@ -43,7 +43,7 @@ struct OpenAPITests {
             "ModifyRequest": ModifyRequest(changes: [], deviceId: UUID(), changeToken: "s:1:0123456789abcdef", authoredToken: "s:1:0123456789abcdef"),
             "RecordResult": RecordResult(recordId: UUID(), recordType: "note", outcome: .error, changeTag: "1", serverRecord: record, message: "m"),
             "ModifyResponse": ModifyResponse(results: [], authoredToken: "t"),
-            "Credentials": Credentials(username: "u", password: "p", deviceName: "d", keys: AccountKeysTests.keys()),
+            "Credentials": Credentials(username: "u", password: "p", deviceName: "d", keys: AccountKeysTests.keys(), recoverySecret: AccountRecoveryTests.secret),
             "LoginCredentials": Credentials(username: "u", password: "p", deviceName: "d"),
             "SessionInfo": SessionInfo(id: "0123456789abcdef", deviceName: "d", createdAt: 0, lastUsedAt: 0, current: true),
             "SessionList": SessionList(sessions: []),

@@ -231,7 +231,8 @@ def test_the_disk_full(small_disk, tmp_path):
     server = Server(env=environment).started()
     try:
         laptop = tmp_path / "laptop" / "NoteTaker.sqlite"
-        notetaker(laptop, "account", "login", "--server", server.url, "--user", "ada", "--password-stdin", stdin=PASSWORD)
+        # An account the operator made has no end-to-end encryption: its owner allows that.
+        notetaker(laptop, "account", "login", "--unencrypted", "--server", server.url, "--user", "ada", "--password-stdin", stdin=PASSWORD)
         notetaker(laptop, "new", "Before the disk filled")
         notetaker(laptop, "sync")
 
@@ -254,7 +255,7 @@ def test_the_disk_full(small_disk, tmp_path):
         notetaker(laptop, "sync")
         server.wait_for(r"works again", what="the recovery's log line")
         phone = tmp_path / "phone" / "NoteTaker.sqlite"
-        notetaker(phone, "account", "login", "--server", server.url, "--user", "ada", "--password-stdin", stdin=PASSWORD)
+        notetaker(phone, "account", "login", "--unencrypted", "--server", server.url, "--user", "ada", "--password-stdin", stdin=PASSWORD)
         notetaker(phone, "sync")
         assert titles(phone) == sorted(["Before the disk filled", "With a scan"] + [f"Tiny note {index}" for index in range(5)])
         with_scan = next(note for note in json.loads(notetaker(phone, "list", "--json").stdout) if note["title"] == "With a scan")

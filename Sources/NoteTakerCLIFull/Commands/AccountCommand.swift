@@ -11,7 +11,7 @@ struct AccountCommand: ParsableCommand {
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [
             AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
-            AccountSessionsCommand.self, AccountPasswordCommand.self,
+            AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoverCommand.self,
         ])
 }
 
@@ -38,34 +38,49 @@ struct AccountOptions: ParsableArguments {
         return password
     }
 
-    /// Signs in (or up), then saves the account and token in the store.
-    func connect(_ store: NoteStore, register: Bool) async throws -> SessionResponse {
-        let url = try NoteStore.syncServerURL(server)
-        let trusted = try caFile.map { path throws(SyncError) in try TrustedCertificates(file: path) }
-        return try await store.connectSyncAccount(
-            server: url, username: user, password: try password(), register: register, allowInsecure: insecure, trusting: trusted)
+    /// The server's address, and the certificates to trust it by.
+    func endpoint() throws -> (url: URL, trusted: TrustedCertificates?) {
+        (try NoteStore.syncServerURL(server), try caFile.map { path throws(SyncError) in try TrustedCertificates(file: path) })
     }
 }
 
 struct AccountRegisterCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account on a sync server and use it here.")
+    static let configuration = CommandConfiguration(
+        commandName: "register", abstract: "Create an account on a sync server and use it here: end-to-end encrypted unless --unencrypted.",
+        discussion: "The account's keys are made on this device, and the server keeps only what it cannot read. A recovery code is shown once: keep it, it is the only way back in if the password is lost.")
     @OptionGroup var account: AccountOptions
+    @Flag(help: "Make an account without end-to-end encryption: whoever runs the server can read its notes.")
+    var unencrypted = false
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        let session = try await account.connect(try storeOptions.open(), register: true)
-        print(Words.text("registered", ["user": session.username, "server": account.server]))
+        let store = try storeOptions.open()
+        let (url, trusted) = try account.endpoint()
+        if unencrypted {
+            let session = try await store.connectSyncAccount(
+                server: url, username: account.user, password: try account.password(), register: true, allowInsecure: account.insecure, trusting: trusted)
+            return print(Words.text("registered", ["user": session.username, "server": account.server]))
+        }
+        let connected = try await store.registerEncryptedSyncAccount(
+            server: url, username: account.user, password: try account.password(), allowInsecure: account.insecure, trusting: trusted)
+        print(Words.text("registeredEncrypted", ["user": connected.session.username, "server": account.server]))
+        if let code = connected.recoveryCode?.code { RecoveryCodeNotice.show(code) }
     }
 }
 
 struct AccountLoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "Log in to a sync account from this device.")
     @OptionGroup var account: AccountOptions
+    @Flag(help: "Allow an account without end-to-end encryption: the password is then sent to the server as it is.")
+    var unencrypted = false
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        let session = try await account.connect(try storeOptions.open(), register: false)
-        print(Words.text("loggedIn", ["user": session.username, "server": account.server]))
+        let (url, trusted) = try account.endpoint()
+        let connected = try await storeOptions.open().logInToSyncAccount(
+            server: url, username: account.user, password: try account.password(), allowInsecure: account.insecure, trusting: trusted,
+            allowingUnencrypted: unencrypted)
+        print(Words.text(connected.encrypted ? "loggedInEncrypted" : "loggedIn", ["user": connected.session.username, "server": account.server]))
     }
 }
 
@@ -90,6 +105,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var server: String?
         var username: String?
         var loggedIn: Bool
+        var encrypted: Bool
         var autoSync: Bool
         var mergePolicy: String
         var serverAccount: AccountStatus?
@@ -97,7 +113,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var sync: SyncSummary
 
         enum CodingKeys: String, CodingKey {
-            case server, username, loggedIn, autoSync, mergePolicy, serverAccount, serverError, sync
+            case server, username, loggedIn, encrypted, autoSync, mergePolicy, serverAccount, serverError, sync
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -105,6 +121,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
             try container.encode(server, forKey: .server)
             try container.encode(username, forKey: .username)
             try container.encode(loggedIn, forKey: .loggedIn)
+            try container.encode(encrypted, forKey: .encrypted)
             try container.encode(autoSync, forKey: .autoSync)
             try container.encode(mergePolicy, forKey: .mergePolicy)
             try container.encode(serverAccount, forKey: .serverAccount)
@@ -118,7 +135,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         let settings = try store.syncSettings()
         var status = Status(
             server: settings.serverURL?.absoluteString, username: settings.username, loggedIn: store.syncToken() != nil && settings.hasAccount,
-            autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
+            encrypted: settings.encrypted, autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
         var serverError: (any Error)?
         if status.loggedIn {
             do {
@@ -140,6 +157,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         } else if let serverError {
             fields.append((Words.text("account_server"), Words.message(for: serverError) ?? "\(serverError)"))
         }
+        fields.append((Words.text("account_encryption"), Words.text(status.encrypted ? "encryptionEndToEnd" : "encryptionNone")))
         fields.append((Words.text("settings_autoSync"), Words.text(status.autoSync ? "on" : "off")))
         fields.append((Words.text("settings_mergePolicy"), status.mergePolicy))
         TextOutput.printFields(fields + SyncStatusCommand.summaryFields(status.sync))

@@ -24,7 +24,8 @@ struct AccountPasswordCommand: AsyncParsableCommand {
         guard lines.count >= 2, !lines[0].isEmpty, !lines[1].isEmpty else {
             throw CommandError("passwordsNotGiven")
         }
-        try await storeOptions.openForReading().syncTransport().changePassword(current: lines[0], new: lines[1])
+        // An end-to-end encrypted account's key goes along, wrapped for the new password.
+        try await storeOptions.openForReading().changeSyncPassword(current: lines[0], new: lines[1])
         print(Words.text("passwordChanged"))
     }
 }

@@ -34,6 +34,18 @@ public enum SyncError: Error, Sendable, Equatable {
     case busy
     /// The local store failed.
     case store(NoteTakerError)
+    /// The account is not end-to-end encrypted: logging in would send the password to the
+    /// server as it is, which a device does only when the person allows it.
+    case unencryptedAccount
+    /// The server says an account is not end-to-end encrypted that this device knows is: the
+    /// password was not sent.
+    case encryptionDowngraded
+    /// The account is end-to-end encrypted and this device does not have its keys.
+    case keysMissing
+    /// The server's key material or parameters for the account were refused: why.
+    case keysRefused(String)
+    /// A recovery code whose characters or checksum are wrong.
+    case badRecoveryCode
 
 }
 
@@ -55,6 +67,11 @@ extension SyncError: WordedError, CustomStringConvertible {
             Wording("syncStorageFull", ["used": Self.wholeMegabytes(used), "quota": Self.wholeMegabytes(quota)])
         case .busy: Wording("syncBusy")
         case .store(let error): error.wording
+        case .unencryptedAccount: Wording("syncUnencryptedAccount")
+        case .encryptionDowngraded: Wording("syncEncryptionDowngraded")
+        case .keysMissing: Wording("syncKeysMissing")
+        case .keysRefused(let reason): Wording("syncKeysRefused", ["reason": reason])
+        case .badRecoveryCode: Wording("syncBadRecoveryCode")
         }
     }
 

@@ -16,6 +16,10 @@ enum SyncState {
         case listingAfterPurge
         /// The last cycle that failed, until one completes (`FailedSyncCycle`, as JSON).
         case failedCycle
+        /// The accounts this device has known end-to-end encrypted (a JSON array of
+        /// ``NoteStore/accountKey(serverURL:username:)``), kept after a log-out: the server
+        /// cannot later pass one for unencrypted and be sent its password.
+        case encryptedAccounts
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {
@@ -50,6 +54,9 @@ public struct SyncSettings: Sendable, Equatable, Codable {
     /// The name this device goes by in notes' histories on every device (the machine's host
     /// name unless set).
     public var deviceName: String
+    /// Whether the account is end-to-end encrypted (docs/encryption.md): this device seals
+    /// what it sends and opens what it receives.
+    public var encrypted: Bool = false
 
     /// Whether an account is set up.
     public var hasAccount: Bool { serverURL != nil && username != nil }
@@ -65,6 +72,7 @@ public struct SyncSettings: Sendable, Equatable, Codable {
         try container.encode(allowInsecure, forKey: .allowInsecure)
         try container.encode(trustsOwnCertificates, forKey: .trustsOwnCertificates)
         try container.encode(deviceName, forKey: .deviceName)
+        try container.encode(encrypted, forKey: .encrypted)
     }
 }
 
@@ -80,8 +88,26 @@ extension NoteStore {
                 lastSyncedAt: try SyncState.get(db, .lastSyncedAt).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
                 allowInsecure: try SyncState.get(db, .allowInsecure) == "yes",
                 trustsOwnCertificates: try SyncState.get(db, .trustedCertificates) != nil,
-                deviceName: try SyncDevice.name(db))
+                deviceName: try SyncDevice.name(db),
+                encrypted: try Self.encryptedAccounts(db).contains(Self.accountKey(
+                    serverURL: SyncState.get(db, .serverURL).flatMap(URL.init(string:)), username: SyncState.get(db, .username))))
         }
+    }
+
+    /// How an account is named among those this device knows encrypted: its server and its
+    /// name, lowercased.
+    static func accountKey(serverURL: URL?, username: String?) -> String {
+        "\(serverURL?.absoluteString ?? "")|\(username?.lowercased() ?? "")"
+    }
+
+    private static func encryptedAccounts(_ db: Database) throws -> Set<String> {
+        Set(try SyncState.get(db, .encryptedAccounts).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [])
+    }
+
+    /// Whether this device has known the account `username` on `serverURL` end-to-end
+    /// encrypted, logged in now or not.
+    public func knowsEncrypted(serverURL: URL, username: String) throws(NoteTakerError) -> Bool {
+        try read { db in try Self.encryptedAccounts(db).contains(Self.accountKey(serverURL: serverURL, username: username)) }
     }
 
     /// The PEM text of the certificates given at login to trust the server by, if any.
@@ -119,8 +145,10 @@ extension NoteStore {
     ///
     /// `trustedCertificatesPEM` are certificates to trust the server by besides the system's
     /// (a private authority's, or the server's own self-signed one); `nil` trusts the system's only.
+    ///
+    /// An `encrypted` account is remembered as such for good (``knowsEncrypted(serverURL:username:)``).
     public func setSyncAccount(
-        serverURL: URL, username: String, allowInsecure: Bool, trustedCertificatesPEM: String? = nil
+        serverURL: URL, username: String, allowInsecure: Bool, trustedCertificatesPEM: String? = nil, encrypted: Bool = false
     ) throws(NoteTakerError) {
         try write { db in
             let sameAccount = try SyncState.get(db, .serverURL) == serverURL.absoluteString && SyncState.get(db, .username) == username
@@ -129,6 +157,10 @@ extension NoteStore {
             try SyncState.set(db, .username, username)
             try SyncState.set(db, .allowInsecure, allowInsecure ? "yes" : nil)
             try SyncState.set(db, .trustedCertificates, trustedCertificatesPEM)
+            if encrypted {
+                let known = try Self.encryptedAccounts(db).union([Self.accountKey(serverURL: serverURL, username: username)])
+                try SyncState.set(db, .encryptedAccounts, String(decoding: try JSONEncoder().encode(known.sorted()), as: UTF8.self))
+            }
         }
     }
 

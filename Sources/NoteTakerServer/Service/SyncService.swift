@@ -113,9 +113,18 @@ public struct SyncService: Sendable {
         try Self.validate(username: credentials.username)
         try Self.validate(password: credentials.password)
         let keys = try Self.stored(credentials.keys)
+        if let secret = credentials.recoverySecret, !RecoverySetup.isSecret(secret) {
+            throw .badRequest("A recovery secret is 32 bytes in base64url. Nothing was changed.")
+        }
+        // A recovery secret opens an account's key material: without any, there is nothing to keep it for.
+        let recoverySecret = keys == nil ? nil : credentials.recoverySecret
         return try await storing {
             let hash = try await hashing.run { try hasher.hash(credentials.password) }
-            return try await storage.createAccount(username: credentials.username, passwordHash: hash, keys: keys)
+            let account = try await storage.createAccount(username: credentials.username, passwordHash: hash, keys: keys)
+            if let secret = recoverySecret {
+                try await storage.setRecoveryHash(try await hashing.run { try hasher.hash(secret) }, account: account.id)
+            }
+            return account
         }
     }
 

@@ -8,7 +8,7 @@ extension NoteStore {
     public func completeHistory(noteId: UUID) async throws(NoteTakerError) -> (versions: [NoteVersion], serverProblem: SyncError?) {
         var problem: SyncError?
         do {
-            try await fetchServerHistory(noteId: noteId, transport: try syncTransport())
+            try await fetchServerHistory(noteId: noteId, transport: try syncTransport(), sealing: try syncKeyring().map(RecordSealing.init(keyring:)))
         } catch .notConfigured {
             problem = nil
         } catch .store(let error) {

@@ -25,27 +25,39 @@ extension NoteStore {
         return try HTTPSyncTransport(server: server, token: token, allowInsecure: settings.allowInsecure, trusted: try trustedCertificates())
     }
 
-    /// An engine for this store with its chosen merge policy.
+    /// An engine for this store with its chosen merge policy, sealing and opening what it
+    /// syncs with the account's keys when the account is end-to-end encrypted
+    /// (``SyncError/keysMissing`` when this device does not have them).
     public func syncEngine(
         transport: HTTPSyncTransport, allowMassDeletion: Bool = false, progress: (@Sendable (SyncEngine.Phase) -> Void)? = nil
-    ) throws(NoteTakerError) -> SyncEngine {
-        let settings = try syncSettings()
+    ) throws(SyncError) -> SyncEngine {
+        let settings: SyncSettings
+        do { settings = try syncSettings() } catch { throw .store(error) }
         let options = SyncEngine.Options(
-            policy: MergePolicy.named(settings.mergePolicy) ?? .localWins, allowMassDeletion: allowMassDeletion)
+            policy: MergePolicy.named(settings.mergePolicy) ?? .localWins, allowMassDeletion: allowMassDeletion,
+            sealing: try syncKeyring().map(RecordSealing.init(keyring:)))
         return SyncEngine(store: self, transport: transport, options: options, progress: progress)
     }
 
     /// Signs in to (or registers on) a server, then saves the account and its token here,
     /// with the certificates to trust it by (`trusting`), if given.
+    ///
+    /// An account registered here is not end-to-end encrypted (see
+    /// ``registerEncryptedSyncAccount(server:username:password:allowInsecure:trusting:parameters:minimumCost:)``);
+    /// logging in opens an encrypted account as
+    /// ``logInToSyncAccount(server:username:password:allowInsecure:trusting:allowingUnencrypted:minimumCost:)``
+    /// does, and an unencrypted one as before.
     @discardableResult
     public func connectSyncAccount(
         server: URL, username: String, password: String, register: Bool, allowInsecure: Bool, trusting: TrustedCertificates? = nil
     ) async throws(SyncError) -> SessionResponse {
+        guard register else {
+            return try await logInToSyncAccount(
+                server: server, username: username, password: password, allowInsecure: allowInsecure, trusting: trusting,
+                allowingUnencrypted: true).session
+        }
         let transport = try HTTPSyncTransport(server: server, token: nil, allowInsecure: allowInsecure, trusted: trusting)
-        let deviceName = try? syncSettings().deviceName
-        let session = register
-            ? try await transport.register(username: username, password: password, deviceName: deviceName)
-            : try await transport.login(username: username, password: password, deviceName: deviceName)
+        let session = try await transport.register(username: username, password: password, deviceName: try? syncSettings().deviceName)
         do {
             try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure, trustedCertificatesPEM: trusting?.pem)
             try saveSyncToken(session.token)
@@ -68,6 +80,7 @@ extension NoteStore {
             }
         }
         removeSyncToken()
+        if let url = syncKeysURL { try? FileManager.default.removeItem(at: url) }
         try clearSyncAccount()
         return notice
     }

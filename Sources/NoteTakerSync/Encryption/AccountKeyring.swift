@@ -15,9 +15,9 @@ public struct AccountKeyring: Sendable {
     /// The account's name, as the wraps are bound to it (lowercased).
     public let account: String
     // SymmetricKey is not Sendable: the keys' bytes are kept, and keys made from them when used.
-    private let accountBytes: Data
-    private let idKeyBytes: Data
-    private let dataKeyBytes: [Data]
+    let accountBytes: Data
+    let idKeyBytes: Data
+    let dataKeyBytes: [Data]
 
     /// The private zone's id key (keyed ids and file addresses).
     public var idKey: SymmetricKey { SymmetricKey(data: idKeyBytes) }
@@ -29,7 +29,7 @@ public struct AccountKeyring: Sendable {
         dataKeyBytes.indices.contains(version - 1) ? SymmetricKey(data: dataKeyBytes[version - 1]) : nil
     }
 
-    private init(account: String, accountKey: SymmetricKey, idKey: SymmetricKey, dataKeys: [SymmetricKey]) {
+    init(account: String, accountKey: SymmetricKey, idKey: SymmetricKey, dataKeys: [SymmetricKey]) {
         self.account = account.lowercased()
         accountBytes = accountKey.withUnsafeBytes { Data($0) }
         idKeyBytes = idKey.withUnsafeBytes { Data($0) }

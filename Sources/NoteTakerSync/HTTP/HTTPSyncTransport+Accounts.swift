@@ -5,12 +5,13 @@ import NoteTakerKit
 /// Account operations, which only the HTTP transport has.
 extension HTTPSyncTransport {
     /// Creates an account (end-to-end encrypted when `keys` is given: `password` is then the
-    /// login secret); answers its session, which the account's list of sessions shows under
-    /// `deviceName`.
+    /// login secret, and `recoverySecret` lets its recovery code set a new password); answers
+    /// its session, which the account's list of sessions shows under `deviceName`.
     public func register(
-        username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil
+        username: String, password: String, deviceName: String? = nil, keys: AccountKeys? = nil, recoverySecret: String? = nil
     ) async throws(SyncError) -> SessionResponse {
-        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(username: username, password: password, deviceName: deviceName, keys: keys))
+        try await json(SessionResponse.self, SyncAPI.register, body: Credentials(
+            username: username, password: password, deviceName: deviceName, keys: keys, recoverySecret: recoverySecret))
     }
 
     /// How to stretch `username`'s password before logging in (docs/encryption.md §2.4): the

@@ -80,6 +80,14 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "mass_deletion", error)
         case .busy:
             self.init(.conflict, "sync_busy", error)
+        case .unencryptedAccount:
+            self.init(.conflict, "unencrypted_account", error)
+        case .keysMissing:
+            self.init(.conflict, "keys_missing", error)
+        case .badRecoveryCode:
+            self.init(.badRequest, "invalid_input", error)
+        case .encryptionDowngraded, .keysRefused:
+            self.init(.badGateway, "server_refused", error)
         case .server(let code, let message) where code == "notFound":
             self.init(.notFound, "not_found", message)
         case .resyncRequired, .serverRestored, .tombstonesPurged, .server, .storageFull:

@@ -99,8 +99,11 @@ struct SyncRoutes {
             guard !change.currentPassword.isEmpty, !change.newPassword.isEmpty else {
                 throw WebAPIError.invalid("Give the current password and the new one. Nothing was changed.")
             }
-            try await withTransport { transport throws(SyncError) in
-                try await transport.changePassword(current: change.currentPassword, new: change.newPassword)
+            // An end-to-end encrypted account's key goes along, wrapped for the new password.
+            do throws(SyncError) {
+                try await store.changeSyncPassword(current: change.currentPassword, new: change.newPassword)
+            } catch {
+                throw WebAPIError(error)
             }
             return Response(status: .noContent)
         }

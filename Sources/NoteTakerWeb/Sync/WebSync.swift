@@ -64,12 +64,7 @@ actor WebSync {
         if let watcherEngine {
             engine = watcherEngine
         } else {
-            let transport = try store.syncTransport()
-            do {
-                engine = try store.syncEngine(transport: transport)
-            } catch {
-                throw .store(error)
-            }
+            engine = try store.syncEngine(transport: try store.syncTransport())
         }
         state.syncing = true
         defer { state.syncing = false }

@@ -27,9 +27,7 @@ import Testing
     /// An encrypted account's keys: the device's sealing, the server's material, and the
     /// login secret the device logs in with.
     static func account() throws -> (sealing: RecordSealing, material: AccountKeys, loginSecret: String) {
-        // The least cost the server keeps, so that a test stretches in milliseconds.
-        var parameters = KDFParameters.fresh()
-        parameters.n = 1 << 14
+        let parameters = EncryptedAccountTests.cheap()
         let password = try PasswordKeys(password: "correct horse", parameters: parameters, minimumCost: 1 << 14)
         let made = try AccountKeyring.create(account: "ada", password: password, parameters: parameters)
         return (RecordSealing(keyring: made.keyring), made.material, Base64URL.encode(password.loginSecret.withUnsafeBytes { Data($0) }))

@@ -71,20 +71,29 @@ public enum ServerBackup {
                 accounts: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0,
                 records: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record") ?? 0)
         }
-        let hashes = try to.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT hash FROM asset ORDER BY hash") }
+        // A file only end-to-end encrypted accounts hold is sealed, under a keyed address that
+        // is not its SHA-256 (docs/encryption.md §5): its devices authenticate it, not the server.
+        let files = try to.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.hash, MIN(k.keys IS NOT NULL) AS sealed FROM asset a JOIN account k ON k.id = a.accountId
+                GROUP BY a.hash ORDER BY a.hash
+                """).map { (hash: $0["hash"] as String, sealed: $0["sealed"] as Bool) }
+        }
         try to.close()
         let assets = FileAssetStore(directory: source.appendingPathComponent("assets", isDirectory: true))
         let copies = FileAssetStore(directory: destination.appendingPathComponent("assets", isDirectory: true))
-        for hash in hashes where UploadCheck.isValidHash(hash) {
-            summary.fileBytes += try copyFile(assets.url(for: hash), to: copies.url(for: hash), hash: hash, waitForUpload: waitForUploads)
+        for file in files where UploadCheck.isValidHash(file.hash) {
+            summary.fileBytes += try copyFile(assets.url(for: file.hash), to: copies.url(for: file.hash), hash: file.hash,
+                                              checkingHash: !file.sealed, waitForUpload: waitForUploads)
             summary.files += 1
         }
         return summary
     }
 
-    /// Copies one attachment file, checking its SHA-256; returns its size. An upload the
-    /// snapshot already counts may still be moving into place: it is waited for a few seconds.
-    private static func copyFile(_ source: URL, to destination: URL, hash: String, waitForUpload: Bool) throws -> Int64 {
+    /// Copies one attachment file, checking its SHA-256 (unless it is sealed); returns its size.
+    /// An upload the snapshot already counts may still be moving into place: it is waited for
+    /// a few seconds.
+    private static func copyFile(_ source: URL, to destination: URL, hash: String, checkingHash: Bool, waitForUpload: Bool) throws -> Int64 {
         var attempts = 0
         while !FileManager.default.fileExists(atPath: source.path) {
             attempts += 1
@@ -111,7 +120,7 @@ public enum ServerBackup {
             size += Int64(chunk.count)
         }
         try output.synchronize()
-        guard digest.finalize().map({ String(format: "%02x", $0) }).joined() == hash else {
+        guard !checkingHash || digest.finalize().map({ String(format: "%02x", $0) }).joined() == hash else {
             throw SyncServerError(.hashMismatch, "The attachment file \(hash) in \(source.path) does not match its SHA-256: it is damaged; nothing was copied.")
         }
         return size

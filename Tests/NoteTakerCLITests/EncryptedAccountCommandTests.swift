@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// End-to-end encryption as a user meets it on the command line: `account register` makes an
+/// encrypted account and shows its recovery code once, another device logs in and reads the
+/// notes the server holds sealed, the password changes, the recovery code sets a new one, and
+/// an account without encryption is logged in to only when the person says so.
+@Suite("Encrypted accounts on the command line")
+struct EncryptedAccountCommandTests {
+    @Test("register, log in elsewhere, change the password, recover with the code")
+    func encryptedAccount() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        let registered = try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                       stdin: "correct horse battery\n")
+        #expect(registered.contains("Registered ada") && registered.contains("end-to-end encrypted"))
+        #expect(registered.contains("If you lose both your password and this recovery code, your notes cannot be read by anyone, us included."))
+        let code = try #require(registered.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.count == 65 && $0.split(separator: "-").count == 11 }, "the recovery code is shown: \(registered)")
+        let keys = laptop.directory.appendingPathComponent("NoteTaker.sync-keys").path
+        #expect(try FileManager.default.attributesOfItem(atPath: keys)[.posixPermissions] as? Int == 0o600)
+        let status = try laptop.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(status?["encrypted"] as? Bool == true)
+        #expect(try laptop.ok(["account", "status"]).contains("end to end"))
+
+        let id = try laptop.ok(["new", "Sealed Marker 7f3e", "--body", "only devices read this"])
+        try laptop.ok(["sync"])
+        for file in try FileManager.default.subpathsOfDirectory(atPath: server.dataDirectory.path) {
+            let bytes = try Data(contentsOf: server.dataDirectory.appendingPathComponent(file))
+            #expect(bytes.range(of: Data("Sealed Marker 7f3e".utf8)) == nil, "\(file) holds the title")
+        }
+
+        let phone = CLIRunner()
+        let loggedIn = try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                    stdin: "correct horse battery\n")
+        #expect(loggedIn.contains("end-to-end encrypted"))
+        try phone.ok(["sync"])
+        #expect(try phone.ok(["show", id]).contains("only devices read this"))
+
+        try laptop.ok(["account", "password", "--password-stdin"], stdin: "correct horse battery\nanother long password\n")
+        let ended = try phone.run(["sync"])
+        #expect(ended.status == 1 && ended.stderr.contains("Log in again"), "\(ended.stderr)")
+
+        let spare = CLIRunner()
+        let mistyped = try spare.run(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                     stdin: "\(code.dropLast())X\na third password\n")
+        #expect(mistyped.status == 1 && mistyped.stderr.contains("recovery code is not right"), "\(mistyped.stderr)")
+        let recovered = try spare.ok(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                     stdin: "\(code)\na third password\n")
+        #expect(recovered.contains("changed with the recovery code"))
+        try spare.ok(["sync"])
+        #expect(try spare.ok(["show", id]).contains("only devices read this"))
+    }
+
+    @Test("an account without encryption is logged in to only with --unencrypted")
+    func unencryptedAccount() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        let registered = try laptop.ok(["account", "register", "--unencrypted", "--server", server.url.absoluteString, "--user", "bob",
+                                        "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(!registered.contains("recovery code"))
+        let status = try laptop.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(status?["encrypted"] as? Bool == false)
+
+        let phone = CLIRunner()
+        let refused = try phone.run(["account", "login", "--server", server.url.absoluteString, "--user", "bob", "--password-stdin"],
+                                    stdin: "correct horse battery\n")
+        #expect(refused.status == 1 && refused.stderr.contains("not end-to-end encrypted") && refused.stderr.contains("--unencrypted"),
+                "\(refused.stderr)")
+        try phone.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "bob", "--password-stdin"],
+                     stdin: "correct horse battery\n")
+    }
+}
