@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NoteTakerSyncProtocol
 
 /// Records from the server this device could not apply, kept exactly as they came, with
 /// why: a record another device (or a damaged server) wrote wrong never stops a sync, never
@@ -43,11 +44,14 @@ enum SyncQuarantine {
             .execute(arguments: [recordType, recordId])
     }
 
-    /// Stages again the records held under older reading rules; returns how many.
+    /// Stages again the records held under older reading rules; returns how many. A sealed
+    /// record stays held: it was held because it did not open (docs/encryption.md §3.4), which
+    /// the store's reading rules do not change, and staged as it is it would reach the store
+    /// unopened.
     @discardableResult
     static func restage(_ db: Database) throws -> Int {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT recordType, recordId, changeTag, deleted, fields FROM sync_quarantine WHERE readerVersion < ?
+            SELECT recordType, recordId, changeTag, deleted, fields FROM sync_quarantine WHERE readerVersion < ? AND \(notSealed)
             """, arguments: [readerVersion])
         for row in rows {
             let type: String = row["recordType"]
@@ -55,9 +59,13 @@ enum SyncQuarantine {
                 INSERT INTO sync_inbox (priority, recordType, recordId, changeTag, deleted, fields) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [RecordType(rawValue: type)?.applyOrder ?? 9, type, row["recordId"], row["changeTag"], row["deleted"], row["fields"]])
         }
-        try db.execute(sql: "DELETE FROM sync_quarantine WHERE readerVersion < ?", arguments: [readerVersion])
+        try db.execute(sql: "DELETE FROM sync_quarantine WHERE readerVersion < ? AND \(notSealed)", arguments: [readerVersion])
         return rows.count
     }
+
+    /// A held record's fields are not an envelope: the canonical JSON of an envelope's fields
+    /// begins with its marker, the first of its keys in byte order.
+    private static let notSealed = "fields NOT LIKE '{\"\(RecordFields.sealedMarker)\":%'"
 
     /// Every held record, oldest first.
     static func fetchAll(_ db: Database) throws -> [HeldRecord] {
