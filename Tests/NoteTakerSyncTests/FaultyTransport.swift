@@ -7,7 +7,7 @@ import Synchronization
 /// A real transport with one way of failing put in front of it, as a network or a server
 /// fails: for tests that need a fault at one exact point.
 final class FaultyTransport: SyncTransport, Sendable {
-    enum Fault: Sendable {
+    enum Fault: Sendable, Equatable {
         /// The network goes as a listing's first page is asked for.
         case listingCut
         /// The network goes as changes are asked for.
@@ -21,6 +21,9 @@ final class FaultyTransport: SyncTransport, Sendable {
         case secondBatchLost
         /// No batch reaches the server.
         case requestsLost
+        /// The batch that holds a change of this record never reaches the server, whatever
+        /// order the batches in flight together arrive in.
+        case batchLost(holding: UUID)
         /// The server has none of the files asked for.
         case filesMissing
     }
@@ -61,6 +64,10 @@ final class FaultyTransport: SyncTransport, Sendable {
 
     func modify(_ request: ModifyRequest, fieldsJSON: [String?]) async throws(SyncError) -> ModifyResponse {
         if fault == .requestsLost {
+            inject()
+            throw .unreachable("the network went")
+        }
+        if case .batchLost(let record) = fault, request.changes.contains(where: { $0.recordId == record }) {
             inject()
             throw .unreachable("the network went")
         }

@@ -78,7 +78,9 @@ struct RestoredServerHealTests {
         // Two batches: the first is answered after the backup, the second is lost on the way.
         _ = try laptop.updateNote(id: note.id, body: "answered after the backup")
         let second = try laptop.createNote(NoteDraft(title: "Second batch"))
-        let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), .secondBatchLost)
+        // The second batch is named by its record: the two batches in flight together may
+        // reach the transport in either order (CI met the first one lost instead).
+        let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), .batchLost(holding: second.id))
         await #expect(throws: SyncError.self) {
             try await SyncEngine(store: laptop, transport: cut, options: .init(batchSize: 1)).sync()
         }
