@@ -2,6 +2,7 @@
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import stat
@@ -10,10 +11,13 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import unquote
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
-from conftest import App, by_css, click, open_app, start_sync_server, stop_cleanly, wait
+from test_safety_and_access import axe_violations
+from conftest import App, answer, by_css, click, open_app, start_sync_server, stop_cleanly, wait
 
 
 def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
@@ -41,16 +45,57 @@ def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
     shutil.rmtree(other.directory, ignore_errors=True)
 
 
+def fill_account(browser, server, password="a long password"):
+    """Fills Settings' account form afresh for the user grace (without a password: none)."""
+    for field, text in (("#account-server", server), ("#account-user", "grace"), ("#account-password", password)):
+        by_css(browser, field).clear()
+        if text:
+            by_css(browser, field).send_keys(text)
+
+
+def save_recovery_code(browser):
+    """Waits for a new account's recovery code, types its last group back as the dialog asks,
+    and returns the code."""
+    # Making the keys stretches the password at its full cost (a second or more on a busy machine).
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.recovery[open]"), timeout=60, message="no recovery code shown")
+    code = by_css(browser, "#recovery-code").text
+    by_css(browser, "#recovery-check").send_keys(code.split("-")[-1].lower())
+    click(browser, "#recovery-done")
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.recovery"), message="the recovery code stayed open")
+    return code
+
+
 def test_settings_log_in_and_sync_now(app, browser, sync_server):
     app.new_note("Goes up", "")
     app.start()
     open_app(browser, app, "#view=settings")
-    by_css(browser, "#account-server").send_keys(sync_server)
-    by_css(browser, "#account-user").send_keys("grace")
-    by_css(browser, "#account-password").send_keys("a long password")
+    fill_account(browser, sync_server)
     click(browser, "#register")
-    # The server hashes the password at its full cost (seconds in a debug build, more on a busy machine).
+    # A new account is end-to-end encrypted: its recovery code is shown once, and stays until
+    # its last group is typed back; Esc does not close it.
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.recovery[open]"), timeout=60, message="no recovery code shown")
+    code = by_css(browser, "#recovery-code").text
+    assert re.fullmatch(r"[0-9A-Z]{5}(-[0-9A-Z]{5}){10}", code), code
+    assert "cannot be read by anyone" in by_css(browser, "dialog.recovery .warning").text
+    assert axe_violations(browser) == [], "the recovery code's dialog"
+    by_css(browser, "#recovery-check").send_keys(Keys.ESCAPE)
+    by_css(browser, "#recovery-check").send_keys("ZZZZZ" if not code.endswith("ZZZZZ") else "00000")
+    click(browser, "#recovery-done")
+    wait(browser, lambda d: by_css(d, "#recovery-check-error").text == "That is not its last group. Look at the code again.",
+         message="a wrong group is not said")
+    assert browser.find_elements(By.CSS_SELECTOR, "dialog.recovery[open]"), "the code closed before it was confirmed"
+    # The download is a text file with the code, the account and where to use it.
+    download = by_css(browser, "#recovery-download")
+    assert download.get_attribute("download") == "NoteTaker recovery code - grace.txt"
+    text = unquote(download.get_attribute("href").split(",", 1)[1])
+    assert code in text and "grace" in text and sync_server in text, text
+    by_css(browser, "#recovery-check").clear()
+    by_css(browser, "#recovery-check").send_keys(code.split("-")[-1].lower().replace("0", "o"))
+    click(browser, "#recovery-done")
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.recovery"), message="the recovery code stayed open")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
+    assert by_css(browser, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes"
+    assert app.cli_json("account", "status")["encrypted"] is True
     click(browser, "#sync-now")
     wait(browser, lambda d: by_css(d, "#sync-indicator").text.startswith("Synced"), message="never synced")
     assert app.cli_json("sync", "status")["pending"] == 0
@@ -59,6 +104,47 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     assert "null" not in shown.lower(), shown
     click(browser, "#log-out")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
+    # The password is lost: the recovery code sets a new one, and the notes are all there.
+    fill_account(browser, sync_server, password=None)
+    click(browser, "#recover-part summary")
+    by_css(browser, "#recover-code").send_keys(code)
+    by_css(browser, "#recover-new").send_keys("a new long password")
+    by_css(browser, "#recover-confirm").send_keys("a new long password")
+    click(browser, "#recover-submit")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now") or by_css(d, "#recover-error").text, timeout=60,
+         message="the recovery code did not log in")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#recover-error") or not by_css(browser, "#recover-error").text, \
+        by_css(browser, "#recover-error").text
+    other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
+    other.cli("account", "login", "--server", sync_server, "--user", "grace", "--password-stdin", stdin="a new long password\n")
+    other.cli("sync")
+    assert [note["title"] for note in other.cli_json("list")] == ["Goes up"]
+    shutil.rmtree(other.directory, ignore_errors=True)
+
+
+def test_an_account_without_encryption_is_made_only_after_a_warning(app, browser, sync_server):
+    app.start()
+    open_app(browser, app, "#view=settings")
+    fill_account(browser, sync_server)
+    click(browser, "#account-unencrypted")
+    click(browser, "#register")
+    assert "can read every note" in answer(browser, choose=False)
+    assert by_css(browser, "#account-form") and app.cli_json("account", "status")["loggedIn"] is False
+    click(browser, "#register")
+    answer(browser, choose=True)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.recovery"), "an unencrypted account has no recovery code"
+    assert by_css(browser, "#encryption-state").text == "Not end-to-end encrypted: whoever runs the server can read your notes"
+    # Logging in again to it needs the same consent: without it the password is not sent.
+    click(browser, "#log-out")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
+    fill_account(browser, sync_server)
+    click(browser, "#log-in")
+    wait(browser, lambda d: "not end-to-end encrypted" in by_css(d, "#account-error").text, timeout=30,
+         message="logging in to an unencrypted account was not refused")
+    click(browser, "#account-unencrypted")
+    click(browser, "#log-in")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
 
 
 def test_settings_lists_the_devices_logged_in_and_logs_one_out(app, browser, sync_server):
@@ -127,14 +213,13 @@ def test_settings_logs_in_to_a_server_with_a_self_signed_certificate(app, browse
     try:
         app.start()
         open_app(browser, app, "#view=settings")
-        by_css(browser, "#account-server").send_keys(url)
-        by_css(browser, "#account-user").send_keys("grace")
-        by_css(browser, "#account-password").send_keys("a long password")
+        fill_account(browser, url)
         click(browser, "#register")
         wait(browser, lambda d: "certificate is not trusted" in by_css(d, "#account-error").text, timeout=30,
              message="the untrusted certificate is not explained")
         by_css(browser, "#account-ca").send_keys(str(certificate))
         click(browser, "#register")
+        save_recovery_code(browser)
         wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
         assert app.cli_json("sync", "settings")["trustsOwnCertificates"] is True
         app.cli("sync")

@@ -46,6 +46,12 @@ import NoteTakerSync
                 ])
                 #expect(registered.status == .created)
                 #expect(registered.object["loggedIn"] as? Bool == true && registered.object["username"] as? String == "ada")
+                // Registered from the page, an account is end-to-end encrypted, its recovery code answered once.
+                #expect(registered.object["encrypted"] as? Bool == true)
+                let code = try #require(registered.object["recoveryCode"] as? String)
+                #expect(throws: Never.self) { try RecoveryCode(code: code) }
+                let status = try await client.send(.get, "/api/v1/sync")
+                #expect(status.object["encrypted"] as? Bool == true && status.object["recoveryCode"] == nil)
                 let synced = try await client.send(.post, "/api/v1/sync/now")
                 #expect(synced.status == .ok)
                 let summary = try #require(synced.object["summary"] as? [String: Any])
@@ -57,10 +63,76 @@ import NoteTakerSync
                 let notConfigured = try await client.send(.post, "/api/v1/sync/now")
                 #expect(notConfigured.status == .conflict && notConfigured.errorCode == "not_logged_in")
             }
-            let other = try NoteStore.inMemory()
-            let token = try await HTTPSyncTransport(server: server, token: nil).login(username: "ada", password: "correct horse").token
-            try await SyncEngine(store: other, transport: try HTTPSyncTransport(server: server, token: token)).sync()
+            let other = try WebTestApp().store  // on disk: the keys are kept beside the store
+            try await other.logInToSyncAccount(
+                server: server, username: "ada", password: "correct horse", allowInsecure: false, allowingUnencrypted: false)
+            try await other.syncEngine(transport: try other.syncTransport()).sync()
             #expect(try other.notes().map(\.title) == ["From the web app"])
+        }
+    }
+
+    @Test("an account without encryption: made only when asked, and logged in to only when allowed")
+    func unencryptedAccount() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            try await app.test { client in
+                let registered = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "bob", "password": "correct horse", "register": true, "unencrypted": true,
+                ])
+                #expect(registered.status == .created && registered.object["encrypted"] as? Bool == false)
+                #expect(registered.object["recoveryCode"] == nil)
+                _ = try await client.send(.delete, "/api/v1/sync/account")
+                let refused = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "bob", "password": "correct horse",
+                ])
+                #expect(refused.status == .conflict && refused.errorCode == "unencrypted_account")
+                #expect(try await client.send(.get, "/api/v1/sync").object["loggedIn"] as? Bool == false)
+                let allowed = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "bob", "password": "correct horse", "unencrypted": true,
+                ])
+                #expect(allowed.status == .created && allowed.object["encrypted"] as? Bool == false)
+            }
+        }
+    }
+
+    @Test("a lost password is replaced with the recovery code; a wrong code changes nothing")
+    func recoveryCode() async throws {
+        try await withServer { server in
+            let app = try WebTestApp()
+            try app.store.createNote(NoteDraft(title: "Kept through recovery"))
+            try await app.test { client in
+                let registered = try await client.send(.post, "/api/v1/sync/account", json: [
+                    "server": server.absoluteString, "username": "ada", "password": "forgotten password", "register": true,
+                ])
+                let code = try #require(registered.object["recoveryCode"] as? String)
+                #expect(try await client.send(.post, "/api/v1/sync/now").status == .ok)
+                _ = try await client.send(.delete, "/api/v1/sync/account")
+                let recover = { (code: String, newPassword: String) in
+                    try await client.send(.post, "/api/v1/sync/account/recover", json: [
+                        "server": server.absoluteString, "username": "ada", "recoveryCode": code, "newPassword": newPassword,
+                    ])
+                }
+                let malformed = try await recover("not a code", "a new password")
+                #expect(malformed.status == .badRequest && malformed.errorCode == "invalid_input")
+                let wrong = try await recover(RecoveryCode().code, "a new password")
+                #expect(wrong.status == .badGateway, "a well-formed code of no account is refused by the server")
+                #expect(try await recover(code, "").status == .badRequest)
+                #expect(try await client.send(.get, "/api/v1/sync").object["loggedIn"] as? Bool == false)
+                // Typed as people type it: lower case, without its hyphens.
+                let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
+                let recovered = try await recover(typed, "a new password")
+                #expect(recovered.status == .ok)
+                #expect(recovered.object["loggedIn"] as? Bool == true && recovered.object["encrypted"] as? Bool == true)
+            }
+            let other = try WebTestApp().store
+            await #expect(throws: SyncError.self) {
+                try await other.logInToSyncAccount(
+                    server: server, username: "ada", password: "forgotten password", allowInsecure: false, allowingUnencrypted: false)
+            }
+            try await other.logInToSyncAccount(
+                server: server, username: "ada", password: "a new password", allowInsecure: false, allowingUnencrypted: false)
+            try await other.syncEngine(transport: try other.syncTransport()).sync()
+            #expect(try other.notes().map(\.title) == ["Kept through recovery"])
         }
     }
 
@@ -142,7 +214,7 @@ import NoteTakerSync
                 let none = try await client.send(.get, "/api/v1/sync/sessions")
                 #expect(none.status == .conflict && none.errorCode == "not_logged_in")
                 _ = try await client.send(.post, "/api/v1/sync/account", json: [
-                    "server": server.absoluteString, "username": "ada", "password": "correct horse", "register": true,
+                    "server": server.absoluteString, "username": "ada", "password": "correct horse", "register": true, "unencrypted": true,
                 ])
                 let phone = try await HTTPSyncTransport(server: server, token: nil)
                     .login(username: "ada", password: "correct horse", deviceName: "Phone").token

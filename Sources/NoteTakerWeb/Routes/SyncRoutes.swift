@@ -3,27 +3,11 @@ import Hummingbird
 import NoteTakerKit
 import NoteTakerSync
 
-/// `/api/v1/sync` and `/api/v1/conflicts`: the account, settings, status and conflicts.
+/// `/api/v1/sync` and `/api/v1/conflicts`: settings, status and conflicts; the account is in
+/// `SyncRoutes+Account.swift`.
 struct SyncRoutes {
     let store: NoteStore
     let sync: WebSync
-
-    /// The body of `POST /sync/account`: log in, or register with `register: true`.
-    struct AccountRequest: Decodable {
-        var server: String
-        var username: String
-        var password: String
-        var register: Bool?
-        var insecure: Bool?
-        /// A certificate (PEM) to trust the server by: a private authority's, or its own.
-        var caCertificate: String?
-    }
-
-    /// The body of `PUT /sync/account/password`.
-    struct PasswordRequest: Decodable {
-        var currentPassword: String
-        var newPassword: String
-    }
 
     /// The body of `PUT /sync/settings`.
     struct SettingsRequest: Decodable {
@@ -46,6 +30,10 @@ struct SyncRoutes {
         var mergePolicy: String
         var mergePolicies: [String]
         var deviceName: String
+        /// Whether the account is end-to-end encrypted (docs/encryption.md).
+        var encrypted: Bool
+        /// An account just registered with encryption: its recovery code, answered once.
+        var recoveryCode: String?
         var summary: SyncSummary
         var state: State
 
@@ -70,51 +58,7 @@ struct SyncRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let group = router.group("/api/v1/sync")
         group.get { request, _ in try JSON.response(try await status(in: request.language), language: request.language) }
-        group.post("account") { request, _ in
-            let account = try await JSON.decode(AccountRequest.self, from: request)
-            guard !account.username.isEmpty, !account.password.isEmpty else {
-                throw WebAPIError.invalid("Give a user name and a password. Nothing was changed.")
-            }
-            let url = try storeCall { () throws(NoteTakerError) in try NoteStore.syncServerURL(account.server) }
-            do throws(SyncError) {
-                let trusted = try account.caCertificate.flatMap { pem throws(SyncError) in
-                    pem.isEmpty ? nil : try TrustedCertificates(pem: pem)
-                }
-                try await store.connectSyncAccount(
-                    server: url, username: account.username, password: account.password,
-                    register: account.register ?? false, allowInsecure: account.insecure ?? false, trusting: trusted)
-            } catch {
-                throw WebAPIError(error)
-            }
-            await sync.refresh()
-            return try JSON.response(try await status(in: request.language), status: .created, language: request.language)
-        }
-        group.delete("account") { request, _ in
-            await sync.stopWatching()
-            _ = try await disconnect()
-            return try JSON.response(try await status(in: request.language), language: request.language)
-        }
-        group.put("account/password") { request, _ in
-            let change = try await JSON.decode(PasswordRequest.self, from: request)
-            guard !change.currentPassword.isEmpty, !change.newPassword.isEmpty else {
-                throw WebAPIError.invalid("Give the current password and the new one. Nothing was changed.")
-            }
-            // An end-to-end encrypted account's key goes along, wrapped for the new password.
-            do throws(SyncError) {
-                try await store.changeSyncPassword(current: change.currentPassword, new: change.newPassword)
-            } catch {
-                throw WebAPIError(error)
-            }
-            return Response(status: .noContent)
-        }
-        group.get("sessions") { _, _ in
-            try JSON.response(try await withTransport { transport throws(SyncError) in try await transport.sessions() })
-        }
-        group.delete("sessions/:session") { _, context in
-            let id = context.parameters.get("session") ?? ""
-            try await withTransport { transport throws(SyncError) in try await transport.endSession(id: id) }
-            return Response(status: .noContent)
-        }
+        registerAccount(on: group)
         group.put("settings") { request, _ in
             let settings = try await JSON.decode(SettingsRequest.self, from: request)
             if let policy = settings.mergePolicy, MergePolicy.named(policy) == nil {
@@ -155,29 +99,14 @@ struct SyncRoutes {
         }
     }
 
-    /// Runs `body` with the account's transport, its failures worded for the page.
-    private func withTransport<T>(_ body: (HTTPSyncTransport) async throws(SyncError) -> T) async throws(WebAPIError) -> T {
-        do throws(SyncError) {
-            return try await body(try store.syncTransport())
-        } catch {
-            throw WebAPIError(error)
-        }
-    }
-
-    private func disconnect() async throws(WebAPIError) -> String? {
-        do {
-            return try await store.disconnectSyncAccount()
-        } catch {
-            throw WebAPIError(error)
-        }
-    }
-
-    func status(in language: Language) async throws(WebAPIError) -> Status {
+    /// What Settings shows of sync; `recoveryCode` goes with the answer to registering.
+    func status(in language: Language, recoveryCode: String? = nil) async throws(WebAPIError) -> Status {
         let (settings, summary) = try storeCall { () throws(NoteTakerError) in (try store.syncSettings(), try store.syncSummary()) }
         return Status(
             server: settings.serverURL?.absoluteString, username: settings.username,
             loggedIn: settings.hasAccount && store.syncToken() != nil, autoSync: settings.autoSync,
-            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName, summary: summary,
+            mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName,
+            encrypted: settings.encrypted, recoveryCode: recoveryCode, summary: summary,
             state: Status.State(await sync.state, in: language))
     }
 }

@@ -84,6 +84,7 @@ export const api = {
   setPreferences: (preferences) => call('PUT', '/preferences', preferences),
   syncStatus: () => call('GET', '/sync'),
   connect: (account) => call('POST', '/sync/account', account),
+  recover: (recovery) => call('POST', '/sync/account/recover', recovery),
   disconnect: () => call('DELETE', '/sync/account'),
   sessions: () => call('GET', '/sync/sessions'),
   endSession: (id) => call('DELETE', `/sync/sessions/${encodeURIComponent(id)}`),

@@ -6,6 +6,9 @@ import { currentTheme, setTheme, themes } from './appearance.js';
 import { append, h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
 import { passwordFormInUse, passwordPart } from './password-form.js';
+import { ask } from './ask.js';
+import { recoverPart } from './recover-form.js';
+import { showRecoveryCode } from './recovery-code.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { chooseLanguageInSettings, chosenLanguage, fileSize, formatNumber, keyNames, languages, longDate, t } from './strings.js';
 import { flatFolders, sidebarData } from './sidebar.js';
@@ -70,7 +73,7 @@ function sessionsPart(kept) {
 function accountSection(status, keptSessions) {
   const section = h('section', { id: 'sync-section', 'aria-labelledby': 'sync-heading' }, h('h3', { id: 'sync-heading' }, t('syncAccount')));
   if (!status.server || !status.loggedIn) {
-    section.append(accountForm(status));
+    append(section, accountForm(status));
     return section;
   }
   const summary = status.summary;
@@ -78,6 +81,8 @@ function accountSection(status, keptSessions) {
     h('dl', { className: 'facts' },
       h('dt', {}, t('syncServer')), h('dd', {}, status.server),
       h('dt', {}, t('syncUser')), h('dd', {}, status.username),
+      h('dt', {}, t('encryption')), h('dd', { id: 'encryption-state', className: status.encrypted ? null : 'warning' },
+        t(status.encrypted ? 'encryptionOn' : 'encryptionOff')),
       h('dt', {}, t('syncLast')), h('dd', {}, summary.lastSyncedAt ? longDate(summary.lastSyncedAt) : t('never')),
       h('dt', {}, t('syncWaiting')), h('dd', {}, String(summary.pending)),
       h('dt', {}, t('syncConflicts')), h('dd', {}, String(summary.conflicts)),
@@ -113,6 +118,9 @@ function accountForm(status) {
     field('account-user', 'syncUser', { value: status.username ?? '', required: true, autocomplete: 'username' }),
     field('account-password', 'password', { type: 'password', required: true, autocomplete: 'current-password' }),
     h('label', { className: 'check' }, h('input', { type: 'checkbox', id: 'account-insecure' }), ' ', t('allowInsecure')),
+    h('label', { className: 'check' },
+      h('input', { type: 'checkbox', id: 'account-unencrypted', 'aria-describedby': 'account-unencrypted-hint' }), ' ', t('unencryptedAccount')),
+    h('p', { className: 'hint', id: 'account-unencrypted-hint' }, t('unencryptedAccountHint')),
     h('div', { className: 'field' },
       h('label', { for: 'account-ca' }, t('caCertificate')),
       h('input', { id: 'account-ca', type: 'file', accept: '.pem,.crt,.cer,application/x-pem-file' }),
@@ -121,24 +129,36 @@ function accountForm(status) {
     h('div', { className: 'button-row' },
       h('button', { type: 'submit', id: 'log-in', value: 'login' }, t('logIn')),
       h('button', { type: 'submit', className: 'quiet', id: 'register', value: 'register' }, t('register'))));
+  const value = (id) => form.querySelector(`#${id}`).value;
+  const connection = async () => {
+    const certificate = form.querySelector('#account-ca').files[0];
+    return {
+      server: value('account-server'), username: value('account-user'), insecure: form.querySelector('#account-insecure').checked,
+      ...(certificate ? { caCertificate: await certificate.text() } : {}),
+    };
+  };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';
+    const register = event.submitter?.value === 'register';
+    const unencrypted = form.querySelector('#account-unencrypted').checked;
+    if (register && unencrypted && !await ask(t('unencryptedAsk', { server: value('account-server') }), t('unencryptedConfirm'), { danger: true })) return;
     try {
-      const certificate = form.querySelector('#account-ca').files[0];
-      await api.connect({
-        server: form.querySelector('#account-server').value, username: form.querySelector('#account-user').value,
-        password: form.querySelector('#account-password').value, register: event.submitter?.value === 'register',
-        insecure: form.querySelector('#account-insecure').checked,
-        ...(certificate ? { caCertificate: await certificate.text() } : {}),
-      });
+      const connected = await api.connect({ ...await connection(), password: value('account-password'), register, unencrypted });
+      if (connected.recoveryCode) await showRecoveryCode(connected.recoveryCode, { server: connected.server, user: connected.username });
       toast(t('loggedIn'));
-      await openSettings();
+      await showAccount();
     } catch (problem) {
       error.textContent = errorText(problem);
     }
   });
-  return form;
+  return [form, recoverPart(connection, showAccount)];
+}
+
+/** Settings drawn afresh, scrolled to the account just logged in to. */
+async function showAccount() {
+  await openSettings();
+  document.getElementById('sync-section')?.scrollIntoView({ block: 'start' });
 }
 
 function preferencesSection(status) {
