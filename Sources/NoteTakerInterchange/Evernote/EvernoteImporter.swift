@@ -11,6 +11,8 @@ import FoundationXML
 /// size does not matter; a cut-off or broken file keeps the notes before the break.
 struct EvernoteImporter {
     let store: NoteStore
+    /// How ids are derived from notebooks, notes and files.
+    let identity: DerivedIdentity
     let file: URL
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
@@ -25,7 +27,7 @@ struct EvernoteImporter {
         defer { try? FileManager.default.removeItem(at: temporary) }
         let notebook = file.deletingPathExtension().lastPathComponent
         let folderId = try storeCall { () throws(NoteTakerError) in
-            try store.importFolder(Folder(id: UUID.derived(from: "enex-folder:\(notebook)"), name: SafeName.component(notebook, fallback: "Evernote")))
+            try store.importFolder(Folder(id: identity.importedID("enex-folder:\(notebook)"), name: SafeName.component(notebook, fallback: "Evernote")))
         }
         let parser = XMLParser(stream: stream)
         var failure: InterchangeError?
@@ -85,16 +87,16 @@ struct EvernoteImporter {
         }
         // A note's identity is its title, date and text; two such notes in one file are two
         // notes (the second and later ones numbered), one note imported twice is one.
-        let identity = "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))"
-        let firstId = UUID.derived(from: identity)
+        let fingerprint = "enex:\(note.title)|\(note.created.map(Timestamp.string) ?? "")|\(sha256Hex(Data(note.content.utf8)))"
+        let firstId = identity.importedID(fingerprint)
         let occurrence = seen[firstId, default: 0]
         seen[firstId] = occurrence + 1
-        let noteId = occurrence == 0 ? firstId : UUID.derived(from: "\(identity)#\(occurrence + 1)")
+        let noteId = occurrence == 0 ? firstId : identity.importedID("\(fingerprint)#\(occurrence + 1)")
         var media: [String: ENMLConverter.Media] = [:]
         var files: [NoteImport.File] = []
         for (index, resource) in note.resources.enumerated() where media[resource.md5] == nil {
             let name = resource.fileName.flatMap { $0.isEmpty ? nil : $0 } ?? "Attachment \(index + 1).\(Self.fileExtension(resource.mime))"
-            let file = NoteImport.File(id: UUID.derived(from: "\(noteId.key):\(resource.md5)"), fileName: name, source: resource.file.url)
+            let file = NoteImport.File(id: identity.importedID("\(noteId.key):\(resource.md5)"), fileName: name, source: resource.file.url)
             media[resource.md5] = ENMLConverter.Media(id: file.id, fileName: name, isImage: resource.mime.hasPrefix("image/"))
             files.append(file)
         }

@@ -39,10 +39,12 @@ extension MarkdownImporter {
 /// Makes (or finds) the store folders for relative directory paths, parents first.
 struct FolderMaker {
     let store: NoteStore
+    let identity: DerivedIdentity
     private var made: [String: UUID?] = [:]
 
-    init(store: NoteStore) {
+    init(store: NoteStore, identity: DerivedIdentity) {
         self.store = store
+        self.identity = identity
     }
 
     /// The folder for `path` (`A/B/C`), `nil` with a warning when one of its names is refused.
@@ -53,7 +55,7 @@ struct FolderMaker {
         let name = (path as NSString).lastPathComponent
         let id: UUID?
         do {
-            id = try store.importFolder(Folder(id: UUID.derived(from: "folder:\(path)"), name: name, parentId: parent))
+            id = try store.importFolder(Folder(id: identity.importedID("folder:\(path)"), name: name, parentId: parent))
         } catch {
             warnings.append(Wording("warnNoFolder", ["path": path, "reason": error.wording]))
             id = nil

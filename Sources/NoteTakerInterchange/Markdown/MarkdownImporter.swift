@@ -12,6 +12,8 @@ struct MarkdownImporter {
     static let maximumFileSize = NoteStore.maximumBodySize + 64 * 1024
 
     let store: NoteStore
+    /// How ids are derived from paths and contents.
+    let identity: DerivedIdentity
     /// A folder, or one `.md` file.
     let input: URL
 
@@ -23,15 +25,15 @@ struct MarkdownImporter {
         }
         let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
         let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
-        var folders = FolderMaker(store: store)
+        var folders = FolderMaker(store: store, identity: identity)
         // A linked note's id is read from its file when a link first needs it, so that links
         // between the notes become links by id; a folder without such links reads each file once.
         let ids = IdCache()
-        let store = store
+        let (store, identity) = (store, identity)
         let links = NoteLinkIndex(paths: files.markdown, noteId: { relativePath in
             if let known = ids.values[relativePath] { return known }
             guard case .text(let data, let text, _) = Self.read(relativePath, base: base) else { return nil }
-            let id = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:])
+            let id = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:], identity: identity)
             ids.values[relativePath] = id
             return id
         }, existing: { title in
@@ -68,8 +70,8 @@ struct MarkdownImporter {
 
     /// A file's note id: the one its front matter names (a NoteTaker export), else one derived
     /// from its path and bytes, so importing the same folder again adds nothing twice.
-    static func noteId(_ relativePath: String, data: Data, frontMatter fields: [String: FrontMatter.Value]) -> UUID {
-        fields["id"]?.text.flatMap(UUID.init(uuidString:)) ?? UUID.derived(from: "markdown:\(relativePath):\(sha256Hex(data))")
+    static func noteId(_ relativePath: String, data: Data, frontMatter fields: [String: FrontMatter.Value], identity: DerivedIdentity) -> UUID {
+        fields["id"]?.text.flatMap(UUID.init(uuidString:)) ?? identity.importedID("markdown:\(relativePath):\(sha256Hex(data))")
     }
 
     private func importFile(
@@ -84,7 +86,7 @@ struct MarkdownImporter {
         let fields = frontMatter?.fields ?? [:]
         let directory = (relativePath as NSString).deletingLastPathComponent
         let stem = ((relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
-        let noteId = Self.noteId(relativePath, data: data, frontMatter: fields)
+        let noteId = Self.noteId(relativePath, data: data, frontMatter: fields, identity: identity)
         var warnings: [Wording] = []
         var body = String(content)
         var attachments: [NoteImport.File] = []
@@ -111,7 +113,7 @@ struct MarkdownImporter {
                 warnings.append(Wording("warnLinkLeft", ["target": link.target, "reason": reason]))
             case .file(let path):
                 let file = attached[path] ?? NoteImport.File(
-                    id: UUID.derived(from: "\(noteId.key):\(path)"), fileName: (path as NSString).lastPathComponent,
+                    id: identity.importedID("\(noteId.key):\(path)"), fileName: (path as NSString).lastPathComponent,
                     source: base.appendingPathComponent(path))
                 if attached[path] == nil {
                     attached[path] = file

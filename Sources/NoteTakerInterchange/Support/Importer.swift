@@ -20,10 +20,12 @@ public struct Importer: Sendable {
         let (kind, location) = try Self.detect(url)
         let batcher = ImportBatcher(store: store, kind: kind, progress: progress)
         do {
+            // The ids an import derives from paths and contents follow the store's rule.
+            let identity = try storeCall { () throws(NoteTakerError) in try store.derivedIdentity() }
             switch kind {
             case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
-            case .markdown: try MarkdownImporter(store: store, input: location).run(batcher)
-            case .evernote: try EvernoteImporter(store: store, file: location).run(batcher)
+            case .markdown: try MarkdownImporter(store: store, identity: identity, input: location).run(batcher)
+            case .evernote: try EvernoteImporter(store: store, identity: identity, file: location).run(batcher)
             }
         } catch {
             // What went in before the failure stays, and is found by search like the rest.

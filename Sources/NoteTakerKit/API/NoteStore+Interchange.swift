@@ -47,13 +47,15 @@ extension NoteStore {
         }
     }
 
-    /// Brings tags in: each one missing (by name) is created with its creation date.
+    /// Brings tags in: each one missing (by name) is created with its creation date, under the
+    /// id this store gives its name (the tags' own ids are not taken).
     public func importTags(_ tags: [Tag]) throws(NoteTakerError) {
         try write { db in
+            let identity = try DerivedIdentity.current(db)
             for tag in tags {
                 let name = try Self.validatedTagName(tag.name)
                 guard try Self.findTag(db, named: name) == nil else { continue }
-                try RecordWriter.insertTag(db, Tag(id: Tag.id(forName: name), name: name, createdAt: tag.createdAt))
+                try RecordWriter.insertTag(db, Tag(id: identity.tagID(name), name: name, createdAt: tag.createdAt))
             }
         }
     }

@@ -7,6 +7,9 @@ public struct KeyedIdentity: Sendable {
     // SymmetricKey is not Sendable: its bytes are kept, and the key made from them when used.
     private let idKeyBytes: Data
 
+    /// The id key's bytes, as the store keeps them (``DerivedIdentity``).
+    var keyBytes: Data { idKeyBytes }
+
     /// Ids keyed by the zone's id key.
     public init(idKey: SymmetricKey) {
         idKeyBytes = idKey.withUnsafeBytes { Data($0) }
@@ -15,11 +18,7 @@ public struct KeyedIdentity: Sendable {
     /// The id of a `kind` of thing named `text` (`tag` and a normalized tag name, `path` and an
     /// import's path): a version 8 UUID from the HMAC's first 16 bytes.
     public func id(kind: String, text: String) -> UUID {
-        var bytes = Array(mac(Data(kind.utf8) + [0] + Data(text.utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        UUID.nameBased(mac(Data(kind.utf8) + [0] + Data(text.utf8)), version: 0x80)
     }
 
     /// The address a file with this plaintext SHA-256 is stored under: lowercase hex.

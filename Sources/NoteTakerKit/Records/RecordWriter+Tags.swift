@@ -7,7 +7,7 @@ extension RecordWriter {
     static func ensureTag(_ db: Database, name: String, at date: Date) throws -> Tag {
         let name = try NoteStore.validatedTagName(name)
         if let existing = try NoteStore.findTag(db, named: name) { return existing }
-        let tag = Tag(id: Tag.id(forName: name), name: name, createdAt: date)
+        let tag = Tag(id: try DerivedIdentity.current(db).tagID(name), name: name, createdAt: date)
         try insertTag(db, tag)
         return tag
     }

@@ -20,6 +20,9 @@ enum SyncState {
         /// ``NoteStore/accountKey(serverURL:username:)``), kept after a log-out: the server
         /// cannot later pass one for unencrypted and be sent its password.
         case encryptedAccounts
+        /// The id key of the end-to-end encrypted account whose rule this store derives ids by
+        /// (``DerivedIdentity``; base64), kept after a log-out.
+        case identityKey
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {
@@ -146,18 +149,23 @@ extension NoteStore {
     /// `trustedCertificatesPEM` are certificates to trust the server by besides the system's
     /// (a private authority's, or the server's own self-signed one); `nil` trusts the system's only.
     ///
-    /// An `encrypted` account is remembered as such for good (``knowsEncrypted(serverURL:username:)``).
+    /// An end-to-end encrypted account comes with its `identity` (its id key): it is remembered
+    /// as such for good (``knowsEncrypted(serverURL:username:)``), and a store starting afresh
+    /// with an account derives ids by its rule (``DerivedIdentity``), its tags' included.
     public func setSyncAccount(
-        serverURL: URL, username: String, allowInsecure: Bool, trustedCertificatesPEM: String? = nil, encrypted: Bool = false
+        serverURL: URL, username: String, allowInsecure: Bool, trustedCertificatesPEM: String? = nil, identity: KeyedIdentity? = nil
     ) throws(NoteTakerError) {
         try write { db in
             let sameAccount = try SyncState.get(db, .serverURL) == serverURL.absoluteString && SyncState.get(db, .username) == username
-            if !sameAccount { try Self.requeueEverything(db) }
+            if !sameAccount {
+                try DerivedIdentity.adopt(db, keyed: identity)
+                try Self.requeueEverything(db)
+            }
             try SyncState.set(db, .serverURL, serverURL.absoluteString)
             try SyncState.set(db, .username, username)
             try SyncState.set(db, .allowInsecure, allowInsecure ? "yes" : nil)
             try SyncState.set(db, .trustedCertificates, trustedCertificatesPEM)
-            if encrypted {
+            if identity != nil {
                 let known = try Self.encryptedAccounts(db).union([Self.accountKey(serverURL: serverURL, username: username)])
                 try SyncState.set(db, .encryptedAccounts, String(decoding: try JSONEncoder().encode(known.sorted()), as: UTF8.self))
             }

@@ -3,7 +3,8 @@ import Foundation
 /// A tag. Names are unique compared case-insensitively, and the id derives from the name,
 /// so two devices that both create "Work" end with one tag.
 public struct Tag: Sendable, Hashable, Identifiable {
-    /// The id, derived from the normalized name (see ``Tag/id(forName:)``).
+    /// The id, derived from the normalized name (see ``Tag/id(forName:)``; keyed by the account
+    /// in a store of an end-to-end encrypted one).
     public var id: UUID
     /// The name as first typed (its display form).
     public var name: String

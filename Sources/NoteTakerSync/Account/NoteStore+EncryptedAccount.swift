@@ -159,7 +159,7 @@ extension NoteStore {
                 try OwnerOnly.write(keyring.stored(), to: url)
             }
             try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure,
-                               trustedCertificatesPEM: trusting?.pem, encrypted: keyring != nil)
+                               trustedCertificatesPEM: trusting?.pem, identity: keyring.map { KeyedIdentity(idKey: $0.idKey) })
             try saveSyncToken(session.token)
         } catch let error as NoteTakerError {
             throw .store(error)

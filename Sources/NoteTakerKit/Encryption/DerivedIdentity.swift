@@ -1,0 +1,74 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// How this store derives the ids of things named by their content (docs/encryption.md §4):
+/// a tag's from its name, an import's notes, folders and files from their paths and bytes.
+///
+/// A store whose account is end-to-end encrypted keys them with the account's id key, kept
+/// here (as the account's keys are beside the store, readable by its owner only): two devices
+/// of the account agree on "Work", and the server cannot test a guess. Any other store derives
+/// them as before, from a plain hash. The key stays after a log-out, so that a tag made then
+/// already has the id the account gives it; logging in to another account adopts its rule.
+public struct DerivedIdentity: Sendable {
+    /// The keyed rule, or `nil` for the plain one.
+    let keyed: KeyedIdentity?
+
+    /// The id of an import's note, folder or file named `name` (its path, its content's hash),
+    /// the same at every import of the same thing, so that importing it again finds it.
+    public func importedID(_ name: String) -> UUID {
+        if let keyed { return keyed.id(kind: "import", text: name) }
+        return UUID.nameBased(Array(SHA256.hash(data: Data(name.utf8))), version: 0x80)
+    }
+
+    /// The id of the tag named `name`: the same on every device of the account.
+    public func tagID(_ name: String) -> UUID {
+        guard let keyed else { return Tag.id(forName: name) }
+        return keyed.id(kind: "tag", text: Tag.normalizedName(name))
+    }
+
+    /// The rule this store follows now.
+    static func current(_ db: Database) throws -> DerivedIdentity {
+        guard let text = try SyncState.get(db, .identityKey), let key = Data(base64Encoded: text), key.count == 32 else {
+            return DerivedIdentity(keyed: nil)
+        }
+        return DerivedIdentity(keyed: KeyedIdentity(idKey: SymmetricKey(data: key)))
+    }
+
+    /// Follows `keyed` (an account's id key, or `nil` for an account without encryption) from
+    /// now on, and gives every tag here the id it has under it: the tag's links follow it. Only
+    /// for an account this store starts afresh with, nothing here known to its server yet: the
+    /// caller then queues every record to go up (``NoteStore/requeueEverything(_:keepingDeletions:)``).
+    static func adopt(_ db: Database, keyed: KeyedIdentity?) throws {
+        try SyncState.set(db, .identityKey, keyed?.keyBytes.base64EncodedString())
+        let identity = DerivedIdentity(keyed: keyed)
+        // Names are unique, and so are the ids made from them: no rename meets another tag.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM tag") {
+            let old: String = row["id"]
+            let new = identity.tagID(row["name"]).key
+            guard new != old else { continue }
+            try db.execute(sql: "UPDATE tag SET id = ? WHERE id = ?", arguments: [new, old])
+            try db.execute(sql: "UPDATE noteTag SET tagId = ? WHERE tagId = ?", arguments: [new, old])
+            try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
+        }
+    }
+}
+
+extension NoteStore {
+    /// The rule this store derives ids by now (see ``DerivedIdentity``): an import asks once.
+    public func derivedIdentity() throws(NoteTakerError) -> DerivedIdentity {
+        try read { db in try DerivedIdentity.current(db) }
+    }
+}
+
+extension UUID {
+    /// A UUID from the first 16 bytes of a hash, with the RFC 9562 `version` nibble and variant.
+    static func nameBased(_ digest: [UInt8], version: UInt8) -> UUID {
+        var bytes = Array(digest.prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | version
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
