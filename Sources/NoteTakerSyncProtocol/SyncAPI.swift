@@ -37,6 +37,8 @@ public enum SyncAPI {
     public static let login = Endpoint(method: "POST", path: "/v1/sessions")
     /// Logs out: revokes the token used.
     public static let logout = Endpoint(method: "DELETE", path: "/v1/sessions/current")
+    /// Names the session asking (``SessionName``).
+    public static let nameSession = Endpoint(method: "PUT", path: "/v1/sessions/current")
     /// The account's live sessions (``SessionList``).
     public static let sessions = Endpoint(method: "GET", path: "/v1/sessions")
     /// Ends one session of the account, by its ``SessionInfo/id``.
@@ -59,7 +61,7 @@ public enum SyncAPI {
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, recoveryKeys, recover,
-        login, logout, sessions, endSession,
+        login, logout, nameSession, sessions, endSession,
         changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }

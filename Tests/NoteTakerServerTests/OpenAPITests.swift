@@ -82,7 +82,7 @@ struct MethodNotAllowedTests {
                 (HTTPRequest.Method.delete, "/v1/health", "GET, HEAD, OPTIONS"),
                 (.post, "/v1/changes", "GET, HEAD, OPTIONS"),
                 (.get, "/v1/records/modify", "OPTIONS, POST"),
-                (.patch, "/v1/sessions/current", "DELETE, OPTIONS"),
+                (.patch, "/v1/sessions/current", "DELETE, OPTIONS, PUT"),
                 (.put, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS"),
             ] {
                 let response = try await client.send(method, path)

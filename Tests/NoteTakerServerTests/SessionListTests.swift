@@ -72,4 +72,29 @@ struct SessionListTests {
             #expect(try await sessions(client, ada).count == 1)
         }
     }
+
+    @Test("a session renames itself, with a name as typed or one sealed; a bad name changes nothing")
+    func nameTheSession() async throws {
+        try await TestServer().test { client in
+            let ada = try await client.register("ada")
+            let other = try await logIn(client, "ada", device: "Other")
+            let name = { (text: String?) in try await client.send(.put, "/v1/sessions/current", token: ada, json: SessionName(deviceName: text)) }
+            #expect(try await name("  Study desktop ").status == .noContent)
+            #expect(try await sessions(client, ada).first(where: \.current)?.deviceName == "Study desktop")
+            let sealed = "nt1." + String(repeating: "Ab3_-", count: 100)
+            #expect(try await name(sealed).status == .noContent, "kept as it is, unread")
+            #expect(try await sessions(client, ada).first(where: \.current)?.deviceName == sealed)
+            for bad in [String(repeating: "n", count: Credentials.maximumDeviceNameLength + 1), "tab\there",
+                        "nt1." + String(repeating: "A", count: SessionName.maximumSealedLength), "nt1." + String(repeating: "not base64url ", count: 10)] {
+                #expect(try await name(bad).status == .badRequest, "\(bad)")
+            }
+            #expect(try await sessions(client, ada).first(where: \.current)?.deviceName == sealed, "a refused name changes nothing")
+            #expect(try await name(nil).status == .noContent)
+            let listed = try await sessions(client, other)
+            #expect(listed.first(where: \.current)?.deviceName == "Other", "only the asking session is named")
+            #expect(listed.first { !$0.current }?.deviceName == nil)
+            let anonymous = try await client.send(.put, "/v1/sessions/current", json: SessionName(deviceName: "x"))
+            #expect(anonymous.status == .unauthorized)
+        }
+    }
 }

@@ -17,16 +17,18 @@ struct AccountSessionsCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONFlag
 
     func run() async throws {
-        let transport = try storeOptions.openForReading().syncTransport()
+        let store = try storeOptions.openForReading()
+        // An end-to-end encrypted account's device names come sealed, and are opened here.
+        let list = try await store.syncSessions()
         if let given = sessionToEnd {
             // Like a note's id, a session's may be typed as its first few characters.
-            let matches = try await transport.sessions().sessions.filter { !given.isEmpty && $0.id.hasPrefix(given.lowercased()) }
+            let matches = list.sessions.filter { !given.isEmpty && $0.id.hasPrefix(given.lowercased()) }
             guard let ended = matches.first, matches.count == 1 else {
                 throw matches.isEmpty
                     ? Words.usage("noSuchSession", ["given": given])
                     : Words.usage("ambiguousSession", ["given": given, "matches": matches.map(\.id).joined(separator: ", ")])
             }
-            try await transport.endSession(id: ended.id)
+            try await store.syncTransport().endSession(id: ended.id)
             if ended.current {
                 print(Words.text("endedOwnSession"))
             } else if let device = ended.deviceName {
@@ -36,7 +38,6 @@ struct AccountSessionsCommand: AsyncParsableCommand {
             }
             return
         }
-        let list = try await transport.sessions()
         if output.json { return try JSONOutput.print(list) }
         let rows = [[Words.text("sessionsId"), Words.text("sessionsDevice"), Words.text("sessionsLoggedIn"), Words.text("sessionsLastUsed")]]
             + list.sessions.map { session in

@@ -78,6 +78,11 @@ struct SyncRoutes {
             try await service.logout(token: token)
             return Response(status: .noContent)
         }
+        router.put("/v1/sessions/current") { request, context in
+            let (account, token) = try await service.account(of: request, context)
+            try await service.nameSession(try await JSONBody.decode(SessionName.self, from: request), account: account, token: token)
+            return Response(status: .noContent)
+        }
         router.get("/v1/sessions") { request, context in
             let (account, token) = try await service.account(of: request, context)
             return try JSONBody.response(try await service.sessions(of: account, token: token))

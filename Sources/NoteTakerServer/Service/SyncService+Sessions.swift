@@ -36,6 +36,15 @@ extension SyncService {
         await announce(.sessionEnded(tokenHash: entry.tokenHash))
     }
 
+    /// Names the session `token` opened: a name as typed, or one sealed by an end-to-end
+    /// encrypted account's device, which the server keeps as it is and cannot read.
+    public func nameSession(_ name: SessionName, account: StoredAccount, token: String) async throws(SyncServerError) {
+        let deviceName = try name.deviceName.flatMap { text throws(SyncServerError) in
+            SessionName.isSealed(text) ? text : try Self.validate(deviceName: text)
+        }
+        try await storing { try await storage.renameSession(tokenHash: SessionToken.hash(token), deviceName: deviceName) }
+    }
+
     /// A device name as a session keeps it, trimmed (`nil` when none is left). It may hold
     /// at most ``Credentials/maximumDeviceNameLength`` Unicode scalars and no control
     /// character (U+0000–U+001F, U+007F–U+009F: no line break or tab), as the OpenAPI

@@ -148,6 +148,8 @@ public protocol SyncStorage: Sendable {
 
     /// Stores a session token's hash for an account, with the name the device gave.
     func addSession(tokenHash: String, account: Int64, deviceName: String?) async throws
+    /// Gives a session another device name (`nil`: none).
+    func renameSession(tokenHash: String, deviceName: String?) async throws
     /// Every session of an account.
     func sessions(account: Int64) async throws -> [SessionEntry]
     /// The session a token's hash names, with its account, if it exists.

@@ -56,10 +56,11 @@ extension NoteStore {
         } catch {
             throw .keysRefused("\(error)")
         }
+        // The device's name goes up sealed, once the session is there to bind it to.
         let session = try await transport.register(
-            username: username, password: keys.loginSecretText, deviceName: try? syncSettings().deviceName, keys: made.material,
-            recoverySecret: made.recovery.recoverySecretText)
+            username: username, password: keys.loginSecretText, keys: made.material, recoverySecret: made.recovery.recoverySecretText)
         try keep(session, keyring: made.keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
+        await nameSealedSession(try syncTransport(), keyring: made.keyring)
         return ConnectedAccount(session: session, encrypted: true, recoveryCode: made.recovery)
     }
 
@@ -73,14 +74,13 @@ extension NoteStore {
         allowingUnencrypted: Bool, minimumCost: Int = 1 << 17
     ) async throws(SyncError) -> ConnectedAccount {
         let transport = try HTTPSyncTransport(server: server, token: nil, allowInsecure: allowInsecure, trusted: trusting)
-        let deviceName = try? syncSettings().deviceName
         let parameters = try await transport.loginParameters(username: username)
         guard parameters.kdf != KDFParameters.none.kdf else {
             let knownEncrypted: Bool
             do { knownEncrypted = try knowsEncrypted(serverURL: server, username: username) } catch { throw .store(error) }
             if knownEncrypted { throw .encryptionDowngraded }
             guard allowingUnencrypted else { throw .unencryptedAccount }
-            let session = try await transport.login(username: username, password: password, deviceName: deviceName)
+            let session = try await transport.login(username: username, password: password, deviceName: try? syncSettings().deviceName)
             try keep(session, keyring: nil, server: server, allowInsecure: allowInsecure, trusting: trusting)
             return ConnectedAccount(session: session, encrypted: false)
         }
@@ -90,7 +90,7 @@ extension NoteStore {
         } catch {
             throw .keysRefused("\(error)")
         }
-        let session = try await transport.login(username: username, password: keys.loginSecretText, deviceName: deviceName)
+        let session = try await transport.login(username: username, password: keys.loginSecretText)
         let loggedIn = try HTTPSyncTransport(server: server, token: session.token, allowInsecure: allowInsecure, trusted: trusting)
         let keyring: AccountKeyring
         do {
@@ -101,6 +101,7 @@ extension NoteStore {
             throw .keysRefused("\(error)")
         }
         try keep(session, keyring: keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
+        await nameSealedSession(loggedIn, keyring: keyring)
         return ConnectedAccount(session: session, encrypted: true)
     }
 

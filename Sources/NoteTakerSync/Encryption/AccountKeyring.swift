@@ -19,6 +19,8 @@ public struct AccountKeyring: Sendable {
     let idKeyBytes: Data
     let dataKeyBytes: [Data]
 
+    /// The account key (it seals the account's device names).
+    public var accountKey: SymmetricKey { SymmetricKey(data: accountBytes) }
     /// The private zone's id key (keyed ids and file addresses).
     public var idKey: SymmetricKey { SymmetricKey(data: idKeyBytes) }
     /// The newest data key's version: the one new seals use.

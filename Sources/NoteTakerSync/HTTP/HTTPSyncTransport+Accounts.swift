@@ -30,6 +30,12 @@ extension HTTPSyncTransport {
         try await exchange(SyncAPI.setRecovery, body: try Self.encoded(RecoverySetup(recoverySecret: secret)), accepting: [204]) { _ in }
     }
 
+    /// Names this transport's session in the account's list of sessions (sealed, for an
+    /// end-to-end encrypted account: see ``DeviceNameSeal``).
+    public func nameSession(_ deviceName: String?) async throws(SyncError) {
+        try await exchange(SyncAPI.nameSession, body: try Self.encoded(SessionName(deviceName: deviceName)), accepting: [204]) { _ in }
+    }
+
     /// The key material of `username`'s account, for its recovery secret instead of a session.
     public func recoveryKeys(username: String, secret: String) async throws(SyncError) -> AccountKeys {
         try await json(AccountKeys.self, SyncAPI.recoveryKeys, body: RecoveryRequest(username: username, recoverySecret: secret))

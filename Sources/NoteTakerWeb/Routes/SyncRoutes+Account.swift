@@ -100,7 +100,7 @@ extension SyncRoutes {
             return Response(status: .noContent)
         }
         group.get("sessions") { _, _ in
-            try JSON.response(try await syncCall { () throws(SyncError) in try await store.syncTransport().sessions() })
+            try JSON.response(try await syncCall { () throws(SyncError) in try await store.syncSessions() })
         }
         group.delete("sessions/:session") { _, context in
             let id = context.parameters.get("session") ?? ""

@@ -147,6 +147,26 @@ import Testing
                 "without the zone's id key the id cannot be guessed")
     }
 
+    @Test func deviceName() throws {
+        let v = try vector("device_name")
+        let accountKey = try key(v["accountKey"])
+        let sessionId = try #require(v["sessionId"] as? String)
+        let nonce = try AES.GCM.Nonce(data: try bytes(v["nonce"]))
+        let sealed = try DeviceNameSeal.seal(try #require(v["name"] as? String), sessionId: sessionId, accountKey: accountKey, nonce: nonce)
+        #expect(sealed == v["sealed"] as? String)
+        #expect(try DeviceNameSeal.open(sealed, sessionId: sessionId, accountKey: accountKey) == v["name"] as? String)
+        // The server's moves: the name given to another session, a byte changed, cut short, another account's key.
+        #expect(throws: EncryptionError.notAuthentic) { try DeviceNameSeal.open(sealed, sessionId: "fedcba9876543210", accountKey: accountKey) }
+        var flipped = Array(sealed)
+        flipped[20] = flipped[20] == "A" ? "B" : "A"
+        #expect(throws: EncryptionError.notAuthentic) { try DeviceNameSeal.open(String(flipped), sessionId: sessionId, accountKey: accountKey) }
+        #expect(throws: EncryptionError.malformed) { try DeviceNameSeal.open(String(sealed.prefix(30)), sessionId: sessionId, accountKey: accountKey) }
+        #expect(throws: EncryptionError.notAuthentic) {
+            try DeviceNameSeal.open(sealed, sessionId: sessionId, accountKey: SymmetricKey(size: .bits256))
+        }
+        #expect(throws: EncryptionError.malformed) { try DeviceNameSeal.open("Ada's phone", sessionId: sessionId, accountKey: accountKey) }
+    }
+
     @Test func fileChunks() throws {
         let v = try vector("file_chunks")
         let zoneKey = try key(v["zoneKey"])

@@ -120,6 +120,10 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     /// Ends one session.
+    public func renameSession(tokenHash: String, deviceName: String?) async throws {
+        try await database.query("UPDATE session SET device_name = \(deviceName) WHERE token_hash = \(tokenHash)")
+    }
+
     public func removeSession(tokenHash: String) async throws {
         try await database.query("DELETE FROM session WHERE token_hash = \(tokenHash)")
     }

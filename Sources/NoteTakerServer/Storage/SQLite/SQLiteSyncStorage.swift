@@ -141,6 +141,12 @@ public struct SQLiteSyncStorage: SyncStorage {
     }
 
     /// Ends one session.
+    public func renameSession(tokenHash: String, deviceName: String?) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE session SET deviceName = ? WHERE tokenHash = ?", arguments: [deviceName, tokenHash])
+        }
+    }
+
     public func removeSession(tokenHash: String) async throws {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE tokenHash = ?", arguments: [tokenHash])
