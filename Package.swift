@@ -172,7 +172,10 @@ let package = Package(
         .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
         .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
-        .testTarget(name: "NoteTakerCLITests", dependencies: ["NoteTakerCLI", "NoteTakerSyncProtocol", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport"]),
+        .testTarget(name: "NoteTakerCLITests", dependencies: [
+            "NoteTakerCLI", "NoteTakerSyncProtocol", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(
             name: "NoteTakerServerTestSupport",
             dependencies: [

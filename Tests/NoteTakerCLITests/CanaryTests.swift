@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NoteTakerServerTestSupport
+import Testing
+
+/// The canary of issue 41: a marker in every field of every kind of record, in a folder's,
+/// a tag's, a file's and a device's name and in a file's bytes, synced by an end-to-end
+/// encrypted account from two devices, through edits, a password change and a history fetch;
+/// then neither the marker nor its SHA-256 may appear anywhere the server's operator looks:
+/// its data folder (SQLite, files, backups), its PostgreSQL database (`pg_dump`), its log at
+/// its most talkative and `/metrics`.
+@Suite("What the server's operator can read of an encrypted account")
+struct CanaryTests {
+    static let marker = "Zebracanary4417"
+
+    /// The spellings of `text` and of its SHA-256 an operator could search for.
+    static func traces(of text: String) -> [String: Data] {
+        let digest = Data(SHA256.hash(data: Data(text.utf8)))
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        return [
+            "\(text)": Data(text.utf8), "\(text) (lower case)": Data(text.lowercased().utf8),
+            "SHA-256 of \(text) (hex)": Data(hex.utf8), "SHA-256 of \(text) (HEX)": Data(hex.uppercased().utf8),
+            "SHA-256 of \(text) (bytes)": digest, "SHA-256 of \(text) (base64)": Data(digest.base64EncodedString().utf8),
+            "SHA-256 of \(text) (base64url)": Data(digest.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "").utf8),
+        ]
+    }
+
+    @Test("the marker and its SHA-256 are nowhere on the server", arguments: RestoredServerTests.backends)
+    func nothingReadable(backend: RestoredServerTests.Backend) async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("canary-server-\(UUID()).log")
+        let database = backend == .postgres ? try await TestStorage.newDatabase() : nil
+        let server = try ServerProcess(database: database, logFile: log, logLevel: "trace")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let url = server.url.absoluteString
+        let m = Self.marker
+        let fileContent = "\(m) the file's bytes"
+
+        // Every kind of record carries the marker, in every field a person writes.
+        let laptop = CLIRunner()
+        try laptop.ok(["sync", "settings", "--device-name", "\(m) laptop", "--auto", "off"])
+        try laptop.ok(["folder", "new", "\(m) folder"])
+        let other = try laptop.ok(["new", "\(m) linked note", "--body", "\(m) linked body"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try laptop.ok([
+            "new", "\(m) title", "--body", "\(m) body, and [\(m) link](note:\(other))", "--tag", "\(m)-tag", "--folder", "\(m) folder", "--pin",
+        ]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let file = laptop.directory.appendingPathComponent("\(m) file.txt")
+        try Data(fileContent.utf8).write(to: file)
+        try laptop.ok(["attach", note, file.path])
+        let trashed = try laptop.ok(["new", "\(m) trashed", "--body", "\(m) gone"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptop.ok(["rm", trashed])
+        try laptop.ok(["account", "register", "--server", url, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        try laptop.ok(["sync"])
+
+        // Edits kept as versions on the server; a second device; a new password; the history fetched.
+        try laptop.ok(["edit", note, "--body", "\(m) body, second version"])
+        try laptop.ok(["sync"])
+        let phone = CLIRunner()
+        try phone.ok(["sync", "settings", "--device-name", "\(m) phone", "--auto", "off"])
+        try phone.ok(["account", "login", "--server", url, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        try phone.ok(["sync"])
+        try phone.ok(["edit", note, "--title", "\(m) title, from the phone"])
+        try phone.ok(["sync"])
+        try laptop.ok(["account", "password", "--password-stdin"], stdin: "correct horse battery\n\(m) is not the password either\n")
+        try phone.ok(["account", "login", "--server", url, "--user", "ada", "--password-stdin"], stdin: "\(m) is not the password either\n")
+        try phone.ok(["sync"])
+        let history = try phone.ok(["history", note])
+        #expect(history.contains("\(m) laptop"), "the devices read the versions the server holds: \(history)")
+        #expect(try phone.ok(["show", note]).contains("\(m) body, second version"))
+        #expect(try laptop.ok(["account", "sessions"]).contains("\(m) phone"), "the devices read their names")
+
+        // Where the operator looks.
+        var places: [(String, Data)] = []
+        if let files = FileManager.default.enumerator(at: server.dataDirectory, includingPropertiesForKeys: nil) {
+            for case let path as URL in files where (try? path.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                places.append((path.path, try Data(contentsOf: path)))
+            }
+        }
+        if let database {
+            let dump = FileManager.default.temporaryDirectory.appendingPathComponent("canary-\(UUID()).sql")
+            defer { try? FileManager.default.removeItem(at: dump) }
+            try RestoredServerTests.Storage.postgresTool("pg_dump", ["--format=plain", "--file=\(dump.path)", "--dbname=\(database)"])
+            places.append(("pg_dump", try Data(contentsOf: dump)))
+        }
+        let (metrics, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent("metrics"))
+        places.append(("/metrics", metrics))
+        server.process.interrupt()
+        server.process.waitUntilExit()
+        places.append(("the server's log", try Data(contentsOf: log)))
+        // What the server may learn is there to be found: the search reads the right bytes.
+        let learned = [("the server's log", "route=/v1/records/modify"), ("/metrics", "notetaker_"), (database == nil ? "NoteTakerServer.sqlite" : "pg_dump", "ada")]
+        for (place, text) in learned {
+            #expect(places.contains { $0.0.contains(place) && $0.1.range(of: Data(text.utf8)) != nil }, "\(place) holds \(text)")
+        }
+
+        for (trace, bytes) in Self.traces(of: m).merging(Self.traces(of: fileContent), uniquingKeysWith: { first, _ in first }) {
+            for (place, data) in places where data.range(of: bytes) != nil {
+                Issue.record("\(trace) is readable in \(place)")
+            }
+        }
+    }
+}
