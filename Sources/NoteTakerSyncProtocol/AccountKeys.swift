@@ -90,7 +90,8 @@ public struct AccountKeys: Sendable, Hashable, Codable {
         return nil
     }
 
-    static func isWrappedKey(_ text: String) -> Bool {
+    /// Whether `text` is a wrapped key in form: its bytes in base64url.
+    public static func isWrappedKey(_ text: String) -> Bool {
         text.utf8.count == 80 && Base64URL.decode(text)?.count == wrappedKeySize
     }
 }
@@ -188,15 +189,23 @@ public enum Base64URL {
     }
 }
 
-/// The secret that lets an account's recovery code set a new password (docs/encryption.md
-/// §2.5): derived from the recovery key, 32 bytes in base64url. The server keeps its hash.
+/// A new recovery code for the logged-in account (docs/encryption.md §2.5): the secret that
+/// lets it set a new password (derived from the recovery key, 32 bytes in base64url; the server
+/// keeps its hash) and the account key wrapped for it, for the current password's login secret.
+/// The code it replaces no longer opens anything.
 public struct RecoverySetup: Sendable, Hashable, Codable {
     /// The recovery secret.
     public var recoverySecret: String
+    /// The account key wrapped by the new recovery key, in the key material's place.
+    public var wrappedByRecovery: String
+    /// The current password's login secret.
+    public var password: String
 
-    /// A recovery secret to keep.
-    public init(recoverySecret: String) {
+    /// A new recovery code to keep.
+    public init(recoverySecret: String, wrappedByRecovery: String, password: String) {
         self.recoverySecret = recoverySecret
+        self.wrappedByRecovery = wrappedByRecovery
+        self.password = password
     }
 
     /// Whether `text` is 32 bytes in base64url, as a recovery secret is.

@@ -115,7 +115,16 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
          message="the recovery code did not log in")
     assert not browser.find_elements(By.CSS_SELECTOR, "#recover-error") or not by_css(browser, "#recover-error").text, \
         by_css(browser, "#recover-error").text
+    # The code was seen by someone else: Settings makes a new one with the password.
+    click(browser, "#new-code-part summary")
+    by_css(browser, "#new-code-password").send_keys("a new long password")
+    click(browser, "#new-code-make")
+    new_code = save_recovery_code(browser)
+    assert new_code != code
     other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
+    stale = other.run_cli("account", "recover", "--server", sync_server, "--user", "grace", "--password-stdin",
+                          stdin=f"{code}\nyet another password\n")
+    assert stale.returncode != 0, "the old code still works"
     other.cli("account", "login", "--server", sync_server, "--user", "grace", "--password-stdin", stdin="a new long password\n")
     other.cli("sync")
     assert [note["title"] for note in other.cli_json("list")] == ["Goes up"]

@@ -52,6 +52,17 @@ struct EncryptedAccountCommandTests {
         #expect(recovered.contains("changed with the recovery code"))
         try spare.ok(["sync"])
         #expect(try spare.ok(["show", id]).contains("only devices read this"))
+
+        // The code seen by someone else: a new one, for the password; the old one no longer works.
+        let replaced = try spare.ok(["account", "recovery-code", "--password-stdin"], stdin: "a third password\n")
+        #expect(replaced.contains("A new recovery code is made"))
+        let newCode = try #require(replaced.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.count == 65 && $0.split(separator: "-").count == 11 }, "the new code is shown: \(replaced)")
+        let stale = try CLIRunner().run(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                                        stdin: "\(code)\na fourth password\n")
+        #expect(stale.status == 1, "\(stale.stdout)")
+        try CLIRunner().ok(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],
+                           stdin: "\(newCode)\na fourth password\n")
     }
 
     @Test("an account without encryption is logged in to only with --unencrypted")

@@ -128,6 +128,13 @@ struct AccountKeysTests {
 @Suite("Account recovery")
 struct AccountRecoveryTests {
     static let secret = Base64URL.encode(Data(repeating: 42, count: 32))
+    /// The account key wrapped for a new recovery code (its bytes do not matter to the server).
+    static let wrapped = Base64URL.encode(Data(repeating: 9, count: 60))
+
+    /// A new recovery code for the account whose password's login secret is `password`.
+    static func setup(_ secret: String = secret, wrapped: String = wrapped, password: String = "login secret one") -> RecoverySetup {
+        RecoverySetup(recoverySecret: secret, wrappedByRecovery: wrapped, password: password)
+    }
 
     @Test("the recovery secret gives back the keys and sets a new password; every session ends")
     func recover() async throws {
@@ -136,13 +143,30 @@ struct AccountRecoveryTests {
             let keys = AccountKeysTests.keys()
             let token = try await client.send(.post, "/v1/accounts", json: Credentials(username: "grace", password: "login secret one", keys: keys))
                 .decode(SessionResponse.self).token
-            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: Self.secret)).status == .noContent)
-            #expect(try await client.send(.put, "/v1/accounts/current/recovery", json: RecoverySetup(recoverySecret: Self.secret)).status == .unauthorized)
-            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: "short")).status == .badRequest)
+            // A new recovery code: refused without a session, malformed, or for a wrong password, changing nothing.
+            let refusals: [(String?, RecoverySetup, HTTPResponse.Status)] = [
+                (nil, Self.setup(), .unauthorized), (token, Self.setup("short"), .badRequest), (token, Self.setup(wrapped: "short"), .badRequest),
+                (token, Self.setup(password: "login secret two"), .unauthorized),
+            ]
+            for (session, setup, status) in refusals {
+                #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: session, json: setup).status == status)
+            }
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == keys)
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: Self.setup()).status == .noContent)
 
+            // The code's secret gives back the key material, the account key wrapped for it and nothing else changed.
             let read = try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "GRACE", recoverySecret: Self.secret))
             #expect(read.status == .ok)
-            #expect(try read.decode(AccountKeys.self) == keys)
+            var rewrapped = keys
+            rewrapped.wrappedByRecovery = Self.wrapped
+            #expect(try read.decode(AccountKeys.self) == rewrapped)
+            // A newer code replaces it: the older one opens nothing.
+            let newer = Base64URL.encode(Data(repeating: 43, count: 32))
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: Self.setup(newer)).status == .noContent)
+            #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "grace", recoverySecret: newer)).status == .ok)
+            #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "grace", recoverySecret: Self.secret)).status
+                    == .unauthorized)
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: Self.setup()).status == .noContent)
 
             let changed = AccountKeysTests.keys(salt: 5, seed: 50)
             let reset = try await client.send(.put, "/v1/accounts/recovery", json: RecoveryRequest(
@@ -170,6 +194,9 @@ struct AccountRecoveryTests {
             #expect(alone.status == .created)
             #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "eve", recoverySecret: Self.secret)).status
                     == .unauthorized, "an account without keys keeps no recovery secret")
+            let eve = try alone.decode(SessionResponse.self).token
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: eve, json: Self.setup()).status == .notFound,
+                    "nor takes a new one")
 
             let made = try await client.send(.post, "/v1/accounts", json: Credentials(
                 username: "grace", password: "login secret one", keys: keys, recoverySecret: Self.secret))
@@ -189,7 +216,7 @@ struct AccountRecoveryTests {
             let wrong = Base64URL.encode(Data(repeating: 7, count: 32))
             #expect(try await client.send(.post, "/v1/accounts/recovery", json: RecoveryRequest(username: "grace", recoverySecret: Self.secret)).status == .unauthorized,
                     "no recovery secret kept yet")
-            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: RecoverySetup(recoverySecret: Self.secret)).status == .noContent)
+            #expect(try await client.send(.put, "/v1/accounts/current/recovery", token: token, json: Self.setup()).status == .noContent)
             for request in [RecoveryRequest(username: "grace", recoverySecret: wrong), RecoveryRequest(username: "nobody", recoverySecret: Self.secret)] {
                 let answer = try await client.send(.post, "/v1/accounts/recovery", json: request)
                 #expect(answer.status == .unauthorized && answer.errorCode == .unauthorized)
@@ -200,7 +227,9 @@ struct AccountRecoveryTests {
             let incomplete = try await client.send(.put, "/v1/accounts/recovery", json: RecoveryRequest(
                 username: "grace", recoverySecret: Self.secret, newPassword: "login secret two"))
             #expect(incomplete.status == .badRequest)
-            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == keys, "nothing changed")
+            var kept = keys
+            kept.wrappedByRecovery = Self.wrapped
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == kept, "nothing changed")
             #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "grace", password: "login secret one")).status == .created)
         }
     }

@@ -50,7 +50,7 @@ struct OpenAPITests {
             "SessionResponse": SessionResponse(username: "u", token: "t"),
             "PasswordChange": PasswordChange(currentPassword: "a", newPassword: "b", keys: AccountKeysTests.keys()),
             "AccountKeys": AccountKeysTests.keys(),
-            "RecoverySetup": RecoverySetup(recoverySecret: AccountRecoveryTests.secret),
+            "RecoverySetup": AccountRecoveryTests.setup(),
             "RecoveryKeysRequest": RecoveryRequest(username: "u", recoverySecret: "s"),
             "RecoveryReset": RecoveryRequest(username: "u", recoverySecret: "s", newPassword: "p", keys: AccountKeysTests.keys()),
             "KDFParameters": KDFParameters.scrypt(salt: Data(count: 16)),

@@ -91,6 +91,8 @@ import NoteTakerSync
                     "server": server.absoluteString, "username": "bob", "password": "correct horse", "unencrypted": true,
                 ])
                 #expect(allowed.status == .created && allowed.object["encrypted"] as? Bool == false)
+                let noCode = try await client.send(.post, "/api/v1/sync/account/recovery-code", json: ["password": "correct horse"])
+                #expect(noCode.status == .conflict && noCode.errorCode == "not_encrypted")
             }
         }
     }
@@ -123,6 +125,16 @@ import NoteTakerSync
                 let recovered = try await recover(typed, "a new password")
                 #expect(recovered.status == .ok)
                 #expect(recovered.object["loggedIn"] as? Bool == true && recovered.object["encrypted"] as? Bool == true)
+
+                // A new code for the password; the one used above then opens nothing.
+                let wrongPassword = try await client.send(.post, "/api/v1/sync/account/recovery-code", json: ["password": "forgotten password"])
+                #expect(wrongPassword.status == .badGateway)
+                let made = try await client.send(.post, "/api/v1/sync/account/recovery-code", json: ["password": "a new password"])
+                #expect(made.status == .created)
+                let newCode = try #require(made.object["recoveryCode"] as? String)
+                #expect(newCode != code)
+                #expect(try await recover(code, "a third password").status == .badGateway, "the old code no longer works")
+                #expect(try await recover(newCode, "a new password").status == .ok)
             }
             let other = try WebTestApp().store
             await #expect(throws: SyncError.self) {

@@ -11,7 +11,7 @@ struct AccountCommand: ParsableCommand {
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [
             AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
-            AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoverCommand.self,
+            AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRecoverCommand.self,
         ])
 }
 

@@ -46,6 +46,8 @@ public enum SyncError: Error, Sendable, Equatable {
     case keysRefused(String)
     /// A recovery code whose characters or checksum are wrong.
     case badRecoveryCode
+    /// The account is not end-to-end encrypted, so it has no recovery code to make anew.
+    case noRecoveryCode
 
 }
 
@@ -72,6 +74,7 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .keysMissing: Wording("syncKeysMissing")
         case .keysRefused(let reason): Wording("syncKeysRefused", ["reason": reason])
         case .badRecoveryCode: Wording("syncBadRecoveryCode")
+        case .noRecoveryCode: Wording("syncNoRecoveryCode")
         }
     }
 

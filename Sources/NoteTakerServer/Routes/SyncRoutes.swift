@@ -38,7 +38,8 @@ struct SyncRoutes {
         }
         router.put("/v1/accounts/current/recovery") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            try await service.setRecovery(try await JSONBody.decode(RecoverySetup.self, from: request), account: account)
+            let setup = try await JSONBody.decode(RecoverySetup.self, from: request)
+            try await service.setRecovery(setup, account: account, from: client(request, context))
             return Response(status: .noContent)
         }
         router.post("/v1/accounts/recovery") { request, context in

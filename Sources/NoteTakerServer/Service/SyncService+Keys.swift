@@ -34,14 +34,27 @@ extension SyncService {
         return keys
     }
 
-    /// Keeps the hash of the logged-in account's recovery secret (docs/encryption.md §2.5),
-    /// replacing any: the old recovery code no longer sets a password.
-    public func setRecovery(_ setup: RecoverySetup, account: StoredAccount) async throws(SyncServerError) {
-        guard RecoverySetup.isSecret(setup.recoverySecret) else {
-            throw .badRequest("A recovery secret is 32 bytes in base64url. Nothing was changed.")
+    /// Replaces the logged-in account's recovery code (docs/encryption.md §2.5), for its current
+    /// password (throttled as a log-in is): the hash of the new recovery secret and the account
+    /// key wrapped for the new code, in one write. The old code no longer opens anything.
+    public func setRecovery(_ setup: RecoverySetup, account: StoredAccount, from address: String = "local") async throws(SyncServerError) {
+        guard RecoverySetup.isSecret(setup.recoverySecret), AccountKeys.isWrappedKey(setup.wrappedByRecovery) else {
+            throw .badRequest("A recovery secret is 32 bytes and a wrapped key 60 bytes, both in base64url. Nothing was changed.")
+        }
+        guard try await storing({ try await storage.keys(account: account.id) }) != nil else {
+            throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it has no recovery code.")
+        }
+        guard setup.password.utf8.count <= Self.maximumPasswordBytes else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the recovery code was not changed.")
+        }
+        try await beginAttempt(username: account.username, address: address)
+        guard try await verify(setup.password, against: account.passwordHash) else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the recovery code was not changed.")
         }
         try await storing {
-            try await storage.setRecoveryHash(try await hashing.run { try hasher.hash(setup.recoverySecret) }, account: account.id)
+            try await throttle.succeeded(username: account.username, address: address, now: Date())
+            let hash = try await hashing.run { try hasher.hash(setup.recoverySecret) }
+            try await storage.replaceRecovery(hash: hash, wrappedByRecovery: setup.wrappedByRecovery, account: account.id)
         }
     }
 

@@ -132,6 +132,9 @@ public protocol SyncStorage: Sendable {
     func keys(account: Int64) async throws -> String?
     /// Keeps the hash of an account's recovery secret (docs/encryption.md §2.5), replacing any.
     func setRecoveryHash(_ hash: String, account: Int64) async throws
+    /// Replaces an encrypted account's recovery code in one write: its secret's hash, and the
+    /// `wrappedByRecovery` of its key material (nothing else of it).
+    func replaceRecovery(hash: String, wrappedByRecovery: String, account: Int64) async throws
     /// The hash of an account's recovery secret, if it has one.
     func recoveryHash(account: Int64) async throws -> String?
     /// A secret of this database's own (64 hex digits), made once: the made-up login parameters

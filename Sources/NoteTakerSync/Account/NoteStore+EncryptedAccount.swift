@@ -125,6 +125,26 @@ extension NoteStore {
         try await transport.changePassword(current: currentKeys.loginSecretText, new: newKeys.loginSecretText, keys: rewrapped)
     }
 
+    /// Makes a new recovery code for the account, for its current password (a code lost, or
+    /// seen by someone else): the account key is wrapped for the new code and the server keeps
+    /// its secret's hash, in one request. The old code no longer opens anything. Returns the new
+    /// code to show once.
+    public func newRecoveryCode(password: String, minimumCost: Int = 1 << 17) async throws(SyncError) -> RecoveryCode {
+        let transport = try syncTransport()
+        guard let keyring = try syncKeyring() else { throw .noRecoveryCode }
+        let material = try await transport.accountKeys()
+        let code = RecoveryCode()
+        let (keys, wrapped): (PasswordKeys, Data)
+        do {
+            keys = try PasswordKeys(password: password, parameters: material.kdf, minimumCost: minimumCost)
+            wrapped = try KeyWrap.wrap(keyring.accountKey, with: code.keyEncryptionKey, data: KeyWrap.accountKeyData(account: keyring.account))
+        } catch {
+            throw .keysRefused("\(error)")
+        }
+        try await transport.setRecovery(secret: code.recoverySecretText, wrappedByRecovery: Base64URL.encode(wrapped), password: keys.loginSecretText)
+        return code
+    }
+
     /// Sets a new password with the recovery code, when the password is lost: the code opens
     /// the account's keys, which are wrapped for the new password; the server ends every
     /// session of the account. Then logs in here with the new password. Not a note is lost.

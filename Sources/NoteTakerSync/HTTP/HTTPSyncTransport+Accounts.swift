@@ -25,9 +25,11 @@ extension HTTPSyncTransport {
         try await json(AccountKeys.self, SyncAPI.accountKeys)
     }
 
-    /// Has the server keep the hash of the account's recovery secret (docs/encryption.md §2.5).
-    public func setRecovery(secret: String) async throws(SyncError) {
-        try await exchange(SyncAPI.setRecovery, body: try Self.encoded(RecoverySetup(recoverySecret: secret)), accepting: [204]) { _ in }
+    /// Replaces the account's recovery code (docs/encryption.md §2.5): its secret and the account
+    /// key wrapped for it, for the current password's login secret.
+    public func setRecovery(secret: String, wrappedByRecovery: String, password: String) async throws(SyncError) {
+        let setup = RecoverySetup(recoverySecret: secret, wrappedByRecovery: wrappedByRecovery, password: password)
+        try await exchange(SyncAPI.setRecovery, body: try Self.encoded(setup), accepting: [204]) { _ in }
     }
 
     /// Names this transport's session in the account's list of sessions (sealed, for an

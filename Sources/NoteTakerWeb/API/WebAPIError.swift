@@ -84,6 +84,8 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "unencrypted_account", error)
         case .keysMissing:
             self.init(.conflict, "keys_missing", error)
+        case .noRecoveryCode:
+            self.init(.conflict, "not_encrypted", error)
         case .badRecoveryCode:
             self.init(.badRequest, "invalid_input", error)
         case .encryptionDowngraded, .keysRefused:

@@ -31,6 +31,16 @@ extension SyncRoutes {
         var caCertificate: String?
     }
 
+    /// The body of `POST /sync/account/recovery-code`: the account's password.
+    struct RecoveryCodeRequest: Decodable {
+        var password: String
+    }
+
+    /// The answer to `POST /sync/account/recovery-code`: the new code, shown once.
+    struct RecoveryCodeAnswer: Encodable {
+        var recoveryCode: String
+    }
+
     /// The body of `PUT /sync/account/password`.
     struct PasswordRequest: Decodable {
         var currentPassword: String
@@ -98,6 +108,12 @@ extension SyncRoutes {
                 try await store.changeSyncPassword(current: change.currentPassword, new: change.newPassword)
             }
             return Response(status: .noContent)
+        }
+        group.post("account/recovery-code") { request, _ in
+            let body = try await JSON.decode(RecoveryCodeRequest.self, from: request)
+            guard !body.password.isEmpty else { throw WebAPIError.invalid("Give the account's password. Nothing was changed.") }
+            let code = try await syncCall { () throws(SyncError) in try await store.newRecoveryCode(password: body.password) }
+            return try JSON.response(RecoveryCodeAnswer(recoveryCode: code.code), status: .created)
         }
         group.get("sessions") { _, _ in
             try JSON.response(try await syncCall { () throws(SyncError) in try await store.syncSessions() })

@@ -67,9 +67,8 @@ import Testing
             let lost = try password("correct horse", parameters)
             let made = try AccountKeyring.create(account: "grace", password: lost, parameters: parameters)
             let anonymous = try HTTPSyncTransport(server: server.url, token: nil)
-            let token = try await anonymous.register(username: "grace", password: secret(lost), keys: made.material).token
             let recoverySecret = Base64URL.encode(made.recovery.recoverySecret.withUnsafeBytes { Data($0) })
-            try await HTTPSyncTransport(server: server.url, token: token).setRecovery(secret: recoverySecret)
+            let token = try await anonymous.register(username: "grace", password: secret(lost), keys: made.material, recoverySecret: recoverySecret).token
 
             // A new device, the password forgotten, the code typed from paper (lower case, spaces).
             let typed = try RecoveryCode(code: made.recovery.code.lowercased().replacingOccurrences(of: "-", with: " "))

@@ -135,4 +135,34 @@ import Testing
             #expect(throws: SyncError.keysMissing) { try device.syncEngine(transport: try device.syncTransport()) }
         }
     }
+
+    @Test("a logged-in device makes a new recovery code for the password: the old code opens nothing, the new one recovers")
+    func aNewRecoveryCodeReplacesTheOld() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try Self.device()
+            let made = try await laptop.registerEncryptedSyncAccount(
+                server: server.url, username: "grace", password: "first password", allowInsecure: false, parameters: Self.cheap(), minimumCost: 1 << 14)
+            let old = try #require(made.recoveryCode?.code)
+            let note = try laptop.createNote(NoteDraft(title: "Kept across codes"))
+            try await Self.sync(laptop)
+            await #expect(throws: SyncError.self, "a wrong password makes no code") {
+                try await laptop.newRecoveryCode(password: "not the password", minimumCost: 1 << 14)
+            }
+            let new = try await laptop.newRecoveryCode(password: "first password", minimumCost: 1 << 14)
+            #expect(new.code != old)
+            let spare = try Self.device()
+            await #expect(throws: SyncError.self, "the old code opens nothing") {
+                try await spare.recoverSyncAccount(server: server.url, username: "grace", recoveryCode: old, newPassword: "second password",
+                                                   allowInsecure: false, parameters: Self.cheap(), minimumCost: 1 << 14)
+            }
+            try await spare.recoverSyncAccount(server: server.url, username: "grace", recoveryCode: new.code, newPassword: "second password",
+                                               allowInsecure: false, parameters: Self.cheap(), minimumCost: 1 << 14)
+            try await Self.sync(spare)
+            #expect(try spare.note(id: note.id).title == "Kept across codes")
+
+            let plain = try Self.device()
+            try await plain.connectSyncAccount(server: server.url, username: "bob", password: "plain password", register: true, allowInsecure: false)
+            await #expect(throws: SyncError.noRecoveryCode) { try await plain.newRecoveryCode(password: "plain password") }
+        }
+    }
 }

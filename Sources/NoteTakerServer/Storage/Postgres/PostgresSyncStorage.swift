@@ -70,6 +70,14 @@ public struct PostgresSyncStorage: SyncStorage {
         try await database.query("UPDATE account SET recovery_hash = \(hash) WHERE id = \(account)")
     }
 
+    public func replaceRecovery(hash: String, wrappedByRecovery: String, account: Int64) async throws {
+        try await database.query("""
+            UPDATE account SET recovery_hash = \(hash),
+                keys = jsonb_set(keys::jsonb, '{wrappedByRecovery}', to_jsonb(\(wrappedByRecovery)::text))::text
+            WHERE id = \(account) AND keys IS NOT NULL
+            """)
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         let rows = try await database.query("SELECT recovery_hash FROM account WHERE id = \(account)")

@@ -90,6 +90,14 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    public func replaceRecovery(hash: String, wrappedByRecovery: String, account: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE account SET recoveryHash = ?, keys = json_set(keys, '$.wrappedByRecovery', ?) WHERE id = ? AND keys IS NOT NULL",
+                arguments: [hash, wrappedByRecovery, account])
+        }
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT recoveryHash FROM account WHERE id = ?", arguments: [account]) }

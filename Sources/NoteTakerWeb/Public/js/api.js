@@ -85,6 +85,7 @@ export const api = {
   syncStatus: () => call('GET', '/sync'),
   connect: (account) => call('POST', '/sync/account', account),
   recover: (recovery) => call('POST', '/sync/account/recover', recovery),
+  newRecoveryCode: (password) => call('POST', '/sync/account/recovery-code', { password }),
   disconnect: () => call('DELETE', '/sync/account'),
   sessions: () => call('GET', '/sync/sessions'),
   endSession: (id) => call('DELETE', `/sync/sessions/${encodeURIComponent(id)}`),

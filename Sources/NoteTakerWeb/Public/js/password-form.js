@@ -4,10 +4,15 @@ import { api, errorText } from './api.js';
 import { h, toast } from './dom.js';
 import { t } from './strings.js';
 
-/** Whether the form is open or holds something typed, which a re-render must not close or wipe. */
-export function passwordFormInUse() {
-  const part = document.getElementById('password-part');
-  return Boolean(part && (part.open || [...part.querySelectorAll('input')].some((input) => input.value !== '')));
+/**
+ * Whether any of the parts named (`<details>` holding a form) is open or holds something
+ * typed, which a re-render must not close or wipe.
+ */
+export function partsInUse(...ids) {
+  return ids.some((id) => {
+    const part = document.getElementById(id);
+    return Boolean(part && (part.open || [...part.querySelectorAll('input')].some((input) => input.value !== '')));
+  });
 }
 
 export function passwordPart() {

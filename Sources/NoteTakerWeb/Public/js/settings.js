@@ -5,8 +5,9 @@ import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
 import { append, h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
-import { passwordFormInUse, passwordPart } from './password-form.js';
+import { partsInUse, passwordPart } from './password-form.js';
 import { ask } from './ask.js';
+import { newRecoveryCodePart } from './new-recovery-code.js';
 import { recoverPart } from './recover-form.js';
 import { showRecoveryCode } from './recovery-code.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -31,7 +32,7 @@ export async function openSettings() {
 /** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
 export function refreshSettingsSync() {
   const section = document.getElementById('sync-section');
-  if (!section || document.getElementById('account-form') || passwordFormInUse()) return;
+  if (!section || document.getElementById('account-form') || partsInUse('password-part', 'new-code-part')) return;
   section.replaceWith(accountSection(syncData.status, document.getElementById('sessions')));
 }
 
@@ -104,6 +105,7 @@ function accountSection(status, keptSessions) {
       h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
     passwordPart(),
+    status.encrypted ? newRecoveryCodePart(status) : null,
     sessionsPart(keptSessions));
   return section;
 }
