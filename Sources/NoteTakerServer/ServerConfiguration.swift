@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var passwordHasher: PasswordHasher
     /// Whether anyone who reaches the server may create an account (`--registration`).
     public var registrationOpen: Bool
+    /// Whether registering takes only end-to-end encrypted accounts (`--require-encryption`).
+    public var requiresEncryption = false
     /// How long a connection may sit idle, or with a request's headers half sent, before the
     /// server closes it (idle connections must not pile up to the file limit).
     public var idleTimeoutSeconds: Int64 = 60
@@ -100,7 +102,7 @@ public struct ServerConfiguration: Sendable {
             let service = SyncService(
                 storage: storage, assets: PostgresAssetStore(database: database), broadcast: broadcast,
                 throttle: PostgresLoginThrottle(database: database),
-                quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
+                quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen, requiresEncryption: requiresEncryption,
                 sessionLifetime: sessionLifetime, tombstoneRetention: tombstoneRetention)
             return ServerBackend(service: service, services: [database.client, BroadcastListening(service: service, broadcast: broadcast)])
         }
@@ -118,7 +120,7 @@ public struct ServerConfiguration: Sendable {
         let storage = try SQLiteSyncStorage(url: directory.appendingPathComponent("NoteTakerServer.sqlite"))
         return SyncService(
             storage: storage, assets: FileAssetStore(directory: directory.appendingPathComponent("assets", isDirectory: true)),
-            quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen,
+            quotaBytes: quotaBytes, hasher: passwordHasher, registrationOpen: registrationOpen, requiresEncryption: requiresEncryption,
                 sessionLifetime: sessionLifetime, tombstoneRetention: tombstoneRetention)
     }
 }

@@ -25,6 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
     var quotaMegabytes: Int64?
     @Option(help: "open (the default): anyone who reaches the server may create an account; closed: only `notetaker-server account add` does (choose closed on a network).")
     var registration: Registration?
+    @Flag(name: .customLong("require-encryption"),
+          help: "Take only end-to-end encrypted accounts at registration: one without encryption is refused (accounts already here, and those `account add` makes, are not affected).")
+    var requireEncryption = false
     @Option(name: .customLong("trusted-proxy"), parsing: .upToNextOption,
             help: "Reverse proxies (an address or ADDRESS/BITS, several allowed) whose Forwarded or X-Forwarded-For header names the client, so that log-ins are throttled per client rather than per proxy.")
     var trustedProxies: [String] = []
@@ -48,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "notetaker-server")
         let backend = try await openBackend(configuration, logger: logger)
         let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
-        let registration = configuration.registrationOpen ? "open" : "closed"
+        let registration = configuration.registrationOpen ? (configuration.requiresEncryption ? "open to encrypted accounts" : "open") : "closed"
         let app = try await buildApplication(configuration, backend: backend, logger: logger) { port in
             FileHandle.standardError.write(Data("notetaker-server listening on \(scheme)://\(configuration.host):\(port) (data in \(configuration.database), registration \(registration))\n".utf8))
             logger.info("started", metadata: ["version": "\(NoteTakerVersion.current)", "port": "\(port)", "storage": "\(configuration.database.kind)"])
@@ -88,6 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
             tlsCertificatePath: try settings.resolve(tlsCertificate, "tls-cert"), tlsKeyPath: try settings.resolve(tlsKey, "tls-key"),
             quotaBytes: quota * 1_048_576, registrationOpen: try settings.resolve(registration, "registration", default: .open) == .open)
         configuration.trustedProxies = blocks
+        configuration.requiresEncryption = try settings.resolve(requireEncryption ? true : nil, "require-encryption", default: false)
         configuration.databasePassword = try dataOptions.databasePassword(settings)
         configuration.metricsHost = try settings.resolve(metricsHost, "metrics-host")
         configuration.metricsPort = metricsPort

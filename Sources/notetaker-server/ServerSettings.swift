@@ -23,7 +23,7 @@ struct ServerSettings {
     /// Every long option of `notetaker-server`'s commands that a setting may stand for.
     static let options: Set<String> = [
         "database", "data", "database-password-file",
-        "host", "port", "tls-cert", "tls-key", "quota-mb", "registration", "trusted-proxy",
+        "host", "port", "tls-cert", "tls-key", "quota-mb", "registration", "require-encryption", "trusted-proxy",
         "metrics-host", "metrics-port", "session-idle-days", "session-max-days", "tombstone-days",
         "log-level", "log-format",
     ]

@@ -83,4 +83,15 @@ struct EncryptedAccountCommandTests {
         try phone.ok(["account", "login", "--unencrypted", "--server", server.url.absoluteString, "--user", "bob", "--password-stdin"],
                      stdin: "correct horse battery\n")
     }
+
+    @Test("a server started with --require-encryption refuses an account without encryption, in words")
+    func requiredEncryption() throws {
+        let server = try ServerProcess(arguments: ["--require-encryption"])
+        let laptop = CLIRunner()
+        let refused = try laptop.run(["account", "register", "--unencrypted", "--server", server.url.absoluteString, "--user", "bob",
+                                      "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(refused.status == 1 && refused.stderr.contains("only end-to-end encrypted accounts"), "\(refused.stderr)")
+        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "bob", "--password-stdin"],
+                      stdin: "correct horse battery\n")
+    }
 }

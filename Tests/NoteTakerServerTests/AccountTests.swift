@@ -187,6 +187,20 @@ struct AccountTests {
             #expect(login.status == .created)
         }
     }
+
+    @Test("a server that requires encryption refuses an account without keys, and takes one with them")
+    func requiredEncryption() async throws {
+        let server = try await TestServer(requiresEncryption: true)
+        try await server.test { client in
+            let refused = try await client.send(.post, "/v1/accounts", json: Credentials(username: "eve", password: "correct horse"))
+            #expect(refused.status == .forbidden && refused.errorCode == .registrationClosed)
+            #expect(try refused.decode(APIErrorBody.self).message.contains("only end-to-end encrypted accounts"))
+            #expect(try await server.service.storage.account(named: "eve") == nil, "nothing kept")
+            let made = try await client.send(.post, "/v1/accounts", json: Credentials(
+                username: "grace", password: "login secret one", keys: AccountKeysTests.keys()))
+            #expect(made.status == .created)
+        }
+    }
 }
 
 @Suite("Session lifetimes")

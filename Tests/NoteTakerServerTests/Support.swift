@@ -14,12 +14,13 @@ struct TestServer {
     let service: SyncService
 
     init(
-        quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true,
+        quotaBytes: Int64 = ServerConfiguration.defaultQuota, registrationOpen: Bool = true, requiresEncryption: Bool = false,
         tombstoneRetention: TombstoneRetention = .standard
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
         var configuration = try await TestStorage.configuration(directory: directory, quotaBytes: quotaBytes, registrationOpen: registrationOpen)
         configuration.tombstoneRetention = tombstoneRetention
+        configuration.requiresEncryption = requiresEncryption
         self.configuration = configuration
         let backend = try await configuration.openBackend()
         TestStorage.start(backend)

@@ -21,6 +21,9 @@ public struct SyncService: Sendable {
     /// Whether anyone may create an account (otherwise only ``addAccount(_:)`` on the
     /// server's machine does).
     public let registrationOpen: Bool
+    /// Whether registering takes only end-to-end encrypted accounts (`--require-encryption`):
+    /// one without key material is refused, and its password is never kept.
+    public let requiresEncryption: Bool
     /// Where attachment files' bytes live.
     let assets: any AssetStore
     /// Carries events to the other server processes on the same storage, if there are any.
@@ -43,18 +46,18 @@ public struct SyncService: Sendable {
     /// processes share) a broadcast of events between them.
     public init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)? = nil,
-        quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true,
+        quotaBytes: Int64, hasher: PasswordHasher = .standard, registrationOpen: Bool = true, requiresEncryption: Bool = false,
         sessionLifetime: SessionLifetime = .standard, tombstoneRetention: TombstoneRetention = .standard
     ) {
         self.init(
             storage: storage, assets: assets, broadcast: broadcast, throttle: LoginThrottle(),
-            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen, sessionLifetime: sessionLifetime,
-            tombstoneRetention: tombstoneRetention)
+            quotaBytes: quotaBytes, hasher: hasher, registrationOpen: registrationOpen, requiresEncryption: requiresEncryption,
+            sessionLifetime: sessionLifetime, tombstoneRetention: tombstoneRetention)
     }
 
     init(
         storage: any SyncStorage, assets: any AssetStore, broadcast: (any ChangeBroadcast)?, throttle: any LoginAttempts,
-        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool, sessionLifetime: SessionLifetime,
+        quotaBytes: Int64, hasher: PasswordHasher, registrationOpen: Bool, requiresEncryption: Bool, sessionLifetime: SessionLifetime,
         tombstoneRetention: TombstoneRetention
     ) {
         self.throttle = throttle
@@ -64,6 +67,7 @@ public struct SyncService: Sendable {
         self.notifier = ChangeNotifier()
         self.quotaBytes = quotaBytes
         self.registrationOpen = registrationOpen
+        self.requiresEncryption = requiresEncryption
         self.assets = assets
         self.broadcast = broadcast
         self.hasher = hasher
@@ -102,6 +106,9 @@ public struct SyncService: Sendable {
     public func register(_ credentials: Credentials) async throws(SyncServerError) -> SessionResponse {
         guard registrationOpen else {
             throw SyncServerError(.registrationClosed, "This server does not take new accounts. Ask its administrator to create one for you.")
+        }
+        guard credentials.keys != nil || !requiresEncryption else {
+            throw SyncServerError(.registrationClosed, "This server takes only end-to-end encrypted accounts: register again with encryption (not --unencrypted). Nothing was kept.")
         }
         let deviceName = try Self.validate(deviceName: credentials.deviceName)
         let account = try await addAccount(credentials)
