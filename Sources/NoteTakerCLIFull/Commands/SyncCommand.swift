@@ -139,7 +139,7 @@ struct SyncRetryCommand: ParsableCommand {
     }
 }
 
-struct SyncSettingsCommand: ParsableCommand {
+struct SyncSettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "settings", abstract: "Show or change automatic sync, the merge policy and this device's name.")
     @Option(help: "Automatic sync for `serve` and `sync --watch`: on or off.")
     var auto: String?
@@ -157,11 +157,19 @@ struct SyncSettingsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let store = try storeOptions.open()
         if let auto { try store.setAutoSync(auto == "on") }
         if let policy { try store.setMergePolicy(policy) }
-        if let deviceName { try store.setDeviceName(deviceName) }
+        if let deviceName {
+            try store.setDeviceName(deviceName)
+            // The account's list of sessions shows the new name too.
+            if store.syncToken() != nil {
+                do throws(SyncError) { try await store.nameSyncSession() } catch {
+                    Terminal.printNotice(Words.text("deviceNameNotSent", ["reason": error.message]))
+                }
+            }
+        }
         let settings = try store.syncSettings()
         if output.json { return try JSONOutput.print(settings) }
         TextOutput.printFields([

@@ -60,7 +60,8 @@ extension NoteStore {
         let session = try await transport.register(
             username: username, password: keys.loginSecretText, keys: made.material, recoverySecret: made.recovery.recoverySecretText)
         try keep(session, keyring: made.keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
-        await nameSealedSession(try syncTransport(), keyring: made.keyring)
+        // A failure leaves the session unnamed, which is all it costs.
+        try? await nameSyncSession()
         return ConnectedAccount(session: session, encrypted: true, recoveryCode: made.recovery)
     }
 
@@ -101,7 +102,7 @@ extension NoteStore {
             throw .keysRefused("\(error)")
         }
         try keep(session, keyring: keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
-        await nameSealedSession(loggedIn, keyring: keyring)
+        try? await nameSyncSession()
         return ConnectedAccount(session: session, encrypted: true)
     }
 

@@ -18,14 +18,21 @@ extension NoteStore {
         return list
     }
 
-    /// Names the session `transport` holds with this device's name, sealed with `keyring`: a
-    /// device of an encrypted account logs in without a name (its keys come after), then this.
-    /// A failure leaves the session unnamed, which is all it costs.
-    func nameSealedSession(_ transport: HTTPSyncTransport, keyring: AccountKeyring) async {
-        guard let name = try? syncSettings().deviceName,
-              let current = try? await transport.sessions().sessions.first(where: \.current),
-              let sealed = try? DeviceNameSeal.seal(name, sessionId: current.id, accountKey: keyring.accountKey)
-        else { return }
-        try? await transport.nameSession(sealed)
+    /// Gives this device's session on the server the name this device has now: sealed for an
+    /// end-to-end encrypted account, bound to the session's id. A device of an encrypted account
+    /// logs in without a name (its keys come after), then this; a renamed device, this too.
+    public func nameSyncSession() async throws(SyncError) {
+        let transport = try syncTransport()
+        let name: String
+        do { name = try syncSettings().deviceName } catch { throw .store(error) }
+        guard let keyring = try syncKeyring() else { return try await transport.nameSession(name) }
+        guard let current = try await transport.sessions().sessions.first(where: \.current) else { return }
+        do {
+            try await transport.nameSession(try DeviceNameSeal.seal(name, sessionId: current.id, accountKey: keyring.accountKey))
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .keysRefused("\(error)")
+        }
     }
 }

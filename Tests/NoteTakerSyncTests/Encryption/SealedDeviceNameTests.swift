@@ -26,6 +26,11 @@ import Testing
             let listed = try await laptop.syncSessions().sessions
             #expect(Set(listed.compactMap(\.deviceName)) == ["Ada’s laptop ☕", "Ada’s phone"])
             #expect(listed.first(where: \.current)?.deviceName == "Ada’s laptop ☕")
+            // Renamed here, the session goes by the new name, sealed too.
+            try laptop.setDeviceName("Ada’s old laptop")
+            try await laptop.nameSyncSession()
+            #expect(try await laptop.syncSessions().sessions.first(where: \.current)?.deviceName == "Ada’s old laptop")
+            #expect(try await phone.syncSessions().sessions.first { !$0.current }?.deviceName == "Ada’s old laptop")
 
             let storage = server.service.storage
             let account = try #require(try await storage.account(named: "grace"))
@@ -40,7 +45,7 @@ import Testing
             try await storage.renameSession(tokenHash: phoneEntry.tokenHash, deviceName: laptopEntry.deviceName)
             let swapped = try await laptop.syncSessions().sessions
             #expect(swapped.first { !$0.current }?.deviceName == nil, "a name moved to another session opens to nothing")
-            #expect(swapped.first(where: \.current)?.deviceName == "Ada’s laptop ☕")
+            #expect(swapped.first(where: \.current)?.deviceName == "Ada’s old laptop")
         }
     }
 }
