@@ -70,4 +70,42 @@ struct AccountAdministrationCommandTests {
         let missing = try admin(["account", "delete", "ada", "--yes"])
         #expect(missing.status == 1 && missing.stderr.contains("There is no account named 'ada'"), "\(missing.stderr)")
     }
+
+    @Test("an account the operator made is encrypted by its owner, with a new password; one with notes is not")
+    func encryptAnOperatorsAccount() throws {
+        defer { try? FileManager.default.removeItem(at: data) }
+        for name in ["ada", "bob"] {
+            #expect(try admin(["account", "add", name, "--password-stdin"], stdin: "given by the operator\n").status == 0)
+        }
+        let server = try ServerProcess(arguments: ["--registration", "closed"], dataDirectory: data)
+        let url = server.url.absoluteString
+        let laptop = CLIRunner()
+        let same = try laptop.run(["account", "encrypt", "--server", url, "--user", "ada", "--password-stdin"],
+                                  stdin: "given by the operator\ngiven by the operator\n")
+        #expect(same.status == 1 && same.stderr.contains("Choose a new password"), "\(same.stderr)")
+        let encrypted = try laptop.ok(["account", "encrypt", "--server", url, "--user", "ada", "--password-stdin"],
+                                      stdin: "given by the operator\nmine alone, long enough\n")
+        #expect(encrypted.contains("end-to-end encrypted now") && encrypted.contains("recovery code"), "\(encrypted)")
+        #expect((try laptop.run(["account", "status", "--json"]).json() as? [String: Any])?["encrypted"] as? Bool == true)
+        try laptop.ok(["new", "Sealed", "--body", "for ada's devices only"])
+        try laptop.ok(["sync"])
+        let phone = CLIRunner()
+        let operatorsPassword = try phone.run(["account", "login", "--unencrypted", "--server", url, "--user", "ada", "--password-stdin"],
+                                              stdin: "given by the operator\n")
+        #expect(operatorsPassword.status == 1, "the operator's password no longer opens it")
+        try phone.ok(["account", "login", "--server", url, "--user", "ada", "--password-stdin"], stdin: "mine alone, long enough\n")
+        try phone.ok(["sync"])
+        #expect(try phone.ok(["list"]).contains("Sealed"))
+
+        // An account that already holds notes the server can read is left as it is.
+        let other = CLIRunner()
+        try other.ok(["account", "login", "--unencrypted", "--server", url, "--user", "bob", "--password-stdin"], stdin: "given by the operator\n")
+        try other.ok(["new", "Plain", "--body", "readable"])
+        try other.ok(["sync"])
+        let refused = try CLIRunner().run(["account", "encrypt", "--server", url, "--user", "bob", "--password-stdin"],
+                                          stdin: "given by the operator\nmine alone, long enough\n")
+        #expect(refused.status == 1 && refused.stderr.contains("not possible yet"), "\(refused.stderr)")
+        try CLIRunner().ok(["account", "login", "--unencrypted", "--server", url, "--user", "bob", "--password-stdin"],
+                           stdin: "given by the operator\n")
+    }
 }

@@ -10,7 +10,7 @@ struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [
-            AccountRegisterCommand.self, AccountLoginCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
+            AccountRegisterCommand.self, AccountLoginCommand.self, AccountEncryptCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
             AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRecoverCommand.self,
         ])
 }

@@ -48,6 +48,18 @@ public enum SyncError: Error, Sendable, Equatable {
     case badRecoveryCode
     /// The account is not end-to-end encrypted, so it has no recovery code to make anew.
     case noRecoveryCode
+    /// An account cannot be encrypted as asked: why.
+    case cannotEncrypt(CannotEncrypt)
+
+    /// Why an account cannot be encrypted as asked.
+    public enum CannotEncrypt: Sendable, Equatable {
+        /// It is end-to-end encrypted already.
+        case alreadyEncrypted
+        /// It holds records the server can read: converting them in place is not built.
+        case holdsRecords
+        /// The new password is the old one, which whoever set it (the server's operator) knows.
+        case samePassword
+    }
 
 }
 
@@ -75,6 +87,9 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .keysRefused(let reason): Wording("syncKeysRefused", ["reason": reason])
         case .badRecoveryCode: Wording("syncBadRecoveryCode")
         case .noRecoveryCode: Wording("syncNoRecoveryCode")
+        case .cannotEncrypt(.alreadyEncrypted): Wording("syncCannotEncrypt_alreadyEncrypted")
+        case .cannotEncrypt(.holdsRecords): Wording("syncCannotEncrypt_holdsRecords")
+        case .cannotEncrypt(.samePassword): Wording("syncCannotEncrypt_samePassword")
         }
     }
 

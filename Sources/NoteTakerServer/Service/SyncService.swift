@@ -208,8 +208,14 @@ public struct SyncService: Sendable {
         try await storing { try await throttle.succeeded(username: account.username, address: address, now: Date()) }
         try Self.validate(password: change.newPassword)
         let keys = try Self.stored(change.keys)
-        if keys == nil, try await storing({ try await storage.keys(account: account.id) }) != nil {
+        let encrypted = try await storing({ try await storage.keys(account: account.id) }) != nil
+        if keys == nil, encrypted {
             throw .badRequest("This account is end-to-end encrypted: a new password comes with its key material (keys). Nothing was changed.")
+        }
+        // Keys given to an account without them encrypt it: only while it holds nothing the
+        // server could read (converting one with records in place is not built).
+        if keys != nil, !encrypted, try await storing({ try await storage.usage(account: account.id) }).records > 0 {
+            throw .badRequest("This account holds notes without end-to-end encryption; it cannot be encrypted in place yet. Nothing was changed.")
         }
         try await storing {
             try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, keys: keys, account: account.id)

@@ -173,7 +173,7 @@ extension NoteStore {
     }
 
     /// Keeps the account, its token and (for an encrypted one) its keys here.
-    private func keep(
+    func keep(
         _ session: SessionResponse, keyring: AccountKeyring?, server: URL, allowInsecure: Bool, trusting: TrustedCertificates?
     ) throws(SyncError) {
         do {

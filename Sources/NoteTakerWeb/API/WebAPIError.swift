@@ -86,6 +86,8 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "keys_missing", error)
         case .noRecoveryCode:
             self.init(.conflict, "not_encrypted", error)
+        case .cannotEncrypt:
+            self.init(.conflict, "cannot_encrypt", error)
         case .badRecoveryCode:
             self.init(.badRequest, "invalid_input", error)
         case .encryptionDowngraded, .keysRefused:
