@@ -70,8 +70,11 @@ struct SyncRoutes {
                 if let policy = settings.mergePolicy { try store.setMergePolicy(policy) }
                 if let autoSync = settings.autoSync { try store.setAutoSync(autoSync) }
             }
-            // The account's list of sessions shows a new name too, when the server can be told.
-            if settings.deviceName != nil, store.syncToken() != nil { try? await store.nameSyncSession() }
+            // The account's list of sessions shows a new name too, when the server can be told;
+            // the answer does not wait for a server that is slow or away.
+            if settings.deviceName != nil, store.syncToken() != nil {
+                Task { [store] in try? await store.nameSyncSession() }
+            }
             await sync.refresh()
             return try JSON.response(try await status(in: request.language), language: request.language)
         }
