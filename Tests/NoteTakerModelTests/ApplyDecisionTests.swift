@@ -13,8 +13,9 @@ struct ApplyDecisionTests {
         var exists = true
         var synced: Synced = .atServerTag
         var pending: ApplyDecision.Pending?
-        /// The server sent the record refusing this device's change (else it was pulled).
-        var answered = false
+        /// The server sent the record refusing this device's deletion (else it was pulled, or
+        /// it refused a save sent before the deletion).
+        var refusedDeletion = false
         var recordType = RecordType.note
         /// An attachment's note is not here.
         var noteMissing = false
@@ -29,7 +30,7 @@ struct ApplyDecisionTests {
             case .never: nil
             }
             return Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag,
-                             pending: pending, answered: answered, noteMissing: noteMissing)
+                             pending: pending, refusedDeletion: refusedDeletion, noteMissing: noteMissing)
         }
 
         var testDescription: String { what }
@@ -47,9 +48,11 @@ struct ApplyDecisionTests {
         Case(what: "deleted here, changed elsewhere since, pulled: the deletion goes up, for the server to judge the change",
              exists: false, pending: .delete(deletedTag: "t1"), expected: .keep),
         Case(what: "deleted here, refused by the server because an edit came since: the edit wins", exists: false,
-             pending: .delete(deletedTag: "t1"), answered: true, expected: .editBeatsLocalDeletion),
+             pending: .delete(deletedTag: "t1"), refusedDeletion: true, expected: .editBeatsLocalDeletion),
         Case(what: "deleted here, never synced, exists on the server: the edit wins", exists: false, synced: .never,
-             pending: .delete(deletedTag: nil), answered: true, expected: .editBeatsLocalDeletion),
+             pending: .delete(deletedTag: nil), refusedDeletion: true, expected: .editBeatsLocalDeletion),
+        Case(what: "deleted here, never synced, the server refusing the creation sent before: the deletion goes up",
+             exists: false, synced: .never, pending: .delete(deletedTag: nil), expected: .keep),
         Case(what: "deleted here, the server still at the deleted version: the deletion goes up", exists: false,
              pending: .delete(deletedTag: "t2"), expected: .keep),
         Case(what: "deleted elsewhere, edited here: the edit wins", serverDeleted: true, synced: .atOlderTag,
@@ -83,10 +86,10 @@ struct ApplyDecisionTests {
         for serverDeleted in [false, true] {
             for exists in [false, true] {
                 for localTag in [nil, "t1", "t2"] as [String?] {
-                    for (pending, answered) in pendings.flatMap({ pending in [(pending, false), (pending, true)] }) {
+                    for (pending, refusedDeletion) in pendings.flatMap({ pending in [(pending, false), (pending, true)] }) {
                         let decision = ApplyDecision.decide(Situation(
                             serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
-                            answered: answered))
+                            refusedDeletion: refusedDeletion))
                         if serverDeleted {
                             #expect(![.take(new: true), .take(new: false), .takeInsteadOfMissingRow, .editBeatsLocalDeletion,
                                       .waitForNote].contains(decision))
@@ -95,7 +98,7 @@ struct ApplyDecisionTests {
                             // A change waiting here is never overwritten by a plain take.
                             #expect(decision != .take(new: true) && decision != .take(new: false))
                         }
-                        if !answered {
+                        if !refusedDeletion {
                             // A deletion made here is given up only on the server's word.
                             #expect(decision != .editBeatsLocalDeletion)
                         }

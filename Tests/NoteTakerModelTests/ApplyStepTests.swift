@@ -15,10 +15,10 @@ struct ApplyStepTests {
 
     static func pulled(
         _ type: RecordType = .note, deleted: Bool = false, exists: Bool = true, localTag: String? = "t1",
-        pending: ApplyDecision.Pending? = nil, answered: Bool = false, noteMissing: Bool = false
+        pending: ApplyDecision.Pending? = nil, refusedDeletion: Bool = false, noteMissing: Bool = false
     ) -> Situation {
         Situation(recordType: type, serverDeleted: deleted, serverTag: "t2", exists: exists, localTag: localTag, pending: pending,
-                  answered: answered, noteMissing: noteMissing)
+                  refusedDeletion: refusedDeletion, noteMissing: noteMissing)
     }
 
     static let table: [Case] = [
@@ -44,7 +44,7 @@ struct ApplyStepTests {
              situation: pulled(deleted: true, exists: false, pending: .delete(deletedTag: "t1")),
              expected: [.releaseWaitersOfDeleted, .dropPendingChange, .forgetDeletion(keepingTombstone: true)]),
         Case(what: "a deletion refused for an edit since: the edit comes back",
-             situation: pulled(exists: false, pending: .delete(deletedTag: "t1"), answered: true),
+             situation: pulled(exists: false, pending: .delete(deletedTag: "t1"), refusedDeletion: true),
              expected: [.dropPendingChange, .forgetDeletion(keepingTombstone: false), .takeServerVersion, .countMerged]),
         Case(what: "changed on both sides: merged and counted", situation: pulled(pending: .save(derived: false)),
              expected: [.merge(derivedYields: false), .countMerged]),
@@ -68,9 +68,9 @@ struct ApplyStepTests {
                 for exists in [false, true] {
                     for localTag in [nil, "t1", "t2"] as [String?] {
                         for pending in pendings {
-                            for answered in [false, true] {
+                            for refusedDeletion in [false, true] {
                                 let steps = ApplyStep.plan(Self.pulled(type, deleted: deleted, exists: exists, localTag: localTag,
-                                                                  pending: pending, answered: answered))
+                                                                  pending: pending, refusedDeletion: refusedDeletion))
                                 if deleted {
                                     #expect(steps.first == .releaseWaitersOfDeleted)
                                     #expect(!steps.contains(.takeServerVersion) && !steps.contains(.insertArriving))

@@ -214,6 +214,39 @@ struct RecordTests {
         }
     }
 
+    @Test("a device that made a record's last edit deletes it whatever its base: the answer to its edit may have been lost")
+    func deletionByTheLastEditor() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let (mine, other) = (UUID(), UUID())
+            func save(_ id: UUID, _ title: String, base: String?, by device: UUID, derived: Bool = false) async throws -> String? {
+                var change = noteSave(id, title: title, base: base)
+                change.derived = derived ? true : nil
+                return try await client.modify(token, [change], deviceId: device).results[0].changeTag
+            }
+            func delete(_ id: UUID, base: String?, by device: UUID?) async throws -> RecordResult.Outcome {
+                let change = RecordChange(recordType: "note", recordId: id, operation: .delete, baseChangeTag: base, fields: nil)
+                return try await client.modify(token, [change], deviceId: device).results[0].outcome
+            }
+            // Created here (the answer lost: this device knows no version), then moved by
+            // another device's software: this device's deletion, based on nothing, applies.
+            let created = UUID()
+            let first = try await save(created, "mine", base: nil, by: mine)
+            _ = try await save(created, "moved up", base: first, by: other, derived: true)
+            #expect(try await delete(created, base: nil, by: other) == .serverRecordChanged)
+            #expect(try await delete(created, base: nil, by: nil) == .serverRecordChanged)
+            #expect(try await delete(created, base: nil, by: mine) == .saved)
+            #expect(try await client.changes(token).records.first { $0.recordId == created }?.deleted == true)
+
+            // Edited by another device since: that edit wins over this device's deletion.
+            let edited = UUID()
+            let own = try await save(edited, "mine", base: nil, by: mine)
+            _ = try await save(edited, "theirs", base: own, by: other)
+            #expect(try await delete(edited, base: nil, by: mine) == .serverRecordChanged)
+            #expect(try await delete(edited, base: own, by: mine) == .serverRecordChanged)
+        }
+    }
+
     @Test("changes come in pages with moreComing")
     func paging() async throws {
         try await TestServer().test { client in

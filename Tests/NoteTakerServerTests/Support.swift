@@ -85,9 +85,10 @@ extension TestClientProtocol {
         return try response.decode(SessionResponse.self).token
     }
 
-    /// Sends a batch and decodes the answer.
-    func modify(_ token: String, _ changes: [RecordChange], requestId: UUID = UUID()) async throws -> ModifyResponse {
-        let response = try await send(.post, "/v1/records/modify", token: token, json: ModifyRequest(requestId: requestId, changes: changes))
+    /// Sends a batch, as the device `deviceId` when given, and decodes the answer.
+    func modify(_ token: String, _ changes: [RecordChange], requestId: UUID = UUID(), deviceId: UUID? = nil) async throws -> ModifyResponse {
+        let response = try await send(.post, "/v1/records/modify", token: token,
+                                      json: ModifyRequest(requestId: requestId, changes: changes, deviceId: deviceId))
         #expect(response.status == .ok)
         return try response.decode(ModifyResponse.self)
     }

@@ -71,29 +71,29 @@ struct SyncApply {
     /// Applies one record from the server (fetched, or returned as "server record changed").
     /// `fieldsText` is the record's fields as JSON when the caller has it (it becomes the base).
     /// With `absent`, the caller has looked (for a whole page at once): this device has no
-    /// row of the record and no change of it waiting. With `answered`, the server sent the
-    /// record refusing a change this device sent (see ``ApplyDecision/Situation/answered``).
+    /// row of the record and no change of it waiting. With `refusedDeletion`, the server sent
+    /// the record refusing the deletion this device sent (see ``ApplyDecision/Situation/refusedDeletion``).
     /// `sent`: the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``).
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
-                        answered: Bool = false, sent: RecordChange? = nil) throws {
+                        refusedDeletion: Bool = false, sent: RecordChange? = nil) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
         if try !absent || holdsRecords(db) {
             try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         }
-        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, answered: answered, sent: sent)
+        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, refusedDeletion: refusedDeletion, sent: sent)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
     }
 
     private mutating func applyRecord(
-        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, answered: Bool, sent: RecordChange?
+        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, refusedDeletion: Bool, sent: RecordChange?
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        let steps = ApplyStep.plan(try situation(db, type, record, absent: absent, answered: answered))
+        let steps = ApplyStep.plan(try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion))
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if steps != [.insertArriving] { try flushIndex(db) }
         for step in steps {
@@ -108,7 +108,7 @@ struct SyncApply {
             case .waitForNote:
                 try waitForNote(db, record)
             case .insertArriving:
-                // Written once, already in sync (``apply(_:_:fieldsText:absent:answered:sent:)`` released any held version).
+                // Written once, already in sync (``apply(_:_:fieldsText:absent:refusedDeletion:sent:)`` released any held version).
                 if try write(db, type, key, record.fields, arriving: SyncedVersion(tag: record.changeTag, at: now)) { unindexed.append(key) }
             case .takeServerVersion:
                 if try write(db, type, key, record.fields) {
@@ -135,14 +135,14 @@ struct SyncApply {
     /// What this device holds of `record`, read without changing anything. With `absent`,
     /// the caller found that it holds nothing of it.
     private func situation(
-        _ db: Database, _ type: RecordType, _ record: SyncRecord, absent: Bool, answered: Bool
+        _ db: Database, _ type: RecordType, _ record: SyncRecord, absent: Bool, refusedDeletion: Bool
     ) throws -> ApplyDecision.Situation {
         let key = record.recordId.key
         // Whether the row exists, and the change tag it has: the fields are read only to merge.
         let row = absent ? nil : try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM \(type.table) WHERE id = ?"), arguments: [key])
         var situation = ApplyDecision.Situation(
             recordType: type, serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil,
-            localTag: row.flatMap { $0[0] as String? }, pending: absent ? nil : try pending(db, type, key)?.pending, answered: answered)
+            localTag: row.flatMap { $0[0] as String? }, pending: absent ? nil : try pending(db, type, key)?.pending, refusedDeletion: refusedDeletion)
         if type == .attachment, !record.deleted, situation.pending == nil {
             situation.noteMissing = try attachmentNote(of: record).map { try !NoteStore.noteExists(db, $0) } ?? false
         }
@@ -276,7 +276,9 @@ struct SyncApply {
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES (?, ?, ?)",
                                arguments: [type.rawValue, key, tag])
             case .applyServerRecord(let resent):
-                if let record = result.serverRecord { try apply(db, record, answered: true, sent: resent ? change : nil) }
+                if let record = result.serverRecord {
+                    try apply(db, record, refusedDeletion: change.operation == .delete, sent: resent ? change : nil)
+                }
             case .recordFailure:
                 report.errors += 1
                 try Self.recordFailure(db, type, key, message: result.message ?? "The server refused this change.")

@@ -48,19 +48,19 @@ package enum ApplyDecision: Equatable {
         package var localTag: String?
         /// A change of this record waiting to go up.
         package var pending: Pending?
-        /// The server sent the record as its answer to a change this device sent, refusing
-        /// it; otherwise it was pulled.
-        package var answered = false
+        /// The server sent the record as its answer to the deletion this device sent, refusing
+        /// it (not to a save sent before the row was deleted here: that deletion has not gone up).
+        package var refusedDeletion = false
         /// An attachment's note is not here (looked up only for an attachment the server
         /// saved with no change of it waiting here).
         package var noteMissing = false
     /// What this device holds of a record the server sent.
     package init(
         recordType: RecordType = .note, serverDeleted: Bool, serverTag: String, exists: Bool, localTag: String?,
-        pending: Pending? = nil, answered: Bool = false, noteMissing: Bool = false
+        pending: Pending? = nil, refusedDeletion: Bool = false, noteMissing: Bool = false
     ) {
         (self.recordType, self.serverDeleted, self.serverTag, self.exists, self.localTag) = (recordType, serverDeleted, serverTag, exists, localTag)
-        (self.pending, self.answered, self.noteMissing) = (pending, answered, noteMissing)
+        (self.pending, self.refusedDeletion, self.noteMissing) = (pending, refusedDeletion, noteMissing)
     }
 }
 
@@ -86,7 +86,7 @@ package enum ApplyDecision: Equatable {
             // Only the server knows whether what changed since was an edit or a change the
             // software made on its own (derived), which a deletion still beats: the deletion
             // goes up, and the record comes back only when the server refuses it.
-            return deletedTag != situation.serverTag && situation.answered ? .editBeatsLocalDeletion : .keep
+            return deletedTag != situation.serverTag && situation.refusedDeletion ? .editBeatsLocalDeletion : .keep
         case .save(let derived)?:
             if situation.serverDeleted {
                 if derived { return .deleteOverDerivedChange }

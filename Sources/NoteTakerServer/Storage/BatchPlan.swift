@@ -5,12 +5,14 @@ import NoteTakerSyncProtocol
 /// written: the same decisions for every storage (SQLite, PostgreSQL), which then only carry
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
-    /// A record as a storage holds it, with the bytes its fields take and the sequence of
-    /// its last edit (see ``RecordVersioning/decide(_:current:editSequence:)``).
+    /// A record as a storage holds it, with the bytes its fields take and the sequence and
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
         var editSequence: Int64
+        /// The device that made the last edit (`nil`: not known).
+        var editAuthor: String?
     }
 
     /// Identifies a record within an account.
@@ -28,6 +30,8 @@ struct BatchPlan {
         var size: Int64
         /// The change that last edited the record: `sequence`, unless this change is derived.
         var editSequence: Int64
+        /// The device that made that edit (`nil`: not known).
+        var editAuthor: String?
     }
 
     /// One thing to do to the storage, in order.
@@ -56,10 +60,12 @@ struct BatchPlan {
     init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, current: [RecordKey: StoredRecord]) throws {
         self.sequence = sequence
         var current = current
+        let sender = request.deviceId?.key
         for (change, text) in zip(request.changes, request.fieldsTexts(fieldsJSON)) {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
-            switch RecordVersioning.decide(change, current: held?.record, editSequence: held?.editSequence) {
+            let editedBySender = sender != nil && held?.editAuthor == sender
+            switch RecordVersioning.decide(change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
@@ -73,17 +79,17 @@ struct BatchPlan {
                 // A deletion keeps fields only when a device sends them: an encrypted account's
                 // sealed revision (docs/encryption.md §3.3).
                 let fields = change.operation == .save || change.fields != nil ? try RecordVersioning.storedFields(change, written: text) : "{}"
+                let edit = RecordVersioning.lastEdit(after: change, sequence: self.sequence, device: sender, previous: held)
                 let write = Write(
                     key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields,
-                    size: Self.storedSize(fields),
-                    editSequence: RecordVersioning.editSequence(after: change, sequence: self.sequence, previous: held?.editSequence))
+                    size: Self.storedSize(fields), editSequence: edit.sequence, editAuthor: edit.author)
                 addedBytes += write.size - (held?.size ?? 0)
                 steps.append(.write(write))
                 current[key] = StoredRecord(
                     record: SyncRecord(
                         recordType: change.recordType, recordId: change.recordId, changeTag: String(self.sequence),
                         deleted: write.deleted, fields: change.fields ?? [:]),
-                    size: write.size, editSequence: write.editSequence)
+                    size: write.size, editSequence: write.editSequence, editAuthor: write.editAuthor)
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(self.sequence)))
             }

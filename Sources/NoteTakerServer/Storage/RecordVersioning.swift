@@ -16,28 +16,38 @@ enum RecordVersioning {
     }
 
     /// Decides a change against the record the server holds now (`nil` if none), whose last
-    /// edit, a change not ``RecordChange/derived``, was change `editSequence`.
+    /// edit, a change not ``RecordChange/derived``, was change `editSequence`; `editedBySender`:
+    /// the device sending the change made that edit.
     ///
     /// A deletion whose base is stale still applies when nothing since its base was an edit:
     /// what the software changed on its own (a subfolder moved up because another device
-    /// deleted its folder) never outranks a person's deletion. Any edit since does.
-    static func decide(_ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil) -> Decision {
+    /// deleted its folder) never outranks a person's deletion. Any edit since does. So does
+    /// the deletion of a device that made the record's last edit itself, whatever its base:
+    /// that device's edit was applied over every edit before it, so it has seen them all
+    /// (its base is stale, or missing, when the answer to its edit was lost).
+    static func decide(_ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false) -> Decision {
         guard let current else { return .apply }
         if change.operation == .delete, current.deleted {
             return .alreadyApplied(changeTag: current.changeTag)
         }
         if change.baseChangeTag == current.changeTag { return .apply }
-        if change.operation == .delete, let base = change.baseChangeTag.flatMap({ Int64($0) }),
-           let edited = editSequence ?? Int64(current.changeTag), edited <= base {
-            return .apply
+        if change.operation == .delete {
+            if editedBySender { return .apply }
+            if let base = change.baseChangeTag.flatMap({ Int64($0) }), let edited = editSequence ?? Int64(current.changeTag), edited <= base {
+                return .apply
+            }
         }
         return .conflict(current)
     }
 
-    /// The last edit of a record after `change` is stored as change `sequence`: this change,
-    /// unless it is derived from another (then the record's last edit stays `previous`).
-    static func editSequence(after change: RecordChange, sequence: Int64, previous: Int64?) -> Int64 {
-        change.derived == true && change.operation == .save ? previous ?? sequence : sequence
+    /// The last edit of a record after `change`, sent by `device`, is stored as change
+    /// `sequence`: this change and its device, unless it is derived from another (then the
+    /// record's last edit stays `previous`'s).
+    static func lastEdit(
+        after change: RecordChange, sequence: Int64, device: String?, previous: BatchPlan.StoredRecord?
+    ) -> (sequence: Int64, author: String?) {
+        guard change.derived == true, change.operation == .save, let previous else { return (sequence, device) }
+        return (previous.editSequence, previous.editAuthor)
     }
 
     /// Checks what the server can check of a change before applying anything.

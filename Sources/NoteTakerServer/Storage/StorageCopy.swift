@@ -84,15 +84,17 @@ public enum StorageCopy {
                     """, logger: logger)
             }
             summary.records = try await copy("""
-                SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq), IFNULL(deletedAt, -1)
+                SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq), IFNULL(deletedAt, -1),
+                    IFNULL(editAuthor, '')
                 FROM record ORDER BY accountId, recordId, recordType
                 """) { rows in
                 try await connection.query("""
-                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at)
-                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s), NULLIF(x, -1) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at, edit_author)
+                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s), NULLIF(x, -1), NULLIF(v, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Bool })::boolean[],
                         \(rows.map { $0[5] as String })::text[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as String })::text[],
-                        \(rows.map { $0[8] as Int64 })::bigint[], \(rows.map { $0[9] as Double })::float8[]) AS r (a, i, t, s, d, f, z, w, e, x)
+                        \(rows.map { $0[8] as Int64 })::bigint[], \(rows.map { $0[9] as Double })::float8[],
+                        \(rows.map { $0[10] as String })::text[]) AS r (a, i, t, s, d, f, z, w, e, x, v)
                     """, logger: logger)
             }
             // The marks change tokens carry: without them every device would take the

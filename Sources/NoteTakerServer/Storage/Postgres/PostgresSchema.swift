@@ -173,6 +173,12 @@ enum PostgresSchema {
             // The scrypt hash of an encrypted account's recovery secret (docs/encryption.md §2.5).
             "ALTER TABLE account ADD COLUMN recovery_hash TEXT",
         ],
+        [
+            // The device that made each record's last edit, when a derived save followed it
+            // (read as `author` while edit_seq is NULL; NULL otherwise: not known). See
+            // RecordVersioning.decide.
+            "ALTER TABLE record ADD COLUMN edit_author TEXT",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -144,15 +144,17 @@ extension PostgresSyncStorage {
             BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType)
         }))
         let rows = try await connection.query("""
-            SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size, COALESCE(r.edit_seq, r.seq)
+            SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size, COALESCE(r.edit_seq, r.seq),
+                CASE WHEN r.edit_seq IS NULL THEN r.author ELSE r.edit_author END
             FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
             CROSS JOIN LATERAL (SELECT * FROM record WHERE account_id = \(account) AND record_id = k.id AND record_type = k.type LIMIT 1) r
             """, logger: database.logger)
         var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
-        for try await (type, id, sequence, deleted, fields, size, edited) in rows.decode((String, String, Int64, Bool, String, Int64, Int64).self) {
+        for try await (type, id, sequence, deleted, fields, size, edited, editor) in rows.decode(
+            (String, String, Int64, Bool, String, Int64, Int64, String?).self) {
             current[BatchPlan.RecordKey(recordId: id, recordType: type)] = BatchPlan.StoredRecord(
                 record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields), size: size,
-                editSequence: edited)
+                editSequence: edited, editAuthor: editor)
         }
         return current
     }
@@ -164,15 +166,16 @@ extension PostgresSyncStorage {
         guard !last.isEmpty else { return }
         let writes = Array(last.values)
         try await connection.query("""
-            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at)
+            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, edit_author, deleted_at)
             SELECT \(account), k.id, k.type, k.seq, k.deleted, k.fields, k.size, \(author), NULLIF(k.edit_seq, k.seq),
-                CASE WHEN k.deleted THEN \(Date().timeIntervalSince1970)::float8 END
+                CASE WHEN k.edit_seq <> k.seq THEN NULLIF(k.edit_author, '') END, CASE WHEN k.deleted THEN \(Date().timeIntervalSince1970)::float8 END
             FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
                 \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[],
-                \(writes.map(\.editSequence))::bigint[]) AS k(id, type, seq, deleted, fields, size, edit_seq)
+                \(writes.map(\.editSequence))::bigint[], \(writes.map { $0.editAuthor ?? "" })::text[])
+                AS k(id, type, seq, deleted, fields, size, edit_seq, edit_author)
             ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET
                 seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author,
-                edit_seq = EXCLUDED.edit_seq, deleted_at = EXCLUDED.deleted_at
+                edit_seq = EXCLUDED.edit_seq, edit_author = EXCLUDED.edit_author, deleted_at = EXCLUDED.deleted_at
             """, logger: database.logger)
     }
 

@@ -195,6 +195,12 @@ extension SQLiteSyncStorage {
             // The scrypt hash of an encrypted account's recovery secret (docs/encryption.md §2.5).
             try db.execute(sql: "ALTER TABLE account ADD COLUMN recoveryHash TEXT")
         }
+        migrator.registerMigration("v15-record-edit-author") { db in
+            // The device that made each record's last edit, when a derived save followed it
+            // (read as `author` while editSeq is NULL; NULL otherwise: not known). See
+            // RecordVersioning.decide.
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN editAuthor TEXT")
+        }
         return migrator
     }()
 }

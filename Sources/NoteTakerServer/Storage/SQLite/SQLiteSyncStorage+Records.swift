@@ -64,10 +64,11 @@ extension SQLiteSyncStorage {
             for change in request.changes {
                 let key = BatchPlan.RecordKey(recordId: change.recordId.key, recordType: change.recordType)
                 current[key] = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq FROM record
-                    WHERE accountId = ? AND recordId = ? AND recordType = ?
+                    SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq,
+                        CASE WHEN editSeq IS NULL THEN author ELSE editAuthor END AS editAuthor
+                    FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
                     """), arguments: [account, key.recordId, key.recordType]).map {
-                    BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"])
+                    BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"], editAuthor: $0["editAuthor"])
                 }
             }
             let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
@@ -76,11 +77,12 @@ extension SQLiteSyncStorage {
                 switch step {
                 case .write(let write):
                     try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO record (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq, deletedAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ?), ?)
+                        INSERT OR REPLACE INTO record
+                            (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq, editAuthor, deletedAt)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULLIF(?9, ?4), CASE WHEN ?9 <> ?4 THEN ?10 END, ?11)
                         """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
-                            write.fields, write.size, request.deviceId?.key, write.editSequence, write.sequence,
+                            write.fields, write.size, request.deviceId?.key, write.editSequence, write.editAuthor,
                             write.deleted ? now : nil,
                         ])
                 case .keepVersion(let recordId, let sequence, let fields):
