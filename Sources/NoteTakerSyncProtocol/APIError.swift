@@ -60,4 +60,7 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unavailable
     /// The server's disk is full (507); nothing was changed: its operator must make room.
     case serverFull
+    /// The account's key material changed meanwhile (409: another device rotated its keys at
+    /// the same time); nothing was changed: fetch the keys again, then try again.
+    case keysChanged
 }

@@ -214,6 +214,26 @@ public struct RecoverySetup: Sendable, Hashable, Codable {
     }
 }
 
+/// A new data key for the logged-in account's private zone (docs/encryption.md §2.3, rotation):
+/// wrapped by the account key, for the current password's login secret. It is appended as
+/// `version`, which must be the one after the newest the server holds: two devices rotating at
+/// once do not both append.
+public struct DataKeyAddition: Sendable, Hashable, Codable {
+    /// The new key's version: the number of data keys held now, plus one.
+    public var version: Int
+    /// The new key, wrapped by the account key (60 bytes in base64url).
+    public var dataKey: String
+    /// The current password's login secret.
+    public var password: String
+
+    /// A data key to append.
+    public init(version: Int, dataKey: String, password: String) {
+        self.version = version
+        self.dataKey = dataKey
+        self.password = password
+    }
+}
+
 /// A request made with the recovery code instead of the password: the account's key material
 /// (no `newPassword`), or a new password with the key material wrapped for it.
 public struct RecoveryRequest: Sendable, Hashable, Codable {

@@ -29,6 +29,8 @@ public enum SyncAPI {
     public static let accountKeys = Endpoint(method: "GET", path: "/v1/accounts/current/keys")
     /// Keeps the logged-in account's recovery secret (``RecoverySetup``).
     public static let setRecovery = Endpoint(method: "PUT", path: "/v1/accounts/current/recovery")
+    /// Appends a data key to the account's key material, rotating its keys (``DataKeyAddition``).
+    public static let addDataKey = Endpoint(method: "POST", path: "/v1/accounts/current/data-keys")
     /// The key material, for the recovery secret instead of a session (``RecoveryRequest``).
     public static let recoveryKeys = Endpoint(method: "POST", path: "/v1/accounts/recovery")
     /// A new password with its key material, for the recovery secret (``RecoveryRequest``).
@@ -60,7 +62,7 @@ public enum SyncAPI {
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
-        health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, recoveryKeys, recover,
+        health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
         changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
     ]

@@ -56,6 +56,16 @@ struct EncryptedAccountCommandTests {
         // The code seen by someone else: a new one, for the password; the old one no longer works.
         let replaced = try spare.ok(["account", "recovery-code", "--password-stdin"], stdin: "a third password\n")
         #expect(replaced.contains("A new recovery code is made"))
+        // A new key: the notes go up again sealed with it, and a device that never saw it reads them.
+        let wrongKey = try spare.run(["account", "rotate-keys", "--password-stdin"], stdin: "not the password\n")
+        #expect(wrongKey.status == 1, "\(wrongKey.stdout)")
+        let rotated = try spare.ok(["account", "rotate-keys", "--password-stdin"], stdin: "a third password\n")
+        #expect(rotated.contains("sealed with key 2"), "\(rotated)")
+        try spare.ok(["sync"])
+        let reader = CLIRunner()
+        try reader.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "a third password\n")
+        try reader.ok(["sync"])
+        #expect(try reader.ok(["show", id]).contains("only devices read this"))
         let newCode = try #require(replaced.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { $0.count == 65 && $0.split(separator: "-").count == 11 }, "the new code is shown: \(replaced)")
         let stale = try CLIRunner().run(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],

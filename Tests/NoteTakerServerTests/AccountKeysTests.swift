@@ -112,6 +112,45 @@ struct AccountKeysTests {
         }
     }
 
+    @Test("a data key is appended only as the next version, for the password; anything else changes nothing")
+    func rotation() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let keys = Self.keys()
+            let token = try await client.send(.post, "/v1/accounts", json: Credentials(username: "grace", password: "login secret one", keys: keys))
+                .decode(SessionResponse.self).token
+            let next = Base64URL.encode(Data(repeating: 77, count: AccountKeys.wrappedKeySize))
+            let addition = { (version: Int, key: String, password: String) in DataKeyAddition(version: version, dataKey: key, password: password) }
+            let refusals: [(String?, DataKeyAddition, HTTPResponse.Status)] = [
+                (nil, addition(2, next, "login secret one"), .unauthorized),
+                (token, addition(2, "short", "login secret one"), .badRequest),
+                (token, addition(2, next, "login secret two"), .unauthorized),
+                (token, addition(1, next, "login secret one"), .conflict),
+                (token, addition(3, next, "login secret one"), .conflict),
+            ]
+            for (session, body, status) in refusals {
+                let answer = try await client.send(.post, "/v1/accounts/current/data-keys", token: session, json: body)
+                #expect(answer.status == status)
+                if status == .conflict { #expect(try answer.decode(APIErrorBody.self).error == .keysChanged) }
+            }
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == keys, "nothing changed")
+
+            let added = try await client.send(.post, "/v1/accounts/current/data-keys", token: token, json: addition(2, next, "login secret one"))
+            #expect(added.status == .noContent)
+            var rotated = keys
+            rotated.dataKeys.append(next)
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == rotated)
+            // A second device rotating from what it knew, at the same time, appends nothing.
+            let late = try await client.send(.post, "/v1/accounts/current/data-keys", token: token, json: addition(2, keys.dataKeys[0], "login secret one"))
+            #expect(late.status == .conflict)
+            #expect(try await client.send(.get, "/v1/accounts/current/keys", token: token).decode(AccountKeys.self) == rotated)
+
+            let plain = try await client.register("ada")
+            #expect(try await client.send(.post, "/v1/accounts/current/data-keys", token: plain, json: addition(2, next, "correct horse")).status
+                    == .notFound, "an account without encryption has no keys to rotate")
+        }
+    }
+
     @Test("key material of the wrong shape is refused and no account is made", arguments: [
         "weak scrypt", "odd cost", "another function", "salt", "salt spelled twice", "wrapped key", "no data key", "too many data keys",
     ])

@@ -11,7 +11,8 @@ struct AccountCommand: ParsableCommand {
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [
             AccountRegisterCommand.self, AccountLoginCommand.self, AccountEncryptCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
-            AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRecoverCommand.self,
+            AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRotateKeysCommand.self,
+            AccountRecoverCommand.self,
         ])
 }
 

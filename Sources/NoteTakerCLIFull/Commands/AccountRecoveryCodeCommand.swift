@@ -11,17 +11,11 @@ struct AccountRecoveryCodeCommand: AsyncParsableCommand {
         commandName: "recovery-code",
         abstract: "Make a new recovery code for the end-to-end encrypted account; the old one no longer works.",
         discussion: "Give the account's password on standard input: echo \"$PASSWORD\" | notetaker account recovery-code --password-stdin. The new code is shown once.")
-    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (required: never on the command line).")
-    var passwordFromStandardInput = false
+    @OptionGroup var passwordInput: CurrentPasswordInput
     @OptionGroup var storeOptions: StoreOptions
 
-    func validate() throws {
-        if !passwordFromStandardInput { throw Words.usage("passwordStdin") }
-    }
-
     func run() async throws {
-        let password = StandardInput.readAll().trimmingCharacters(in: .newlines)
-        guard !password.isEmpty else { throw CommandError("noPasswordGiven") }
+        let password = try passwordInput.read()
         let code = try await storeOptions.openForReading().newRecoveryCode(password: password)
         print(Words.text("recoveryCodeReplaced"))
         RecoveryCodeNotice.show(code.code)

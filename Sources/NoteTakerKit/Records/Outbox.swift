@@ -62,6 +62,19 @@ enum Outbox {
             """, arguments: [type.rawValue, Date().storageValue])
     }
 
+    /// Queues a save of every row of `type` the server holds (synced once) and no change of
+    /// which waits, as a derived change: it goes up as it is and yields to any edit. Returns
+    /// how many it queued.
+    static func queueDerivedSaves(_ db: Database, _ type: RecordType) throws -> Int {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO outbox (recordType, recordId, operation, queuedAt, derived)
+            SELECT ?, id, 'save', ?, 1 FROM \(type.table) WHERE changeTag IS NOT NULL
+            """, arguments: [type.rawValue, Date().storageValue])
+        let queued = db.changesCount
+        try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE syncStatus = 'synced' AND \(waitsSQL(type: "'\(type.rawValue)'", id: "\(type.table).id"))")
+        return queued
+    }
+
     /// Drops every deletion waiting.
     static func removeDeletions(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM outbox WHERE operation = 'delete'")

@@ -50,6 +50,8 @@ public enum SyncError: Error, Sendable, Equatable {
     case noRecoveryCode
     /// An account cannot be encrypted as asked: why.
     case cannotEncrypt(CannotEncrypt)
+    /// The account is not end-to-end encrypted, so it has no keys to rotate.
+    case noKeysToRotate
 
     /// Why an account cannot be encrypted as asked.
     public enum CannotEncrypt: Sendable, Equatable {
@@ -90,6 +92,7 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .cannotEncrypt(.alreadyEncrypted): Wording("syncCannotEncrypt_alreadyEncrypted")
         case .cannotEncrypt(.holdsRecords): Wording("syncCannotEncrypt_holdsRecords")
         case .cannotEncrypt(.samePassword): Wording("syncCannotEncrypt_samePassword")
+        case .noKeysToRotate: Wording("syncNoKeysToRotate")
         }
     }
 

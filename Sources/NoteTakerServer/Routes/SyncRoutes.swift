@@ -42,6 +42,12 @@ struct SyncRoutes {
             try await service.setRecovery(setup, account: account, from: client(request, context))
             return Response(status: .noContent)
         }
+        router.post("/v1/accounts/current/data-keys") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let addition = try await JSONBody.decode(DataKeyAddition.self, from: request)
+            try await service.addDataKey(addition, account: account, from: client(request, context))
+            return Response(status: .noContent)
+        }
         router.post("/v1/accounts/recovery") { request, context in
             let body = try await JSONBody.decode(RecoveryRequest.self, from: request)
             return try JSONBody.response(try await service.recoveryKeys(body, from: client(request, context)))

@@ -58,6 +58,39 @@ extension SyncService {
         }
     }
 
+    /// Appends a data key to the logged-in account's key material (docs/encryption.md §2.3,
+    /// rotation), for its current password (throttled as a log-in is), when it is the version
+    /// after the newest held; `keysChanged` when another device appended that version first.
+    public func addDataKey(_ addition: DataKeyAddition, account: StoredAccount, from address: String = "local") async throws(SyncServerError) {
+        guard AccountKeys.isWrappedKey(addition.dataKey) else {
+            throw .badRequest("A wrapped data key is 60 bytes in base64url. Nothing was changed.")
+        }
+        guard let json = try await storing({ try await storage.keys(account: account.id) }),
+              let keys = try? JSONDecoder().decode(AccountKeys.self, from: Data(json.utf8)) else {
+            throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it has no keys to rotate.")
+        }
+        guard addition.version == keys.dataKeys.count + 1 else {
+            throw SyncServerError(.keysChanged, "The account has \(keys.dataKeys.count) data keys, so the next is version \(keys.dataKeys.count + 1), not \(addition.version). Nothing was changed; fetch the keys again.")
+        }
+        guard addition.version <= AccountKeys.maximumDataKeys else {
+            throw .badRequest("An account keeps at most \(AccountKeys.maximumDataKeys) data keys. Nothing was changed.")
+        }
+        guard addition.password.utf8.count <= Self.maximumPasswordBytes else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the keys were not rotated.")
+        }
+        try await beginAttempt(username: account.username, address: address)
+        guard try await verify(addition.password, against: account.passwordHash) else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; the keys were not rotated.")
+        }
+        let appended = try await storing {
+            try await throttle.succeeded(username: account.username, address: address, now: Date())
+            return try await storage.appendDataKey(addition.dataKey, version: addition.version, account: account.id)
+        }
+        guard appended else {
+            throw SyncServerError(.keysChanged, "Another device rotated the keys at the same time. Nothing was changed; fetch the keys again.")
+        }
+    }
+
     /// The key material of the account a recovery secret opens: throttled as a log-in is, and
     /// as slow to refuse a name with no account or no recovery secret as a wrong secret.
     public func recoveryKeys(_ request: RecoveryRequest, from address: String = "local") async throws(SyncServerError) -> AccountKeys {

@@ -135,6 +135,9 @@ public protocol SyncStorage: Sendable {
     /// Replaces an encrypted account's recovery code in one write: its secret's hash, and the
     /// `wrappedByRecovery` of its key material (nothing else of it).
     func replaceRecovery(hash: String, wrappedByRecovery: String, account: Int64) async throws
+    /// Appends a wrapped data key to an encrypted account's key material as `version`, in one
+    /// write, only while it holds `version - 1` keys; returns whether it did.
+    func appendDataKey(_ wrapped: String, version: Int, account: Int64) async throws -> Bool
     /// The hash of an account's recovery secret, if it has one.
     func recoveryHash(account: Int64) async throws -> String?
     /// A secret of this database's own (64 hex digits), made once: the made-up login parameters

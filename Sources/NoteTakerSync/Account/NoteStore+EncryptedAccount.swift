@@ -176,17 +176,13 @@ extension NoteStore {
     func keep(
         _ session: SessionResponse, keyring: AccountKeyring?, server: URL, allowInsecure: Bool, trusting: TrustedCertificates?
     ) throws(SyncError) {
+        if let keyring { try keepKeyring(keyring) }
         do {
-            if let keyring, let url = syncKeysURL {
-                try OwnerOnly.write(keyring.stored(), to: url)
-            }
             try setSyncAccount(serverURL: server, username: session.username, allowInsecure: allowInsecure,
                                trustedCertificatesPEM: trusting?.pem, identity: keyring.map { KeyedIdentity(idKey: $0.idKey) })
             try saveSyncToken(session.token)
-        } catch let error as NoteTakerError {
-            throw .store(error)
         } catch {
-            throw .store(.fileWriteFailed(path: syncKeysURL?.path ?? "", reason: error.localizedDescription))
+            throw .store(error)
         }
     }
 }

@@ -27,7 +27,8 @@ extension NoteStore {
 
     /// An engine for this store with its chosen merge policy, sealing and opening what it
     /// syncs with the account's keys when the account is end-to-end encrypted
-    /// (``SyncError/keysMissing`` when this device does not have them).
+    /// (``SyncError/keysMissing`` when this device does not have them), and learning the keys
+    /// another device rotated to when it meets a record sealed with one.
     public func syncEngine(
         transport: HTTPSyncTransport, allowMassDeletion: Bool = false, progress: (@Sendable (SyncEngine.Phase) -> Void)? = nil
     ) throws(SyncError) -> SyncEngine {
@@ -35,7 +36,8 @@ extension NoteStore {
         do { settings = try syncSettings() } catch { throw .store(error) }
         let options = SyncEngine.Options(
             policy: MergePolicy.named(settings.mergePolicy) ?? .localWins, allowMassDeletion: allowMassDeletion,
-            sealing: try syncKeyring().map(RecordSealing.init(keyring:)))
+            sealing: try syncKeyring().map(RecordSealing.init(keyring:)),
+            learnKeys: { [self] in (try? await learnSyncKeys(transport: transport))?.map(RecordSealing.init(keyring:)) })
         return SyncEngine(store: self, transport: transport, options: options, progress: progress)
     }
 

@@ -47,7 +47,7 @@ extension SyncEngine {
         while true {
             let fetched: FetchedPage
             do throws(SyncError) {
-                fetched = try await fetch.value.get()
+                fetched = await withLearnedKeys(try await fetch.value.get())
             } catch {
                 // Each refusal that starts the pull over does so once; then the pull lists
                 // everything from what the store asks for now.

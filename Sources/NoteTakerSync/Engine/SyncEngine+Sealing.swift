@@ -84,12 +84,40 @@ extension SyncEngine {
         var page: ChangesResponse
         /// Each record opened, in order, for an encrypted account.
         var unsealed: [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>]?
+        /// The newest data key version it was opened with.
+        var keyVersion = 0
+
+        /// The page opened with `sealing`'s keys.
+        init(_ page: ChangesResponse, openedWith sealing: RecordSealing?) {
+            self.page = page
+            unsealed = sealing.map { sealing in page.records.map(sealing.unseal) }
+            keyVersion = sealing?.keyring.newestVersion ?? 0
+        }
+
+        /// Whether a record of it is sealed with a key it was not opened with.
+        var needsKeys: Bool {
+            unsealed?.contains { if case .failure(.missingKey) = $0 { true } else { false } } ?? false
+        }
     }
 
     /// Fetches a page and opens its records: off the engine, beside the store's work.
     static func fetch(_ query: ChangesQuery, from transport: any SyncTransport, sealing: RecordSealing?) async throws(SyncError) -> FetchedPage {
-        let page = try await transport.fetchChanges(query)
-        return FetchedPage(page: page, unsealed: sealing.map { sealing in page.records.map(sealing.unseal) })
+        FetchedPage(try await transport.fetchChanges(query), openedWith: sealing)
+    }
+
+    /// `fetched`, opened again with keys this device learned since it was opened: when one of
+    /// its records needs a key this device does not hold, the account's keys are learned anew
+    /// (another device rotated them), once a cycle (``Options/learnKeys``).
+    func withLearnedKeys(_ fetched: FetchedPage) async -> FetchedPage {
+        guard fetched.needsKeys else { return fetched }
+        if !learnedKeys, let learnKeys = options.learnKeys {
+            learnedKeys = true
+            if let learned = await learnKeys(), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
+                options.sealing = learned
+            }
+        }
+        guard let sealing = options.sealing, sealing.keyring.newestVersion > fetched.keyVersion else { return fetched }
+        return FetchedPage(fetched.page, openedWith: sealing)
     }
 
     /// A fetched page, opened: what does not open, or is older than a version seen, is held

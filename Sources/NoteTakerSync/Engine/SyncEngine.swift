@@ -32,12 +32,16 @@ public actor SyncEngine {
         /// sealed, and only sealed records from the server are applied (see
         /// `SyncEngine+Sealing.swift`). `nil`: records travel as they are.
         public var sealing: RecordSealing?
+        /// Learns the account's keys anew (another device rotated them): called at most once a
+        /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold; `nil`
+        /// when they cannot be learned now.
+        public var learnKeys: (@Sendable () async -> RecordSealing?)?
 
         /// Creates options; the defaults are those of the command line.
         public init(
             policy: MergePolicy = .localWins, allowMassDeletion: Bool = false,
             massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize,
-            sealing: RecordSealing? = nil
+            sealing: RecordSealing? = nil, learnKeys: (@Sendable () async -> RecordSealing?)? = nil
         ) {
             self.policy = policy
             self.allowMassDeletion = allowMassDeletion
@@ -45,6 +49,7 @@ public actor SyncEngine {
             self.massDeletionFraction = massDeletionFraction
             self.batchSize = batchSize
             self.sealing = sealing
+            self.learnKeys = learnKeys
         }
     }
 
@@ -76,6 +81,8 @@ public actor SyncEngine {
     /// Sealed records deleted by a push's or a pull's deletions: their revisions are forgotten
     /// at its end, those that are gone here (see `SyncEngine+Sealing.swift`).
     var deletedRecords: Set<RecordRevision.Key> = []
+    /// The cycle asked for the account's keys anew already (``Options/learnKeys``).
+    var learnedKeys = false
     private var cycleRunning = false
     private var waitingCycles: [CheckedContinuation<Void, Never>] = []
 
@@ -145,6 +152,7 @@ public actor SyncEngine {
 
     private func cycle() async throws(SyncError) -> SyncReport {
         var report = SyncReport()
+        learnedKeys = false
         try await checkServer()
         do throws(SyncError) {
             try await push(into: &report)

@@ -32,6 +32,13 @@ extension HTTPSyncTransport {
         try await exchange(SyncAPI.setRecovery, body: try Self.encoded(setup), accepting: [204]) { _ in }
     }
 
+    /// Appends a data key to the account's key material (rotation, docs/encryption.md §2.3):
+    /// version `version`, wrapped by the account key, for the current password's login secret.
+    public func addDataKey(version: Int, wrapped: String, password: String) async throws(SyncError) {
+        let addition = DataKeyAddition(version: version, dataKey: wrapped, password: password)
+        try await exchange(SyncAPI.addDataKey, body: try Self.encoded(addition), accepting: [204]) { _ in }
+    }
+
     /// Names this transport's session in the account's list of sessions (sealed, for an
     /// end-to-end encrypted account: see ``DeviceNameSeal``).
     public func nameSession(_ deviceName: String?) async throws(SyncError) {

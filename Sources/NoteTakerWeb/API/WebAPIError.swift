@@ -84,7 +84,7 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "unencrypted_account", error)
         case .keysMissing:
             self.init(.conflict, "keys_missing", error)
-        case .noRecoveryCode:
+        case .noRecoveryCode, .noKeysToRotate:
             self.init(.conflict, "not_encrypted", error)
         case .cannotEncrypt:
             self.init(.conflict, "cannot_encrypt", error)

@@ -78,6 +78,16 @@ public struct PostgresSyncStorage: SyncStorage {
             """)
     }
 
+    public func appendDataKey(_ wrapped: String, version: Int, account: Int64) async throws -> Bool {
+        let rows = try await database.query("""
+            UPDATE account SET keys = jsonb_set(keys::jsonb, '{dataKeys}', (keys::jsonb -> 'dataKeys') || to_jsonb(\(wrapped)::text))::text
+            WHERE id = \(account) AND keys IS NOT NULL AND jsonb_array_length(keys::jsonb -> 'dataKeys') = \(version - 1)
+            RETURNING id
+            """)
+        for try await _ in rows.decode(Int64.self) { return true }
+        return false
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         let rows = try await database.query("SELECT recovery_hash FROM account WHERE id = \(account)")

@@ -98,6 +98,16 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    public func appendDataKey(_ wrapped: String, version: Int, account: Int64) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE account SET keys = json_insert(keys, '$.dataKeys[#]', ?)
+                WHERE id = ? AND keys IS NOT NULL AND json_array_length(keys, '$.dataKeys') = ?
+                """, arguments: [wrapped, account, version - 1])
+            return db.changesCount == 1
+        }
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT recoveryHash FROM account WHERE id = ?", arguments: [account]) }

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import NoteTakerKit
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@testable import NoteTakerSync
+
+/// Rotating an encrypted account's data key (docs/encryption.md §2.3): the rotating device
+/// seals with the new key at once and sends everything again sealed with it; a device that
+/// never saw the key learns it from the server when it meets a record sealed with it, and
+/// keeps working meanwhile. A key the server made up, or moved, is not learned.
+@Suite struct KeyRotationTests {
+    /// The key version of every record the server holds for `store`'s account.
+    static func keyVersions(_ store: NoteStore) async throws -> Set<Int> {
+        let records = try await SealedSyncTests.serverRecords(try store.syncTransport())
+        return Set(records.filter { !$0.deleted }.compactMap { record in
+            if case .number(let version)? = record.fields["$key"] { Int(exactly: version) } else { nil }
+        })
+    }
+
+    @Test("a rotation seals everything anew with the new key; another device learns it, and every edit goes on")
+    func rotationReachesEveryDevice() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try EncryptedAccountTests.device()
+            try await laptop.registerEncryptedSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false,
+                parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            let folder = try laptop.createFolder(name: "Plans")
+            let note = try laptop.createNote(NoteDraft(title: "Before the rotation", body: "first\n", folderId: folder.id, tags: ["Work"]))
+            try await EncryptedAccountTests.sync(laptop)
+            let phone = try EncryptedAccountTests.device()
+            try await phone.logInToSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false, allowingUnencrypted: false,
+                minimumCost: 1 << 14)
+            try await EncryptedAccountTests.sync(phone)
+            #expect(try await Self.keyVersions(laptop) == [1])
+
+            let version = try await laptop.rotateSyncKeys(password: "the password", minimumCost: 1 << 14)
+            #expect(version == 2)
+            #expect(try laptop.syncKeyring()?.newestVersion == 2)
+            #expect(try laptop.syncSummary().pending == 3, "the note, its folder and its tag go up again")
+            try await EncryptedAccountTests.sync(laptop)
+            #expect(try await Self.keyVersions(laptop) == [2])
+            #expect(try await laptop.syncTransport().accountKeys().dataKeys.count == 2)
+
+            // The phone, still on key 1, edits; then meets records sealed with key 2 and learns it.
+            _ = try phone.updateNote(id: note.id, body: "first\nfrom the phone\n")
+            try await EncryptedAccountTests.sync(phone)
+            #expect(try phone.syncKeyring()?.newestVersion == 2)
+            #expect(try phone.syncSummary().held.isEmpty && phone.syncSummary().failures.isEmpty)
+            #expect(try phone.note(id: note.id).body == "first\nfrom the phone\n")
+            #expect(try phone.note(id: note.id).tags == ["Work"])
+            try await EncryptedAccountTests.sync(laptop)
+            #expect(try laptop.note(id: note.id).body == "first\nfrom the phone\n")
+            #expect(try await Self.keyVersions(laptop) == [2])
+
+            // A new device opens everything with the password: the material holds both keys.
+            let spare = try EncryptedAccountTests.device()
+            try await spare.logInToSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false, allowingUnencrypted: false,
+                minimumCost: 1 << 14)
+            try await EncryptedAccountTests.sync(spare)
+            #expect(try spare.note(id: note.id).folderId == folder.id)
+        }
+    }
+
+    @Test("a wrong password rotates nothing, and an account without encryption has no keys to rotate")
+    func refusals() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try EncryptedAccountTests.device()
+            try await laptop.registerEncryptedSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false,
+                parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            _ = try laptop.createNote(NoteDraft(title: "Kept"))
+            try await EncryptedAccountTests.sync(laptop)
+            await #expect(throws: SyncError.self) { try await laptop.rotateSyncKeys(password: "not the password", minimumCost: 1 << 14) }
+            #expect(try laptop.syncKeyring()?.newestVersion == 1)
+            #expect(try await laptop.syncTransport().accountKeys().dataKeys.count == 1)
+            #expect(try laptop.syncSummary().pending == 0)
+
+            let plain = try EncryptedAccountTests.device()
+            try await plain.connectSyncAccount(server: server.url, username: "bob", password: "plain password", register: true, allowInsecure: false)
+            await #expect(throws: SyncError.noKeysToRotate) { try await plain.rotateSyncKeys(password: "plain password") }
+        }
+    }
+
+    @Test("a device learns only keys wrapped by the account key for their version: made up, moved or cut, none opens")
+    func madeUpKeysAreNotLearned() throws {
+        let password = try PasswordKeys(password: "the password", parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+        let (keyring, material, _) = try AccountKeyring.create(account: "grace", password: password, parameters: EncryptedAccountTests.cheap())
+        let (rotated, wrapped) = try keyring.rotated()
+        var grown = material
+        grown.dataKeys.append(wrapped)
+        let learned = try keyring.learning(grown)
+        #expect(learned.newestVersion == 2)
+        #expect(learned.dataKey(version: 2).map { Data($0.withUnsafeBytes { Data($0) }) } == rotated.dataKey(version: 2).map { Data($0.withUnsafeBytes { Data($0) }) })
+        #expect(try keyring.learning(material).newestVersion == 1, "nothing new: the same keys")
+
+        var madeUp = material
+        madeUp.dataKeys.append(Base64URL.encode(try KeyWrap.wrap(
+            SymmetricKey(size: .bits256), with: SymmetricKey(size: .bits256), data: KeyWrap.zoneKeyData(zone: "private", version: 2))))
+        #expect(throws: EncryptionError.self) { try keyring.learning(madeUp) }
+        var moved = material
+        moved.dataKeys.append(material.dataKeys[0])
+        #expect(throws: EncryptionError.self, "version 1's wrap offered as version 2") { try keyring.learning(moved) }
+        var cut = material
+        cut.dataKeys.append(String(wrapped.dropLast(4)))
+        #expect(throws: EncryptionError.self) { try keyring.learning(cut) }
+        // A material with fewer keys than the device holds takes none away.
+        #expect(try learned.learning(material).newestVersion == 2)
+    }
+}
