@@ -8,10 +8,10 @@ import Testing
 
 /// The canary of issue 41: a marker in every field of every kind of record, in a folder's,
 /// a tag's, a file's and a device's name and in a file's bytes, synced by an end-to-end
-/// encrypted account from two devices, through edits, a password change and a history fetch;
-/// then neither the marker nor its SHA-256 may appear anywhere the server's operator looks:
-/// its data folder (SQLite, files, backups), its PostgreSQL database (`pg_dump`), its log at
-/// its most talkative and `/metrics`.
+/// encrypted account from two devices, through edits, a password change, a key rotation and
+/// a history fetch; then neither the marker nor its SHA-256 may appear anywhere the server's
+/// operator looks: its data folder (SQLite, files, backups), its PostgreSQL database
+/// (`pg_dump`), its log at its most talkative and `/metrics`.
 @Suite("What the server's operator can read of an encrypted account")
 struct CanaryTests {
     static let marker = "Zebracanary4417"
@@ -67,6 +67,12 @@ struct CanaryTests {
         try laptop.ok(["account", "password", "--password-stdin"], stdin: "correct horse battery\n\(m) is not the password either\n")
         try phone.ok(["account", "login", "--server", url, "--user", "ada", "--password-stdin"], stdin: "\(m) is not the password either\n")
         try phone.ok(["sync"])
+        // A rotation: every record goes up again sealed with the new key, and the phone learns it.
+        try laptop.ok(["account", "rotate-keys", "--password-stdin"], stdin: "\(m) is not the password either\n")
+        try laptop.ok(["edit", other, "--body", "\(m) linked body, after the rotation"])
+        try laptop.ok(["sync"])
+        try phone.ok(["sync"])
+        #expect(try phone.ok(["show", other]).contains("\(m) linked body, after the rotation"))
         let history = try phone.ok(["history", note])
         #expect(history.contains("\(m) laptop"), "the devices read the versions the server holds: \(history)")
         #expect(try phone.ok(["show", note]).contains("\(m) body, second version"))
