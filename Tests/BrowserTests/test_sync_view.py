@@ -121,6 +121,17 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     click(browser, "#new-code-make")
     new_code = save_recovery_code(browser)
     assert new_code != code
+    # A new encryption key, for the password: everything goes up again sealed with it, and a
+    # device that logs in later reads the notes.
+    click(browser, "#rotate-keys-part summary")
+    by_css(browser, "#rotate-keys-password").send_keys("not the password")
+    click(browser, "#rotate-keys-make")
+    wait(browser, lambda d: by_css(d, "#rotate-keys-error").text, timeout=60, message="a wrong password is not said")
+    by_css(browser, "#rotate-keys-password").clear()
+    by_css(browser, "#rotate-keys-password").send_keys("a new long password")
+    click(browser, "#rotate-keys-make")
+    wait(browser, lambda d: "(number 2)" in by_css(d, "#toast").text, timeout=60, message="no new key made")
+    wait(browser, lambda d: app.cli_json("sync", "status")["pending"] == 0, timeout=60, message="the notes did not go up again")
     other = App(Path(tempfile.mkdtemp(prefix="notetaker-other-")))
     stale = other.run_cli("account", "recover", "--server", sync_server, "--user", "grace", "--password-stdin",
                           stdin=f"{code}\nyet another password\n")

@@ -93,6 +93,8 @@ import NoteTakerSync
                 #expect(allowed.status == .created && allowed.object["encrypted"] as? Bool == false)
                 let noCode = try await client.send(.post, "/api/v1/sync/account/recovery-code", json: ["password": "correct horse"])
                 #expect(noCode.status == .conflict && noCode.errorCode == "not_encrypted")
+                let noKeys = try await client.send(.post, "/api/v1/sync/account/rotate-keys", json: ["password": "correct horse"])
+                #expect(noKeys.status == .conflict && noKeys.errorCode == "not_encrypted")
             }
         }
     }
@@ -135,6 +137,14 @@ import NoteTakerSync
                 #expect(newCode != code)
                 #expect(try await recover(code, "a third password").status == .badGateway, "the old code no longer works")
                 #expect(try await recover(newCode, "a new password").status == .ok)
+
+                // A new encryption key, for the password.
+                #expect(try await client.send(.post, "/api/v1/sync/account/rotate-keys", json: ["password": ""]).status == .badRequest)
+                #expect(try await client.send(.post, "/api/v1/sync/account/rotate-keys", json: ["password": "a third password"]).status
+                        == .badGateway)
+                let rotated = try await client.send(.post, "/api/v1/sync/account/rotate-keys", json: ["password": "a new password"])
+                #expect(rotated.status == .ok)
+                #expect(rotated.object["version"] as? Int == 2 && (rotated.object["pending"] as? Int ?? 0) >= 1)
             }
             let other = try WebTestApp().store
             await #expect(throws: SyncError.self) {
@@ -145,6 +155,7 @@ import NoteTakerSync
                 server: server, username: "ada", password: "a new password", allowInsecure: false, allowingUnencrypted: false)
             try await other.syncEngine(transport: try other.syncTransport()).sync()
             #expect(try other.notes().map(\.title) == ["Kept through recovery"])
+            #expect(try other.syncKeyring()?.newestVersion == 2)
         }
     }
 

@@ -27,8 +27,9 @@ extension NoteStore {
 
     /// An engine for this store with its chosen merge policy, sealing and opening what it
     /// syncs with the account's keys when the account is end-to-end encrypted
-    /// (``SyncError/keysMissing`` when this device does not have them), and learning the keys
-    /// another device rotated to when it meets a record sealed with one.
+    /// (``SyncError/keysMissing`` when this device does not have them): those kept here at
+    /// each cycle's start, and those another device rotated to when it meets a record sealed
+    /// with one.
     public func syncEngine(
         transport: HTTPSyncTransport, allowMassDeletion: Bool = false, progress: (@Sendable (SyncEngine.Phase) -> Void)? = nil
     ) throws(SyncError) -> SyncEngine {
@@ -37,7 +38,10 @@ extension NoteStore {
         let options = SyncEngine.Options(
             policy: MergePolicy.named(settings.mergePolicy) ?? .localWins, allowMassDeletion: allowMassDeletion,
             sealing: try syncKeyring().map(RecordSealing.init(keyring:)),
-            learnKeys: { [self] in (try? await learnSyncKeys(transport: transport))?.map(RecordSealing.init(keyring:)) })
+            keys: { [self] fromServer in
+                let keyring = fromServer ? (try? await learnSyncKeys(transport: transport)) : (try? syncKeyring())
+                return keyring.map(RecordSealing.init(keyring:))
+            })
         return SyncEngine(store: self, transport: transport, options: options, progress: progress)
     }
 

@@ -107,12 +107,12 @@ extension SyncEngine {
 
     /// `fetched`, opened again with keys this device learned since it was opened: when one of
     /// its records needs a key this device does not hold, the account's keys are learned anew
-    /// (another device rotated them), once a cycle (``Options/learnKeys``).
+    /// (another device rotated them), once a cycle (``Options/keys``).
     func withLearnedKeys(_ fetched: FetchedPage) async -> FetchedPage {
         guard fetched.needsKeys else { return fetched }
-        if !learnedKeys, let learnKeys = options.learnKeys {
+        if !learnedKeys, let keys = options.keys {
             learnedKeys = true
-            if let learned = await learnKeys(), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
+            if let learned = await keys(true), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
                 options.sealing = learned
             }
         }

@@ -32,16 +32,19 @@ public actor SyncEngine {
         /// sealed, and only sealed records from the server are applied (see
         /// `SyncEngine+Sealing.swift`). `nil`: records travel as they are.
         public var sealing: RecordSealing?
-        /// Learns the account's keys anew (another device rotated them): called at most once a
-        /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold; `nil`
-        /// when they cannot be learned now.
-        public var learnKeys: (@Sendable () async -> RecordSealing?)?
+        /// The account's keys as this device holds them now, in place of ``sealing``; with
+        /// `fromServer`, learned anew from the server first (another device rotated them).
+        /// Read at the start of every cycle, so that a rotation made by another engine or
+        /// process of this store takes effect at once; asked of the server at most once a
+        /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold. `nil`:
+        /// not to be had now (``sealing`` stays).
+        public var keys: (@Sendable (_ fromServer: Bool) async -> RecordSealing?)?
 
         /// Creates options; the defaults are those of the command line.
         public init(
             policy: MergePolicy = .localWins, allowMassDeletion: Bool = false,
             massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize,
-            sealing: RecordSealing? = nil, learnKeys: (@Sendable () async -> RecordSealing?)? = nil
+            sealing: RecordSealing? = nil, keys: (@Sendable (_ fromServer: Bool) async -> RecordSealing?)? = nil
         ) {
             self.policy = policy
             self.allowMassDeletion = allowMassDeletion
@@ -49,7 +52,7 @@ public actor SyncEngine {
             self.massDeletionFraction = massDeletionFraction
             self.batchSize = batchSize
             self.sealing = sealing
-            self.learnKeys = learnKeys
+            self.keys = keys
         }
     }
 
@@ -81,7 +84,7 @@ public actor SyncEngine {
     /// Sealed records deleted by a push's or a pull's deletions: their revisions are forgotten
     /// at its end, those that are gone here (see `SyncEngine+Sealing.swift`).
     var deletedRecords: Set<RecordRevision.Key> = []
-    /// The cycle asked for the account's keys anew already (``Options/learnKeys``).
+    /// The cycle asked the server for the account's keys already (``Options/keys``).
     var learnedKeys = false
     private var cycleRunning = false
     private var waitingCycles: [CheckedContinuation<Void, Never>] = []
@@ -153,6 +156,7 @@ public actor SyncEngine {
     private func cycle() async throws(SyncError) -> SyncReport {
         var report = SyncReport()
         learnedKeys = false
+        if let keys = options.keys, let current = await keys(false) { options.sealing = current }
         try await checkServer()
         do throws(SyncError) {
             try await push(into: &report)

@@ -31,7 +31,8 @@ extension SyncRoutes {
         var caCertificate: String?
     }
 
-    /// The body of `POST /sync/account/recovery-code`: the account's password.
+    /// The body of `POST /sync/account/recovery-code` and `POST /sync/account/rotate-keys`:
+    /// the account's password.
     struct RecoveryCodeRequest: Decodable {
         var password: String
     }
@@ -39,6 +40,13 @@ extension SyncRoutes {
     /// The answer to `POST /sync/account/recovery-code`: the new code, shown once.
     struct RecoveryCodeAnswer: Encodable {
         var recoveryCode: String
+    }
+
+    /// The answer to `POST /sync/account/rotate-keys`: the new key's version, and how many
+    /// changes now wait to go up sealed with it.
+    struct RotatedKeysAnswer: Encodable {
+        var version: Int
+        var pending: Int
     }
 
     /// The body of `PUT /sync/account/password`.
@@ -114,6 +122,17 @@ extension SyncRoutes {
             guard !body.password.isEmpty else { throw WebAPIError.invalid("Give the account's password. Nothing was changed.") }
             let code = try await syncCall { () throws(SyncError) in try await store.newRecoveryCode(password: body.password) }
             return try JSON.response(RecoveryCodeAnswer(recoveryCode: code.code), status: .created)
+        }
+        group.post("account/rotate-keys") { request, _ in
+            let body = try await JSON.decode(RecoveryCodeRequest.self, from: request)
+            guard !body.password.isEmpty else { throw WebAPIError.invalid("Give the account's password. Nothing was changed.") }
+            let version = try await syncCall { () throws(SyncError) in try await store.rotateSyncKeys(password: body.password) }
+            let pending = try await syncCall { () throws(SyncError) in
+                do throws(NoteTakerError) { return try store.syncSummary().pending } catch { throw .store(error) }
+            }
+            // Everything goes up sealed with the new key: a cycle starts, and the page follows it.
+            Task { [sync] in try? await sync.syncNow() }
+            return try JSON.response(RotatedKeysAnswer(version: version, pending: pending))
         }
         group.get("sessions") { _, _ in
             try JSON.response(try await syncCall { () throws(SyncError) in try await store.syncSessions() })

@@ -86,6 +86,7 @@ export const api = {
   connect: (account) => call('POST', '/sync/account', account),
   recover: (recovery) => call('POST', '/sync/account/recover', recovery),
   newRecoveryCode: (password) => call('POST', '/sync/account/recovery-code', { password }),
+  rotateKeys: (password) => call('POST', '/sync/account/rotate-keys', { password }),
   disconnect: () => call('DELETE', '/sync/account'),
   sessions: () => call('GET', '/sync/sessions'),
   endSession: (id) => call('DELETE', `/sync/sessions/${encodeURIComponent(id)}`),

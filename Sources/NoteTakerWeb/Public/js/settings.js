@@ -8,6 +8,7 @@ import { importsOf, randomUUID } from './import-files.js';
 import { partsInUse, passwordPart } from './password-form.js';
 import { ask } from './ask.js';
 import { newRecoveryCodePart } from './new-recovery-code.js';
+import { rotateKeysPart } from './rotate-keys.js';
 import { recoverPart } from './recover-form.js';
 import { showRecoveryCode } from './recovery-code.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -106,6 +107,7 @@ function accountSection(status, keptSessions) {
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
     passwordPart(),
     status.encrypted ? newRecoveryCodePart(status) : null,
+    status.encrypted ? rotateKeysPart() : null,
     sessionsPart(keptSessions));
   return section;
 }
