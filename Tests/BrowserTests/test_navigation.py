@@ -1,4 +1,6 @@
 """Finding notes: folders and tags in the sidebar, search as you type, live updates, the keyboard."""
+import time
+
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -239,6 +241,30 @@ def test_folders_collapse_and_trash_has_undo(app, browser):
     click(browser, "#toast .toast-action")
     wait(browser, lambda d: app.cli_json("show", note)["trashedAt"] is None, message="Undo did not bring it back")
     wait(browser, lambda d: by_css(d, "#note-title").get_attribute("value") == "Keep me", message="the note is not open again")
+
+
+def test_the_note_opened_last_shows_though_an_earlier_one_answers_later(app, browser):
+    """Opening one note, then another before the first arrived: the second shows, whichever
+    answer comes last (the first once did, over the address that named the second). The
+    page's fetch is slowed to make that order certain."""
+    first = app.new_note("Slow to come", "first")
+    second = app.new_note("Opened last", "second")
+    app.start()
+    open_app(browser, app)
+    browser.execute_script("""
+        const original = window.fetch;
+        window.fetch = async (input, init = {}) => {
+          const answer = await original(input, init);
+          if (String(input).endsWith('/notes/' + arguments[0])) await new Promise((done) => setTimeout(done, 1500));
+          return answer;
+        };
+        location.hash = '#note=' + arguments[0];
+        setTimeout(() => { location.hash = '#note=' + arguments[1]; }, 100);
+    """, first, second)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-title")
+         and by_css(d, "#note-title").get_attribute("value") == "Opened last", message="the second note never showed")
+    time.sleep(2)  # past the first note's answer
+    assert by_css(browser, "#note-title").get_attribute("value") == "Opened last", "the first note's late answer took its place"
 
 
 def test_what_cannot_be_undone_is_asked_in_the_apps_own_dialog(app, browser):

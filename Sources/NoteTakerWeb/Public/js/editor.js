@@ -47,14 +47,24 @@ function replaceText(field, text) {
   field.setSelectionRange(moved(selectionStart), moved(selectionEnd));
 }
 
+// The note the last `openNote` was asked for, and that call's number: an opening overtaken by
+// a later one (another note clicked while the first was still coming) stops at its next step, so the
+// later one's note is what shows.
+const opening = { id: null, call: 0 };
+
+/** The note open, or being opened. */
 export function currentNoteId() {
-  return editor.note?.id ?? null;
+  return opening.call ? opening.id : (editor.note?.id ?? null);
 }
 
 /** Shows a note (or the empty state) in the main area. */
 export async function openNote(id) {
+  const call = ++opening.call;
+  opening.id = id ?? null;
+  const overtaken = () => call !== opening.call;
   const main = document.getElementById('editor-region');
   if (editor.note && editor.note.id !== id) await discardIfLeftEmpty();
+  if (overtaken()) return;
   if (!id) {
     editor.note = null;
     editor.elements = null;
@@ -63,15 +73,19 @@ export async function openNote(id) {
     return;
   }
   if (editor.note?.id !== id) await flush();
+  if (overtaken()) return;
   let note;
   try {
     note = await api.note(id);
   } catch (error) {
+    if (overtaken()) return;
+    opening.id = null;
     editor.note = null;
     editor.elements = null;
     replaceChildren(main, h('div', { className: 'empty-editor' }, h('p', { role: 'alert' }, errorText(error))));
     return;
   }
+  if (overtaken()) return;
   editor.note = note;
   editor.cycle.open(note);
   render(note);
