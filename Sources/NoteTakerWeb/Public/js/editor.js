@@ -48,8 +48,8 @@ function replaceText(field, text) {
 }
 
 // The note the last `openNote` was asked for, and that call's number: an opening overtaken by
-// a later one (another note clicked while the first was still coming) stops at its next step, so the
-// later one's note is what shows.
+// a later one (another note clicked while the first was still coming) stops at its next step,
+// so the later one's note is what shows.
 const opening = { id: null, call: 0 };
 
 /** The note open, or being opened. */
