@@ -28,7 +28,9 @@ struct SimulationTests {
     }
 
     /// The same runs with end-to-end encryption: every record goes up sealed and comes down
-    /// opened, and every property above holds. A quarter of the seeds (each at least once).
+    /// opened, and every property above holds, while devices now and then rotate the account's
+    /// keys (the others learn each key when they meet it). A quarter of the seeds (each at
+    /// least once).
     @Test("the same, end to end encrypted: replicas converge and no edit is lost")
     func simulateSealed() async throws {
         let seeds = Array(Self.seeds.prefix(max(1, Self.seeds.count / 4)))
@@ -36,6 +38,7 @@ struct SimulationTests {
         #expect(outcomes.count == seeds.count)
         if outcomes.count >= 50 {
             #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.rotations } > 0)
         }
     }
 

@@ -40,6 +40,8 @@ struct Simulation {
         var intents: Int
         /// How many times the server was restored from its backup.
         var restores: Int
+        /// How many times a device rotated the account's keys (sealed runs).
+        var rotations = 0
         /// Every step, as `--trace` prints it.
         var trace: [String]
     }
@@ -65,19 +67,26 @@ struct Simulation {
         var serverEvents = SeededGenerator(seed: seed ^ 0xBAC_0BAC)
         var backedUp = false
         var restores = 0
+        var rotations = 0
         let network = try await SimulatedNetwork(seed: seed)
         defer { Task { await network.removeFiles() } }
         let token = try await network.register()
         var devices: Devices = []
-        let sealing = sealed ? try SealedSyncTests.sealing() : nil
+        // Sealed runs rotate the account's keys now and then, drawn apart from the steps.
+        let keys = sealed ? try SimulatedKeys(devices: deviceCount) : nil
+        var keyEvents = SeededGenerator(seed: seed ^ 0x6B65_7973)
         for index in 0..<deviceCount {
             // Ids and times follow from the seed, so that a run replays exactly.
             let store = try NoteStore.inMemory(sources: .seeded(seed &* 1_000 &+ UInt64(index)))
             if seed % 2 == 0 {
                 try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
             }
-            let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token),
-                                    options: .init(policy: .localWins, allowMassDeletion: true, batchSize: 5, sealing: sealing))
+            var options = SyncEngine.Options(policy: .localWins, allowMassDeletion: true, batchSize: 5)
+            if let keys {
+                options.sealing = await keys.sealing(of: index, fromServer: false)
+                options.keys = { fromServer in await keys.sealing(of: index, fromServer: fromServer) }
+            }
+            let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token), options: options)
             devices.append((store, engine))
         }
         var operations = Operations(files: network.filesDirectory)
@@ -91,6 +100,12 @@ struct Simulation {
             let roll = Int.random(in: 0..<100, using: &random)
             switch roll {
             case 0..<25:
+                if let keys, Int.random(in: 0..<30, using: &keyEvents) == 0 {
+                    let version = try await keys.rotate(index)
+                    try device.store.queueResealing()
+                    rotations += 1
+                    trace.append("\(step) d\(index + 1) rotated the keys to version \(version)")
+                }
                 do {
                     let bodies = try Self.bodies(device.store)
                     let report = try await device.engine.sync()
@@ -140,7 +155,7 @@ struct Simulation {
         try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts, trace: &trace)
         if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
         return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
-                       restores: restores, trace: trace)
+                       restores: restores, rotations: rotations, trace: trace)
     }
 
     /// Tells the oracle what a completed sync carried.
