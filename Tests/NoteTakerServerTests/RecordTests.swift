@@ -247,6 +247,27 @@ struct RecordTests {
         }
     }
 
+    @Test("a sealed note's edits keep its old envelope as a version; a derived save (a re-seal, a move) keeps none")
+    func sealedVersionsKept() async throws {
+        try await TestServer().test { client in
+            let token = try await client.register("ada")
+            let id = UUID()
+            func sealed(_ salt: String) -> RecordFields {
+                ["$enc": .number(1), "$zone": .string("private"), "$key": .number(1), "$salt": .string(salt), "$sealed": .string("sealed-\(salt)")]
+            }
+            func save(_ fields: RecordFields, base: String?, derived: Bool = false) async throws -> String? {
+                var change = RecordChange(recordType: "note", recordId: id, operation: .save, baseChangeTag: base, fields: fields)
+                change.derived = derived ? true : nil
+                return try await client.modify(token, [change]).results[0].changeTag
+            }
+            let first = try await save(sealed("first"), base: nil)
+            let resealed = try await save(sealed("resealed"), base: first, derived: true)
+            _ = try await save(sealed("edited"), base: resealed)
+            let kept = try await client.send(.get, "/v1/records/\(id)/versions", token: token).decode(RecordVersionsResponse.self).versions
+            #expect(kept.map(\.fields) == [sealed("resealed")], "the edit kept the envelope it replaced; the re-seal kept none")
+        }
+    }
+
     @Test("changes come in pages with moreComing")
     func paging() async throws {
         try await TestServer().test { client in

@@ -7,33 +7,40 @@ import Testing
 
 @Suite("Healing a server restored from a backup")
 struct RestoredServerHealTests {
-    @Test("a deletion waiting to go up when the restore is noticed goes through the heal, and nothing is lost")
+    @Test("a deletion waiting to go up when the restore is noticed goes through the heal: this device's own version is deleted, another's edit comes back")
     func aWaitingDeletionGoesThroughTheHeal() async throws {
         let admin = try await ServerOperator.start()
         let laptop = try NoteStore.inMemory()
         let kept = try laptop.createNote(NoteDraft(title: "Kept", body: "v1"))
         let gone = try laptop.createNote(NoteDraft(title: "Gone", body: "deleted offline"))
+        let edited = try laptop.createNote(NoteDraft(title: "Edited elsewhere", body: "v1"))
+        try await admin.engine(laptop).sync()
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        _ = try tablet.store.updateNote(id: edited.id, body: "v2 from the tablet")
+        try await tablet.sync()
         try await admin.engine(laptop).sync()
         try await admin.backUp()
 
         _ = try laptop.updateNote(id: kept.id, body: "v2 after backup")
         try await admin.engine(laptop).sync()
-        _ = try laptop.trashNotes(ids: [gone.id])
-        _ = try laptop.purgeNotes(ids: [gone.id])
+        _ = try laptop.trashNotes(ids: [gone.id, edited.id])
+        _ = try laptop.purgeNotes(ids: [gone.id, edited.id])
         try await admin.restore()
 
         let report = try await admin.engine(laptop).sync()
         #expect(report.serverRestored)
         #expect(report.errors == 0)
-        // The newer text went up again; the deletion went up against no version, so the
-        // server, which holds the note, refused it and the note came back whole.
+        // The newer text went up again. The deletions went up against no version: the
+        // server applied the one of the note whose version it holds this device made, and
+        // refused the one of the note the tablet edited last, which came back whole.
         #expect(try laptop.note(id: kept.id).body == "v2 after backup")
-        #expect(try laptop.note(id: gone.id).body == "deleted offline")
+        #expect(throws: NoteTakerError.self) { try laptop.note(id: gone.id) }
+        #expect(try laptop.note(id: edited.id).body == "v2 from the tablet")
         #expect(try laptop.conflicts().isEmpty)
         #expect(try !laptop.hasPushableChanges())
-        let tablet = try Device("tablet", server: admin.server, token: admin.token)
-        try await tablet.sync()
-        #expect(try tablet.titles() == ["Gone", "Kept"])
+        try await admin.engine(tablet.store).sync()
+        #expect(try tablet.titles() == ["Edited elsewhere", "Kept"])
         #expect(try tablet.note(titled: "Kept").body == "v2 after backup")
         await admin.stop()
     }

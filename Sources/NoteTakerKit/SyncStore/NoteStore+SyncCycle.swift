@@ -24,7 +24,9 @@ extension NoteStore {
     ///
     /// For the same server restored from an older copy (`keepingDeletions`), the server's id
     /// is kept, and so are the deletions waiting to go up, against no version: the server
-    /// refuses them where it holds the record, which then comes back (nothing is lost).
+    /// applies one where this device made the record's last edit it holds (this device saw
+    /// that version, and deleted after), and refuses it where another device edited the
+    /// record, which then comes back (nothing is lost).
     static func requeueEverything(_ db: Database, keepingDeletions: Bool = false) throws {
         for type in RecordType.parentsFirst {
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")

@@ -98,9 +98,12 @@ struct BatchPlan {
 
     /// A deletion drops the note's versions; a change of its title or body keeps the text it
     /// replaces (title, body, date and device). A sealed note's every save keeps the envelope
-    /// it replaces whole: the server cannot tell what changed, and the devices open it.
+    /// it replaces whole: the server cannot tell what changed, and the devices open it. But a
+    /// derived save, which never changes a note's text (a move out of a deleted folder, the
+    /// re-seal after a key rotation), keeps nothing: the note's new version holds that text.
     private static func versionSteps(key: RecordKey, held: StoredRecord, replacedBy change: RecordChange) -> [Step] {
         if change.operation == .delete { return [.dropVersions(recordId: key.recordId)] }
+        if change.derived == true { return [] }
         let old = held.record.fields
         typealias Field = NoteRecord.Field
         let (title, body, modifiedAt, editedOn) = (Field.title.rawValue, Field.body.rawValue, Field.modifiedAt.rawValue, Field.editedOn.rawValue)
