@@ -46,7 +46,9 @@ extension SyncEngine {
                 answers.append(try modify(kept))
                 pipeline.sent(kept)
             case .awaitAnswer:
-                pipeline.answered(await answers.removeFirst().value)
+                let answer = await answers.removeFirst().value
+                await learnKeys(answering: answer)
+                pipeline.answered(answer)
             case .finish(let batch, let response, keeping: let after?):
                 let (answer, sealed) = try opened(response, for: batch)
                 let (applied, kept) = try local { try $0.finishPush(batch, response: answer, policy: options.policy, noting: sealed, keeping: after) }

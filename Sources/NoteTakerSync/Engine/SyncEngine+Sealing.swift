@@ -110,14 +110,31 @@ extension SyncEngine {
     /// (another device rotated them), once a cycle (``Options/keys``).
     func withLearnedKeys(_ fetched: FetchedPage) async -> FetchedPage {
         guard fetched.needsKeys else { return fetched }
-        if !learnedKeys, let keys = options.keys {
-            learnedKeys = true
-            if let learned = await keys(true), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
-                options.sealing = learned
-            }
-        }
+        await learnKeys()
         guard let sealing = options.sealing, sealing.keyring.newestVersion > fetched.keyVersion else { return fetched }
         return FetchedPage(fetched.page, openedWith: sealing)
+    }
+
+    /// Learns the account's keys anew when a record the server answered a push with (its
+    /// current version, refusing a change) names a key version this device does not hold:
+    /// opened with it, the record merges instead of being held.
+    func learnKeys(answering response: Result<ModifyResponse, SyncError>) async {
+        guard let newest = options.sealing?.keyring.newestVersion, case .success(let answer) = response,
+              answer.results.contains(where: { result in
+                  if case .number(let version)? = result.serverRecord?.fields["$key"] { version > Double(newest) } else { false }
+              })
+        else { return }
+        await learnKeys()
+    }
+
+    /// Asks for the account's keys anew, once a cycle (``Options/keys``), and seals and opens
+    /// with them from then on when they are newer than those held.
+    private func learnKeys() async {
+        guard !learnedKeys, let keys = options.keys else { return }
+        learnedKeys = true
+        if let learned = await keys(true), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
+            options.sealing = learned
+        }
     }
 
     /// A fetched page, opened: what does not open, or is older than a version seen, is held
