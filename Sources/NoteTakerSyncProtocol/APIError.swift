@@ -63,4 +63,7 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The account's key material changed meanwhile (409: another device rotated its keys at
     /// the same time); nothing was changed: fetch the keys again, then try again.
     case keysChanged
+    /// The kept version is sealed with the data key sent, or a newer one, already (409): a
+    /// replacement sent twice, or by two devices; nothing was changed, nothing is left to do.
+    case sealedAlready
 }

@@ -38,3 +38,54 @@ public enum ServerVersionRetention {
     /// Then one a week, forever.
     public static let weeklyDays: Int? = nil
 }
+
+/// A version the server kept of one of the account's notes, as a page of versions to seal
+/// again lists it (docs/encryption.md §2.3).
+public struct KeptVersion: Sendable, Hashable, Codable {
+    /// The note's id.
+    public var recordId: UUID
+    /// The change tag the replaced version had: it names the version.
+    public var changeTag: String
+    /// The version's fields: an envelope, or plaintext fields in an account converted since.
+    public var fields: RecordFields
+
+    /// Describes a kept version.
+    public init(recordId: UUID, changeTag: String, fields: RecordFields) {
+        self.recordId = recordId
+        self.changeTag = changeTag
+        self.fields = fields
+    }
+}
+
+/// The answer of `GET /v1/accounts/current/versions`: the kept versions not sealed with a data
+/// key of at least the version asked, from one stretch of the account's versions.
+public struct KeptVersionsPage: Sendable, Hashable, Codable {
+    /// The versions of the stretch the server read that need sealing again.
+    public var versions: [KeptVersion]
+    /// Where the next stretch starts (`after`), or `nil` when this one was the last.
+    public var next: String?
+
+    /// Creates a page.
+    public init(versions: [KeptVersion], next: String?) {
+        self.versions = versions
+        self.next = next
+    }
+
+    /// The most versions the server reads for one page.
+    public static let maximumStretch = 500
+}
+
+/// The body of `PUT /v1/records/{id}/versions`: a kept version sealed again, with a newer data
+/// key, to replace the bytes the server keeps under its change tag.
+public struct ResealedVersion: Sendable, Hashable, Codable {
+    /// The change tag of the version replaced.
+    public var changeTag: String
+    /// Its new envelope.
+    public var fields: RecordFields
+
+    /// Describes a version sealed again.
+    public init(changeTag: String, fields: RecordFields) {
+        self.changeTag = changeTag
+        self.fields = fields
+    }
+}

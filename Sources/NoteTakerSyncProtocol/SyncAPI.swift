@@ -51,6 +51,11 @@ public enum SyncAPI {
     public static let modify = Endpoint(method: "POST", path: "/v1/records/modify")
     /// The earlier versions of a note record the server kept (``RecordVersionsResponse``).
     public static let recordVersions = Endpoint(method: "GET", path: "/v1/records/{id}/versions")
+    /// Replaces a kept version with the same version sealed with a newer key (``ResealedVersion``).
+    public static let resealVersion = Endpoint(method: "PUT", path: "/v1/records/{id}/versions")
+    /// The account's kept versions not sealed with a given data key or a newer one
+    /// (`?sealedBelow=N&after=CURSOR`, ``KeptVersionsPage``).
+    public static let keptVersions = Endpoint(method: "GET", path: "/v1/accounts/current/versions")
     /// Uploads an attachment file under its SHA-256.
     public static let uploadAsset = Endpoint(method: "PUT", path: "/v1/assets/{hash}")
     /// Whether the account holds an asset.
@@ -64,7 +69,7 @@ public enum SyncAPI {
     public static let endpoints: [Endpoint] = [
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
-        changes, modify, recordVersions, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, resealVersion, keptVersions, uploadAsset, assetExists, downloadAsset, events,
     ]
 }
 

@@ -56,12 +56,16 @@ struct EncryptedAccountCommandTests {
         // The code seen by someone else: a new one, for the password; the old one no longer works.
         let replaced = try spare.ok(["account", "recovery-code", "--password-stdin"], stdin: "a third password\n")
         #expect(replaced.contains("A new recovery code is made"))
-        // A new key: the notes go up again sealed with it, and a device that never saw it reads them.
+        // A new key: the notes go up again sealed with it, and so do the versions the server
+        // keeps (one, of the edit below); a device that never saw the key reads them.
+        try spare.ok(["edit", id, "--body", "only devices read this, still"])
+        try spare.ok(["sync"])
         let wrongKey = try spare.run(["account", "rotate-keys", "--password-stdin"], stdin: "not the password\n")
         #expect(wrongKey.status == 1, "\(wrongKey.stdout)")
         let rotated = try spare.ok(["account", "rotate-keys", "--password-stdin"], stdin: "a third password\n")
         #expect(rotated.contains("sealed with key 2"), "\(rotated)")
-        try spare.ok(["sync"])
+        let resealed = try spare.ok(["sync"])
+        #expect(resealed.contains("1 kept version sealed with the new key"), "\(resealed)")
         let reader = CLIRunner()
         try reader.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "a third password\n")
         try reader.ok(["sync"])

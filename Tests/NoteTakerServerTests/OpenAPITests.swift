@@ -58,6 +58,9 @@ struct OpenAPITests {
             "AccountStatus": AccountStatus(username: "u", recordCount: 0, usedBytes: 0, quotaBytes: 0),
             "RecordVersion": RecordVersion(changeTag: "1", replacedAt: 0, fields: [:]),
             "RecordVersionsResponse": RecordVersionsResponse(versions: []),
+            "KeptVersion": KeptVersion(recordId: UUID(), changeTag: "1", fields: [:]),
+            "KeptVersionsPage": KeptVersionsPage(versions: [], next: "n"),
+            "ResealedVersion": ResealedVersion(changeTag: "1", fields: [:]),
             "HealthResponse": HealthResponse(
                 status: "unavailable", apiVersion: "v1", serverId: "s", maxBatchSize: 500, version: "1.2.3", database: "unreachable", message: "m"),
             "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
@@ -83,7 +86,7 @@ struct MethodNotAllowedTests {
                 (.post, "/v1/changes", "GET, HEAD, OPTIONS"),
                 (.get, "/v1/records/modify", "OPTIONS, POST"),
                 (.patch, "/v1/sessions/current", "DELETE, OPTIONS, PUT"),
-                (.put, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS"),
+                (.delete, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS, PUT"),
             ] {
                 let response = try await client.send(method, path)
                 #expect(response.status == .methodNotAllowed, "\(method) \(path)")

@@ -29,7 +29,8 @@ struct SimulationTests {
 
     /// The same runs with end-to-end encryption: every record goes up sealed and comes down
     /// opened, and every property above holds, while devices now and then rotate the account's
-    /// keys (the others learn each key when they meet it). A quarter of the seeds (each at
+    /// keys (the others learn each key when they meet it, and the rotating device seals the kept
+    /// versions again, after which every kept version opens). A quarter of the seeds (each at
     /// least once).
     @Test("the same, end to end encrypted: replicas converge and no edit is lost")
     func simulateSealed() async throws {
@@ -39,6 +40,7 @@ struct SimulationTests {
         if outcomes.count >= 50 {
             #expect(outcomes.reduce(0) { $0 + $1.conflicts } > 0)
             #expect(outcomes.reduce(0) { $0 + $1.rotations } > 0)
+            #expect(outcomes.reduce(0) { $0 + $1.resealed } > 0, "no rotation left kept versions to seal again")
         }
     }
 

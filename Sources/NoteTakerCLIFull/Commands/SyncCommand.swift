@@ -73,6 +73,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         if report.merged > 0 { parts.append(Words.text("syncedMerged", ["count": report.merged])) }
         if report.conflicts > 0 { parts.append(Words.text("syncedConflictCopies", ["count": report.conflicts])) }
         if report.errors > 0 { parts.append(Words.text("syncedErrors", ["count": report.errors])) }
+        if report.resealedVersions > 0 { parts.append(Words.text("syncedResealedVersions", ["count": report.resealedVersions])) }
         if report.uploadedFiles + report.downloadedFiles > 0 {
             parts.append(Words.text("syncedFiles", ["up": report.uploadedFiles, "down": report.downloadedFiles]))
         }

@@ -98,6 +98,12 @@ package protocol SyncStore: Sendable {
     func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int]
     /// Forgets the revisions of those of `records` that are deleted here.
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
+
+    /// Where sealing the server's kept versions again is, after this device rotated the
+    /// account's keys; `nil` when there is nothing to do.
+    func versionResealing() throws(NoteTakerError) -> VersionResealing?
+    /// Notes that the pass `pass` went up to `next` (its end when `nil`).
+    func noteVersionResealing(_ pass: VersionResealing, next: String?) throws(NoteTakerError)
 }
 
 extension NoteStore: SyncStore {}

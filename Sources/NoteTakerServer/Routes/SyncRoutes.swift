@@ -142,6 +142,22 @@ struct SyncRoutes {
             }
             return try JSONBody.response(try await service.versions(of: id, for: account))
         }
+        router.put("/v1/records/:id/versions") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+                throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
+            }
+            try await service.resealVersion(of: id, try await JSONBody.decode(ResealedVersion.self, from: request), for: account)
+            return Response(status: .noContent)
+        }
+        router.get("/v1/accounts/current/versions") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let parameters = request.uri.queryParameters
+            guard let below = parameters.get("sealedBelow").flatMap({ Int($0) }) else {
+                throw SyncServerError.badRequest("sealedBelow must be a data key's version (a whole number).")
+            }
+            return try JSONBody.response(try await service.keptVersions(for: account, sealedBelow: below, after: parameters.get("after")))
+        }
         AssetRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
     }

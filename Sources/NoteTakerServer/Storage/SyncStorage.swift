@@ -192,6 +192,13 @@ public protocol SyncStorage: Sendable {
     /// The earlier versions of the account's note `recordId`, newest first; `nil` when the
     /// account holds no such note.
     func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]?
+    /// A stretch of the account's kept versions after `after` (all from the start when `nil`),
+    /// at most `limit`, in their order: note id, then change.
+    func keptVersions(account: Int64, after: VersionResealing.Cursor?, limit: Int) async throws -> [VersionResealing.Stored]
+    /// Replaces the kept version at `version` with `fields` (JSON), in one transaction, when
+    /// ``VersionResealing/accepts(replacing:with:)`` allows it; the account's usage follows
+    /// the size.
+    func replaceVersion(account: Int64, at version: VersionResealing.Cursor, fields: RecordFields) async throws -> VersionResealing.Replacement
     /// How many records the account holds and the bytes it uses (records, assets, kept
     /// answers and note versions).
     func usage(account: Int64) async throws -> (records: Int, bytes: Int64)

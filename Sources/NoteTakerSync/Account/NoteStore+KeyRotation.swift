@@ -8,7 +8,8 @@ extension NoteStore {
     /// Rotates the account's data key, for its current password: a new key is made here,
     /// appended to the server's key material (wrapped by the account key), and kept here;
     /// every record the server holds is queued to go up again sealed with it, which the next
-    /// syncs send (each a derived save: it yields to any edit). Other devices learn the key
+    /// syncs send (each a derived save: it yields to any edit), and the note versions it keeps
+    /// are sealed again at the end of the next sync. Other devices learn the key
     /// when they first meet a record sealed with it. Returns the new key's version.
     ///
     /// Throws ``SyncError/noKeysToRotate`` for an account without encryption.
@@ -36,7 +37,7 @@ extension NoteStore {
                 continue
             }
             try keepKeyring(rotated)
-            do { try queueResealing() } catch { throw .store(error) }
+            do { try queueResealing(keyVersion: rotated.newestVersion) } catch { throw .store(error) }
             return rotated.newestVersion
         }
         throw .server(code: APIErrorCode.keysChanged.rawValue, message: "Another device rotated the keys at the same time; try again.")

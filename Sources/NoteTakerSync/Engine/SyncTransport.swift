@@ -27,6 +27,11 @@ public protocol SyncTransport: Sendable {
     func downloadSealedAsset(address: String, to file: URL) async throws(SyncError)
     /// The earlier versions of a note that the server kept, newest first.
     func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion]
+    /// One stretch of the account's kept versions not sealed with data key `sealedBelow` or a
+    /// newer one, from `after` (a page's `next`; the first stretch when `nil`).
+    func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage
+    /// Replaces a kept version of note `recordId` with the same version sealed with a newer key.
+    func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError)
 }
 
 extension SyncTransport {
@@ -42,4 +47,14 @@ extension SyncTransport {
 
     /// A transport without a history to offer (test doubles) answers no versions.
     public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] { [] }
+
+    /// A transport without kept versions (test doubles) lists none.
+    public func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {
+        KeptVersionsPage(versions: [], next: nil)
+    }
+
+    /// A transport without kept versions (test doubles) holds none to replace.
+    public func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
+        throw .server(code: APIErrorCode.notFound.rawValue, message: "No kept versions here.")
+    }
 }

@@ -77,6 +77,18 @@ public struct HTTPSyncTransport: SyncTransport {
         try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId.key).versions
     }
 
+    /// One stretch of the account's kept versions not sealed with `sealedBelow` or a newer key.
+    public func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {
+        var items = [URLQueryItem(name: "sealedBelow", value: String(sealedBelow))]
+        if let after { items.append(URLQueryItem(name: "after", value: after)) }
+        return try await json(KeptVersionsPage.self, SyncAPI.keptVersions, query: items)
+    }
+
+    /// Replaces a kept version with the same version sealed with a newer key.
+    public func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
+        try await exchange(SyncAPI.resealVersion, id: recordId.key, body: try Self.encoded(resealed), accepting: [204]) { _ in }
+    }
+
     // MARK: Requests
 
     func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {

@@ -70,6 +70,62 @@ import Testing
         }
     }
 
+    @Test("after a rotation the note versions the server keeps are sealed again with the new key, once; a new device reads the whole history")
+    func keptVersionsSealedAgain() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try EncryptedAccountTests.device()
+            try await laptop.registerEncryptedSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false,
+                parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            let note = try laptop.createNote(NoteDraft(title: "Diary", body: "Monday\n"))
+            try await EncryptedAccountTests.sync(laptop)
+            for day in ["Tuesday", "Wednesday", "Thursday"] {
+                _ = try laptop.updateNote(id: note.id, body: try laptop.note(id: note.id).body + day + "\n")
+                try await EncryptedAccountTests.sync(laptop)
+            }
+            let transport = try laptop.syncTransport()
+            let before = try await transport.recordVersions(note.id)
+            #expect(before.count == 3 && before.allSatisfy { $0.fields["$key"] == .number(1) })
+
+            try await laptop.rotateSyncKeys(password: "the password", minimumCost: 1 << 14)
+            let report = try await laptop.syncEngine(transport: transport).sync()
+            #expect(report.resealedVersions == 3, "\(report)")
+            let after = try await transport.recordVersions(note.id)
+            #expect(after.map(\.changeTag) == before.map(\.changeTag), "the same versions, under the same change tags")
+            #expect(after.allSatisfy { $0.fields["$key"] == .number(2) })
+            #expect(try await transport.keptVersions(sealedBelow: 2, after: nil).versions.isEmpty)
+            #expect(try await laptop.syncEngine(transport: transport).sync().resealedVersions == 0, "the pass is done")
+
+            let spare = try EncryptedAccountTests.device()
+            try await spare.logInToSyncAccount(
+                server: server.url, username: "grace", password: "the password", allowInsecure: false, allowingUnencrypted: false,
+                minimumCost: 1 << 14)
+            try await EncryptedAccountTests.sync(spare)
+            let keyring = try #require(try spare.syncKeyring())
+            let added = try await spare.fetchServerHistory(noteId: note.id, transport: try spare.syncTransport(), sealing: RecordSealing(keyring: keyring))
+            #expect(added == 3)
+            let bodies = try spare.history(noteId: note.id, withBodies: true).compactMap(\.body)
+            for text in ["Monday\n", "Monday\nTuesday\n", "Monday\nTuesday\nWednesday\n"] {
+                #expect(bodies.contains(text), "\(text) is in the history")
+            }
+        }
+    }
+
+    @Test("the pass over the kept versions is remembered a stretch at a time; a later rotation's pass takes its place")
+    func resealingPassRemembered() throws {
+        let store = try EncryptedAccountTests.device()
+        #expect(try store.versionResealing() == nil)
+        try store.queueResealing(keyVersion: 2)
+        #expect(try store.versionResealing() == VersionResealing(below: 2))
+        try store.noteVersionResealing(VersionResealing(below: 2), next: "a stretch further")
+        #expect(try store.versionResealing() == VersionResealing(below: 2, after: "a stretch further"), "a cut-short pass goes on from there")
+        try store.queueResealing(keyVersion: 3)
+        try store.noteVersionResealing(VersionResealing(below: 2, after: "a stretch further"), next: nil)
+        #expect(try store.versionResealing() == VersionResealing(below: 3), "the older pass ending leaves the newer one")
+        try store.noteVersionResealing(VersionResealing(below: 3), next: nil)
+        #expect(try store.versionResealing() == nil)
+    }
+
     @Test("a wrong password rotates nothing, and an account without encryption has no keys to rotate")
     func refusals() async throws {
         try await withLiveServer { server, _ in

@@ -7,7 +7,8 @@ import NoteTakerSyncProtocol
 /// keeps, which a rotation appends to, and each device's keyring, which learns from it when
 /// its engine asks (``SyncEngine/Options/keys``), as `NoteStore.learnSyncKeys` does over HTTP.
 actor SimulatedKeys {
-    private var material: AccountKeys
+    /// The key material the server keeps.
+    private(set) var material: AccountKeys
     private var keyrings: [AccountKeyring]
 
     /// One account's keys, held alike by `devices` devices.

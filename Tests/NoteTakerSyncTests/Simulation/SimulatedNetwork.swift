@@ -23,7 +23,7 @@ actor SimulatedNetwork {
     nonisolated let filesDirectory: URL
     /// Attachment files, by content hash: the simulation judges records, not file transfer.
     private var assets: [String: Data] = [:]
-    private var service: SyncService
+    private(set) var service: SyncService
     /// What the server's storage runs beside it; stopped when the server restarts.
     private var running: Task<Void, Never>
     private var random: SeededGenerator
@@ -34,6 +34,8 @@ actor SimulatedNetwork {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private(set) var faultsInjected = 0
+    /// Kept versions the server replaced with one sealed again (sealed runs).
+    private(set) var resealedVersions = 0
 
     init(seed: UInt64) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sim-\(seed)-\(UUID().uuidString)")
@@ -68,8 +70,12 @@ actor SimulatedNetwork {
         return (backend.service, TestStorage.start(backend))
     }
 
-    func register() async throws -> String {
-        try await service.register(Credentials(username: "sim", password: "simulation")).token
+    /// Counts a kept version the server replaced.
+    func countResealed() { resealedVersions += 1 }
+
+    /// Registers the account, with its key material in sealed runs.
+    func register(keys: AccountKeys? = nil) async throws -> String {
+        try await service.register(Credentials(username: "sim", password: "simulation", keys: keys)).token
     }
 
     /// Stops and reopens the server on the same files.
@@ -126,7 +132,7 @@ actor SimulatedNetwork {
 
     /// Waits for the requests that arrived before this one. A request whose task was
     /// cancelled meanwhile is lost.
-    private func takeTurn() async throws(SyncError) {
+    func takeTurn() async throws(SyncError) {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {
@@ -138,13 +144,13 @@ actor SimulatedNetwork {
         }
     }
 
-    private func endTurn() {
+    func endTurn() {
         if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
-    private enum Fault { case none, dropRequest, dropResponse, duplicate, delay }
+    enum Fault { case none, dropRequest, dropResponse, duplicate, delay }
 
-    private func nextFault(allowDelay: Bool) -> Fault {
+    func nextFault(allowDelay: Bool) -> Fault {
         guard faulty else { return .none }
         let roll = Int.random(in: 0..<100, using: &random)
         let fault: Fault = switch roll {
@@ -167,7 +173,7 @@ actor SimulatedNetwork {
         }
     }
 
-    private func account(_ token: String) async throws(SyncError) -> StoredAccount {
+    func account(_ token: String) async throws(SyncError) -> StoredAccount {
         do {
             return try await service.authenticate(token: token)
         } catch {
@@ -175,7 +181,7 @@ actor SimulatedNetwork {
         }
     }
 
-    private static func translate(_ error: SyncServerError) -> SyncError {
+    static func translate(_ error: SyncServerError) -> SyncError {
         switch error.code {
         case .resyncRequired: .resyncRequired
         case .serverRestored: .serverRestored
@@ -253,4 +259,10 @@ struct SimulatedTransport: SyncTransport {
     func assetExists(hash: String) async throws(SyncError) -> Bool { await network.assetExists(hash: hash) }
     func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await network.uploadAsset(hash: hash, from: file) }
     func downloadAsset(hash: String, to file: URL) async throws(SyncError) { try await network.downloadAsset(hash: hash, to: file) }
+    func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {
+        try await network.keptVersions(token: token, sealedBelow: sealedBelow, after: after)
+    }
+    func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
+        try await network.resealVersion(token: token, recordId: recordId, resealed)
+    }
 }

@@ -42,6 +42,8 @@ struct Simulation {
         var restores: Int
         /// How many times a device rotated the account's keys (sealed runs).
         var rotations = 0
+        /// How many kept versions the server replaced with versions sealed again after them.
+        var resealed = 0
         /// Every step, as `--trace` prints it.
         var trace: [String]
     }
@@ -70,10 +72,10 @@ struct Simulation {
         var rotations = 0
         let network = try await SimulatedNetwork(seed: seed)
         defer { Task { await network.removeFiles() } }
-        let token = try await network.register()
-        var devices: Devices = []
         // Sealed runs rotate the account's keys now and then, drawn apart from the steps.
         let keys = sealed ? try SimulatedKeys(devices: deviceCount) : nil
+        let token = try await network.register(keys: await keys?.material)
+        var devices: Devices = []
         var keyEvents = SeededGenerator(seed: seed ^ 0x6B65_7973)
         for index in 0..<deviceCount {
             // Ids and times follow from the seed, so that a run replays exactly.
@@ -102,7 +104,7 @@ struct Simulation {
             case 0..<25:
                 if let keys, Int.random(in: 0..<30, using: &keyEvents) == 0 {
                     let version = try await keys.rotate(index)
-                    try device.store.queueResealing()
+                    try device.store.queueResealing(keyVersion: version)
                     rotations += 1
                     trace.append("\(step) d\(index + 1) rotated the keys to version \(version)")
                 }
@@ -153,9 +155,24 @@ struct Simulation {
             texts.record(try Self.bodies(device.store), on: index)
         }
         try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts, trace: &trace)
+        if let keys { try await checkKeptVersions(devices, network: network, token: token, keys: keys) }
         if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
         return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
-                       restores: restores, rotations: rotations, trace: trace)
+                       restores: restores, rotations: rotations, resealed: await network.resealedVersions, trace: trace)
+    }
+
+    /// After a sealed run: each rotating device finished sealing the kept versions again, and
+    /// every version the server keeps opens with the account's keys.
+    private func checkKeptVersions(_ devices: Devices, network: SimulatedNetwork, token: String, keys: SimulatedKeys) async throws {
+        for (index, device) in devices.enumerated() where try device.store.versionResealing() != nil {
+            throw Failure(seed: seed, problem: "device \(index + 1) did not finish sealing the server's kept versions again")
+        }
+        let sealing = await keys.sealing(of: 0, fromServer: true)
+        for version in try await network.allKeptVersions(token: token) {
+            guard case .success = sealing.open(version.fields, recordType: "note", recordId: version.recordId, seen: nil) else {
+                throw Failure(seed: seed, problem: "version \(version.changeTag) of note \(version.recordId.key) on the server does not open")
+            }
+        }
     }
 
     /// Tells the oracle what a completed sync carried.

@@ -239,6 +239,41 @@ extension PostgresSyncStorage {
         return versions
     }
 
+    /// A stretch of the account's kept versions after `after`, in their order.
+    public func keptVersions(account: Int64, after: VersionResealing.Cursor?, limit: Int) async throws -> [VersionResealing.Stored] {
+        let rows = try await database.query("""
+            SELECT record_id, seq, fields FROM record_version
+            WHERE account_id = \(account) AND (record_id, seq) > (\(after?.recordId ?? ""), \(after?.sequence ?? -1))
+            ORDER BY record_id, seq LIMIT \(Int64(limit))
+            """)
+        var versions: [VersionResealing.Stored] = []
+        for try await (recordId, sequence, fields) in rows.decode((String, Int64, String).self) {
+            versions.append(VersionResealing.Stored(cursor: .init(recordId: recordId, sequence: sequence), fields: fields))
+        }
+        return versions
+    }
+
+    /// Replaces a kept version's fields when ``VersionResealing/accepts(replacing:with:)`` allows it.
+    public func replaceVersion(account: Int64, at version: VersionResealing.Cursor, fields: RecordFields) async throws -> VersionResealing.Replacement {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let old = try await Self.first(connection.query("""
+                SELECT fields FROM record_version WHERE account_id = \(account) AND record_id = \(version.recordId) AND seq = \(version.sequence)
+                FOR UPDATE
+                """, logger: logger), String.self)
+            guard let old else { return .notFound }
+            guard VersionResealing.accepts(replacing: try RecordFields(wireJSON: old.utf8), with: fields) else { return .refused }
+            let json = fields.wireJSON
+            let grown = Int64(json.utf8.count) - Int64(old.utf8.count)
+            try await connection.query("""
+                UPDATE record_version SET fields = \(json), size = \(Int64(json.utf8.count))
+                WHERE account_id = \(account) AND record_id = \(version.recordId) AND seq = \(version.sequence)
+                """, logger: logger)
+            try await connection.query("UPDATE account SET version_bytes = version_bytes + \(grown) WHERE id = \(account)", logger: logger)
+            return .replaced
+        }
+    }
+
     /// A kept answer, with the server's current copy of each record that conflicted.
     private func replay(_ connection: PostgresConnection, account: Int64, _ stored: Data) async throws -> ModifyResponse {
         var response = try ModifyResponse(wireJSON: Array(stored))

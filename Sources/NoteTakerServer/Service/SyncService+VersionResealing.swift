@@ -1,0 +1,71 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// Sealing an end-to-end encrypted account's kept note versions again with a newer data key,
+/// after a rotation (docs/encryption.md §2.3): the device reads, opens and seals; the server
+/// lists and replaces, checking no more than the key's version.
+extension SyncService {
+    /// The kept versions of one stretch of the account's versions (``KeptVersionsPage/maximumStretch``
+    /// from `after`) that are not sealed with data key `sealedBelow` or a newer one.
+    ///
+    /// - Throws: ``APIErrorCode/badRequest`` for a key version out of range or a cursor no
+    ///   page wrote; ``APIErrorCode/notFound`` for an account without encryption.
+    public func keptVersions(for account: StoredAccount, sealedBelow: Int, after: String?) async throws(SyncServerError) -> KeptVersionsPage {
+        guard (1...AccountKeys.maximumDataKeys).contains(sealedBelow) else {
+            throw .badRequest("sealedBelow must be a data key's version, from 1 to \(AccountKeys.maximumDataKeys).")
+        }
+        var cursor: VersionResealing.Cursor?
+        if let after {
+            guard let parsed = VersionResealing.Cursor(after) else { throw .badRequest("after must be a page's next, as the server wrote it.") }
+            cursor = parsed
+        }
+        try await requireKeys(account)
+        let stretch = try await storing {
+            try await storage.keptVersions(account: account.id, after: cursor, limit: KeptVersionsPage.maximumStretch)
+        }
+        var versions: [KeptVersion] = []
+        for stored in stretch {
+            guard let fields = try? RecordFields(wireJSON: stored.fields.utf8), VersionResealing.needsSealing(fields, below: sealedBelow),
+                  let id = UUID(key: stored.cursor.recordId) else { continue }
+            versions.append(KeptVersion(recordId: id, changeTag: String(stored.cursor.sequence), fields: fields))
+        }
+        let next = stretch.count == KeptVersionsPage.maximumStretch ? stretch.last?.cursor.text : nil
+        return KeptVersionsPage(versions: versions, next: next)
+    }
+
+    /// Replaces a kept version of one of the account's notes with the same version sealed with
+    /// a newer data key.
+    ///
+    /// - Throws: ``APIErrorCode/badRequest`` for a malformed change tag or fields that are not
+    ///   an envelope; ``APIErrorCode/tooLarge`` past a record's size; ``APIErrorCode/notFound``
+    ///   for an account without encryption or a version it does not keep;
+    ///   ``APIErrorCode/sealedAlready`` when the version's key is not older than the new one.
+    public func resealVersion(of recordId: UUID, _ resealed: ResealedVersion, for account: StoredAccount) async throws(SyncServerError) {
+        guard resealed.changeTag.count <= 18, let sequence = Int64(resealed.changeTag), sequence >= 0 else {
+            throw .badRequest("changeTag must be a version's change tag (a whole number of at most 18 digits). Nothing was changed.")
+        }
+        guard VersionResealing.keyVersion(resealed.fields) >= 1 else {
+            throw .badRequest("fields must be an envelope naming its data key ($enc, $key, …). Nothing was changed.")
+        }
+        guard resealed.fields.wireJSON.utf8.count <= SyncLimits.maxRecordBytes else {
+            throw SyncServerError(.tooLarge, "A version's fields hold at most \(SyncLimits.maxRecordBytes) bytes. Nothing was changed.")
+        }
+        try await requireKeys(account)
+        let version = VersionResealing.Cursor(recordId: recordId.key, sequence: sequence)
+        switch try await storing({ try await storage.replaceVersion(account: account.id, at: version, fields: resealed.fields) }) {
+        case .replaced:
+            return
+        case .notFound:
+            throw SyncServerError(.notFound, "This account keeps no version \(sequence) of note \(recordId.key): its note was deleted, or the version thinned out.")
+        case .refused:
+            throw SyncServerError(.sealedAlready, "Version \(sequence) of note \(recordId.key) is sealed with this data key or a newer one already. Nothing was changed.")
+        }
+    }
+
+    /// Stops a request about sealed versions for an account without encryption.
+    private func requireKeys(_ account: StoredAccount) async throws(SyncServerError) {
+        guard try await storing({ try await storage.keys(account: account.id) }) != nil else {
+            throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it keeps no sealed versions.")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NoteTakerSyncProtocol
+
+/// Sealing kept note versions again after a rotation (docs/encryption.md §2.3): which
+/// versions a device is handed, and which replacement the server takes. The server reads no
+/// more of an envelope than its data key's version.
+public enum VersionResealing {
+    /// The version of the data key an envelope names; 0 for fields that are not sealed (or
+    /// name no whole version), which every key outranks.
+    public static func keyVersion(_ fields: RecordFields) -> Int {
+        guard fields.isSealed, let number = fields["$key"]?.number, number.rounded() == number, number >= 1, number < 1e9 else { return 0 }
+        return Int(number)
+    }
+
+    /// Whether a version with `fields` is to be sealed again for a device that asks for those
+    /// below key `below`.
+    public static func needsSealing(_ fields: RecordFields, below: Int) -> Bool {
+        keyVersion(fields) < below
+    }
+
+    /// Whether `new` may replace the kept version `old`: sealed, and with a newer data key
+    /// than `old`'s. A version sealed with the newest key already is never replaced, so a
+    /// replacement sent twice, or a late one, changes nothing.
+    public static func accepts(replacing old: RecordFields, with new: RecordFields) -> Bool {
+        new.isSealed && keyVersion(new) > keyVersion(old)
+    }
+
+    /// A place in the account's versions, in their order (note id, then change): where the
+    /// next stretch starts.
+    public struct Cursor: Sendable, Hashable {
+        /// The note's id, as the storage keys it.
+        public var recordId: String
+        /// The version's change sequence.
+        public var sequence: Int64
+
+        /// The cursor as a page's `next` spells it: `<id>.<sequence>`.
+        public var text: String { "\(recordId).\(sequence)" }
+
+        /// A cursor from its spelling; `nil` for anything a page did not write.
+        public init?(_ text: String) {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), id.key == parts[0],
+                  parts[1].count <= 18, let sequence = Int64(parts[1]), sequence >= 0 else { return nil }
+            self.init(recordId: id.key, sequence: sequence)
+        }
+
+        /// The place of one version.
+        public init(recordId: String, sequence: Int64) {
+            self.recordId = recordId
+            self.sequence = sequence
+        }
+    }
+
+    /// A kept version as the storage reads it.
+    public struct Stored: Sendable {
+        /// Where it is in the account's versions.
+        public var cursor: Cursor
+        /// Its fields, as JSON.
+        public var fields: String
+    }
+
+    /// What a replacement came to.
+    public enum Replacement: Sendable, Equatable {
+        /// The version holds the new envelope.
+        case replaced
+        /// ``accepts(replacing:with:)`` refused it; nothing changed.
+        case refused
+        /// The account keeps no such version (its note was purged, or the version thinned out).
+        case notFound
+    }
+}
