@@ -56,6 +56,10 @@ public enum SyncAPI {
     /// The account's kept versions not sealed with a given data key or a newer one
     /// (`?sealedBelow=N&after=CURSOR`, ``KeptVersionsPage``).
     public static let keptVersions = Endpoint(method: "GET", path: "/v1/accounts/current/versions")
+    /// The account's sealed files not sealed with a given data key or a newer one
+    /// (`?sealedBelow=N&after=ADDRESS`, ``KeptFilesPage``); `PUT /v1/assets/{hash}?resealed=true`
+    /// puts one back sealed again.
+    public static let keptFiles = Endpoint(method: "GET", path: "/v1/accounts/current/files")
     /// Uploads an attachment file under its SHA-256.
     public static let uploadAsset = Endpoint(method: "PUT", path: "/v1/assets/{hash}")
     /// Whether the account holds an asset.
@@ -69,7 +73,7 @@ public enum SyncAPI {
     public static let endpoints: [Endpoint] = [
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
-        changes, modify, recordVersions, resealVersion, keptVersions, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, uploadAsset, assetExists, downloadAsset, events,
     ]
 }
 

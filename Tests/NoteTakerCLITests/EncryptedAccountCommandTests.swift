@@ -57,19 +57,23 @@ struct EncryptedAccountCommandTests {
         let replaced = try spare.ok(["account", "recovery-code", "--password-stdin"], stdin: "a third password\n")
         #expect(replaced.contains("A new recovery code is made"))
         // A new key: the notes go up again sealed with it, and so do the versions the server
-        // keeps (one, of the edit below); a device that never saw the key reads them.
+        // keeps (one, of the edit below) and the files; a device that never saw the key reads them.
         try spare.ok(["edit", id, "--body", "only devices read this, still"])
+        let photo = spare.directory.appendingPathComponent("photo.jpg")
+        try Data("a photo only devices see".utf8).write(to: photo)
+        try spare.ok(["attach", id, photo.path])
         try spare.ok(["sync"])
         let wrongKey = try spare.run(["account", "rotate-keys", "--password-stdin"], stdin: "not the password\n")
         #expect(wrongKey.status == 1, "\(wrongKey.stdout)")
         let rotated = try spare.ok(["account", "rotate-keys", "--password-stdin"], stdin: "a third password\n")
         #expect(rotated.contains("sealed with key 2"), "\(rotated)")
         let resealed = try spare.ok(["sync"])
-        #expect(resealed.contains("1 kept version sealed with the new key"), "\(resealed)")
+        #expect(resealed.contains("1 kept version sealed with the new key") && resealed.contains("1 file sealed with the new key"), "\(resealed)")
         let reader = CLIRunner()
         try reader.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "a third password\n")
         try reader.ok(["sync"])
         #expect(try reader.ok(["show", id]).contains("only devices read this"))
+        #expect(try reader.ok(["attachments", id]).contains("photo.jpg"))
         let newCode = try #require(replaced.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { $0.count == 65 && $0.split(separator: "-").count == 11 }, "the new code is shown: \(replaced)")
         let stale = try CLIRunner().run(["account", "recover", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"],

@@ -74,6 +74,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         if report.conflicts > 0 { parts.append(Words.text("syncedConflictCopies", ["count": report.conflicts])) }
         if report.errors > 0 { parts.append(Words.text("syncedErrors", ["count": report.errors])) }
         if report.resealedVersions > 0 { parts.append(Words.text("syncedResealedVersions", ["count": report.resealedVersions])) }
+        if report.resealedFiles > 0 { parts.append(Words.text("syncedResealedFiles", ["count": report.resealedFiles])) }
         if report.uploadedFiles + report.downloadedFiles > 0 {
             parts.append(Words.text("syncedFiles", ["up": report.uploadedFiles, "down": report.downloadedFiles]))
         }

@@ -17,6 +17,9 @@ public struct SyncReport: Sendable, Equatable, Codable {
     /// Note versions the server keeps, sealed again with the newest key after this device
     /// rotated the account's keys.
     public var resealedVersions = 0
+    /// Attachment files the server keeps, sealed again with the newest key after this device
+    /// rotated the account's keys.
+    public var resealedFiles = 0
     /// The server turned out to be restored from an older copy: this device sent up again
     /// what the server no longer held (see ``SyncSummary/restoredServer``).
     public var serverRestored = false

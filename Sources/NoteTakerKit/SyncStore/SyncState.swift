@@ -23,9 +23,9 @@ enum SyncState {
         /// The id key of the end-to-end encrypted account whose rule this store derives ids by
         /// (``DerivedIdentity``; base64), kept after a log-out.
         case identityKey
-        /// Where sealing the server's kept note versions again is, after this device rotated
-        /// the account's keys (``VersionResealing``, as JSON); absent when there is nothing to do.
-        case versionResealing
+        /// Where sealing the server's kept note versions and files again is, after this device
+        /// rotated the account's keys (``ResealingPass``, as JSON); absent when there is nothing to do.
+        case resealingPass
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

@@ -99,11 +99,14 @@ package protocol SyncStore: Sendable {
     /// Forgets the revisions of those of `records` that are deleted here.
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
 
-    /// Where sealing the server's kept versions again is, after this device rotated the
-    /// account's keys; `nil` when there is nothing to do.
-    func versionResealing() throws(NoteTakerError) -> VersionResealing?
-    /// Notes that the pass `pass` went up to `next` (its end when `nil`).
-    func noteVersionResealing(_ pass: VersionResealing, next: String?) throws(NoteTakerError)
+    /// Where sealing the server's kept versions and files again is, after this device rotated
+    /// the account's keys; `nil` when there is nothing to do.
+    func resealingPass() throws(NoteTakerError) -> ResealingPass?
+    /// Notes that `pass` went through a stretch whose page said `next`; the pass as it now
+    /// stands (`nil`: done).
+    func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass?
+    /// The hashes of the attachment files this device's notes name.
+    func attachmentHashes() throws(NoteTakerError) -> [String]
 }
 
 extension NoteStore: SyncStore {}

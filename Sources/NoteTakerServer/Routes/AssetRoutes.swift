@@ -13,7 +13,12 @@ struct AssetRoutes {
             if let length = request.headers[.contentLength].flatMap(Int64.init), length > SyncLimits.maxStoredAssetBytes {
                 throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
             }
-            try await service.storeAsset(hash: hash, chunks: request.body.map { Array(buffer: $0) }, for: account)
+            var resealed = false
+            if let text = request.uri.queryParameters.get("resealed") {
+                guard let value = Bool(text) else { throw SyncServerError.badRequest("resealed must be true or false.") }
+                resealed = value
+            }
+            try await service.storeAsset(hash: hash, chunks: request.body.map { Array(buffer: $0) }, resealed: resealed, for: account)
             return Response(status: .noContent)
         }
         router.head("/v1/assets/:hash") { request, context in

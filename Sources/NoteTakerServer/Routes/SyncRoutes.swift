@@ -152,14 +152,26 @@ struct SyncRoutes {
         }
         router.get("/v1/accounts/current/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            let parameters = request.uri.queryParameters
-            guard let below = parameters.get("sealedBelow").flatMap({ Int($0) }) else {
-                throw SyncServerError.badRequest("sealedBelow must be a data key's version (a whole number).")
-            }
-            return try JSONBody.response(try await service.keptVersions(for: account, sealedBelow: below, after: parameters.get("after")))
+            let after = request.uri.queryParameters.get("after")
+            return try JSONBody.response(try await service.keptVersions(for: account, sealedBelow: try Self.sealedBelow(request), after: after))
+        }
+        router.get("/v1/accounts/current/files") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let after = request.uri.queryParameters.get("after")
+            return try JSONBody.response(try await service.keptFiles(for: account, sealedBelow: try Self.sealedBelow(request), after: after))
         }
         AssetRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
+    }
+}
+
+extension SyncRoutes {
+    /// The data key version a listing of what to seal again asks below (`sealedBelow`).
+    static func sealedBelow(_ request: Request) throws(SyncServerError) -> Int {
+        guard let below = request.uri.queryParameters.get("sealedBelow").flatMap({ Int($0) }) else {
+            throw .badRequest("sealedBelow must be a data key's version (a whole number).")
+        }
+        return below
     }
 }
 

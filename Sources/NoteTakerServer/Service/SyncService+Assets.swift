@@ -11,10 +11,16 @@ extension SyncService {
     /// Stores an uploaded file under its SHA-256, checked while it streams in. An end-to-end
     /// encrypted account's files are sealed, under a keyed address (docs/encryption.md §4, §5)
     /// the server cannot check: the devices that open them authenticate them.
+    ///
+    /// With `resealed`, the upload replaces a sealed file the account holds with the same file
+    /// sealed with a newer data key (after a rotation, §2.3): ``APIErrorCode/notFound`` when
+    /// the account is not encrypted or holds no such file, ``APIErrorCode/sealedAlready``
+    /// when the upload is not sealed with a newer key, or is not the same size.
     public func storeAsset<Chunks: AsyncSequence>(
-        hash: String, chunks: Chunks, for account: StoredAccount
+        hash: String, chunks: Chunks, resealed: Bool = false, for account: StoredAccount
     ) async throws(SyncServerError) where Chunks.Element == [UInt8] {
         try Self.validate(hash: hash)
+        if resealed { return try await replaceSealedAsset(hash: hash, chunks: chunks, for: account) }
         if try await assetExists(hash: hash, for: account) { return }
         let used = try await storing { try await storage.usage(account: account.id).bytes }
         let quota = quota(of: account)
@@ -22,9 +28,33 @@ extension SyncService {
         // Over the quota, the upload stops as soon as it is; nothing stays behind.
         let check = UploadCheck(expectedHash: hash, checksContent: !sealed, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
         try await storing {
-            try await assets.store(chunks, check: check) { size in
-                try await storage.addAsset(hash: hash, size: size, account: account.id, quota: quota)
-                metrics.assetBytes(size, incoming: true)
+            try await assets.store(chunks, check: check, replacing: false) { check in
+                try await storage.addAsset(hash: hash, size: check.size, account: account.id, quota: quota)
+                metrics.assetBytes(check.size, incoming: true)
+            }
+        }
+    }
+
+    /// Replaces a sealed file with the same file sealed with a newer key, when only this
+    /// account holds it (a sealed file's address is keyed by the account's own id key).
+    private func replaceSealedAsset<Chunks: AsyncSequence>(
+        hash: String, chunks: Chunks, for account: StoredAccount
+    ) async throws(SyncServerError) where Chunks.Element == [UInt8] {
+        try await requireKeys(account)
+        let (held, holders) = try await storing { (try await storage.hasAsset(hash: hash, account: account.id), try await storage.holders(ofAsset: hash)) }
+        guard held, holders == 1, let size = try await storing({ try await assets.size(of: hash) }),
+              let head = try await storing({ try await assets.prefix(of: hash, count: UploadCheck.headLength) }) else {
+            throw SyncServerError(.notFound, "This account holds no sealed file of its own at \(hash). Nothing was stored.")
+        }
+        let check = UploadCheck(expectedHash: hash, checksContent: false, room: size) {
+            SyncServerError.badRequest("A file sealed again has the size it had (\(size) bytes); this one is larger. Nothing was stored.")
+        }
+        try await storing {
+            try await assets.store(chunks, check: check, replacing: true) { check in
+                guard Resealing.acceptsFile(replacing: head, size: size, with: check.head, size: check.size) else {
+                    throw SyncServerError(.sealedAlready, "The file at \(hash) is sealed with this data key or a newer one already, or the upload is not the same file sealed again. Nothing was stored.")
+                }
+                metrics.assetBytes(check.size, incoming: true)
             }
         }
     }

@@ -9,10 +9,16 @@ public protocol AssetStore: Sendable {
     /// Streams an upload in, checking it as it comes (``UploadCheck``); once it checks out,
     /// `admit` records it for its account (the quota is checked there) and the file becomes
     /// readable. A wrong hash, an upload over its room or one `admit` refuses leaves nothing
-    /// readable behind.
+    /// readable behind. With `replacing`, the upload takes the place of the file stored under
+    /// its address (a sealed file sealed again, docs/encryption.md §2.3), at once for every
+    /// reader after; else a file already there is kept.
     func store<Chunks: AsyncSequence>(
-        _ chunks: Chunks, check: UploadCheck, admit: (Int64) async throws -> Void
+        _ chunks: Chunks, check: UploadCheck, replacing: Bool, admit: (UploadCheck) async throws -> Void
     ) async throws where Chunks.Element == [UInt8]
+
+    /// The first `count` bytes of the file with this SHA-256 (fewer when it is shorter), or
+    /// `nil` when none is stored.
+    func prefix(of hash: String, count: Int) async throws -> Data?
 
     /// The size of the file with this SHA-256, or `nil` when none is stored.
     func size(of hash: String) async throws -> Int64?
@@ -39,6 +45,10 @@ public struct UploadCheck {
     private var hasher = SHA256()
     /// The bytes seen so far.
     public private(set) var size: Int64 = 0
+    /// The upload's first bytes, up to ``headLength``: a sealed file's format and key version.
+    public private(set) var head: [UInt8] = []
+    /// How many first bytes ``head`` keeps.
+    static let headLength = 8
 
     init(expectedHash: String, checksContent: Bool = true, room: Int64, tooMuch: @escaping @Sendable () -> any Error) {
         self.expectedHash = expectedHash
@@ -54,6 +64,7 @@ public struct UploadCheck {
             throw SyncServerError(.tooLarge, "Attachment too large. Maximum size is 250MB.")
         }
         if size > room { throw tooMuch() }
+        if head.count < Self.headLength { head += chunk.prefix(Self.headLength - head.count) }
         hasher.update(data: chunk)
     }
 

@@ -19,7 +19,7 @@ public struct FileAssetStore: AssetStore {
 
     /// Streams the upload to a temporary file, then moves it in place once `admit` took it.
     public func store<Chunks: AsyncSequence>(
-        _ chunks: Chunks, check: UploadCheck, admit: (Int64) async throws -> Void
+        _ chunks: Chunks, check: UploadCheck, replacing: Bool, admit: (UploadCheck) async throws -> Void
     ) async throws where Chunks.Element == [UInt8] {
         let incoming = directory.appendingPathComponent("incoming", isDirectory: true)
         try OwnerOnly.createDirectory(at: incoming)
@@ -44,12 +44,23 @@ public struct FileAssetStore: AssetStore {
             throw error
         }
         try check.verify()
-        try await admit(check.size)
+        try await admit(check)
         let destination = url(for: check.expectedHash)
         try OwnerOnly.createDirectory(at: destination.deletingLastPathComponent())
-        if !FileManager.default.fileExists(atPath: destination.path) {
+        if replacing {
+            // rename(2) puts the new file in place in one step; a reader holding the old one
+            // reads it to its end.
+            guard rename(temporary.path, destination.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } else if !FileManager.default.fileExists(atPath: destination.path) {
             try FileManager.default.moveItem(at: temporary, to: destination)
         }
+    }
+
+    /// The file's first bytes.
+    public func prefix(of hash: String, count: Int) async throws -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url(for: hash)) else { return nil }
+        defer { try? handle.close() }
+        return try handle.read(upToCount: count) ?? Data()
     }
 
     /// Removes the file, if it is there.

@@ -194,11 +194,11 @@ public protocol SyncStorage: Sendable {
     func versions(account: Int64, recordId: UUID) async throws -> [RecordVersion]?
     /// A stretch of the account's kept versions after `after` (all from the start when `nil`),
     /// at most `limit`, in their order: note id, then change.
-    func keptVersions(account: Int64, after: VersionResealing.Cursor?, limit: Int) async throws -> [VersionResealing.Stored]
+    func keptVersions(account: Int64, after: Resealing.Cursor?, limit: Int) async throws -> [Resealing.Stored]
     /// Replaces the kept version at `version` with `fields` (JSON), in one transaction, when
-    /// ``VersionResealing/accepts(replacing:with:)`` allows it; the account's usage follows
+    /// ``Resealing/accepts(replacing:with:)`` allows it; the account's usage follows
     /// the size.
-    func replaceVersion(account: Int64, at version: VersionResealing.Cursor, fields: RecordFields) async throws -> VersionResealing.Replacement
+    func replaceVersion(account: Int64, at version: Resealing.Cursor, fields: RecordFields) async throws -> Resealing.Replacement
     /// How many records the account holds and the bytes it uses (records, assets, kept
     /// answers and note versions).
     func usage(account: Int64) async throws -> (records: Int, bytes: Int64)
@@ -207,4 +207,9 @@ public protocol SyncStorage: Sendable {
     func hasAsset(hash: String, account: Int64) async throws -> Bool
     /// Records that the account holds an asset, if its quota allows.
     func addAsset(hash: String, size: Int64, account: Int64, quota: Int64) async throws
+    /// A stretch of the addresses of the assets the account holds after `after` (all from
+    /// the start when `nil`), at most `limit`, in order.
+    func assets(account: Int64, after: String?, limit: Int) async throws -> [String]
+    /// How many accounts hold the asset at this address.
+    func holders(ofAsset hash: String) async throws -> Int
 }

@@ -16,8 +16,8 @@ extension SyncEngine {
     }
 
     /// Uploads `file` to the server's `address`: sealed first into a file beside it, for an
-    /// encrypted account.
-    func upload(_ file: URL, to address: String) async throws(SyncError) {
+    /// encrypted account. With `resealed`, in place of the file sealed with an older key there.
+    func upload(_ file: URL, to address: String, resealed: Bool = false) async throws(SyncError) {
         guard let sealing = options.sealing else { return try await transport.uploadAsset(hash: address, from: file) }
         let sealed = file.deletingLastPathComponent().appendingPathComponent(".\(address).sealed-upload")
         defer { try? FileManager.default.removeItem(at: sealed) }
@@ -26,7 +26,11 @@ extension SyncEngine {
         } catch {
             throw .store(.fileWriteFailed(path: sealed.path, reason: error.localizedDescription))
         }
-        try await transport.uploadAsset(hash: address, from: sealed)
+        if resealed {
+            try await transport.uploadResealedAsset(address: address, from: sealed)
+        } else {
+            try await transport.uploadAsset(hash: address, from: sealed)
+        }
     }
 
     /// Downloads the file with SHA-256 `hash` to `destination`. For an encrypted account it

@@ -32,6 +32,11 @@ public protocol SyncTransport: Sendable {
     func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage
     /// Replaces a kept version of note `recordId` with the same version sealed with a newer key.
     func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError)
+    /// One stretch of the addresses of the account's files not sealed with data key
+    /// `sealedBelow` or a newer one, from `after` (a page's `next`; the first when `nil`).
+    func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage
+    /// Replaces the sealed file at `address` with `file`, the same file sealed with a newer key.
+    func uploadResealedAsset(address: String, from file: URL) async throws(SyncError)
 }
 
 extension SyncTransport {
@@ -56,5 +61,15 @@ extension SyncTransport {
     /// A transport without kept versions (test doubles) holds none to replace.
     public func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
         throw .server(code: APIErrorCode.notFound.rawValue, message: "No kept versions here.")
+    }
+
+    /// A transport without sealed files (test doubles) lists none.
+    public func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage {
+        KeptFilesPage(addresses: [], next: nil)
+    }
+
+    /// A transport without sealed files (test doubles) holds none to replace.
+    public func uploadResealedAsset(address: String, from file: URL) async throws(SyncError) {
+        throw .server(code: APIErrorCode.notFound.rawValue, message: "No sealed files here.")
     }
 }

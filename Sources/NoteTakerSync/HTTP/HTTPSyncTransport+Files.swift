@@ -15,6 +15,22 @@ extension HTTPSyncTransport {
 
     /// Uploads a file under its SHA-256.
     public func uploadAsset(hash: String, from file: URL) async throws(SyncError) {
+        try await upload(file, to: hash, query: [])
+    }
+
+    /// Replaces the sealed file at `address` with the same file sealed with a newer key.
+    public func uploadResealedAsset(address: String, from file: URL) async throws(SyncError) {
+        try await upload(file, to: address, query: [URLQueryItem(name: "resealed", value: "true")])
+    }
+
+    /// The addresses of one stretch of the account's files sealed below key `sealedBelow`.
+    public func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage {
+        var items = [URLQueryItem(name: "sealedBelow", value: String(sealedBelow))]
+        if let after { items.append(URLQueryItem(name: "after", value: after)) }
+        return try await json(KeptFilesPage.self, SyncAPI.keptFiles, query: items)
+    }
+
+    private func upload(_ file: URL, to hash: String, query: [URLQueryItem]) async throws(SyncError) {
         let handle: FileHandle
         let size: Int64
         do {
@@ -25,7 +41,7 @@ extension HTTPSyncTransport {
             throw .store(.fileUnreadable(path: file.path, reason: error.localizedDescription))
         }
         defer { try? handle.close() }
-        var request = makeRequest(SyncAPI.uploadAsset, hash: hash)
+        var request = makeRequest(SyncAPI.uploadAsset, hash: hash, query: query)
         request.headers.add(name: "Content-Type", value: "application/octet-stream")
         request.body = .stream(FileChunks(handle: handle), length: .known(size))
         // A file takes as long as it takes; the idle timeout still applies.

@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test("after a rotation the note versions the server keeps are sealed again with the new key, once; a new device reads the whole history")
+    @Test("after a rotation the note versions and files the server keeps are sealed again with the new key, once; a new device reads them all")
     func keptVersionsSealedAgain() async throws {
         try await withLiveServer { server, _ in
             let laptop = try EncryptedAccountTests.device()
@@ -78,6 +78,10 @@ import Testing
                 server: server.url, username: "grace", password: "the password", allowInsecure: false,
                 parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
             let note = try laptop.createNote(NoteDraft(title: "Diary", body: "Monday\n"))
+            let source = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID()).jpg")
+            try Data("a photo of Monday".utf8).write(to: source)
+            defer { try? FileManager.default.removeItem(at: source) }
+            let attachment = try laptop.attachFile(at: source, toNote: note.id)
             try await EncryptedAccountTests.sync(laptop)
             for day in ["Tuesday", "Wednesday", "Thursday"] {
                 _ = try laptop.updateNote(id: note.id, body: try laptop.note(id: note.id).body + day + "\n")
@@ -89,18 +93,22 @@ import Testing
 
             try await laptop.rotateSyncKeys(password: "the password", minimumCost: 1 << 14)
             let report = try await laptop.syncEngine(transport: transport).sync()
-            #expect(report.resealedVersions == 3, "\(report)")
+            #expect(report.resealedVersions == 3 && report.resealedFiles == 1, "\(report)")
             let after = try await transport.recordVersions(note.id)
             #expect(after.map(\.changeTag) == before.map(\.changeTag), "the same versions, under the same change tags")
             #expect(after.allSatisfy { $0.fields["$key"] == .number(2) })
             #expect(try await transport.keptVersions(sealedBelow: 2, after: nil).versions.isEmpty)
-            #expect(try await laptop.syncEngine(transport: transport).sync().resealedVersions == 0, "the pass is done")
+            #expect(try await transport.keptFiles(sealedBelow: 2, after: nil).addresses.isEmpty)
+            let again = try await laptop.syncEngine(transport: transport).sync()
+            #expect(again.resealedVersions == 0 && again.resealedFiles == 0, "the pass is done")
 
             let spare = try EncryptedAccountTests.device()
             try await spare.logInToSyncAccount(
                 server: server.url, username: "grace", password: "the password", allowInsecure: false, allowingUnencrypted: false,
                 minimumCost: 1 << 14)
             try await EncryptedAccountTests.sync(spare)
+            #expect(try Data(contentsOf: spare.attachmentFiles.url(forHash: attachment.contentHash)) == Data("a photo of Monday".utf8),
+                    "the file sealed again opens")
             let keyring = try #require(try spare.syncKeyring())
             let added = try await spare.fetchServerHistory(noteId: note.id, transport: try spare.syncTransport(), sealing: RecordSealing(keyring: keyring))
             #expect(added == 3)
@@ -111,19 +119,22 @@ import Testing
         }
     }
 
-    @Test("the pass over the kept versions is remembered a stretch at a time; a later rotation's pass takes its place")
+    @Test("the pass over the kept versions, then files, is remembered a stretch at a time; a later rotation's pass takes its place")
     func resealingPassRemembered() throws {
         let store = try EncryptedAccountTests.device()
-        #expect(try store.versionResealing() == nil)
+        #expect(try store.resealingPass() == nil)
         try store.queueResealing(keyVersion: 2)
-        #expect(try store.versionResealing() == VersionResealing(below: 2))
-        try store.noteVersionResealing(VersionResealing(below: 2), next: "a stretch further")
-        #expect(try store.versionResealing() == VersionResealing(below: 2, after: "a stretch further"), "a cut-short pass goes on from there")
+        #expect(try store.resealingPass() == ResealingPass(below: 2))
+        try store.noteResealing(ResealingPass(below: 2), next: "a stretch further")
+        #expect(try store.resealingPass() == ResealingPass(below: 2, after: "a stretch further"), "a cut-short pass goes on from there")
+        try store.noteResealing(ResealingPass(below: 2, after: "a stretch further"), next: nil)
+        #expect(try store.resealingPass() == ResealingPass(below: 2, stage: .files), "the versions done, the files come")
         try store.queueResealing(keyVersion: 3)
-        try store.noteVersionResealing(VersionResealing(below: 2, after: "a stretch further"), next: nil)
-        #expect(try store.versionResealing() == VersionResealing(below: 3), "the older pass ending leaves the newer one")
-        try store.noteVersionResealing(VersionResealing(below: 3), next: nil)
-        #expect(try store.versionResealing() == nil)
+        #expect(try store.noteResealing(ResealingPass(below: 2, stage: .files), next: nil) == ResealingPass(below: 3))
+        #expect(try store.resealingPass() == ResealingPass(below: 3), "the older pass ending leaves the newer one")
+        try store.noteResealing(ResealingPass(below: 3), next: nil)
+        #expect(try store.noteResealing(ResealingPass(below: 3, stage: .files), next: nil) == nil)
+        #expect(try store.resealingPass() == nil)
     }
 
     @Test("a wrong password rotates nothing, and an account without encryption has no keys to rotate")

@@ -34,8 +34,9 @@ final class SyncStoreDouble: SyncStore {
 
     private func log(_ call: String) { state.withLock { $0.calls.append(call) } }
 
-    func versionResealing() throws(NoteTakerError) -> VersionResealing? { nil }
-    func noteVersionResealing(_ pass: VersionResealing, next: String?) throws(NoteTakerError) {}
+    func resealingPass() throws(NoteTakerError) -> ResealingPass? { nil }
+    func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass? { nil }
+    func attachmentHashes() throws(NoteTakerError) -> [String] { [] }
 
     /// Applies records to the notes held; returns their report.
     private static func apply(_ records: some Sequence<SyncRecord>, to state: inout State) -> SyncReport {

@@ -164,7 +164,7 @@ struct Simulation {
     /// After a sealed run: each rotating device finished sealing the kept versions again, and
     /// every version the server keeps opens with the account's keys.
     private func checkKeptVersions(_ devices: Devices, network: SimulatedNetwork, token: String, keys: SimulatedKeys) async throws {
-        for (index, device) in devices.enumerated() where try device.store.versionResealing() != nil {
+        for (index, device) in devices.enumerated() where try device.store.resealingPass() != nil {
             throw Failure(seed: seed, problem: "device \(index + 1) did not finish sealing the server's kept versions again")
         }
         let sealing = await keys.sealing(of: 0, fromServer: true)

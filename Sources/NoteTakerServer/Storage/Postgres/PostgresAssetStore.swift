@@ -20,7 +20,7 @@ public struct PostgresAssetStore: AssetStore {
     /// `admit` took it, the blob gets its hash (or goes, when another upload of the same
     /// file got there first).
     public func store<Chunks: AsyncSequence>(
-        _ chunks: Chunks, check: UploadCheck, admit: (Int64) async throws -> Void
+        _ chunks: Chunks, check: UploadCheck, replacing: Bool, admit: (UploadCheck) async throws -> Void
     ) async throws where Chunks.Element == [UInt8] {
         let started = try await database.query("INSERT INTO asset_blob (started_at) VALUES (\(Date().timeIntervalSince1970)) RETURNING id")
         guard let blob = try await PostgresSyncStorage.first(started, Int64.self) else {
@@ -43,10 +43,13 @@ public struct PostgresAssetStore: AssetStore {
                 try await database.query("INSERT INTO asset_chunk (blob_id, part, data) VALUES (\(blob), \(part), \(piece))")
             }
             try check.verify()
-            try await admit(check.size)
+            try await admit(check)
             try await database.transaction { connection in
                 let logger = database.logger
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(check.expectedHash)))", logger: logger)
+                if replacing {
+                    try await connection.query("DELETE FROM asset_blob WHERE hash = \(check.expectedHash)", logger: logger)
+                }
                 let existing = try await connection.query("SELECT 1 FROM asset_blob WHERE hash = \(check.expectedHash)", logger: logger)
                 if try await PostgresSyncStorage.first(existing, Int32.self) != nil {
                     try await connection.query("DELETE FROM asset_blob WHERE id = \(blob)", logger: logger)
@@ -68,6 +71,15 @@ public struct PostgresAssetStore: AssetStore {
     /// The file's size, if it is stored.
     public func size(of hash: String) async throws -> Int64? {
         try await PostgresSyncStorage.first(database.query("SELECT size FROM asset_blob WHERE hash = \(hash)"), Int64.self)
+    }
+
+    /// The file's first bytes.
+    public func prefix(of hash: String, count: Int) async throws -> Data? {
+        guard let blob = try await PostgresSyncStorage.first(database.query("SELECT id FROM asset_blob WHERE hash = \(hash)"), Int64.self) else {
+            return nil
+        }
+        return try await PostgresSyncStorage.first(
+            database.query("SELECT substring(data FROM 1 FOR \(Int32(count))) FROM asset_chunk WHERE blob_id = \(blob) AND part = 0"), Data.self) ?? Data()
     }
 
     /// Reads the file a piece at a time.

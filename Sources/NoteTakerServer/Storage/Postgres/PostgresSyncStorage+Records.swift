@@ -240,21 +240,21 @@ extension PostgresSyncStorage {
     }
 
     /// A stretch of the account's kept versions after `after`, in their order.
-    public func keptVersions(account: Int64, after: VersionResealing.Cursor?, limit: Int) async throws -> [VersionResealing.Stored] {
+    public func keptVersions(account: Int64, after: Resealing.Cursor?, limit: Int) async throws -> [Resealing.Stored] {
         let rows = try await database.query("""
             SELECT record_id, seq, fields FROM record_version
             WHERE account_id = \(account) AND (record_id, seq) > (\(after?.recordId ?? ""), \(after?.sequence ?? -1))
             ORDER BY record_id, seq LIMIT \(Int64(limit))
             """)
-        var versions: [VersionResealing.Stored] = []
+        var versions: [Resealing.Stored] = []
         for try await (recordId, sequence, fields) in rows.decode((String, Int64, String).self) {
-            versions.append(VersionResealing.Stored(cursor: .init(recordId: recordId, sequence: sequence), fields: fields))
+            versions.append(Resealing.Stored(cursor: .init(recordId: recordId, sequence: sequence), fields: fields))
         }
         return versions
     }
 
-    /// Replaces a kept version's fields when ``VersionResealing/accepts(replacing:with:)`` allows it.
-    public func replaceVersion(account: Int64, at version: VersionResealing.Cursor, fields: RecordFields) async throws -> VersionResealing.Replacement {
+    /// Replaces a kept version's fields when ``Resealing/accepts(replacing:with:)`` allows it.
+    public func replaceVersion(account: Int64, at version: Resealing.Cursor, fields: RecordFields) async throws -> Resealing.Replacement {
         let logger = database.logger
         return try await database.transaction { connection in
             let old = try await Self.first(connection.query("""
@@ -262,7 +262,7 @@ extension PostgresSyncStorage {
                 FOR UPDATE
                 """, logger: logger), String.self)
             guard let old else { return .notFound }
-            guard VersionResealing.accepts(replacing: try RecordFields(wireJSON: old.utf8), with: fields) else { return .refused }
+            guard Resealing.accepts(replacing: try RecordFields(wireJSON: old.utf8), with: fields) else { return .refused }
             let json = fields.wireJSON
             let grown = Int64(json.utf8.count) - Int64(old.utf8.count)
             try await connection.query("""

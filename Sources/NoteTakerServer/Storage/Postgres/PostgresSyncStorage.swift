@@ -197,6 +197,21 @@ public struct PostgresSyncStorage: SyncStorage {
         }
     }
 
+    /// A stretch of the account's asset addresses after `after`, in order.
+    public func assets(account: Int64, after: String?, limit: Int) async throws -> [String] {
+        let rows = try await database.query("""
+            SELECT hash FROM asset WHERE account_id = \(account) AND hash > \(after ?? "") ORDER BY hash LIMIT \(Int64(limit))
+            """)
+        var hashes: [String] = []
+        for try await hash in rows.decode(String.self) { hashes.append(hash) }
+        return hashes
+    }
+
+    /// How many accounts hold the asset.
+    public func holders(ofAsset hash: String) async throws -> Int {
+        Int(try await Self.first(database.query("SELECT COUNT(*) FROM asset WHERE hash = \(hash)"), Int64.self) ?? 0)
+    }
+
     /// The first row's only column, if any row came.
     static func first<T: PostgresDecodable>(_ rows: PostgresRowSequence, _ type: T.Type) async throws -> T? {
         var value: T?

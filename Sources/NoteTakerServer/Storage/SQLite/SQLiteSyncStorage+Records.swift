@@ -137,24 +137,24 @@ extension SQLiteSyncStorage {
     }
 
     /// A stretch of the account's kept versions after `after`, in their order.
-    public func keptVersions(account: Int64, after: VersionResealing.Cursor?, limit: Int) async throws -> [VersionResealing.Stored] {
+    public func keptVersions(account: Int64, after: Resealing.Cursor?, limit: Int) async throws -> [Resealing.Stored] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT recordId, seq, fields FROM record_version WHERE accountId = ? AND (recordId, seq) > (?, ?)
                 ORDER BY recordId, seq LIMIT ?
                 """, arguments: [account, after?.recordId ?? "", after?.sequence ?? -1, limit]).map { row in
-                VersionResealing.Stored(cursor: .init(recordId: row["recordId"], sequence: row["seq"]), fields: row["fields"])
+                Resealing.Stored(cursor: .init(recordId: row["recordId"], sequence: row["seq"]), fields: row["fields"])
             }
         }
     }
 
-    /// Replaces a kept version's fields when ``VersionResealing/accepts(replacing:with:)`` allows it.
-    public func replaceVersion(account: Int64, at version: VersionResealing.Cursor, fields: RecordFields) async throws -> VersionResealing.Replacement {
+    /// Replaces a kept version's fields when ``Resealing/accepts(replacing:with:)`` allows it.
+    public func replaceVersion(account: Int64, at version: Resealing.Cursor, fields: RecordFields) async throws -> Resealing.Replacement {
         try await writer.write { db in
             let arguments: StatementArguments = [account, version.recordId, version.sequence]
             guard let old = try String.fetchOne(db, sql: "SELECT fields FROM record_version WHERE accountId = ? AND recordId = ? AND seq = ?",
                                                 arguments: arguments) else { return .notFound }
-            guard VersionResealing.accepts(replacing: try RecordFields(wireJSON: old.utf8), with: fields) else { return .refused }
+            guard Resealing.accepts(replacing: try RecordFields(wireJSON: old.utf8), with: fields) else { return .refused }
             let json = fields.wireJSON
             try db.execute(sql: "UPDATE record_version SET fields = ?, size = ? WHERE accountId = ? AND recordId = ? AND seq = ?",
                            arguments: [json, json.utf8.count] + arguments)

@@ -218,4 +218,17 @@ public struct SQLiteSyncStorage: SyncStorage {
             try db.execute(sql: "UPDATE account SET assetBytes = assetBytes + ? WHERE id = ?", arguments: [size, account])
         }
     }
+
+    /// A stretch of the account's asset addresses after `after`, in order.
+    public func assets(account: Int64, after: String?, limit: Int) async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT hash FROM asset WHERE accountId = ? AND hash > ? ORDER BY hash LIMIT ?",
+                                arguments: [account, after ?? "", limit])
+        }
+    }
+
+    /// How many accounts hold the asset.
+    public func holders(ofAsset hash: String) async throws -> Int {
+        try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE hash = ?", arguments: [hash]) ?? 0 }
+    }
 }

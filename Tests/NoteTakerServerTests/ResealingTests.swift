@@ -8,7 +8,7 @@ import Testing
 
 /// Sealing kept versions again after a rotation (docs/encryption.md §2.3): the server lists
 /// those sealed below a key, and replaces one only with an envelope under a newer key.
-@Suite struct VersionResealingTests {
+@Suite struct ResealingTests {
     /// An envelope's fields, as a device writes them (the server reads only `$enc` and `$key`).
     static func envelope(key: Int, _ salt: String) -> RecordFields {
         ["$enc": .number(1), "$zone": .string("private"), "$key": .number(Double(key)), "$salt": .string(salt), "$sealed": .string("sealed-\(salt)")]
@@ -129,6 +129,89 @@ import Testing
                           "sealedBelow=2&after=\(ids[0].uuidString).1"] {
                 #expect(try await client.send(.get, "/v1/accounts/current/versions?\(query)", token: token).status == .badRequest, "\(query)")
             }
+        }
+    }
+}
+
+/// Sealing files again after a rotation: the server lists those whose header names an older
+/// key, and replaces one in place only with the same-sized file under a newer key.
+@Suite struct FileResealingTests {
+    /// A sealed file's bytes as the server sees them: the header (`NTF1`, the key version,
+    /// a salt) and `body`.
+    static func sealedFile(key: UInt32, _ body: String, salt: UInt8 = 1) -> Data {
+        Data("NTF1".utf8) + withUnsafeBytes(of: key.bigEndian) { Data($0) } + Data(repeating: salt, count: 32) + Data(body.utf8)
+    }
+
+    static func address() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    private func upload(_ client: some TestClientProtocol, _ token: String, _ address: String, _ bytes: Data, resealed: String? = nil) async throws -> TestResponse {
+        let query = resealed.map { "?resealed=\($0)" } ?? ""
+        return try await client.execute(uri: "/v1/assets/\(address)\(query)", method: .put,
+                                        headers: [.authorization: "Bearer \(token)", .contentType: "application/octet-stream"], body: ByteBuffer(data: bytes))
+    }
+
+    private func listed(_ client: some TestClientProtocol, _ token: String, below: Int) async throws -> [String] {
+        let response = try await client.send(.get, "/v1/accounts/current/files?sealedBelow=\(below)", token: token)
+        #expect(response.status == .ok)
+        return try response.decode(KeptFilesPage.self).addresses
+    }
+
+    @Test("the files sealed below a key are listed; each is replaced in place by the same-sized file under a newer key, once")
+    func listAndReplace() async throws {
+        try await TestServer().test { client in
+            let token = try await ResealingTests.encryptedAccount("grace", client)
+            let (old, current) = (Self.address(), Self.address())
+            #expect(try await upload(client, token, old, Self.sealedFile(key: 1, "a photo")).status == .noContent)
+            #expect(try await upload(client, token, current, Self.sealedFile(key: 2, "a scan")).status == .noContent)
+            #expect(try await listed(client, token, below: 2) == [old])
+            #expect(try await listed(client, token, below: 1).isEmpty)
+            let used = try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self).usedBytes
+
+            let resealed = Self.sealedFile(key: 2, "b photo", salt: 9)
+            #expect(try await upload(client, token, old, resealed, resealed: "true").status == .noContent)
+            let downloaded = try await client.send(.get, "/v1/assets/\(old)", token: token)
+            #expect(Data(buffer: downloaded.body) == resealed, "the new bytes, at the same address")
+            #expect(try await listed(client, token, below: 2).isEmpty)
+            #expect(try await client.send(.get, "/v1/accounts/current", token: token).decode(AccountStatus.self).usedBytes == used)
+
+            let refusals: [(Data, String, HTTPResponse.Status)] = [
+                (Self.sealedFile(key: 2, "c photo"), "true", .conflict),
+                (Self.sealedFile(key: 1, "c photo"), "true", .conflict),
+                (Self.sealedFile(key: 3, "short"), "true", .conflict),
+                (Self.sealedFile(key: 3, "a longer photo"), "true", .badRequest),
+                (Self.sealedFile(key: 3, "c photo"), "perhaps", .badRequest),
+            ]
+            for (bytes, flag, status) in refusals {
+                let answer = try await upload(client, token, old, bytes, resealed: flag)
+                #expect(answer.status == status, "\(flag) \(bytes.count)")
+                if status == .conflict { #expect(answer.errorCode == .sealedAlready) }
+            }
+            #expect(Data(buffer: try await client.send(.get, "/v1/assets/\(old)", token: token).body) == resealed, "nothing changed")
+            #expect(try await upload(client, token, Self.address(), Self.sealedFile(key: 3, "x"), resealed: "true").status == .notFound)
+            for query in ["sealedBelow=0", "", "sealedBelow=2&after=nonsense"] {
+                #expect(try await client.send(.get, "/v1/accounts/current/files?\(query)", token: token).status == .badRequest, "\(query)")
+            }
+        }
+    }
+
+    @Test("a file another account holds too is replaced by neither; an account without encryption replaces nothing")
+    func isolation() async throws {
+        try await TestServer().test { client in
+            let grace = try await ResealingTests.encryptedAccount("grace", client)
+            let address = Self.address()
+            let original = Self.sealedFile(key: 1, "grace's photo")
+            #expect(try await upload(client, grace, address, original).status == .noContent)
+            let mallory = try await ResealingTests.encryptedAccount("mallory", client)
+            #expect(try await listed(client, mallory, below: 2).isEmpty)
+            #expect(try await upload(client, mallory, address, Self.sealedFile(key: 2, "mallory's bytes")).status == .noContent, "taken as already held")
+            #expect(try await upload(client, mallory, address, Self.sealedFile(key: 2, "mallory's photo"), resealed: "true").status == .notFound)
+            #expect(try await upload(client, grace, address, Self.sealedFile(key: 2, "grace's Photo"), resealed: "true").status == .notFound)
+            #expect(Data(buffer: try await client.send(.get, "/v1/assets/\(address)", token: grace).body) == original)
+
+            let plain = try await client.register("ada")
+            #expect(try await client.send(.get, "/v1/accounts/current/files?sealedBelow=2", token: plain).status == .notFound)
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import NoteTakerSyncProtocol
 
-/// Sealing an end-to-end encrypted account's kept note versions again with a newer data key,
-/// after a rotation (docs/encryption.md §2.3): the device reads, opens and seals; the server
-/// lists and replaces, checking no more than the key's version.
+/// Sealing an end-to-end encrypted account's kept note versions and files again with a newer
+/// data key, after a rotation (docs/encryption.md §2.3): the device reads, opens and seals;
+/// the server lists and replaces, checking no more than the key's version. (A file goes back
+/// through ``storeAsset(hash:chunks:resealed:for:)``.)
 extension SyncService {
     /// The kept versions of one stretch of the account's versions (``KeptVersionsPage/maximumStretch``
     /// from `after`) that are not sealed with data key `sealedBelow` or a newer one.
@@ -14,9 +15,9 @@ extension SyncService {
         guard (1...AccountKeys.maximumDataKeys).contains(sealedBelow) else {
             throw .badRequest("sealedBelow must be a data key's version, from 1 to \(AccountKeys.maximumDataKeys).")
         }
-        var cursor: VersionResealing.Cursor?
+        var cursor: Resealing.Cursor?
         if let after {
-            guard let parsed = VersionResealing.Cursor(after) else { throw .badRequest("after must be a page's next, as the server wrote it.") }
+            guard let parsed = Resealing.Cursor(after) else { throw .badRequest("after must be a page's next, as the server wrote it.") }
             cursor = parsed
         }
         try await requireKeys(account)
@@ -25,7 +26,7 @@ extension SyncService {
         }
         var versions: [KeptVersion] = []
         for stored in stretch {
-            guard let fields = try? RecordFields(wireJSON: stored.fields.utf8), VersionResealing.needsSealing(fields, below: sealedBelow),
+            guard let fields = try? RecordFields(wireJSON: stored.fields.utf8), Resealing.needsSealing(fields, below: sealedBelow),
                   let id = UUID(key: stored.cursor.recordId) else { continue }
             versions.append(KeptVersion(recordId: id, changeTag: String(stored.cursor.sequence), fields: fields))
         }
@@ -44,14 +45,14 @@ extension SyncService {
         guard resealed.changeTag.count <= 18, let sequence = Int64(resealed.changeTag), sequence >= 0 else {
             throw .badRequest("changeTag must be a version's change tag (a whole number of at most 18 digits). Nothing was changed.")
         }
-        guard VersionResealing.keyVersion(resealed.fields) >= 1 else {
+        guard Resealing.keyVersion(resealed.fields) >= 1 else {
             throw .badRequest("fields must be an envelope naming its data key ($enc, $key, …). Nothing was changed.")
         }
         guard resealed.fields.wireJSON.utf8.count <= SyncLimits.maxRecordBytes else {
             throw SyncServerError(.tooLarge, "A version's fields hold at most \(SyncLimits.maxRecordBytes) bytes. Nothing was changed.")
         }
         try await requireKeys(account)
-        let version = VersionResealing.Cursor(recordId: recordId.key, sequence: sequence)
+        let version = Resealing.Cursor(recordId: recordId.key, sequence: sequence)
         switch try await storing({ try await storage.replaceVersion(account: account.id, at: version, fields: resealed.fields) }) {
         case .replaced:
             return
@@ -62,8 +63,29 @@ extension SyncService {
         }
     }
 
-    /// Stops a request about sealed versions for an account without encryption.
-    private func requireKeys(_ account: StoredAccount) async throws(SyncServerError) {
+    /// The addresses of the account's files, from one stretch of them
+    /// (``KeptFilesPage/maximumStretch`` after `after`), whose header names a data key below
+    /// `sealedBelow`.
+    ///
+    /// - Throws: ``APIErrorCode/badRequest`` for a key version out of range or an `after`
+    ///   that is no address; ``APIErrorCode/notFound`` for an account without encryption.
+    public func keptFiles(for account: StoredAccount, sealedBelow: Int, after: String?) async throws(SyncServerError) -> KeptFilesPage {
+        guard (1...AccountKeys.maximumDataKeys).contains(sealedBelow) else {
+            throw .badRequest("sealedBelow must be a data key's version, from 1 to \(AccountKeys.maximumDataKeys).")
+        }
+        if let after { try Self.validate(hash: after) }
+        try await requireKeys(account)
+        let stretch = try await storing { try await storage.assets(account: account.id, after: after, limit: KeptFilesPage.maximumStretch) }
+        var addresses: [String] = []
+        for address in stretch {
+            guard let head = try await storing({ try await assets.prefix(of: address, count: UploadCheck.headLength) }) else { continue }
+            if Resealing.keyVersion(fileHead: head) < sealedBelow { addresses.append(address) }
+        }
+        return KeptFilesPage(addresses: addresses, next: stretch.count == KeptFilesPage.maximumStretch ? stretch.last : nil)
+    }
+
+    /// Stops a request about sealed versions or files for an account without encryption.
+    func requireKeys(_ account: StoredAccount) async throws(SyncServerError) {
         guard try await storing({ try await storage.keys(account: account.id) }) != nil else {
             throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it keeps no sealed versions.")
         }

@@ -1,10 +1,10 @@
 import Foundation
 import NoteTakerSyncProtocol
 
-/// Sealing kept note versions again after a rotation (docs/encryption.md §2.3): which
-/// versions a device is handed, and which replacement the server takes. The server reads no
-/// more of an envelope than its data key's version.
-public enum VersionResealing {
+/// Sealing kept note versions and files again after a rotation (docs/encryption.md §2.3):
+/// which a device is handed, and which replacement the server takes. The server reads no more
+/// of an envelope, or of a sealed file's header, than its data key's version.
+public enum Resealing {
     /// The version of the data key an envelope names; 0 for fields that are not sealed (or
     /// name no whole version), which every key outranks.
     public static func keyVersion(_ fields: RecordFields) -> Int {
@@ -23,6 +23,20 @@ public enum VersionResealing {
     /// replacement sent twice, or a late one, changes nothing.
     public static func accepts(replacing old: RecordFields, with new: RecordFields) -> Bool {
         new.isSealed && keyVersion(new) > keyVersion(old)
+    }
+
+    /// The version of the data key a sealed file's header names (`"NTF1"`, then the version
+    /// as 4 bytes, big-endian: docs/encryption.md §5); 0 for a file that is not sealed.
+    public static func keyVersion(fileHead head: some Collection<UInt8>) -> Int {
+        let bytes = Array(head.prefix(8))
+        guard bytes.count == 8, bytes.prefix(4).elementsEqual("NTF1".utf8) else { return 0 }
+        return bytes.suffix(4).reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// Whether a sealed file with head `new` and `newSize` bytes may replace the stored one:
+    /// sealed with a newer data key, and the same size (the same file sealed again has it).
+    public static func acceptsFile(replacing old: some Collection<UInt8>, size oldSize: Int64, with new: some Collection<UInt8>, size newSize: Int64) -> Bool {
+        keyVersion(fileHead: new) > keyVersion(fileHead: old) && newSize == oldSize
     }
 
     /// A place in the account's versions, in their order (note id, then change): where the
