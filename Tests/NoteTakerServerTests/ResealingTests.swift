@@ -84,6 +84,28 @@ import Testing
         }
     }
 
+    @Test("an encrypted account takes only sealed saves: a batch with an unencrypted one is refused whole, and nothing is kept")
+    func sealedSavesOnly() async throws {
+        try await TestServer().test { client in
+            let token = try await Self.encryptedAccount("grace", client)
+            let (sealed, plain) = (UUID(), UUID())
+            let batch = [
+                RecordChange(recordType: "note", recordId: sealed, operation: .save, baseChangeTag: nil, fields: Self.envelope(key: 1, "s")),
+                RecordChange(recordType: "note", recordId: plain, operation: .save, baseChangeTag: nil, fields: ["title": .string("Diagnosis")]),
+            ]
+            let refused = try await client.send(.post, "/v1/records/modify", token: token, json: ModifyRequest(requestId: UUID(), changes: batch))
+            #expect(refused.status == .badRequest && refused.errorCode == .badRequest)
+            #expect(try await client.changes(token).records.isEmpty, "nothing of the batch was kept")
+            let saved = try await client.modify(token, [batch[0]])
+            #expect(saved.results.map(\.outcome) == [.saved])
+            let deletion = RecordChange(recordType: "note", recordId: sealed, operation: .delete, baseChangeTag: saved.results[0].changeTag, fields: nil)
+            #expect(try await client.modify(token, [deletion]).results.map(\.outcome) == [.saved], "a deletion carries no plaintext")
+
+            let open = try await client.register("ada")
+            #expect(try await client.modify(open, [batch[1]]).results.map(\.outcome) == [.saved], "an account without encryption takes plaintext")
+        }
+    }
+
     @Test("another account's versions can be neither listed nor replaced; an account without encryption has none to reseal")
     func isolation() async throws {
         try await TestServer().test { client in

@@ -24,9 +24,8 @@ extension SyncService {
         if try await assetExists(hash: hash, for: account) { return }
         let used = try await storing { try await storage.usage(account: account.id).bytes }
         let quota = quota(of: account)
-        let sealed = try await storing { try await storage.keys(account: account.id) } != nil
         // Over the quota, the upload stops as soon as it is; nothing stays behind.
-        let check = UploadCheck(expectedHash: hash, checksContent: !sealed, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
+        let check = UploadCheck(expectedHash: hash, checksContent: !account.encrypted, room: quota - used) { SyncServerError.quotaExceeded(used: used, quota: quota) }
         try await storing {
             try await assets.store(chunks, check: check, replacing: false) { check in
                 try await storage.addAsset(hash: hash, size: check.size, account: account.id, quota: quota)
@@ -40,7 +39,7 @@ extension SyncService {
     private func replaceSealedAsset<Chunks: AsyncSequence>(
         hash: String, chunks: Chunks, for account: StoredAccount
     ) async throws(SyncServerError) where Chunks.Element == [UInt8] {
-        try await requireKeys(account)
+        try requireKeys(account)
         let (held, holders) = try await storing { (try await storage.hasAsset(hash: hash, account: account.id), try await storage.holders(ofAsset: hash)) }
         guard held, holders == 1, let size = try await storing({ try await assets.size(of: hash) }),
               let head = try await storing({ try await assets.prefix(of: hash, count: UploadCheck.headLength) }) else {

@@ -65,7 +65,7 @@ extension SyncService {
             throw SyncServerError(.tooLarge, "A batch holds at most \(SyncLimits.maxBatchSize) changes; this one has \(request.changes.count). Nothing was saved.")
         }
         for change in request.changes {
-            try RecordVersioning.validate(change)
+            try RecordVersioning.validate(change, sealedOnly: account.encrypted)
         }
         let marked = [request.changeToken, request.authoredToken].contains { token in
             token.flatMap { HistoryMark.parse($0, serverId: storage.serverId)?.mark } != nil

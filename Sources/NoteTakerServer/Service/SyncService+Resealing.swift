@@ -20,7 +20,7 @@ extension SyncService {
             guard let parsed = Resealing.Cursor(after) else { throw .badRequest("after must be a page's next, as the server wrote it.") }
             cursor = parsed
         }
-        try await requireKeys(account)
+        try requireKeys(account)
         let stretch = try await storing {
             try await storage.keptVersions(account: account.id, after: cursor, limit: KeptVersionsPage.maximumStretch)
         }
@@ -51,7 +51,7 @@ extension SyncService {
         guard resealed.fields.wireJSON.utf8.count <= SyncLimits.maxRecordBytes else {
             throw SyncServerError(.tooLarge, "A version's fields hold at most \(SyncLimits.maxRecordBytes) bytes. Nothing was changed.")
         }
-        try await requireKeys(account)
+        try requireKeys(account)
         let version = Resealing.Cursor(recordId: recordId.key, sequence: sequence)
         switch try await storing({ try await storage.replaceVersion(account: account.id, at: version, fields: resealed.fields) }) {
         case .replaced:
@@ -74,7 +74,7 @@ extension SyncService {
             throw .badRequest("sealedBelow must be a data key's version, from 1 to \(AccountKeys.maximumDataKeys).")
         }
         if let after { try Self.validate(hash: after) }
-        try await requireKeys(account)
+        try requireKeys(account)
         let stretch = try await storing { try await storage.assets(account: account.id, after: after, limit: KeptFilesPage.maximumStretch) }
         var addresses: [String] = []
         for address in stretch {
@@ -85,8 +85,8 @@ extension SyncService {
     }
 
     /// Stops a request about sealed versions or files for an account without encryption.
-    func requireKeys(_ account: StoredAccount) async throws(SyncServerError) {
-        guard try await storing({ try await storage.keys(account: account.id) }) != nil else {
+    func requireKeys(_ account: StoredAccount) throws(SyncServerError) {
+        guard account.encrypted else {
             throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it keeps no sealed versions.")
         }
     }

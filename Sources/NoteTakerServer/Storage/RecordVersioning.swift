@@ -50,14 +50,20 @@ enum RecordVersioning {
         return (previous.editSequence, previous.editAuthor)
     }
 
-    /// Checks what the server can check of a change before applying anything.
-    static func validate(_ change: RecordChange) throws(SyncServerError) {
+    /// Checks what the server can check of a change before applying anything; with
+    /// `sealedOnly` (an end-to-end encrypted account), that a change with fields is sealed.
+    static func validate(_ change: RecordChange, sealedOnly: Bool) throws(SyncServerError) {
         guard SyncRecordType(rawValue: change.recordType) != nil else {
             let known = SyncRecordType.allCases.map(\.rawValue).joined(separator: ", ")
             throw .badRequest("Unknown record type '\(change.recordType)'; the server accepts \(known).")
         }
         if change.operation == .save, change.fields == nil {
             throw .badRequest("The save of record \(change.recordId.key) has no fields.")
+        }
+        // An end-to-end encrypted account keeps no plaintext: a save from a device that does
+        // not seal (an older one, or one that missed the encryption) is refused, not kept.
+        if sealedOnly, let fields = change.fields, !fields.isEmpty, !fields.isSealed {
+            throw .badRequest("This account is end-to-end encrypted and keeps only sealed records; record \(change.recordId.key) was sent unencrypted. Nothing in the batch was saved: log in again on this device.")
         }
     }
 

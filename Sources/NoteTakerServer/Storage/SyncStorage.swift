@@ -12,6 +12,9 @@ public struct StoredAccount: Sendable, Hashable {
     /// The bytes this account may use, when its operator set a quota of its own
     /// (`notetaker-server account quota`); `nil`: the server's `--quota-mb`.
     public var quotaBytes: Int64? = nil
+    /// Whether the account is end-to-end encrypted (it has key material): it takes only
+    /// sealed saves (docs/encryption.md §3.3).
+    public var encrypted = false
 }
 
 /// An account's key material as the storage keeps it: the KDF parameters on their own (a

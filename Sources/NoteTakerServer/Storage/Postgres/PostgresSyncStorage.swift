@@ -37,7 +37,7 @@ public struct PostgresSyncStorage: SyncStorage {
 
     /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
-        try await account(database.query("SELECT id, username, password_hash, quota_bytes FROM account WHERE lower(username) = lower(\(username))"))
+        try await account(database.query("SELECT id, username, password_hash, quota_bytes, keys IS NOT NULL FROM account WHERE lower(username) = lower(\(username))"))
     }
 
     /// Replaces an account's password hash.
@@ -122,12 +122,14 @@ public struct PostgresSyncStorage: SyncStorage {
     /// The session a token's hash names, with its account.
     public func session(hash: String) async throws -> StoredSession? {
         let rows = try await database.query("""
-            SELECT account.id, account.username, account.password_hash, session.created_at, session.last_used_at, account.quota_bytes
+            SELECT account.id, account.username, account.password_hash, session.created_at, session.last_used_at, account.quota_bytes,
+                account.keys IS NOT NULL
             FROM session JOIN account ON account.id = session.account_id WHERE session.token_hash = \(hash)
             """)
-        for try await (id, username, passwordHash, created, used, quota) in rows.decode((Int64, String, String, Double, Double, Int64?).self) {
+        for try await (id, username, passwordHash, created, used, quota, encrypted) in rows.decode((Int64, String, String, Double, Double, Int64?, Bool).self) {
             return StoredSession(
-                account: StoredAccount(id: id, username: username, passwordHash: passwordHash, quotaBytes: quota), createdAt: created, lastUsedAt: used)
+                account: StoredAccount(id: id, username: username, passwordHash: passwordHash, quotaBytes: quota, encrypted: encrypted),
+                createdAt: created, lastUsedAt: used)
         }
         return nil
     }
@@ -152,8 +154,8 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     private func account(_ rows: PostgresRowSequence) async throws -> StoredAccount? {
-        for try await (id, username, hash, quota) in rows.decode((Int64, String, String, Int64?).self) {
-            return StoredAccount(id: id, username: username, passwordHash: hash, quotaBytes: quota)
+        for try await (id, username, hash, quota, encrypted) in rows.decode((Int64, String, String, Int64?, Bool).self) {
+            return StoredAccount(id: id, username: username, passwordHash: hash, quotaBytes: quota, encrypted: encrypted)
         }
         return nil
     }

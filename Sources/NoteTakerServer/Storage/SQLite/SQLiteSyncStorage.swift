@@ -41,7 +41,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// Creates an account, with its key material if any; a taken name is refused.
     public func createAccount(username: String, passwordHash: String, keys: StoredKeys?) async throws -> StoredAccount {
         try await writer.write { db in
-            if try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes FROM account WHERE username = ?", username) != nil {
+            if try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes, keys IS NOT NULL FROM account WHERE username = ?", username) != nil {
                 throw SyncServerError(.accountExists, "The user name '\(username)' is taken. Choose another, or log in.")
             }
             try db.execute(
@@ -54,7 +54,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
         try await writer.read { db in
-            try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes FROM account WHERE username = ?", username)
+            try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes, keys IS NOT NULL FROM account WHERE username = ?", username)
         }
     }
 
@@ -143,10 +143,12 @@ public struct SQLiteSyncStorage: SyncStorage {
     public func session(hash: String) async throws -> StoredSession? {
         try await writer.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT account.id, account.username, account.passwordHash, session.createdAt, session.lastUsedAt, account.quotaBytes
+                SELECT account.id, account.username, account.passwordHash, session.createdAt, session.lastUsedAt, account.quotaBytes,
+                    account.keys IS NOT NULL
                 FROM session JOIN account ON account.id = session.accountId WHERE session.tokenHash = ?
                 """, arguments: [hash]).map {
-                StoredSession(account: StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[5]), createdAt: $0[3], lastUsedAt: $0[4])
+                StoredSession(account: StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[5], encrypted: $0[6]),
+                              createdAt: $0[3], lastUsedAt: $0[4])
             }
         }
     }
@@ -180,7 +182,7 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     private static func account(_ db: Database, sql: String, _ argument: String) throws -> StoredAccount? {
         try Row.fetchOne(db, sql: sql, arguments: [argument]).map {
-            StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[3])
+            StoredAccount(id: $0[0], username: $0[1], passwordHash: $0[2], quotaBytes: $0[3], encrypted: $0[4])
         }
     }
 
