@@ -84,6 +84,27 @@ import Testing
         }
     }
 
+    @Test("a page of versions holds about 8 MB of fields at most, so that a device can read it; the next page goes on after it")
+    func pagesStayReadable() async throws {
+        try await TestServer().test { client in
+            let token = try await Self.encryptedAccount("grace", client)
+            let large = String(repeating: "A", count: 900_000)
+            for index in 0..<10 {
+                let id = UUID()
+                var fields = Self.envelope(key: 1, "n\(index)")
+                fields["$sealed"] = .string(large)
+                let first = try await client.modify(token, [RecordChange(recordType: "note", recordId: id, operation: .save, baseChangeTag: nil, fields: fields)])
+                _ = try await client.modify(token, [RecordChange(
+                    recordType: "note", recordId: id, operation: .save, baseChangeTag: first.results[0].changeTag, fields: Self.envelope(key: 1, "e"))])
+            }
+            let first = try await page(client, token, below: 2)
+            #expect(first.versions.count == 8 && first.next != nil, "\(first.versions.count)")
+            let second = try await page(client, token, below: 2, after: first.next)
+            #expect(second.versions.count == 2 && second.next == nil)
+            #expect(Set(first.versions.map(\.recordId)).isDisjoint(with: second.versions.map(\.recordId)))
+        }
+    }
+
     @Test("an encrypted account takes only sealed saves: a batch with an unencrypted one is refused whole, and nothing is kept")
     func sealedSavesOnly() async throws {
         try await TestServer().test { client in

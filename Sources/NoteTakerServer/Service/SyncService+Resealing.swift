@@ -7,7 +7,8 @@ import NoteTakerSyncProtocol
 /// through ``storeAsset(hash:chunks:resealed:for:)``.)
 extension SyncService {
     /// The kept versions of one stretch of the account's versions (``KeptVersionsPage/maximumStretch``
-    /// from `after`) that are not sealed with data key `sealedBelow` or a newer one.
+    /// from `after`, fewer when their fields pass ``SyncLimits/maxPageBytes``) that are not
+    /// sealed with data key `sealedBelow` or a newer one.
     ///
     /// - Throws: ``APIErrorCode/badRequest`` for a key version out of range or a cursor no
     ///   page wrote; ``APIErrorCode/notFound`` for an account without encryption.
@@ -24,14 +25,22 @@ extension SyncService {
         let stretch = try await storing {
             try await storage.keptVersions(account: account.id, after: cursor, limit: KeptVersionsPage.maximumStretch)
         }
+        // A page holds about SyncLimits.maxPageBytes of fields at most (one version at least),
+        // as a page of changes does: the versions after go in the next.
         var versions: [KeptVersion] = []
+        var bytes = 0
+        var read: Resealing.Cursor?
         for stored in stretch {
-            guard let fields = try? RecordFields(wireJSON: stored.fields.utf8), Resealing.needsSealing(fields, below: sealedBelow),
-                  let id = UUID(key: stored.cursor.recordId) else { continue }
-            versions.append(KeptVersion(recordId: id, changeTag: String(stored.cursor.sequence), fields: fields))
+            if let fields = try? RecordFields(wireJSON: stored.fields.utf8), Resealing.needsSealing(fields, below: sealedBelow),
+               let id = UUID(key: stored.cursor.recordId) {
+                bytes += stored.fields.utf8.count
+                if bytes > SyncLimits.maxPageBytes, !versions.isEmpty { break }
+                versions.append(KeptVersion(recordId: id, changeTag: String(stored.cursor.sequence), fields: fields))
+            }
+            read = stored.cursor
         }
-        let next = stretch.count == KeptVersionsPage.maximumStretch ? stretch.last?.cursor.text : nil
-        return KeptVersionsPage(versions: versions, next: next)
+        let whole = stretch.count < KeptVersionsPage.maximumStretch && read == stretch.last?.cursor
+        return KeptVersionsPage(versions: versions, next: whole ? nil : read?.text)
     }
 
     /// Replaces a kept version of one of the account's notes with the same version sealed with
