@@ -66,4 +66,7 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The kept version is sealed with the data key sent, or a newer one, already (409): a
     /// replacement sent twice, or by two devices; nothing was changed, nothing is left to do.
     case sealedAlready
+    /// The account still holds records in plain text (409): a conversion to end-to-end
+    /// encryption is not finished until each is sent again sealed; nothing was deleted.
+    case unsealedRecords
 }

@@ -60,6 +60,9 @@ public enum SyncAPI {
     /// (`?sealedBelow=N&after=ADDRESS`, ``KeptFilesPage``); `PUT /v1/assets/{hash}?resealed=true`
     /// puts one back sealed again.
     public static let keptFiles = Endpoint(method: "GET", path: "/v1/accounts/current/files")
+    /// Deletes what an account converted to end-to-end encryption still holds in plain text,
+    /// once every record is sealed (``PlaintextDropped``).
+    public static let dropPlaintext = Endpoint(method: "DELETE", path: "/v1/accounts/current/plaintext")
     /// Uploads an attachment file under its SHA-256.
     public static let uploadAsset = Endpoint(method: "PUT", path: "/v1/assets/{hash}")
     /// Whether the account holds an asset.
@@ -73,7 +76,7 @@ public enum SyncAPI {
     public static let endpoints: [Endpoint] = [
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
-        changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
     ]
 }
 

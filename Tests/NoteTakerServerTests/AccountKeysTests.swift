@@ -97,21 +97,6 @@ struct AccountKeysTests {
         }
     }
 
-    @Test("keys are refused for an account that already holds records the server can read, and nothing changes")
-    func noKeysForAnAccountWithRecords() async throws {
-        let server = try await TestServer()
-        try await server.test { client in
-            let token = try await client.register("ada")
-            _ = try await client.modify(token, [noteSave(title: "readable")])
-            let refused = try await client.send(.put, "/v1/accounts/current/password", token: token,
-                                                json: PasswordChange(currentPassword: "correct horse", newPassword: "login secret one", keys: Self.keys()))
-            #expect(refused.status == .badRequest)
-            #expect(try refused.decode(APIErrorBody.self).message.contains("cannot be encrypted in place"))
-            #expect(try await parameters("ada", client) == .none)
-            #expect(try await client.send(.post, "/v1/sessions", json: Credentials(username: "ada", password: "correct horse")).status == .created)
-        }
-    }
-
     @Test("a data key is appended only as the next version, for the password; anything else changes nothing")
     func rotation() async throws {
         let server = try await TestServer()

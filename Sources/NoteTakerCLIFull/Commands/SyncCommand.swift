@@ -32,6 +32,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         if interactive { ProgressLine().finish() }
         if output.json { return try JSONOutput.print(report) }
         print(Self.describe(report))
+        if report.conversionFinished { print(Words.text("syncedConversionFinished")) }
         let summary = try store.syncSummary()
         if summary.conflicts > 0 { print(Words.text("syncedConflicts", ["count": summary.conflicts])) }
         if !summary.failures.isEmpty { print(Words.text("syncedFailures", ["count": summary.failures.count])) }

@@ -35,23 +35,57 @@ public struct DerivedIdentity: Sendable {
         return DerivedIdentity(keyed: KeyedIdentity(idKey: SymmetricKey(data: key)))
     }
 
+    /// How a store that adopts a rule renames its tags, by what its server holds.
+    enum Adoption {
+        /// A store that starts afresh with an account (nothing here known to its server yet):
+        /// the caller then queues every record to go up
+        /// (``NoteStore/requeueEverything(_:keepingDeletions:)``).
+        case afresh
+        /// The device converting its account to end-to-end encryption (docs/encryption.md
+        /// §2.4): each renamed tag goes up as a save of its new id and a deletion of its old one.
+        case converting
+        /// Another device of an account converted meanwhile: the converting device sent the
+        /// renamed tags; a change waiting here of a tag's old id waits as a change of its new one.
+        case following
+    }
+
     /// Follows `keyed` (an account's id key, or `nil` for an account without encryption) from
-    /// now on, and gives every tag here the id it has under it: the tag's links follow it. Only
-    /// for an account this store starts afresh with, nothing here known to its server yet: the
-    /// caller then queues every record to go up (``NoteStore/requeueEverything(_:keepingDeletions:)``).
-    static func adopt(_ db: Database, keyed: KeyedIdentity?) throws {
+    /// now on, and gives every tag here the id it has under it: the tag's links follow it.
+    static func adopt(_ db: Database, keyed: KeyedIdentity?, _ adoption: Adoption = .afresh) throws {
         try SyncState.set(db, .identityKey, keyed?.keyBytes.base64EncodedString())
+        // A batch in flight names the old ids, and went unanswered (its session ended): its
+        // changes wait in the outbox still, and go up under the new ids instead.
+        try PushBatch.clearAll(db)
         let identity = DerivedIdentity(keyed: keyed)
         // Names are unique, and so are the ids made from them: no rename meets another tag.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM tag") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, changeTag FROM tag") {
             let old: String = row["id"]
             let new = identity.tagID(row["name"]).key
             guard new != old else { continue }
             try db.execute(sql: "UPDATE tag SET id = ? WHERE id = ?", arguments: [new, old])
             try db.execute(sql: "UPDATE noteTag SET tagId = ? WHERE tagId = ?", arguments: [new, old])
-            try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
+            switch adoption {
+            case .afresh:
+                try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
+            case .converting, .following:
+                // The new id is a record the server holds no version of here.
+                try db.execute(sql: "UPDATE tag SET changeTag = NULL, syncBase = NULL WHERE id = ?", arguments: [new])
+                try db.execute(sql: "UPDATE outbox SET recordId = ? WHERE recordType = 'tag' AND recordId = ?", arguments: [new, old])
+                guard adoption == .converting else { continue }
+                try Outbox.record(db, .tag, new)
+                if let changeTag: String = row["changeTag"] {
+                    try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
+                                   arguments: [old, changeTag])
+                    try Outbox.append(db, .tag, old, .delete)
+                }
+            }
         }
+    }
+
+    /// Whether `keyed` is the rule this store follows now.
+    static func follows(_ db: Database, keyed: KeyedIdentity?) throws -> Bool {
+        try current(db).keyed?.keyBytes == keyed?.keyBytes
     }
 }
 

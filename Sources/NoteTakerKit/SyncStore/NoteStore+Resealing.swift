@@ -11,6 +11,9 @@ public struct ResealingPass: Sendable, Hashable, Codable {
         case versions
         /// The attachment files.
         case files
+        /// Asking the server to delete what it holds in plain text: the last step of a
+        /// conversion to end-to-end encryption (a pass below key 1), in place of the files.
+        case plaintext
     }
 
     /// What is sealed with a data key below this one is sealed again.
@@ -29,11 +32,18 @@ public struct ResealingPass: Sendable, Hashable, Codable {
     }
 
     /// The pass after a stretch whose page said `next`: further in the same stage, the next
-    /// stage, or `nil` when it is done.
+    /// stage, or `nil` when it is done. A conversion's pass (below key 1) seals the plaintext
+    /// versions, then has the server drop its plaintext files: their sealed copies went up
+    /// under keyed addresses with the records, so none is sealed again in place.
     public func advanced(to next: String?) -> ResealingPass? {
         if let next { return ResealingPass(below: below, stage: stage, after: next) }
-        return stage == .versions ? ResealingPass(below: below, stage: .files) : nil
+        guard stage == .versions else { return nil }
+        return ResealingPass(below: below, stage: converts ? .plaintext : .files)
     }
+
+    /// Whether this pass converts the account to end-to-end encryption: it seals what is in
+    /// plain text (below key 1).
+    public var converts: Bool { below == 1 }
 }
 
 extension NoteStore {
@@ -47,6 +57,21 @@ extension NoteStore {
     public func queueResealing(keyVersion: Int) throws(NoteTakerError) -> Int {
         try write { db in
             try Self.keep(ResealingPass(below: keyVersion), db)
+            return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
+        }
+    }
+
+    /// Starts converting this store's account to end-to-end encryption, once its server took
+    /// the keys (docs/encryption.md §2.4): ids derived from content follow the account's id
+    /// key `identity` (each renamed tag goes up under its new id, its old one deleted), every
+    /// record the server holds is queued to go up again, sealed this time (a derived save), and
+    /// a pass seals the note versions the server keeps, then has it delete what it still
+    /// holds in plain text. Returns how many records were queued.
+    @discardableResult
+    public func beginEncryptionConversion(identity: KeyedIdentity) throws(NoteTakerError) -> Int {
+        try write { db in
+            try DerivedIdentity.adopt(db, keyed: identity, .converting)
+            try Self.keep(ResealingPass(below: 1), db)
             return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
         }
     }
@@ -66,6 +91,15 @@ extension NoteStore {
             let advanced = pass.advanced(to: next)
             try Self.keep(advanced, db)
             return advanced
+        }
+    }
+
+    /// Starts `pass` over from its first stage, at the next sync (unless a pass begun since
+    /// replaced it): a conversion whose last step found a record not sealed yet.
+    package func restartResealing(_ pass: ResealingPass) throws(NoteTakerError) {
+        try write { db in
+            guard try Self.pass(db)?.below == pass.below else { return }
+            try Self.keep(ResealingPass(below: pass.below), db)
         }
     }
 

@@ -57,8 +57,13 @@ public enum SyncError: Error, Sendable, Equatable {
     public enum CannotEncrypt: Sendable, Equatable {
         /// It is end-to-end encrypted already.
         case alreadyEncrypted
-        /// It holds records the server can read: converting them in place is not built.
+        /// It holds records, and this store does not sync with it: only a device that does
+        /// can convert it (it sends every record again sealed).
         case holdsRecords
+        /// This device has not synced everything yet: changes waiting to go up (or failed),
+        /// records held back, files not downloaded. A conversion sends every record and file
+        /// this device holds sealed, and the server then deletes its plaintext copies.
+        case unsynced(changes: Int, held: Int, files: Int)
         /// The new password is the old one, which whoever set it (the server's operator) knows.
         case samePassword
     }
@@ -91,6 +96,8 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .noRecoveryCode: Wording("syncNoRecoveryCode")
         case .cannotEncrypt(.alreadyEncrypted): Wording("syncCannotEncrypt_alreadyEncrypted")
         case .cannotEncrypt(.holdsRecords): Wording("syncCannotEncrypt_holdsRecords")
+        case .cannotEncrypt(.unsynced(let changes, let held, let files)):
+            Wording("syncCannotEncrypt_unsynced", ["changes": changes, "held": held, "files": files])
         case .cannotEncrypt(.samePassword): Wording("syncCannotEncrypt_samePassword")
         case .noKeysToRotate: Wording("syncNoKeysToRotate")
         }

@@ -20,6 +20,9 @@ public struct SyncReport: Sendable, Equatable, Codable {
     /// Attachment files the server keeps, sealed again with the newest key after this device
     /// rotated the account's keys.
     public var resealedFiles = 0
+    /// This device finished converting the account to end-to-end encryption: every record,
+    /// kept version and file is sealed, and the server deleted what it held in plain text.
+    public var conversionFinished = false
     /// The server turned out to be restored from an older copy: this device sent up again
     /// what the server no longer held (see ``SyncSummary/restoredServer``).
     public var serverRestored = false

@@ -163,6 +163,9 @@ extension NoteStore {
             if !sameAccount {
                 try DerivedIdentity.adopt(db, keyed: identity)
                 try Self.requeueEverything(db)
+            } else if identity != nil, try !DerivedIdentity.follows(db, keyed: identity) {
+                // The account was converted to end-to-end encryption by another device.
+                try DerivedIdentity.adopt(db, keyed: identity, .following)
             }
             try SyncState.set(db, .serverURL, serverURL.absoluteString)
             try SyncState.set(db, .username, username)

@@ -105,6 +105,8 @@ package protocol SyncStore: Sendable {
     /// Notes that `pass` went through a stretch whose page said `next`; the pass as it now
     /// stands (`nil`: done).
     func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass?
+    /// Starts a pass over from its first stage.
+    func restartResealing(_ pass: ResealingPass) throws(NoteTakerError)
     /// The hashes of the attachment files this device's notes name.
     func attachmentHashes() throws(NoteTakerError) -> [String]
 }

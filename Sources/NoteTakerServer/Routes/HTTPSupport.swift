@@ -10,7 +10,7 @@ extension SyncServerError: HTTPResponseError {
         case .unauthorized, .sessionEnded: .unauthorized
         case .resyncRequired, .serverRestored, .tombstonesPurged: .gone
         case .notFound: .notFound
-        case .accountExists, .keysChanged, .sealedAlready: .conflict
+        case .accountExists, .keysChanged, .sealedAlready, .unsealedRecords: .conflict
         case .registrationClosed: .forbidden
         case .tooLarge: .contentTooLarge
         case .quotaExceeded, .serverFull: .init(code: 507, reasonPhrase: "Insufficient Storage")

@@ -160,6 +160,10 @@ struct SyncRoutes {
             let after = request.uri.queryParameters.get("after")
             return try JSONBody.response(try await service.keptFiles(for: account, sealedBelow: try Self.sealedBelow(request), after: after))
         }
+        router.delete("/v1/accounts/current/plaintext") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            return try JSONBody.response(try await service.dropPlaintext(for: account))
+        }
         AssetRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
     }

@@ -212,11 +212,9 @@ public struct SyncService: Sendable {
         if keys == nil, encrypted {
             throw .badRequest("This account is end-to-end encrypted: a new password comes with its key material (keys). Nothing was changed.")
         }
-        // Keys given to an account without them encrypt it: only while it holds nothing the
-        // server could read (converting one with records in place is not built).
-        if keys != nil, !encrypted, try await storing({ try await storage.usage(account: account.id) }).records > 0 {
-            throw .badRequest("This account holds notes without end-to-end encryption; it cannot be encrypted in place yet. Nothing was changed.")
-        }
+        // Keys given to an account without them encrypt it: from then on it takes only sealed
+        // saves, and a device converting it sends its records again sealed, then asks the
+        // server to drop what it still holds in plain text (dropPlaintext).
         try await storing {
             try await storage.setPasswordHash(try await hashing.run { try hasher.hash(change.newPassword) }, keys: keys, account: account.id)
             try await storage.removeSessions(account: account.id, except: SessionToken.hash(token))

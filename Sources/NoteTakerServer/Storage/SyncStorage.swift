@@ -215,4 +215,14 @@ public protocol SyncStorage: Sendable {
     func assets(account: Int64, after: String?, limit: Int) async throws -> [String]
     /// How many accounts hold the asset at this address.
     func holders(ofAsset hash: String) async throws -> Int
+
+    /// How many of the account's records (deletions aside) hold fields that are not sealed:
+    /// what a conversion to end-to-end encryption has left to send (docs/encryption.md §2.4).
+    func unsealedRecordCount(account: Int64) async throws -> Int
+    /// Deletes the account's kept note versions whose fields are not sealed; the usage
+    /// follows. Returns how many.
+    func dropUnsealedVersions(account: Int64) async throws -> Int
+    /// Forgets that the account holds the asset at `hash`; the usage follows. Returns whether
+    /// no account holds it any more (its bytes may go).
+    func dropAsset(hash: String, account: Int64) async throws -> Bool
 }

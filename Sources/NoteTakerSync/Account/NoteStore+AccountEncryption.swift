@@ -2,15 +2,23 @@ import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
 
-/// Encrypting an account that has no encryption yet (docs/encryption.md §2.4): today, one that
+/// Encrypting an account that has no encryption yet (docs/encryption.md §2.4): one that
 /// holds nothing, such as an account the server's operator made with `account add` on a server
-/// whose registration is closed. Its password was chosen by the operator, so it takes a new one
-/// the operator does not know. Converting an account that holds notes is not built.
+/// whose registration is closed, or one that holds notes, from a device that syncs with it,
+/// which converts it. Its password travelled as it is, so it takes a new one.
 extension NoteStore {
-    /// Makes the empty account `username` end-to-end encrypted, with `newPassword`: its keys are
-    /// made here and go up with the new password's login secret in one request (the server
-    /// refuses keys for an account holding records), then its recovery secret; the account is
-    /// then used here as registering does. Returns the recovery code to show once.
+    /// Makes the account `username` end-to-end encrypted, with `newPassword`: its keys are
+    /// made here and go up with the new password's login secret in one request, then its
+    /// recovery secret; the account is then used here as registering does. Returns the
+    /// recovery code to show once.
+    ///
+    /// An account that holds records is converted, from this store only when it syncs with it:
+    /// this device first syncs, and goes on only when it holds everything (else
+    /// ``SyncError/CannotEncrypt/unsynced(changes:held:files:)``); its tags take their keyed ids,
+    /// and every record is queued to go up again sealed. The syncs that follow send them, seal
+    /// the kept versions, and have the server delete what it holds in plain text
+    /// (``SyncReport/conversionFinished``). Other devices are logged out, and log in again
+    /// with the new password.
     public func encryptSyncAccount(
         server: URL, username: String, currentPassword: String, newPassword: String, allowInsecure: Bool,
         trusting: TrustedCertificates? = nil, parameters: KDFParameters = .fresh(), minimumCost: Int = 1 << 17
@@ -20,12 +28,17 @@ extension NoteStore {
         guard try await anonymous.loginParameters(username: username).kdf == KDFParameters.none.kdf else {
             throw .cannotEncrypt(.alreadyEncrypted)
         }
-        // The password goes as it is this once: the server already knows it, having set it.
+        // The password goes as it is this once: the server already knows it.
         let session = try await anonymous.login(username: username, password: currentPassword)
         let transport = try HTTPSyncTransport(server: server, token: session.token, allowInsecure: allowInsecure, trusted: trusting)
-        guard try await transport.accountStatus().recordCount == 0 else {
-            try? await transport.logout()
-            throw .cannotEncrypt(.holdsRecords)
+        let converting = try await transport.accountStatus().recordCount > 0
+        if converting {
+            do {
+                try await prepareConversion(server: server, username: username, transport: transport)
+            } catch {
+                try? await transport.logout()
+                throw error
+            }
         }
         let keys: PasswordKeys
         let made: (keyring: AccountKeyring, material: AccountKeys, recovery: RecoveryCode)
@@ -36,10 +49,36 @@ extension NoteStore {
             throw .keysRefused("\(error)")
         }
         try await transport.changePassword(current: currentPassword, new: keys.loginSecretText, keys: made.material)
+        if converting {
+            try keepKeyring(made.keyring)
+            do { try beginEncryptionConversion(identity: KeyedIdentity(idKey: made.keyring.idKey)) } catch { throw .store(error) }
+        }
         try keep(session, keyring: made.keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
         try await transport.setRecovery(
             secret: made.recovery.recoverySecretText, wrappedByRecovery: made.material.wrappedByRecovery, password: keys.loginSecretText)
         try? await nameSyncSession()
         return ConnectedAccount(session: session, encrypted: true, recoveryCode: made.recovery)
+    }
+
+    /// Before converting an account that holds records: this store must sync with it, and
+    /// after one more sync hold everything the server does, nothing of its own left to send.
+    private func prepareConversion(server: URL, username: String, transport: HTTPSyncTransport) async throws(SyncError) {
+        let settings: SyncSettings
+        do { settings = try syncSettings() } catch { throw .store(error) }
+        guard settings.serverURL?.absoluteString == server.absoluteString, settings.username == username else {
+            throw .cannotEncrypt(.holdsRecords)
+        }
+        _ = try await syncEngine(transport: transport).sync()
+        let (summary, missing): (SyncSummary, [String])
+        do {
+            summary = try syncSummary()
+            missing = try missingAttachmentFiles()
+        } catch {
+            throw .store(error)
+        }
+        let changes = summary.pending + summary.failures.count
+        guard changes == 0, summary.held.isEmpty, missing.isEmpty else {
+            throw .cannotEncrypt(.unsynced(changes: changes, held: summary.held.count, files: missing.count))
+        }
     }
 }

@@ -3,7 +3,8 @@ import NoteTakerKit
 import NoteTakerSyncProtocol
 
 /// Sealing the note versions and the files the server keeps again with the newest data key,
-/// after this device rotated the account's keys (docs/encryption.md §2.3): the last step of a
+/// after this device rotated the account's keys (docs/encryption.md §2.3), or sealing them
+/// for the first time after it converted the account to encryption (§2.4): the last step of a
 /// cycle, a stretch of the server's versions or files at a time, remembered after each so
 /// that a pass cut short goes on where it stopped.
 extension SyncEngine {
@@ -21,7 +22,7 @@ extension SyncEngine {
             switch pass.stage {
             case .versions:
                 let page = try await transport.keptVersions(sealedBelow: pass.below, after: pass.after)
-                for version in page.versions where try await reseal(version, with: sealing) {
+                for version in page.versions where try await reseal(version, with: sealing, converting: pass.converts) {
                     report.resealedVersions += 1
                 }
                 next = page.next
@@ -34,17 +35,38 @@ extension SyncEngine {
                     report.resealedFiles += 1
                 }
                 next = page.next
+            case .plaintext:
+                do {
+                    _ = try await transport.dropPlaintext()
+                } catch .server(let code, _) where code == APIErrorCode.unsealedRecords.rawValue {
+                    // A record is not sealed yet (a save refused, or a batch cut short): the
+                    // next sync sends it, and goes through the versions it left behind again.
+                    try local { try $0.restartResealing(pass) }
+                    return
+                }
+                report.conversionFinished = true
+                next = nil
             }
             guard let advanced = try local({ try $0.noteResealing(pass, next: next) }), advanced.below <= sealing.keyring.newestVersion else { return }
             pass = advanced
         }
     }
 
-    /// Seals one kept version again and puts it back; whether the server took it.
-    private func reseal(_ version: KeptVersion, with sealing: RecordSealing) async throws(SyncError) -> Bool {
+    /// Seals one kept version again and puts it back; whether the server took it. While
+    /// `converting` the account to encryption, a version kept in plain text is sealed, at
+    /// revision 1 (kept versions are not held to a record's revisions); at any other time one
+    /// is left as it is: a server that made it up gets no seal on it.
+    private func reseal(_ version: KeptVersion, with sealing: RecordSealing, converting: Bool) async throws(SyncError) -> Bool {
         let type = SyncRecordType.note.rawValue
-        guard case .success(let (fields, revision)) = sealing.open(version.fields, recordType: type, recordId: version.recordId, seen: nil),
-              let sealed = try? sealing.seal(fieldsJSON: fields.wireJSON, recordType: type, recordId: version.recordId, revision: revision)
+        let plain: (fields: RecordFields, revision: Int)
+        if converting, !version.fields.isSealed {
+            plain = (version.fields, 1)
+        } else if case .success(let opened) = sealing.open(version.fields, recordType: type, recordId: version.recordId, seen: nil) {
+            plain = opened
+        } else {
+            return false
+        }
+        guard let sealed = try? sealing.seal(fieldsJSON: plain.fields.wireJSON, recordType: type, recordId: version.recordId, revision: plain.revision)
         else { return false }
         return try await acceptedUnlessDone { () async throws(SyncError) in
             try await transport.resealVersion(version.recordId, ResealedVersion(changeTag: version.changeTag, fields: sealed.fields))

@@ -37,6 +37,9 @@ public protocol SyncTransport: Sendable {
     func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage
     /// Replaces the sealed file at `address` with `file`, the same file sealed with a newer key.
     func uploadResealedAsset(address: String, from file: URL) async throws(SyncError)
+    /// Asks the server to delete what the account, converted to end-to-end encryption, still
+    /// holds in plain text: ``APIErrorCode/unsealedRecords`` while a record is not sealed.
+    func dropPlaintext() async throws(SyncError) -> PlaintextDropped
 }
 
 extension SyncTransport {
@@ -71,5 +74,10 @@ extension SyncTransport {
     /// A transport without sealed files (test doubles) holds none to replace.
     public func uploadResealedAsset(address: String, from file: URL) async throws(SyncError) {
         throw .server(code: APIErrorCode.notFound.rawValue, message: "No sealed files here.")
+    }
+
+    /// A transport without plaintext to drop (test doubles) drops nothing.
+    public func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
+        PlaintextDropped(versions: 0, files: 0)
     }
 }

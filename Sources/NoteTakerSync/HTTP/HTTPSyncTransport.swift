@@ -89,6 +89,11 @@ public struct HTTPSyncTransport: SyncTransport {
         try await exchange(SyncAPI.resealVersion, id: recordId.key, body: try Self.encoded(resealed), accepting: [204]) { _ in }
     }
 
+    /// Deletes what the converted account still holds in plain text.
+    public func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
+        try await json(PlaintextDropped.self, SyncAPI.dropPlaintext)
+    }
+
     // MARK: Requests
 
     func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {

@@ -1,0 +1,15 @@
+/// The answer of `DELETE /v1/accounts/current/plaintext`, the last step of converting an
+/// account to end-to-end encryption (docs/encryption.md §2.4): what the server held in plain
+/// text, and deleted, once every record was sealed.
+public struct PlaintextDropped: Sendable, Hashable, Codable {
+    /// Kept note versions that were still in plain text.
+    public var versions: Int
+    /// Attachment files kept in plain text (under their SHA-256).
+    public var files: Int
+
+    /// Creates an answer.
+    public init(versions: Int, files: Int) {
+        self.versions = versions
+        self.files = files
+    }
+}

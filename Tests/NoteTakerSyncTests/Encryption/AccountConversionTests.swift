@@ -1,0 +1,111 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerServer
+import NoteTakerSyncProtocol
+import Testing
+
+@testable import NoteTakerSync
+
+/// Converting an account that holds notes to end-to-end encryption (docs/encryption.md §2.4):
+/// one device sends everything again sealed and has the server drop its plaintext; the others
+/// log in again with the new password, rename their tags as it did, and keep their unsent edits.
+@Suite struct AccountConversionTests {
+    static let oldPassword = "correct horse"
+    static let newPassword = "a new password, never sent"
+
+    /// A device logged in to the live server's account (without encryption), synced.
+    static func plainDevice(_ server: LiveServer) async throws -> NoteStore {
+        let store = try EncryptedAccountTests.device()
+        try await store.connectSyncAccount(server: server.url, username: "ada", password: oldPassword, register: false, allowInsecure: false)
+        try await EncryptedAccountTests.sync(store)
+        return store
+    }
+
+    static func logIn(_ store: NoteStore, _ server: LiveServer) async throws {
+        _ = try await store.logInToSyncAccount(
+            server: server.url, username: "ada", password: newPassword, allowInsecure: false, allowingUnencrypted: false, minimumCost: 1 << 14)
+    }
+
+    @Test("three devices: one converts, one with an unsent edit and one offline through it log in again; every note, tag, file and version is on each, sealed on the server")
+    func threeDevices() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await Self.plainDevice(server)
+            let folder = try laptop.createFolder(name: "Health")
+            let note = try laptop.createNote(NoteDraft(title: "Diagnosis", body: "first opinion\n", folderId: folder.id, tags: ["Medical", "Work"]))
+            let source = FileManager.default.temporaryDirectory.appendingPathComponent("scan-\(UUID()).pdf")
+            try Data("a scan of the results".utf8).write(to: source)
+            defer { try? FileManager.default.removeItem(at: source) }
+            let attachment = try laptop.attachFile(at: source, toNote: note.id)
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try laptop.updateNote(id: note.id, body: "first opinion\nsecond opinion\n")
+            try await EncryptedAccountTests.sync(laptop)
+            let phone = try await Self.plainDevice(server)
+            let tablet = try await Self.plainDevice(server)
+            #expect(try tablet.note(id: note.id).tags == ["Medical", "Work"])
+
+            // The phone edits and tags without syncing; the tablet goes offline.
+            _ = try phone.updateNote(id: note.id, body: "first opinion\nsecond opinion\nfrom the phone\n")
+            let travel = try phone.createNote(NoteDraft(title: "Trip", body: "tickets\n", tags: ["Travel", "Work"]))
+
+            // The laptop converts: it syncs first, then sends everything sealed.
+            let converted = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: Self.oldPassword, newPassword: Self.newPassword,
+                allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            #expect(converted.encrypted && converted.recoveryCode != nil)
+            #expect(try laptop.resealingPass() == ResealingPass(below: 1))
+            let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+            #expect(report.conversionFinished && report.errors == 0 && report.resealedVersions == 1, "\(report)")
+            #expect(try laptop.resealingPass() == nil)
+
+            let transport = try laptop.syncTransport()
+            let records = try await SealedSyncTests.serverRecords(transport)
+            #expect(records.filter { !$0.deleted }.allSatisfy { $0.fields.isSealed }, "every record the server holds is sealed")
+            let plainTagIDs = Set(["Medical", "Work"].map { Tag.id(forName: $0) })
+            let plainTags = records.filter { plainTagIDs.contains($0.recordId) }
+            #expect(plainTags.count == 2 && plainTags.allSatisfy { $0.deleted }, "the tags' guessable ids are gone")
+            #expect(try await transport.keptVersions(sealedBelow: 1, after: nil).versions.isEmpty, "no version is left readable")
+            #expect(try await transport.assetExists(hash: attachment.contentHash) == false, "the readable file is gone")
+            #expect(try await transport.recordVersions(note.id).count == 1)
+
+            // The phone's session ended; it logs in again and its unsent edits go up sealed and merge.
+            await #expect(throws: SyncError.self) { try await EncryptedAccountTests.sync(phone) }
+            try await Self.logIn(phone, server)
+            #expect(try phone.syncSummary().pending == 3, "the unsent edits wait still: the note's, the new note's, its new tag's")
+            let phoneReport = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
+            #expect(phoneReport.errors == 0, "\(phoneReport)")
+            #expect(try phone.syncSummary().held.isEmpty && phone.syncSummary().failures.isEmpty && phone.syncSummary().pending == 0)
+            try await EncryptedAccountTests.sync(laptop)
+
+            // The tablet, offline through it all, edits, then logs in again.
+            _ = try tablet.updateNote(id: note.id, title: "Diagnosis (kept)")
+            try await Self.logIn(tablet, server)
+            try await EncryptedAccountTests.sync(tablet)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+
+            for (name, device) in [("laptop", laptop), ("phone", phone), ("tablet", tablet)] {
+                let merged = try device.note(id: note.id)
+                #expect(merged.title == "Diagnosis (kept)" && merged.body == "first opinion\nsecond opinion\nfrom the phone\n", "\(name): \(merged)")
+                #expect(merged.tags == ["Medical", "Work"] && merged.folderId == folder.id, "\(name)")
+                let trip = try device.note(id: travel.id).tags
+                #expect(trip == ["Travel", "Work"], "\(name): \(trip)")
+                let names = try device.tags().map(\.tag.name)
+                #expect(names == ["Medical", "Travel", "Work"], "\(name): one tag of each name, \(names)")
+                #expect(try Data(contentsOf: device.attachmentFiles.url(forHash: attachment.contentHash)) == Data("a scan of the results".utf8), "\(name)")
+                #expect(try device.syncKeyring() != nil, "\(name)")
+            }
+            #expect(try await SealedSyncTests.serverRecords(transport).filter { !$0.deleted }.allSatisfy { $0.fields.isSealed })
+
+            // A new device reads the whole history, sealed.
+            let spare = try EncryptedAccountTests.device()
+            try await Self.logIn(spare, server)
+            try await EncryptedAccountTests.sync(spare)
+            let keyring = try #require(try spare.syncKeyring())
+            _ = try await spare.fetchServerHistory(noteId: note.id, transport: try spare.syncTransport(), sealing: RecordSealing(keyring: keyring))
+            let bodies = try spare.history(noteId: note.id, withBodies: true).compactMap(\.body)
+            for text in ["first opinion\n", "first opinion\nsecond opinion\n"] {
+                #expect(bodies.contains(text), "\(text) is in the history")
+            }
+        }
+    }
+}
