@@ -6,10 +6,14 @@ public struct PlaintextDropped: Sendable, Hashable, Codable {
     public var versions: Int
     /// Attachment files kept in plain text (under their SHA-256).
     public var files: Int
+    /// Tombstones of tags whose ids derived from their names unkeyed: anyone could test a
+    /// name against them.
+    public var tombstones: Int
 
     /// Creates an answer.
-    public init(versions: Int, files: Int) {
+    public init(versions: Int, files: Int, tombstones: Int) {
         self.versions = versions
         self.files = files
+        self.tombstones = tombstones
     }
 }

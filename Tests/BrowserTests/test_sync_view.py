@@ -446,3 +446,45 @@ def test_settings_says_when_the_server_was_restored_from_an_older_copy(app, brow
         stop_cleanly(server, "notetaker-server")
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(backup.parent, ignore_errors=True)
+
+
+def test_settings_encrypts_an_account_that_holds_notes(app, browser, sync_server):
+    """An account without encryption, with notes on two devices: Settings converts it in place;
+    the other device logs in again with the new password and keeps its unsent edit."""
+    phone = App(Path(tempfile.mkdtemp(prefix="notetaker-phone-")))
+    app.cli("sync", "settings", "--auto", "off")
+    app.cli("account", "register", "--unencrypted", "--server", sync_server, "--user", "ada", "--password-stdin",
+            stdin="correct horse\n")
+    note = app.new_note("Diagnosis", "first opinion")
+    app.cli("tag", "add", note, "Medical")
+    app.cli("sync")
+    phone.cli("account", "login", "--unencrypted", "--server", sync_server, "--user", "ada", "--password-stdin",
+              stdin="correct horse\n")
+    phone.cli("sync")
+    phone.cli("edit", note, "--body", "first opinion\nsecond opinion")
+    app.start()
+    open_app(browser, app, "#view=settings")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#encrypt-part"), message="no way to turn encryption on")
+    click(browser, "#encrypt-part summary")
+    by_css(browser, "#encrypt-current").send_keys("correct horse")
+    by_css(browser, "#encrypt-new").send_keys("correct horse")
+    by_css(browser, "#encrypt-confirm").send_keys("correct horse")
+    click(browser, "#encrypt-start")
+    wait(browser, lambda d: "sent to the server as it is" in by_css(d, "#encrypt-error").text, message="the same password is not refused")
+    for field in ("#encrypt-new", "#encrypt-confirm"):
+        by_css(browser, field).clear()
+        by_css(browser, field).send_keys("a new long password")
+    click(browser, "#encrypt-start")
+    assert "cannot be read by anyone" in answer(browser, choose=True)
+    save_recovery_code(browser)
+    wait(browser, lambda d: by_css(d, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes",
+         timeout=60, message="the account is not shown encrypted")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#encrypt-part")
+    wait(browser, lambda d: app.cli_json("sync", "status")["pending"] == 0, timeout=60, message="the notes did not go up sealed")
+    assert phone.run_cli("sync").returncode != 0, "the phone's session ended"
+    phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="a new long password\n")
+    phone.cli("sync")
+    app.cli("sync")
+    shown = app.cli_json("show", note)
+    assert shown["body"] == "first opinion\nsecond opinion" and shown["tags"] == ["Medical"], shown
+    shutil.rmtree(phone.directory, ignore_errors=True)

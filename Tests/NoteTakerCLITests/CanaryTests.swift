@@ -38,20 +38,8 @@ struct CanaryTests {
         let url = server.url.absoluteString
         let m = Self.marker
         let fileContent = "\(m) the file's bytes"
-
-        // Every kind of record carries the marker, in every field a person writes.
         let laptop = CLIRunner()
-        try laptop.ok(["sync", "settings", "--device-name", "\(m) laptop", "--auto", "off"])
-        try laptop.ok(["folder", "new", "\(m) folder"])
-        let other = try laptop.ok(["new", "\(m) linked note", "--body", "\(m) linked body"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let note = try laptop.ok([
-            "new", "\(m) title", "--body", "\(m) body, and [\(m) link](note:\(other))", "--tag", "\(m)-tag", "--folder", "\(m) folder", "--pin",
-        ]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let file = laptop.directory.appendingPathComponent("\(m) file.txt")
-        try Data(fileContent.utf8).write(to: file)
-        try laptop.ok(["attach", note, file.path])
-        let trashed = try laptop.ok(["new", "\(m) trashed", "--body", "\(m) gone"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptop.ok(["rm", trashed])
+        let (note, other) = try Self.markEverything(on: laptop, fileContent: fileContent)
         try laptop.ok(["account", "register", "--server", url, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
         try laptop.ok(["sync"])
 
@@ -78,7 +66,32 @@ struct CanaryTests {
         #expect(try phone.ok(["show", note]).contains("\(m) body, second version"))
         #expect(try laptop.ok(["account", "sessions"]).contains("\(m) phone"), "the devices read their names")
 
-        // Where the operator looks.
+        try await Self.expectNothingReadable(server: server, database: database, log: log, texts: [m, fileContent])
+    }
+
+    /// Puts the marker in every kind of record `device` holds, in every field a person
+    /// writes, in its device name, a file's name and `fileContent`, a file's bytes; returns
+    /// the note with the file and the note it links to.
+    static func markEverything(on device: CLIRunner, fileContent: String) throws -> (note: String, other: String) {
+        let m = marker
+        try device.ok(["sync", "settings", "--device-name", "\(m) laptop", "--auto", "off"])
+        try device.ok(["folder", "new", "\(m) folder"])
+        let other = try device.ok(["new", "\(m) linked note", "--body", "\(m) linked body"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try device.ok([
+            "new", "\(m) title", "--body", "\(m) body, and [\(m) link](note:\(other))", "--tag", "\(m)-tag", "--folder", "\(m) folder", "--pin",
+        ]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let file = device.directory.appendingPathComponent("\(m) file.txt")
+        try Data(fileContent.utf8).write(to: file)
+        try device.ok(["attach", note, file.path])
+        let trashed = try device.ok(["new", "\(m) trashed", "--body", "\(m) gone"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try device.ok(["rm", trashed])
+        return (note, other)
+    }
+
+    /// Reads every place the server's operator looks (its data folder, its PostgreSQL
+    /// database, `/metrics`, then its log, once it is stopped) and records an issue for each
+    /// trace of `texts` found.
+    static func expectNothingReadable(server: ServerProcess, database: String?, log: URL, texts: [String]) async throws {
         var places: [(String, Data)] = []
         if let files = FileManager.default.enumerator(at: server.dataDirectory, includingPropertiesForKeys: nil) {
             for case let path as URL in files where (try? path.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
@@ -102,7 +115,8 @@ struct CanaryTests {
             #expect(places.contains { $0.0.contains(place) && $0.1.range(of: Data(text.utf8)) != nil }, "\(place) holds \(text)")
         }
 
-        for (trace, bytes) in Self.traces(of: m).merging(Self.traces(of: fileContent), uniquingKeysWith: { first, _ in first }) {
+        let traces = texts.reduce(into: [String: Data]()) { all, text in all.merge(Self.traces(of: text)) { first, _ in first } }
+        for (trace, bytes) in traces {
             for (place, data) in places where data.range(of: bytes) != nil {
                 Issue.record("\(trace) is readable in \(place)")
             }

@@ -30,6 +30,14 @@ import Testing
             let first = try await client.modify(token, [noteSave(diary, title: "Diagnosis"), noteSave(list, title: "Groceries")])
             let tag = try #require(first.results[0].changeTag)
             _ = try await client.modify(token, [noteSave(diary, title: "Diagnosis, second opinion", base: tag)])
+            // A tag deleted under the id its name gives unkeyed (version 5), and one under a keyed id (version 8).
+            let (plainTag, keyedTag) = (UUID(uuidString: "3f2a8c1e-5b7d-5e21-9a0b-1c2d3e4f5a6b")!, UUID(uuidString: "3f2a8c1e-5b7d-8e21-9a0b-1c2d3e4f5a6b")!)
+            let tags = try await client.modify(token, [plainTag, keyedTag].map {
+                RecordChange(recordType: "tag", recordId: $0, operation: .save, baseChangeTag: nil, fields: ["name": .string("Medical")])
+            })
+            _ = try await client.modify(token, zip([plainTag, keyedTag], tags.results).map {
+                RecordChange(recordType: "tag", recordId: $0, operation: .delete, baseChangeTag: $1.changeTag, fields: nil)
+            })
             let (photo, shared) = (Data("a readable photo".utf8), Data("a file bob holds too".utf8))
             for bytes in [photo, shared] { #expect(try await upload(client, token, sha256Hex(bytes), bytes) == .noContent) }
             #expect(try await upload(client, other, sha256Hex(shared), shared) == .noContent)
@@ -44,8 +52,8 @@ import Testing
 
             // One record sealed, one not: nothing is deleted.
             let current = try await client.changes(token).records
-            let tags = Dictionary(uniqueKeysWithValues: current.map { ($0.recordId, $0.changeTag) })
-            _ = try await client.modify(token, [RecordChange(recordType: "note", recordId: diary, operation: .save, baseChangeTag: tags[diary],
+            let changeTags = Dictionary(uniqueKeysWithValues: current.map { ($0.recordId, $0.changeTag) })
+            _ = try await client.modify(token, [RecordChange(recordType: "note", recordId: diary, operation: .save, baseChangeTag: changeTags[diary],
                                                              fields: ResealingTests.envelope(key: 1, "diary"))])
             let early = try await client.send(.delete, "/v1/accounts/current/plaintext", token: token)
             #expect(early.status == .conflict && early.errorCode == .unsealedRecords)
@@ -53,7 +61,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/records/\(diary)/versions", token: token).decode(RecordVersionsResponse.self).versions.count == 2)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(photo))", token: token).status == .ok, "nothing was deleted")
 
-            _ = try await client.modify(token, [RecordChange(recordType: "note", recordId: list, operation: .save, baseChangeTag: tags[list],
+            _ = try await client.modify(token, [RecordChange(recordType: "note", recordId: list, operation: .save, baseChangeTag: changeTags[list],
                                                              fields: ResealingTests.envelope(key: 1, "list"))])
             let sealedFile = FileResealingTests.sealedFile(key: 1, "the photo, sealed")
             let sealedAddress = FileResealingTests.address()
@@ -61,7 +69,10 @@ import Testing
             let before = try await status(client, token).usedBytes
             let dropped = try await client.send(.delete, "/v1/accounts/current/plaintext", token: token)
             #expect(dropped.status == .ok)
-            #expect(try dropped.decode(PlaintextDropped.self) == PlaintextDropped(versions: 3, files: 2))
+            #expect(try dropped.decode(PlaintextDropped.self) == PlaintextDropped(versions: 3, files: 2, tombstones: 1))
+            let left = try await client.changes(token).records
+            #expect(!left.contains { $0.recordId == plainTag } && left.contains { $0.recordId == keyedTag && $0.deleted },
+                    "the unkeyed tag's tombstone is gone, the keyed one's stays")
             #expect(try await client.send(.get, "/v1/records/\(diary)/versions", token: token).decode(RecordVersionsResponse.self).versions.isEmpty)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(photo))", token: token).status == .notFound)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(shared))", token: token).status == .notFound)
@@ -71,8 +82,8 @@ import Testing
             let bobs = try await client.send(.get, "/v1/assets/\(sha256Hex(shared))", token: other)
             #expect(Data(buffer: bobs.body) == shared, "another account's hold on the same file keeps its bytes")
             #expect(try await client.send(.delete, "/v1/accounts/current/plaintext", token: token).decode(PlaintextDropped.self)
-                    == PlaintextDropped(versions: 0, files: 0), "a second call has nothing left to do")
-            #expect(try await client.changes(token).records.allSatisfy { $0.fields.isSealed })
+                    == PlaintextDropped(versions: 0, files: 0, tombstones: 0), "a second call has nothing left to do")
+            #expect(try await client.changes(token).records.filter { !$0.deleted }.allSatisfy { $0.fields.isSealed })
         }
     }
 }

@@ -5,10 +5,11 @@ import NoteTakerSyncProtocol
 /// (docs/encryption.md §2.4): once the converting device has sent every record again sealed,
 /// and sealed the kept versions, the server deletes what it still holds in plain text.
 extension SyncService {
-    /// Deletes the account's kept note versions that are not sealed, and its files kept in
-    /// plain text (their header names no data key): the account's hold on each, and the bytes
-    /// when no other account holds them. The server reads 8 bytes of each file, as a listing
-    /// of files to seal again does.
+    /// Deletes the account's kept note versions that are not sealed, the tombstones of tags
+    /// under unkeyed ids, its kept batch answers, and its files kept in plain text (their
+    /// header names no data key): the account's hold on each, and the bytes when no other
+    /// account holds them. The server reads 8 bytes of each file, as a listing of files to
+    /// seal again does.
     ///
     /// - Throws: ``APIErrorCode/notFound`` for an account without encryption;
     ///   ``APIErrorCode/unsealedRecords`` while any record the account holds is not sealed
@@ -19,8 +20,7 @@ extension SyncService {
         guard unsealed == 0 else {
             throw SyncServerError(.unsealedRecords, "\(unsealed) of this account's records are not sealed yet: sync from the converting device, then try again. Nothing was deleted.")
         }
-        let versions = try await storing { try await storage.dropUnsealedVersions(account: account.id) }
-        var files = 0
+        var dropped = try await storing { try await storage.dropPlaintextRows(account: account.id) }
         var after: String?
         repeat {
             let stretch = try await storing { try await storage.assets(account: account.id, after: after, limit: KeptFilesPage.maximumStretch) }
@@ -30,10 +30,13 @@ extension SyncService {
                 if try await storing({ try await storage.dropAsset(hash: address, account: account.id) }) {
                     try await storing { try await assets.remove(address) }
                 }
-                files += 1
+                dropped.files += 1
             }
             after = stretch.count == KeptFilesPage.maximumStretch ? stretch.last : nil
         } while after != nil
-        return PlaintextDropped(versions: versions, files: files)
+        // A checkpoint a long read holds off fails no drop: the plaintext is deleted, and a
+        // later checkpoint writes over the old pages.
+        try? await storage.eraseDeletedBytes()
+        return dropped
     }
 }

@@ -219,9 +219,13 @@ public protocol SyncStorage: Sendable {
     /// How many of the account's records (deletions aside) hold fields that are not sealed:
     /// what a conversion to end-to-end encryption has left to send (docs/encryption.md §2.4).
     func unsealedRecordCount(account: Int64) async throws -> Int
-    /// Deletes the account's kept note versions whose fields are not sealed; the usage
-    /// follows. Returns how many.
-    func dropUnsealedVersions(account: Int64) async throws -> Int
+    /// Deletes, in one transaction, the account's kept note versions whose fields are not
+    /// sealed, the tombstones of its tags under ids derived from their names unkeyed (a
+    /// version 5 UUID), and its kept batch answers (which name such ids); the usage follows.
+    func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped
+    /// Leaves the bytes of rows deleted so far readable nowhere in the storage's own files,
+    /// where it can.
+    func eraseDeletedBytes() async throws
     /// Forgets that the account holds the asset at `hash`; the usage follows. Returns whether
     /// no account holds it any more (its bytes may go).
     func dropAsset(hash: String, account: Int64) async throws -> Bool

@@ -78,6 +78,6 @@ extension SyncTransport {
 
     /// A transport without plaintext to drop (test doubles) drops nothing.
     public func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
-        PlaintextDropped(versions: 0, files: 0)
+        PlaintextDropped(versions: 0, files: 0, tombstones: 0)
     }
 }

@@ -4,8 +4,8 @@ import NoteTakerKit
 import NoteTakerSync
 
 /// `/api/v1/sync/account…` and `/api/v1/sync/sessions…`: logging in, registering (end-to-end
-/// encrypted unless the person says otherwise), logging out, the password, the recovery code
-/// and the account's sessions.
+/// encrypted unless the person says otherwise), logging out, the password, turning encryption
+/// on, the recovery code and the account's sessions.
 extension SyncRoutes {
     /// The body of `POST /sync/account`: log in, or register with `register: true`.
     struct AccountRequest: Decodable {
@@ -49,7 +49,7 @@ extension SyncRoutes {
         var pending: Int
     }
 
-    /// The body of `PUT /sync/account/password`.
+    /// The body of `PUT /sync/account/password` and `POST /sync/account/encrypt`.
     struct PasswordRequest: Decodable {
         var currentPassword: String
         var newPassword: String
@@ -117,6 +117,26 @@ extension SyncRoutes {
             }
             return Response(status: .noContent)
         }
+        group.post("account/encrypt") { request, _ in
+            let change = try await JSON.decode(PasswordRequest.self, from: request)
+            guard !change.currentPassword.isEmpty, !change.newPassword.isEmpty else {
+                throw WebAPIError.invalid("Give the current password and a new one. Nothing was changed.")
+            }
+            // The conversion syncs first with an engine of its own; the watcher's, made
+            // without the keys, gives way and is made again with them.
+            await sync.stopWatching()
+            let recoveryCode: String?
+            do {
+                recoveryCode = try await encrypt(change)
+            } catch {
+                await sync.refresh()
+                throw error
+            }
+            await sync.refresh()
+            // Everything goes up sealed: a cycle starts, and the page follows it.
+            Task { [sync] in try? await sync.syncNow() }
+            return try JSON.response(try await status(in: request.language, recoveryCode: recoveryCode), language: request.language)
+        }
         group.post("account/recovery-code") { request, _ in
             let body = try await JSON.decode(RecoveryCodeRequest.self, from: request)
             guard !body.password.isEmpty else { throw WebAPIError.invalid("Give the account's password. Nothing was changed.") }
@@ -141,6 +161,19 @@ extension SyncRoutes {
             let id = context.parameters.get("session") ?? ""
             try await syncCall { () throws(SyncError) in try await store.syncTransport().endSession(id: id) }
             return Response(status: .noContent)
+        }
+    }
+
+    /// Makes the account this store syncs with end-to-end encrypted, with a new password
+    /// (converting it when it holds notes); its recovery code.
+    private func encrypt(_ change: PasswordRequest) async throws(WebAPIError) -> String? {
+        try await syncCall { () throws(SyncError) -> String? in
+            let settings: SyncSettings
+            do throws(NoteTakerError) { settings = try store.syncSettings() } catch { throw .store(error) }
+            guard let server = settings.serverURL, let username = settings.username else { throw .notConfigured }
+            return try await store.encryptSyncAccount(
+                server: server, username: username, currentPassword: change.currentPassword, newPassword: change.newPassword,
+                allowInsecure: settings.allowInsecure, trusting: try store.trustedCertificates()).recoveryCode?.code
         }
     }
 

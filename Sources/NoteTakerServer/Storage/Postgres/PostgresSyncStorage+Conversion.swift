@@ -13,24 +13,41 @@ extension PostgresSyncStorage {
             """), Int64.self) ?? 0)
     }
 
-    /// Deletes the account's kept versions that are not sealed; the usage follows. The
+    /// Deletes the account's plaintext versions, unkeyed tag tombstones and kept answers. The
     /// account's row is locked first, as a batch locks it.
-    public func dropUnsealedVersions(account: Int64) async throws -> Int {
+    public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query("SELECT 1 FROM account WHERE id = \(account) FOR UPDATE", logger: logger)
-            var (count, bytes): (Int64, Int64) = (0, 0)
-            let rows = try await connection.query("""
-                DELETE FROM record_version
-                WHERE account_id = \(account) AND NOT jsonb_exists(fields::jsonb, \(RecordFields.sealedMarker)) RETURNING size
+            let versions = try await Self.counted(connection.query("""
+                WITH gone AS (
+                    DELETE FROM record_version
+                    WHERE account_id = \(account) AND NOT jsonb_exists(fields::jsonb, \(RecordFields.sealedMarker)) RETURNING size)
+                UPDATE account SET version_bytes = version_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone) WHERE id = \(account)
+                RETURNING (SELECT COUNT(*) FROM gone)
+                """, logger: logger))
+            let tombstones = try await Self.counted(connection.query("""
+                WITH gone AS (
+                    DELETE FROM record
+                    WHERE account_id = \(account) AND record_type = 'tag' AND deleted AND substr(record_id, 15, 1) = '5' RETURNING size)
+                UPDATE account SET record_bytes = record_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone) WHERE id = \(account)
+                RETURNING (SELECT COUNT(*) FROM gone)
+                """, logger: logger))
+            try await connection.query("""
+                WITH gone AS (DELETE FROM request WHERE account_id = \(account) RETURNING length(response) AS size)
+                UPDATE account SET answer_bytes = answer_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone) WHERE id = \(account)
                 """, logger: logger)
-            for try await size in rows.decode(Int64.self) {
-                count += 1
-                bytes += size
-            }
-            try await connection.query("UPDATE account SET version_bytes = version_bytes - \(bytes) WHERE id = \(account)", logger: logger)
-            return Int(count)
+            return PlaintextDropped(versions: versions, files: 0, tombstones: tombstones)
         }
+    }
+
+    /// Nothing here: deleted rows stay in PostgreSQL's files, out of every query and dump,
+    /// until a vacuum lets their space be written over (docs/encryption.md §7).
+    public func eraseDeletedBytes() async throws {}
+
+    /// The count a statement's one row holds.
+    private static func counted(_ rows: PostgresRowSequence) async throws -> Int {
+        Int(try await first(rows, Int64.self) ?? 0)
     }
 
     /// Forgets the account's hold on an asset; whether no account holds it now.

@@ -16,16 +16,30 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Deletes the account's kept versions that are not sealed; the usage follows.
-    public func dropUnsealedVersions(account: Int64) async throws -> Int {
+    /// Deletes the account's plaintext versions, unkeyed tag tombstones and kept answers.
+    public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         try await writer.write { db in
-            let (count, bytes) = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), IFNULL(SUM(size), 0) FROM record_version WHERE accountId = ? AND \(Self.unsealedSQL)
-                """, arguments: [account]).map { ($0[0] as Int, $0[1] as Int64) } ?? (0, 0)
-            try db.execute(sql: "DELETE FROM record_version WHERE accountId = ? AND \(Self.unsealedSQL)", arguments: [account])
-            try db.execute(sql: "UPDATE account SET versionBytes = versionBytes - ? WHERE id = ?", arguments: [bytes, account])
-            return count
+            let versions = try Row.fetchAll(db, sql: "DELETE FROM record_version WHERE accountId = ? AND \(Self.unsealedSQL) RETURNING size",
+                                            arguments: [account]).map { $0[0] as Int64 }
+            let tombstones = try Row.fetchAll(db, sql: """
+                DELETE FROM record WHERE accountId = ? AND recordType = 'tag' AND deleted AND substr(recordId, 15, 1) = '5' RETURNING size
+                """, arguments: [account]).map { $0[0] as Int64 }
+            let answers = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(length(response)), 0) FROM request WHERE accountId = ?",
+                                             arguments: [account]) ?? 0
+            try db.execute(sql: "DELETE FROM request WHERE accountId = ?", arguments: [account])
+            try db.execute(sql: """
+                UPDATE account SET versionBytes = versionBytes - ?, recordBytes = recordBytes - ?, answerBytes = answerBytes - ? WHERE id = ?
+                """, arguments: [versions.reduce(0, +), tombstones.reduce(0, +), answers, account])
+            return PlaintextDropped(versions: versions.count, files: 0, tombstones: tombstones.count)
         }
+    }
+
+    /// Deleted rows are zeroed in the database file as they go (`secure_delete`), but the
+    /// write-ahead log holds the pages as they were: it is copied into the file and emptied.
+    /// The checkpoint waits out readers (the busy timeout); one reading on past it leaves the
+    /// log's older pages until a later checkpoint writes over them.
+    public func eraseDeletedBytes() async throws {
+        try await writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     /// Forgets the account's hold on an asset; whether no account holds it now.

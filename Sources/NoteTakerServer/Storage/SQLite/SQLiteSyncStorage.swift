@@ -22,6 +22,9 @@ public struct SQLiteSyncStorage: SyncStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Deleted and replaced rows are zeroed, not left in free space: what a conversion to
+            // end-to-end encryption drops must not stay readable in the file.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             // Batches of a few megabytes: a longer log, fewer copies of the same pages.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }

@@ -91,6 +91,7 @@ export const api = {
   sessions: () => call('GET', '/sync/sessions'),
   endSession: (id) => call('DELETE', `/sync/sessions/${encodeURIComponent(id)}`),
   changePassword: (change) => call('PUT', '/sync/account/password', change),
+  encryptAccount: (change) => call('POST', '/sync/account/encrypt', change),
   syncSettings: (settings) => call('PUT', '/sync/settings', settings),
   syncNow: () => call('POST', '/sync/now'),
   retrySync: () => call('POST', '/sync/retry'),

@@ -7,6 +7,7 @@ import { append, h, replaceChildren, toast } from './dom.js';
 import { importsOf, randomUUID } from './import-files.js';
 import { partsInUse, passwordPart } from './password-form.js';
 import { ask } from './ask.js';
+import { encryptAccountPart } from './encrypt-account.js';
 import { newRecoveryCodePart } from './new-recovery-code.js';
 import { rotateKeysPart } from './rotate-keys.js';
 import { recoverPart } from './recover-form.js';
@@ -33,7 +34,7 @@ export async function openSettings() {
 /** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
 export function refreshSettingsSync() {
   const section = document.getElementById('sync-section');
-  if (!section || document.getElementById('account-form') || partsInUse('password-part', 'new-code-part')) return;
+  if (!section || document.getElementById('account-form') || partsInUse('password-part', 'new-code-part', 'rotate-keys-part', 'encrypt-part')) return;
   section.replaceWith(accountSection(syncData.status, document.getElementById('sessions')));
 }
 
@@ -107,7 +108,7 @@ function accountSection(status, keptSessions) {
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
     passwordPart(),
     status.encrypted ? newRecoveryCodePart(status) : null,
-    status.encrypted ? rotateKeysPart() : null,
+    status.encrypted ? rotateKeysPart() : encryptAccountPart(status, showAccount),
     sessionsPart(keptSessions));
   return section;
 }
