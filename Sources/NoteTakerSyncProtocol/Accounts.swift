@@ -72,13 +72,18 @@ public struct AccountStatus: Sendable, Hashable, Codable {
     public var usedBytes: Int64
     /// The most the account may use.
     public var quotaBytes: Int64
+    /// For an end-to-end encrypted account, how many of its records (deletions aside) are not
+    /// sealed yet: a conversion not finished (docs/encryption.md §2.4); `nil` for an account
+    /// without encryption, or from a server that did not say.
+    public var unsealedRecords: Int?
 
     /// Creates an account status.
-    public init(username: String, recordCount: Int, usedBytes: Int64, quotaBytes: Int64) {
+    public init(username: String, recordCount: Int, usedBytes: Int64, quotaBytes: Int64, unsealedRecords: Int? = nil) {
         self.username = username
         self.recordCount = recordCount
         self.usedBytes = usedBytes
         self.quotaBytes = quotaBytes
+        self.unsealedRecords = unsealedRecords
     }
 }
 

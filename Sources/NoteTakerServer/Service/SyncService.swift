@@ -222,10 +222,13 @@ public struct SyncService: Sendable {
         await announce(.sessionsEnded(account: account.id, keeping: SessionToken.hash(token)))
     }
 
-    /// The account's usage and quota.
+    /// The account's usage and quota, and for an encrypted account how many of its records
+    /// are not sealed yet.
     public func status(of account: StoredAccount) async throws(SyncServerError) -> AccountStatus {
         let usage = try await storing { try await storage.usage(account: account.id) }
-        return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quota(of: account))
+        let unsealed = account.encrypted ? try await storing { try await storage.unsealedRecordCount(account: account.id) } : nil
+        return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quota(of: account),
+                             unsealedRecords: unsealed)
     }
 
     private func startSession(for account: StoredAccount, deviceName: String?) async throws -> SessionResponse {

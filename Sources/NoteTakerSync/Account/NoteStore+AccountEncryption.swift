@@ -60,6 +60,21 @@ extension NoteStore {
         return ConnectedAccount(session: session, encrypted: true, recoveryCode: made.recovery)
     }
 
+    /// Takes up a conversion to encryption cut short (the converting device stopped after the
+    /// server took the keys), when the server says some of the account's records are not
+    /// sealed yet and this store syncs with it: this device then converts what it holds as
+    /// the converting device would have, and its syncs finish the conversion. (A device logging
+    /// in while the converting one is still at it does the same; the two meet as any two
+    /// devices' saves of the same records do.)
+    func takeUpConversion(keyring: AccountKeyring, transport: HTTPSyncTransport, server: URL, username: String) async throws(SyncError) {
+        guard let unsealed = try await transport.accountStatus().unsealedRecords, unsealed > 0 else { return }
+        let settings: SyncSettings
+        do { settings = try syncSettings() } catch { throw .store(error) }
+        guard settings.serverURL?.absoluteString == server.absoluteString, settings.username == username else { return }
+        try keepKeyring(keyring)
+        do { try beginEncryptionConversion(identity: KeyedIdentity(idKey: keyring.idKey)) } catch { throw .store(error) }
+    }
+
     /// Before converting an account that holds records: this store must sync with it, and
     /// after one more sync hold everything the server does, nothing of its own left to send.
     private func prepareConversion(server: URL, username: String, transport: HTTPSyncTransport) async throws(SyncError) {

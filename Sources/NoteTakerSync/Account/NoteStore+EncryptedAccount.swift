@@ -67,7 +67,8 @@ extension NoteStore {
 
     /// Logs in from this device. An encrypted account's password is stretched with its
     /// parameters (refused below this version's cost), the login secret sent, and its keys
-    /// fetched, opened and kept here. An account the server says is not encrypted is sent the
+    /// fetched, opened and kept here; a conversion to encryption the server says is not
+    /// finished is taken up when this store syncs with the account. An account the server says is not encrypted is sent the
     /// password as it is only with `allowingUnencrypted`, and never when this device has
     /// known it encrypted.
     public func logInToSyncAccount(
@@ -101,6 +102,7 @@ extension NoteStore {
         } catch {
             throw .keysRefused("\(error)")
         }
+        try await takeUpConversion(keyring: keyring, transport: loggedIn, server: server, username: username)
         try keep(session, keyring: keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
         try? await nameSyncSession()
         return ConnectedAccount(session: session, encrypted: true)

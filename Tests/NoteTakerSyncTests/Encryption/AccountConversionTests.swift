@@ -107,4 +107,43 @@ import Testing
             }
         }
     }
+
+    @Test("a conversion cut short once the server took the keys is taken up by the next login of a device that syncs with the account")
+    func cutShortThenTakenUp() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await Self.plainDevice(server)
+            let note = try laptop.createNote(NoteDraft(title: "Diagnosis", body: "first opinion\n", tags: ["Medical"]))
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try laptop.updateNote(id: note.id, body: "first opinion\nsecond opinion\n")
+            try await EncryptedAccountTests.sync(laptop)
+
+            // The laptop stops right after the server took the keys: nothing converted yet.
+            let parameters = EncryptedAccountTests.cheap()
+            let keys = try PasswordKeys(password: Self.newPassword, parameters: parameters, minimumCost: 1 << 14)
+            let made = try AccountKeyring.create(account: "ada", password: keys, parameters: parameters)
+            try await laptop.syncTransport().changePassword(current: Self.oldPassword, new: keys.loginSecretText, keys: made.material)
+            let anonymous = try HTTPSyncTransport(server: server.url, token: nil)
+            let status = try await HTTPSyncTransport(server: server.url, token: try await anonymous.login(username: "ada", password: keys.loginSecretText).token)
+                .accountStatus()
+            #expect(status.unsealedRecords == 2, "the note and its tag are not sealed")
+
+            // A new device waits for the conversion without taking it up: it holds nothing of the account.
+            let spare = try EncryptedAccountTests.device()
+            try await Self.logIn(spare, server)
+            #expect(try spare.resealingPass() == nil)
+
+            try await Self.logIn(laptop, server)
+            #expect(try laptop.resealingPass() == ResealingPass(below: 1), "the laptop takes the conversion up")
+            let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+            #expect(report.conversionFinished && report.errors == 0, "\(report)")
+            let transport = try laptop.syncTransport()
+            #expect(try await transport.accountStatus().unsealedRecords == 0)
+            #expect(try await transport.keptVersions(sealedBelow: 1, after: nil).versions.isEmpty)
+
+            try await EncryptedAccountTests.sync(spare)
+            #expect(try spare.note(id: note.id).body == "first opinion\nsecond opinion\n")
+            #expect(try spare.note(id: note.id).tags == ["Medical"])
+            #expect(try spare.syncSummary().held.isEmpty)
+        }
+    }
 }
