@@ -68,9 +68,9 @@ extension NoteStore {
     /// Logs in from this device. An encrypted account's password is stretched with its
     /// parameters (refused below this version's cost), the login secret sent, and its keys
     /// fetched, opened and kept here; a conversion to encryption the server says is not
-    /// finished is taken up when this store syncs with the account. An account the server says is not encrypted is sent the
-    /// password as it is only with `allowingUnencrypted`, and never when this device has
-    /// known it encrypted.
+    /// finished is taken up when this store syncs with the account. An account the server
+    /// says is not encrypted is sent the password as it is only with `allowingUnencrypted`,
+    /// and never when this device has known it encrypted.
     public func logInToSyncAccount(
         server: URL, username: String, password: String, allowInsecure: Bool, trusting: TrustedCertificates? = nil,
         allowingUnencrypted: Bool, minimumCost: Int = 1 << 17
