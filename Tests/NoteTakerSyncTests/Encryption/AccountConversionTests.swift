@@ -146,4 +146,28 @@ import Testing
             #expect(try spare.syncSummary().held.isEmpty)
         }
     }
+
+    @Test("a device that does not hold everything converts nothing: it says what is left, and the account stays as it was")
+    func refusedUntilEverythingIsHeld() async throws {
+        try await withLiveServer { server, token in
+            let laptop = try await Self.plainDevice(server)
+            _ = try laptop.createNote(NoteDraft(title: "Diagnosis", body: "first opinion\n"))
+            try await EncryptedAccountTests.sync(laptop)
+            // Another client writes a note no device can read: the laptop holds it back.
+            var broken = HostileRecordTests.note
+            broken["modifiedAt"] = .number(1e300)
+            _ = try await HTTPSyncTransport(server: server.url, token: token).modify(ModifyRequest(changes: [
+                RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: nil, fields: broken),
+            ]))
+            await #expect(throws: SyncError.cannotEncrypt(.unsynced(changes: 0, held: 1, files: 0))) {
+                try await laptop.encryptSyncAccount(
+                    server: server.url, username: "ada", currentPassword: Self.oldPassword, newPassword: Self.newPassword,
+                    allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            }
+            let anonymous = try HTTPSyncTransport(server: server.url, token: nil)
+            #expect(try await anonymous.loginParameters(username: "ada").kdf == KDFParameters.none.kdf, "the account is not encrypted")
+            _ = try await anonymous.login(username: "ada", password: Self.oldPassword)
+            #expect(try laptop.resealingPass() == nil && laptop.syncKeyring() == nil)
+        }
+    }
 }
