@@ -67,10 +67,8 @@ extension NoteStore {
     /// in while the converting one is still at it does the same; the two meet as any two
     /// devices' saves of the same records do.)
     func takeUpConversion(keyring: AccountKeyring, transport: HTTPSyncTransport, server: URL, username: String) async throws(SyncError) {
-        guard let unsealed = try await transport.accountStatus().unsealedRecords, unsealed > 0 else { return }
-        let settings: SyncSettings
-        do { settings = try syncSettings() } catch { throw .store(error) }
-        guard settings.serverURL?.absoluteString == server.absoluteString, settings.username == username else { return }
+        guard let unsealed = try await transport.accountStatus().unsealedRecords, unsealed > 0,
+              try syncsWith(server: server, username: username) else { return }
         try keepKeyring(keyring)
         do { try beginEncryptionConversion(identity: KeyedIdentity(idKey: keyring.idKey)) } catch { throw .store(error) }
     }
@@ -78,11 +76,7 @@ extension NoteStore {
     /// Before converting an account that holds records: this store must sync with it, and
     /// after one more sync hold everything the server does, nothing of its own left to send.
     private func prepareConversion(server: URL, username: String, transport: HTTPSyncTransport) async throws(SyncError) {
-        let settings: SyncSettings
-        do { settings = try syncSettings() } catch { throw .store(error) }
-        guard settings.serverURL?.absoluteString == server.absoluteString, settings.username == username else {
-            throw .cannotEncrypt(.holdsRecords)
-        }
+        guard try syncsWith(server: server, username: username) else { throw .cannotEncrypt(.holdsRecords) }
         _ = try await syncEngine(transport: transport).sync()
         let (summary, missing): (SyncSummary, [String])
         do {
@@ -95,5 +89,12 @@ extension NoteStore {
         guard changes == 0, summary.held.isEmpty, missing.isEmpty else {
             throw .cannotEncrypt(.unsynced(changes: changes, held: summary.held.count, files: missing.count))
         }
+    }
+
+    /// Whether this store syncs with `username`'s account on `server`.
+    private func syncsWith(server: URL, username: String) throws(SyncError) -> Bool {
+        let settings: SyncSettings
+        do { settings = try syncSettings() } catch { throw .store(error) }
+        return settings.serverURL?.absoluteString == server.absoluteString && settings.username == username
     }
 }
