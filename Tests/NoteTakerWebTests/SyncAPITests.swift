@@ -95,6 +95,16 @@ import NoteTakerSync
                 #expect(noCode.status == .conflict && noCode.errorCode == "not_encrypted")
                 let noKeys = try await client.send(.post, "/api/v1/sync/account/rotate-keys", json: ["password": "correct horse"])
                 #expect(noKeys.status == .conflict && noKeys.errorCode == "not_encrypted")
+                // Turning encryption on: what is missing, the same password, a wrong one; each changes nothing.
+                let encrypt = { (current: String, new: String) in
+                    try await client.send(.post, "/api/v1/sync/account/encrypt", json: ["currentPassword": current, "newPassword": new])
+                }
+                #expect(try await encrypt("", "a new long password").status == .badRequest)
+                let same = try await encrypt("correct horse", "correct horse")
+                #expect(same.status == .conflict && same.errorCode == "cannot_encrypt")
+                #expect(try await encrypt("not the password", "a new long password").status == .badGateway)
+                #expect(try await client.send(.get, "/api/v1/sync").object["encrypted"] as? Bool == false)
+                #expect(try await client.send(.get, "/api/v1/sync").object["loggedIn"] as? Bool == true)
             }
         }
     }
