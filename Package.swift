@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .target(name: "NoteTakerSyncProtocol"),
@@ -69,6 +70,7 @@ let package = Package(
                 "NoteTakerMarkdown",
                 "NoteTakerSyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(
@@ -171,7 +173,9 @@ let package = Package(
         .testTarget(name: "NoteTakerKitTests", dependencies: ["NoteTakerKit"]),
         .testTarget(name: "NoteTakerSyncProtocolTests", dependencies: ["NoteTakerSyncProtocol", "NoteTakerServerTestSupport"]),
         .testTarget(name: "NoteTakerMarkdownTests", dependencies: ["NoteTakerMarkdown"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "NoteTakerInterchangeTests", dependencies: ["NoteTakerInterchange"]),
+        .testTarget(name: "NoteTakerInterchangeTests", dependencies: [
+            "NoteTakerInterchange", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "NoteTakerCLITests", dependencies: [
             "NoteTakerCLI", "NoteTakerSyncProtocol", "notetaker", "notetaker-full", "notetaker-server", "NoteTakerServerTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,5 @@
 """Import and export from Settings: the browser downloads an export, and uploads Evernote and Markdown files."""
+import json
 import tempfile
 import zipfile
 from pathlib import Path
@@ -72,6 +73,56 @@ def test_import_evernote_and_markdown_files(app, browser):
     assert sorted(notes["Ideas"]["tags"]) == ["inbox", "later"]
     shown = app.cli_json("show", notes["Recipe"]["id"])
     assert shown["body"] == "**Soup** of the day\n\n- [x] Buy leeks"
+
+
+def keep_note(title, created, **fields):
+    """A Keep note's JSON as Google Takeout writes it."""
+    note = {"color": "DEFAULT", "isTrashed": False, "isPinned": False, "isArchived": False, "title": title,
+            "userEditedTimestampUsec": created + 5_000_000, "createdTimestampUsec": created}
+    note.update(fields)
+    return json.dumps(note)
+
+
+def test_import_a_google_keep_takeout_and_a_simplenote_export(app, browser):
+    app.start()
+    folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
+    takeout = folder / "takeout-20261126T101500Z-001.zip"
+    with zipfile.ZipFile(takeout, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Takeout/archive_browser.html", "<html></html>")
+        archive.writestr("Takeout/Keep/Groceries.json", keep_note(
+            "Groceries", 1_710_340_800_000_000, isPinned=True, labels=[{"name": "Shopping"}],
+            listContent=[{"text": "Milk", "textHtml": "Milk", "isChecked": False}, {"text": "Eggs", "textHtml": "Eggs", "isChecked": True}],
+            attachments=[{"filePath": "1a2b3c.jpeg", "mimetype": "image/jpeg"}]))
+        archive.writestr("Takeout/Keep/Groceries.html", "<html></html>")
+        archive.writestr("Takeout/Keep/1a2b3c.jpg", b"\xff\xd8\xff\xe0" + b"\0" * 64)
+        archive.writestr("Takeout/Keep/Old.json", keep_note("Old", 1_610_340_800_000_000, textContent="boat", isArchived=True))
+        archive.writestr("Takeout/Keep/Labels.txt", "Shopping\n")
+    simplenote = folder / "notes.zip"
+    with zipfile.ZipFile(simplenote, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("source/notes.json", json.dumps({"activeNotes": [{
+            "id": "0c1f3d6b4a8e4f21a9d7c2b5e6f80911", "content": "Recipes\r\nPancakes", "creationDate": "2021-05-04T09:15:30.000Z",
+            "lastModified": "2023-11-20T18:02:11.482Z", "tags": ["cooking"]}], "trashedNotes": []}, indent=2).replace("\n", "\r\n"))
+        archive.writestr("Recipes.txt", "Recipes\r\nPancakes")
+    bomb = folder / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Takeout/Keep/Fine.json", keep_note("Fine", 1_700_000_000_000_000, textContent="ok"))
+        archive.writestr("Takeout/Keep/zeros.png", b"\0" * (16 << 20))
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#import-file").send_keys(f"{takeout}\n{simplenote}\n{bomb}")
+    click(browser, "#import-start")
+    wait(browser, lambda d: len(d.find_elements("css selector", ".import-report")) == 2 and d.find_elements("css selector", "#import-result .error"),
+         timeout=30, message="no reports, or no error for the bomb")
+    reports = [element.text for element in browser.find_elements("css selector", ".import-report")]
+    assert reports[0].startswith("takeout-20261126T101500Z-001.zip: 2 found, 2 imported"), reports[0]
+    assert reports[1].startswith("notes.zip: 1 found, 1 imported"), reports[1]
+    error = by_css(browser, "#import-result .error").text
+    assert "bomb.zip cannot be imported" in error and "'Takeout/Keep/zeros.png' inflates to more than 200 times" in error, error
+    notes = {note["title"]: app.cli_json("show", note["id"]) for note in app.cli_json("list")}
+    assert set(notes) == {"Groceries", "Old", "Recipes"}, "nothing of the bomb went in"
+    assert notes["Groceries"]["isPinned"] and notes["Groceries"]["tags"] == ["Shopping"]
+    assert "- [ ] Milk\n- [x] Eggs" in notes["Groceries"]["body"] and "(attachment:" in notes["Groceries"]["body"]
+    assert notes["Recipes"]["body"] == "Pancakes" and notes["Recipes"]["tags"] == ["cooking"]
+    assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Archive"]
 
 
 def test_markdown_files_chosen_together_and_a_folder_keep_their_links(app, browser):

@@ -132,9 +132,13 @@ import Testing
             let noName = try await client.execute(uri: "/api/v1/import", method: .post, headers: [:], body: ByteBuffer(string: Self.enex))
             #expect(noName.status == .badRequest)
             let wrongKind = try await client.execute(
-                uri: "/api/v1/import?name=backup.zip", method: .post, headers: [:], body: ByteBuffer(string: "PK"))
+                uri: "/api/v1/import?name=backup.tar", method: .post, headers: [:], body: ByteBuffer(string: "ustar"))
             #expect(wrongKind.status == .badRequest)
             #expect((wrongKind.object["message"] as? String)?.contains("notetaker import") == true)
+            let notAnExport = try await client.execute(
+                uri: "/api/v1/import?name=backup.zip", method: .post, headers: [:], body: ByteBuffer(string: "PK"))
+            #expect(notAnExport.status == .badRequest)
+            #expect((notAnExport.object["message"] as? String)?.contains("Cannot tell what to import") == true, "\(notAnExport.object)")
             let traversal = try await client.execute(
                 uri: "/api/v1/import?name=..%2F..%2Fescape.md", method: .post, headers: [:], body: ByteBuffer(string: "# Hi"))
             #expect(traversal.status == .ok, "the name is only a label: the upload stays in its temporary folder")

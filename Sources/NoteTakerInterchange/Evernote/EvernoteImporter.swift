@@ -17,14 +17,9 @@ struct EvernoteImporter {
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
         guard let stream = InputStream(url: file) else { throw .unreadable(path: file.path, reason: Wording("reasonCannotOpen")) }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-enex-\(UUID().uuidString)")
-        do {
-            try OwnerOnly.createDirectory(at: temporary)
-        } catch {
-            throw .writeFailed(path: temporary.path, reason: .verbatim(error.localizedDescription))
-        }
+        let scratch = try ScratchFolder(prefix: "notetaker-enex")
         // The temporary files must outlive the last batch: it is flushed before this returns.
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        defer { scratch.remove() }
         let notebook = file.deletingPathExtension().lastPathComponent
         let folderId = try storeCall { () throws(NoteTakerError) in
             try store.importFolder(Folder(id: identity.importedID("enex-folder:\(notebook)"), name: SafeName.component(notebook, fallback: "Evernote")))
@@ -33,7 +28,7 @@ struct EvernoteImporter {
         var failure: InterchangeError?
         var seen: [UUID: Int] = [:]
         var links = EvernoteNoteLinks()
-        let reader = ENEXReader(temporaryFolder: temporary) { note in
+        let reader = ENEXReader(temporaryFolder: scratch.url) { note in
             guard failure == nil else { return }
             do throws(InterchangeError) {
                 try add(note, folderId: folderId, seen: &seen, links: &links, batcher)

@@ -14,6 +14,10 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         case markdown
         /// An Evernote `.enex` file.
         case evernote
+        /// A Google Keep export from Google Takeout (`.zip`).
+        case googleKeep = "google-keep"
+        /// A Simplenote export (`.zip`, or its `notes.json`).
+        case simplenote
     }
 
     /// One note (or file) that was not imported, or imported with a caveat.

@@ -2,7 +2,8 @@ import Foundation
 import NoteTakerKit
 
 /// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
-/// JSON export, a folder of Markdown files (or one `.md` file), or an Evernote `.enex` file.
+/// JSON export, a folder of Markdown files (or one `.md` file), an Evernote `.enex` file, a
+/// Google Keep export from Google Takeout, or a Simplenote export.
 ///
 /// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
 /// report, never ending the import. Importing the same input twice adds each note once.
@@ -26,6 +27,8 @@ public struct Importer: Sendable {
             case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
             case .markdown: try MarkdownImporter(store: store, identity: identity, input: location).run(batcher)
             case .evernote: try EvernoteImporter(store: store, identity: identity, file: location).run(batcher)
+            case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
+            case .simplenote: try SimplenoteImporter(store: store, identity: identity, input: location).run(batcher)
             }
         } catch {
             // What went in before the failure stays, and is found by search like the rest.
@@ -56,7 +59,21 @@ public struct Importer: Sendable {
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
-        if String(decoding: head, as: UTF8.self).contains("<en-export") { return (.evernote, url) }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            return (try archiveKind(url), url)
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        if text.contains("<en-export") { return (.evernote, url) }
+        if text.contains("\"activeNotes\"") || text.contains("\"trashedNotes\"") { return (.simplenote, url) }
+        throw .unknownKind(path: url.path)
+    }
+
+    /// What the zip at `url` is an export of, told by the files in it. Opening it checks the
+    /// whole archive (paths, links, sizes) before anything is imported.
+    private static func archiveKind(_ url: URL) throws(InterchangeError) -> ImportReport.Kind {
+        let zip = try ZipReader(url: url)
+        if zip.file(SimplenoteImporter.notesPath) != nil { return .simplenote }
+        if zip.files.contains(where: { KeepImporter.isNote($0.path) }) { return .googleKeep }
         throw .unknownKind(path: url.path)
     }
 }

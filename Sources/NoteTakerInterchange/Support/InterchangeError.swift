@@ -18,6 +18,9 @@ public enum InterchangeError: Error, Sendable, Hashable {
     case badExport(path: String, reason: Wording)
     /// PDF export needs libraries this machine does not have.
     case pdfUnavailable(Wording)
+    /// An archive that is not read at all: not a zip, damaged, or one that could harm the
+    /// machine (paths leaving it, links, a zip bomb). Nothing of it was imported.
+    case badArchive(path: String, reason: Wording)
 
 }
 
@@ -32,6 +35,7 @@ extension InterchangeError: WordedError, CustomStringConvertible {
         case .writeFailed(let path, let reason): Wording("exportWriteFailed", ["path": path, "reason": reason])
         case .badExport(let path, let reason): Wording("importBadExport", ["path": path, "reason": reason])
         case .pdfUnavailable(let reason): Wording("pdfUnavailable", ["reason": reason])
+        case .badArchive(let path, let reason): Wording("importBadArchive", ["path": path, "reason": reason])
         }
     }
 

@@ -4,8 +4,9 @@ import Hummingbird
 import NoteTakerInterchange
 import NoteTakerKit
 
-/// `POST /api/v1/import?name=FILE`: one uploaded Evernote `.enex` or Markdown `.md` file,
-/// imported by the same importer as `notetaker import`; the answer is its report.
+/// `POST /api/v1/import?name=FILE`: one uploaded file (an Evernote `.enex`, a Google Keep
+/// Takeout or Simplenote `.zip`, Simplenote's `notes.json`, a Markdown `.md`), imported by the
+/// same importer as `notetaker import`; the answer is its report.
 ///
 /// With `batch=ID&path=RELATIVE/PATH`, the file is one of several imported as one folder
 /// (``ImportBatch``): any file, answered `202 {"kept": N}`, until the one sent with
@@ -14,7 +15,7 @@ struct ImportRoutes {
     /// The largest file accepted (an Evernote export with its attachments can be large).
     static let maximumUpload: Int64 = 4 << 30
     /// The kinds of file an upload can be.
-    static let extensions: Set<String> = ["enex", "md", "markdown"]
+    static let extensions: Set<String> = ["enex", "zip", "json", "md", "markdown"]
 
     let store: NoteStore
 

@@ -1,0 +1,150 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerMarkdown
+
+/// Imports a Google Keep export from Google Takeout (a `.zip` with a `Keep/` folder holding a
+/// JSON file and an HTML file per note, and the notes' pictures and recordings), read in place.
+///
+/// Each note keeps its title, text, checklist (as a task list, ticked items ticked), labels (as
+/// tags), pin, attachments, links and dates; an archived note goes to a folder "Archive" (Keep
+/// keeps archived notes out of its main list, as a folder does); a trashed one to the trash; its
+/// colour, sharing and any field NoteTaker has no place for into its properties block. A field
+/// that cannot be written there, and a file no note names, is named in the report.
+struct KeepImporter {
+    let store: NoteStore
+    /// How ids are derived from notes and files.
+    let identity: DerivedIdentity
+    let archive: URL
+
+    /// A note's JSON file larger than this is not a Keep note.
+    static let maximumNoteFileSize: Int64 = 16 << 20
+
+    /// Whether `path` (inside a Takeout archive) is a Keep note's JSON file.
+    static func isNote(_ path: String) -> Bool {
+        path.hasSuffix(".json") && keepFolder(path) != nil
+    }
+
+    /// The `Keep` folder `path` is directly in (`Takeout/Keep`, or `Keep` when the archive was
+    /// made from inside `Takeout`), or `nil`.
+    static func keepFolder(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        return (folder as NSString).lastPathComponent == "Keep" ? folder : nil
+    }
+
+    func run(_ batcher: ImportBatcher) throws(InterchangeError) {
+        let zip = try ZipReader(url: archive)
+        let notes = zip.files.filter { Self.isNote($0.path) }
+        let scratch = try ScratchFolder(prefix: "notetaker-keep")
+        // The staged attachments must outlive the last batch: it is flushed before this returns.
+        defer { scratch.remove() }
+        var attachments = KeepAttachments(zip: zip)
+        var seen: [String: Int] = [:]
+        var archiveFolder: UUID?
+        for (position, file) in notes.enumerated() {
+            batcher.reportProgress(done: Int64(position), total: Int64(notes.count))
+            guard file.size <= Self.maximumNoteFileSize, let fields = JSONFields(data: try zip.data(file)) else {
+                batcher.skip(file.path, reason: Wording("skipKeepNotNote"))
+                continue
+            }
+            var note = KeepNote(fields: fields)
+            guard note.looksLikeKeep else {
+                batcher.skip(file.path, reason: Wording("skipKeepNotNote"))
+                continue
+            }
+            // Takeout has no note ids: a note is its creation time (to the microsecond), and
+            // two notes created in the same microsecond are told apart by their order.
+            let fingerprint = "keep:" + (note.created.map(String.init) ?? file.path)
+            let occurrence = seen[fingerprint, default: 0]
+            seen[fingerprint] = occurrence + 1
+            let noteId = identity.importedID(occurrence == 0 ? fingerprint : "\(fingerprint)#\(occurrence + 1)")
+            if note.isArchived, archiveFolder == nil {
+                archiveFolder = try storeCall { () throws(NoteTakerError) in
+                    try store.importFolder(Folder(id: identity.importedID("keep-folder:Archive"), name: "Archive"))
+                }
+            }
+            let folderId = note.isArchived ? archiveFolder : nil
+            let staged = try attachments.stage(note.attachments, of: file.path, noteId: noteId, identity: identity, into: scratch)
+            let body = note.body(files: staged.files)
+            let created = note.created.flatMap(Self.date), edited = note.edited.flatMap(Self.date)
+            let draft = NoteDraft(
+                title: note.title, body: body, isPinned: note.isPinned, folderId: folderId, tags: note.labels, id: noteId,
+                createdAt: created, modifiedAt: edited, trashedAt: note.isTrashed ? (edited ?? created ?? Date()) : nil)
+            try batcher.add(
+                NoteImport(draft: draft, files: staged.files.map(\.file)), label: file.path, warnings: note.warnings + staged.warnings,
+                temporaryFiles: staged.files.map(\.file.source), fileBytes: staged.bytes)
+        }
+        for path in attachments.unused(besides: notes.map(\.path)) {
+            batcher.report.warnings.append(.init(item: path, wording: Wording("warnKeepFileUnused")))
+        }
+        try batcher.flush()
+    }
+
+    /// Microseconds since 1970 as a date; `nil` outside the years NoteTaker can write.
+    static func date(_ microseconds: Int64) -> Date? {
+        let seconds = Double(microseconds) / 1_000_000
+        return Timestamp.representable.contains(seconds) ? Date(timeIntervalSince1970: seconds) : nil
+    }
+}
+
+/// The files of a Takeout's `Keep` folders, found for the notes that name them.
+struct KeepAttachments {
+    /// A file staged for a note: the attachment, and whether it shows as a picture.
+    struct Staged {
+        var file: NoteImport.File
+        var isImage: Bool
+    }
+
+    private let zip: ZipReader
+    /// The files of each `Keep` folder by name without extension: Takeout names a picture
+    /// `.jpg` in one place and `.jpeg` in the other.
+    private let byStem: [String: [String]]
+    private var named: Set<String> = []
+
+    init(zip: ZipReader) {
+        self.zip = zip
+        byStem = Dictionary(grouping: zip.files.map(\.path).filter { KeepImporter.keepFolder($0) != nil }) {
+            ($0 as NSString).deletingPathExtension
+        }
+    }
+
+    /// Inflates the files a note names into `scratch`; a file missing from the export or too
+    /// large to attach is left out with a warning.
+    mutating func stage(
+        _ wanted: [(path: String, mimetype: String?)], of note: String, noteId: UUID, identity: DerivedIdentity, into scratch: ScratchFolder
+    ) throws(InterchangeError) -> (files: [Staged], warnings: [Wording], bytes: Int64) {
+        let folder = (note as NSString).deletingLastPathComponent
+        var files: [Staged] = [], warnings: [Wording] = [], bytes: Int64 = 0
+        for (name, mimetype) in wanted {
+            let exact = folder + "/" + name
+            let path = zip.file(exact) != nil ? exact : byStem[(exact as NSString).deletingPathExtension]?.first
+            guard let path, let entry = zip.file(path) else {
+                warnings.append(Wording("warnKeepAttachmentMissing", ["name": name]))
+                continue
+            }
+            named.insert(path)
+            guard entry.size <= Attachment.maximumSize else {
+                warnings.append(Wording("warnAttachmentTooLarge", ["name": name]))
+                continue
+            }
+            let source = scratch.newFile()
+            try zip.copy(entry, to: source)
+            let fileName = (path as NSString).lastPathComponent
+            let isImage = mimetype?.hasPrefix("image/") ?? ["jpg", "jpeg", "png", "gif", "webp"].contains((path as NSString).pathExtension.lowercased())
+            files.append(Staged(file: NoteImport.File(id: identity.importedID("\(noteId.key):\(fileName)"), fileName: fileName, source: source), isImage: isImage))
+            bytes += entry.size
+        }
+        return (files, warnings, bytes)
+    }
+
+    /// The files in `Keep` folders that are neither a note (`notes`), nor a note's HTML copy,
+    /// nor the list of labels, and that no note named.
+    func unused(besides notes: [String]) -> [String] {
+        let notes = Set(notes.map { ($0 as NSString).deletingPathExtension })
+        return byStem.flatMap { stem, paths in
+            paths.filter { path in
+                !named.contains(path) && (path as NSString).lastPathComponent != "Labels.txt"
+                    && !(notes.contains(stem) && ["json", "html"].contains((path as NSString).pathExtension))
+            }
+        }.sorted()
+    }
+}
