@@ -103,4 +103,13 @@ import Testing
             #expect(ZipReader.contained(hostile) == nil, "\(hostile)")
         }
     }
+
+    @Test("a path inside an archive is taken apart as Foundation's path functions would")
+    func pathParts() {
+        #expect(ArchivePath.folder("Takeout/Keep/a.json") == "Takeout/Keep" && ArchivePath.folder("a.json") == "")
+        #expect(ArchivePath.name("Takeout/Keep/a b.json") == "a b.json" && ArchivePath.name("top") == "top")
+        #expect(ArchivePath.stem("Takeout/Keep/16c9.3a4b.jpeg") == "Takeout/Keep/16c9.3a4b")
+        #expect(ArchivePath.stem("Takeout/Keep.d/.hidden") == "Takeout/Keep.d/.hidden" && ArchivePath.stem("Keep/README") == "Keep/README")
+        #expect(ArchivePath.fileExtension("a/Photo.JPG") == "jpg" && ArchivePath.fileExtension("Keep.d/notes") == "")
+    }
 }

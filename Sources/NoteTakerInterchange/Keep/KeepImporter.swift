@@ -27,8 +27,8 @@ struct KeepImporter {
     /// The `Keep` folder `path` is directly in (`Takeout/Keep`, or `Keep` when the archive was
     /// made from inside `Takeout`), or `nil`.
     static func keepFolder(_ path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
-        return (folder as NSString).lastPathComponent == "Keep" ? folder : nil
+        let folder = ArchivePath.folder(path)
+        return ArchivePath.name(folder) == "Keep" ? folder : nil
     }
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
@@ -103,7 +103,7 @@ struct KeepAttachments {
     init(zip: ZipReader) {
         self.zip = zip
         byStem = Dictionary(grouping: zip.files.map(\.path).filter { KeepImporter.keepFolder($0) != nil }) {
-            ($0 as NSString).deletingPathExtension
+            ArchivePath.stem($0)
         }
     }
 
@@ -112,11 +112,11 @@ struct KeepAttachments {
     mutating func stage(
         _ wanted: [(path: String, mimetype: String?)], of note: String, noteId: UUID, identity: DerivedIdentity, into scratch: ScratchFolder
     ) throws(InterchangeError) -> (files: [Staged], warnings: [Wording], bytes: Int64) {
-        let folder = (note as NSString).deletingLastPathComponent
+        let folder = ArchivePath.folder(note)
         var files: [Staged] = [], warnings: [Wording] = [], bytes: Int64 = 0
         for (name, mimetype) in wanted {
             let exact = folder + "/" + name
-            let path = zip.file(exact) != nil ? exact : byStem[(exact as NSString).deletingPathExtension]?.first
+            let path = zip.file(exact) != nil ? exact : byStem[ArchivePath.stem(exact)]?.first
             guard let path, let entry = zip.file(path) else {
                 warnings.append(Wording("warnKeepAttachmentMissing", ["name": name]))
                 continue
@@ -128,8 +128,8 @@ struct KeepAttachments {
             }
             let source = scratch.newFile()
             try zip.copy(entry, to: source)
-            let fileName = (path as NSString).lastPathComponent
-            let isImage = mimetype?.hasPrefix("image/") ?? ["jpg", "jpeg", "png", "gif", "webp"].contains((path as NSString).pathExtension.lowercased())
+            let fileName = ArchivePath.name(path)
+            let isImage = mimetype?.hasPrefix("image/") ?? ["jpg", "jpeg", "png", "gif", "webp"].contains(ArchivePath.fileExtension(path))
             files.append(Staged(file: NoteImport.File(id: identity.importedID("\(noteId.key):\(fileName)"), fileName: fileName, source: source), isImage: isImage))
             bytes += entry.size
         }
@@ -139,11 +139,11 @@ struct KeepAttachments {
     /// The files in `Keep` folders that are neither a note (`notes`), nor a note's HTML copy,
     /// nor the list of labels, and that no note named.
     func unused(besides notes: [String]) -> [String] {
-        let notes = Set(notes.map { ($0 as NSString).deletingPathExtension })
+        let notes = Set(notes.map(ArchivePath.stem))
         return byStem.flatMap { stem, paths in
             paths.filter { path in
-                !named.contains(path) && (path as NSString).lastPathComponent != "Labels.txt"
-                    && !(notes.contains(stem) && ["json", "html"].contains((path as NSString).pathExtension))
+                !named.contains(path) && ArchivePath.name(path) != "Labels.txt"
+                    && !(notes.contains(stem) && ["json", "html"].contains(ArchivePath.fileExtension(path)))
             }
         }.sorted()
     }

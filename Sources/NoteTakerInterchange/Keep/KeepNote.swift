@@ -101,6 +101,6 @@ struct KeepNote {
 
     /// `text` with Windows line ends made plain.
     private static func normalized(_ text: String) -> String {
-        text.replacingOccurrences(of: "\r\n", with: "\n")
+        text.withUnixLineEnds
     }
 }

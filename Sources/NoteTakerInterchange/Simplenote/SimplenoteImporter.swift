@@ -34,7 +34,7 @@ struct SimplenoteImporter {
                 continue
             }
             let isMarkdown = fields.bool("markdown") ?? false
-            let (title, text) = Self.split(content.replacingOccurrences(of: "\r\n", with: "\n"), markdown: isMarkdown)
+            let (title, text) = Self.split(content.withUnixLineEnds, markdown: isMarkdown)
             let created = fields.string("creationDate").flatMap(Timestamp.date(from:))
             let modified = fields.string("lastModified").flatMap(Timestamp.date(from:))
             var properties: [String] = []

@@ -68,12 +68,14 @@ public struct Importer: Sendable {
         throw .unknownKind(path: url.path)
     }
 
-    /// What the zip at `url` is an export of, told by the files in it. Opening it checks the
-    /// whole archive (paths, links, sizes) before anything is imported.
+    /// What the zip at `url` is an export of, told by the first file in it that only one
+    /// kind of export has. (The importer checks the whole archive before it imports anything.)
     private static func archiveKind(_ url: URL) throws(InterchangeError) -> ImportReport.Kind {
-        let zip = try ZipReader(url: url)
-        if zip.file(SimplenoteImporter.notesPath) != nil { return .simplenote }
-        if zip.files.contains(where: { KeepImporter.isNote($0.path) }) { return .googleKeep }
-        throw .unknownKind(path: url.path)
+        let telling = try ZipReader.firstPath(in: url) { $0 == SimplenoteImporter.notesPath || KeepImporter.isNote($0) }
+        switch telling {
+        case SimplenoteImporter.notesPath: return .simplenote
+        case .some: return .googleKeep
+        case nil: throw .unknownKind(path: url.path)
+        }
     }
 }

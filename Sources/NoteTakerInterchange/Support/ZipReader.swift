@@ -85,6 +85,22 @@ final class ZipReader {
         index = Dictionary(files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// The first path in the zip at `url` that `matches`, read from its directory as far as
+    /// needed, without the checks ``init(url:limits:)`` makes (an import makes them before it
+    /// reads anything): for telling what an archive is an export of.
+    static func firstPath(in url: URL, where matches: (String) -> Bool) throws(InterchangeError) -> String? {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw .badArchive(path: url.path, reason: Wording("archiveNotZip"))
+        }
+        for entry in archive {
+            if let path = contained(entry.path), matches(path) { return path }
+        }
+        return nil
+    }
+
     /// The file at `path`, if the archive has one.
     func file(_ path: String) -> File? {
         index[path].map { files[$0] }
@@ -138,10 +154,10 @@ final class ZipReader {
     /// `name` as a path inside the archive, or `nil` when it would leave it: absolute, with a
     /// drive letter, or with a `..` component (either slash counts: Windows tools write `\`).
     static func contained(_ name: String) -> String? {
-        let unified = name.replacingOccurrences(of: "\\", with: "/")
-        guard !unified.hasPrefix("/"), !unified.contains("\0") else { return nil }
-        if unified.count >= 2, unified.dropFirst().first == ":" { return nil }
-        let parts = unified.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let bytes = name.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "\\"), !bytes.contains(0) else { return nil }
+        if bytes.dropFirst().first == UInt8(ascii: ":") { return nil }
+        let parts = name.split { $0 == "/" || $0 == "\\" }.filter { $0 != "." }
         guard !parts.contains("..") else { return nil }
         return parts.joined(separator: "/")
     }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The parts of a path inside an archive (`/`-separated, as ``ZipReader`` gives them), taken
+/// apart without Foundation's path functions, which cost more than the rest of reading a
+/// small entry on Linux.
+enum ArchivePath {
+    /// The folder `path` is in (`""` at the top).
+    static func folder(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// The last part of `path`.
+    static func name(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    /// `path` without the extension of its last part (a leading dot is not one).
+    static func stem(_ path: String) -> String {
+        let start = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        guard let dot = path[start...].lastIndex(of: "."), dot != start else { return path }
+        return String(path[..<dot])
+    }
+
+    /// The extension of `path`'s last part, lowercased (`""` when it has none).
+    static func fileExtension(_ path: String) -> String {
+        let stem = stem(path)
+        return stem.count == path.count ? "" : String(path.dropFirst(stem.count + 1)).lowercased()
+    }
+}
