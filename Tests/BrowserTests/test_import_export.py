@@ -1,4 +1,6 @@
 """Import and export from Settings: the browser downloads an export, and uploads Evernote and Markdown files."""
+import base64
+import io
 import json
 import tempfile
 import zipfile
@@ -123,6 +125,45 @@ def test_import_a_google_keep_takeout_and_a_simplenote_export(app, browser):
     assert "- [ ] Milk\n- [x] Eggs" in notes["Groceries"]["body"] and "(attachment:" in notes["Groceries"]["body"]
     assert notes["Recipes"]["body"] == "Pancakes" and notes["Recipes"]["tags"] == ["cooking"]
     assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Archive"]
+
+
+def drop_files(browser, selector, files):
+    """Drops `files` ({name: bytes}) on the element `selector` finds, as a file manager does."""
+    browser.execute_script("""
+        const [selector, files] = arguments;
+        const transfer = new DataTransfer();
+        for (const [name, encoded] of Object.entries(files)) {
+          const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+          transfer.items.add(new File([bytes], name));
+        }
+        const target = document.querySelector(selector);
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+          target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        }
+        """, selector, {name: base64.b64encode(data).decode() for name, data in files.items()})
+
+
+def test_a_takeout_dropped_on_the_window_is_imported_and_a_file_dropped_on_a_note_attached(app, browser):
+    app.new_note("Open note", "text")
+    app.start()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Takeout/Keep/Bike.json", keep_note("Bike", 1_700_000_000_000_000, textContent="Oil the chain", labels=[{"name": "Errands"}]))
+        archive.writestr("Takeout/Keep/Bike.html", "<html></html>")
+    open_app(browser, app)
+    wait(browser, lambda d: d.find_elements("css selector", "#note-list .note-link"), message="no list")
+    drop_files(browser, "#note-list", {"takeout-20261126T101500Z-001.zip": buffer.getvalue()})
+    report = wait(browser, lambda d: d.find_elements("css selector", ".import-report"), timeout=20, message="Settings did not open with the report")
+    assert report[0].text.startswith("takeout-20261126T101500Z-001.zip: 1 found, 1 imported"), report[0].text
+    assert "view=settings" in browser.current_url
+    notes = {note["title"]: note for note in app.cli_json("list")}
+    assert set(notes) == {"Open note", "Bike"} and notes["Bike"]["tags"] == ["Errands"]
+
+    open_app(browser, app, f"#note={notes['Open note']['id']}")
+    wait(browser, lambda d: d.find_elements("css selector", "#note-body"), message="the note did not open")
+    drop_files(browser, "#editor-region", {"list.txt": b"milk"})
+    wait(browser, lambda d: app.cli_json("show", notes["Open note"]["id"])["attachments"], timeout=20, message="a file dropped on the note is not attached")
+    assert len(app.cli_json("list")) == 2, "a file dropped on an open note is attached, not imported"
 
 
 def test_markdown_files_chosen_together_and_a_folder_keep_their_links(app, browser):

@@ -4,7 +4,7 @@ import { applyTheme } from './appearance.js';
 import { debounce, toast } from './dom.js';
 import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
 import { redrawList, refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
-import { openSettings, refreshSettingsSync } from './settings.js';
+import { importDropped, openSettings, refreshSettingsSync } from './settings.js';
 import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
 import { currentRoute, navigate, noSearch, onRouteChange } from './state.js';
 import { applyStrings, loadStrings, t } from './strings.js';
@@ -127,6 +127,18 @@ function setUpMenu() {
   });
 }
 
+/** Files dropped anywhere but on an open note (which attaches them) are imported. */
+function setUpImportDrop() {
+  window.addEventListener('dragover', (event) => {
+    if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+  });
+  window.addEventListener('drop', (event) => {
+    if (event.defaultPrevented || !event.dataTransfer?.files.length) return;
+    event.preventDefault();
+    importDropped([...event.dataTransfer.files]);
+  });
+}
+
 async function start() {
   applyTheme();
   await loadStrings();
@@ -157,6 +169,7 @@ async function start() {
   setUpList();
   setUpTagActions();
   setUpEditor();
+  setUpImportDrop();
   setUpSearch();
   setUpShortcuts();
   setUpMenu();

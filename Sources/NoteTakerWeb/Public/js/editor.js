@@ -581,14 +581,15 @@ async function upload(files) {
   if (editor.previewOn) renderPreview();
 }
 
-/** Files dropped anywhere on the editor are attached to the open note. */
+/** Files dropped anywhere on the open note are attached to it (elsewhere they are imported). */
 export function setUpEditor() {
   const main = document.getElementById('editor-region');
+  const noteShown = () => editor.note && document.body.dataset.view !== 'settings';
   main.addEventListener('dragover', (event) => {
-    if (editor.note && event.dataTransfer.types.includes('Files')) event.preventDefault();
+    if (noteShown() && event.dataTransfer.types.includes('Files')) event.preventDefault();
   });
   main.addEventListener('drop', (event) => {
-    if (!editor.note || !event.dataTransfer.files.length) return;
+    if (!noteShown() || !event.dataTransfer.files.length) return;
     event.preventDefault();
     upload([...event.dataTransfer.files]);
   });

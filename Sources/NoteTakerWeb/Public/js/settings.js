@@ -15,6 +15,7 @@ import { showRecoveryCode } from './recovery-code.js';
 import { shortcutText, tools } from './markdown-tools.js';
 import { chooseLanguageInSettings, chosenLanguage, fileSize, formatNumber, keyNames, languages, longDate, t } from './strings.js';
 import { flatFolders, sidebarData } from './sidebar.js';
+import { currentRoute } from './state.js';
 import { refreshSyncStatus, syncData } from './syncstatus.js';
 
 export async function openSettings() {
@@ -29,6 +30,11 @@ export async function openSettings() {
     importSection(),
     statisticsSection(stats),
     shortcutsSection()));
+  if (droppedImports) {
+    const imports = droppedImports;
+    droppedImports = null;
+    runImports(imports);
+  }
 }
 
 /** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
@@ -261,27 +267,47 @@ function importSection() {
   const folderInput = h('input', { type: 'file', id: 'import-folder', webkitdirectory: true });
   const result = h('div', { id: 'import-result', 'aria-live': 'polite' });
   const start = h('button', { type: 'button', id: 'import-start' }, t('importStart'));
-  start.addEventListener('click', async () => {
-    const imports = importsOf([...input.files], [...folderInput.files]);
-    if (imports.length === 0) return toast(t('importChooseFile'));
-    start.disabled = true;
-    replaceChildren(result, h('p', {}, t('importRunning')));
-    const reports = [];
-    try {
-      for (const { name, files, batch } of imports) reports.push(importReport(name, await importFiles(files, batch)));
-      replaceChildren(result, reports);
-      document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
-    } catch (error) {
-      replaceChildren(result, reports, h('p', { className: 'error' }, errorText(error)));
-    } finally {
-      start.disabled = false;
-    }
-  });
+  start.addEventListener('click', () => runImports(importsOf([...input.files], [...folderInput.files])));
   return h('section', { 'aria-labelledby': 'import-heading' }, h('h3', { id: 'import-heading' }, t('importTitle')),
     h('div', { className: 'button-row' }, h('label', {}, t('importFiles'), ' ', input)),
     h('div', { className: 'button-row' }, h('label', {}, t('importFolder'), ' ', folderInput), start),
     result,
     h('p', { className: 'hint' }, t('importHint')));
+}
+
+/** What was dropped on the window while another view showed, imported once Settings opens. */
+let droppedImports = null;
+
+/**
+ * Files dropped on the window (anywhere but an open note, which attaches them): imported as
+ * if chosen in Settings → Import, which opens to show their reports.
+ */
+export async function importDropped(files) {
+  const imports = importsOf(files, []);
+  if (imports.length === 0) return;
+  if (currentRoute().view === 'settings' && document.getElementById('import-result')) return runImports(imports);
+  droppedImports = imports;
+  location.hash = '#view=settings';
+}
+
+/** Runs `imports` one after the other, showing each report (and the error that stopped them). */
+async function runImports(imports) {
+  const start = document.getElementById('import-start');
+  const result = document.getElementById('import-result');
+  if (imports.length === 0) return toast(t('importChooseFile'));
+  start.disabled = true;
+  replaceChildren(result, h('p', {}, t('importRunning')));
+  result.scrollIntoView({ block: 'nearest' });
+  const reports = [];
+  try {
+    for (const { name, files, batch } of imports) reports.push(importReport(name, await importFiles(files, batch)));
+    replaceChildren(result, reports);
+    document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
+  } catch (error) {
+    replaceChildren(result, reports, h('p', { className: 'error' }, errorText(error)));
+  } finally {
+    start.disabled = false;
+  }
 }
 
 /** Imports one file on its own, or a batch of files as one; answers the report. */
