@@ -139,6 +139,11 @@ import Testing
                 uri: "/api/v1/import?name=backup.zip", method: .post, headers: [:], body: ByteBuffer(string: "PK"))
             #expect(notAnExport.status == .badRequest)
             #expect((notAnExport.object["message"] as? String)?.contains("Cannot tell what to import") == true, "\(notAnExport.object)")
+            // A zip that cannot be read is the upload's fault, not the server's.
+            let damaged = try await client.execute(
+                uri: "/api/v1/import?name=takeout.zip", method: .post, headers: [:], body: ByteBuffer(bytes: [0x50, 0x4B, 0x03, 0x04, 9, 9, 9]))
+            #expect(damaged.status == .badRequest && damaged.object["error"] as? String == "invalid_input")
+            #expect((damaged.object["message"] as? String)?.contains("it is not a zip file") == true, "\(damaged.object)")
             let traversal = try await client.execute(
                 uri: "/api/v1/import?name=..%2F..%2Fescape.md", method: .post, headers: [:], body: ByteBuffer(string: "# Hi"))
             #expect(traversal.status == .ok, "the name is only a label: the upload stays in its temporary folder")

@@ -106,7 +106,7 @@ extension WebAPIError {
         switch error {
         case .store(let storeError): self.init(storeError)
         case .pdfUnavailable: self.init(.serviceUnavailable, "pdf_unavailable", error)
-        case .badExport, .unknownKind: self.init(.badRequest, "invalid_input", error)
+        case .badExport, .unknownKind, .badArchive: self.init(.badRequest, "invalid_input", error)
         default: self.init(.internalServerError, "export_failed", error)
         }
     }
