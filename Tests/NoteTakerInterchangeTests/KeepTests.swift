@@ -105,6 +105,23 @@ import Testing
         #expect(try store.noteCount() == 6)
     }
 
+    @Test("a picture named after its note is found by its stem, not mistaken for the note's own JSON")
+    func pictureNamedLikeItsNote() throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.file("takeout.zip")
+        try ZipFixture.write([
+            .text("Takeout/Keep/Sketch.json", Self.json(#""attachments":[{"filePath":"Sketch.jpeg","mimetype":"image/jpeg"}],"title":"Sketch""#)),
+            .text("Takeout/Keep/Sketch.html", "<html></html>"),
+            .file("Takeout/Keep/Sketch.jpg", pngData()),
+        ], to: zip)
+        let store = try folder.store()
+        let report = try Importer(store: store).importItems(at: zip)
+        #expect(report.imported == 1 && report.warnings.isEmpty, "\(report)")
+        let picture = try #require(try store.allNotes()["Sketch"]?.attachments.first)
+        #expect(picture.fileName == "Sketch.jpg")
+        #expect(try Data(contentsOf: store.fileURL(for: picture)) == pngData())
+    }
+
     @Test("an attachment missing from the export is named; the note still comes in")
     func missingAttachment() throws {
         let folder = TemporaryDirectory()

@@ -46,7 +46,7 @@ struct KeepImporter {
                 batcher.skip(file.path, reason: Wording("skipKeepNotNote"))
                 continue
             }
-            var note = KeepNote(fields: fields)
+            let note = KeepNote(fields: fields)
             guard note.looksLikeKeep else {
                 batcher.skip(file.path, reason: Wording("skipKeepNotNote"))
                 continue
@@ -116,7 +116,10 @@ struct KeepAttachments {
         var files: [Staged] = [], warnings: [Wording] = [], bytes: Int64 = 0
         for (name, mimetype) in wanted {
             let exact = folder + "/" + name
-            let path = zip.file(exact) != nil ? exact : byStem[ArchivePath.stem(exact)]?.first
+            // Found by its stem, a note's own JSON and HTML are not the picture it names.
+            let path = zip.file(exact) != nil ? exact : byStem[ArchivePath.stem(exact)]?.first(where: {
+                !["json", "html"].contains(ArchivePath.fileExtension($0))
+            })
             guard let path, let entry = zip.file(path) else {
                 warnings.append(Wording("warnKeepAttachmentMissing", ["name": name]))
                 continue
