@@ -118,6 +118,18 @@ import Testing
         }
     }
 
+    @Test("a notes.json without Simplenote's lists is refused, not read as an export of no notes")
+    func notAnExport() throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.file("notes.zip")
+        try ZipFixture.write([.text("source/notes.json", #"{"notes": [{"id": "1", "content": "x"}]}"#)], to: zip)
+        let store = try folder.store()
+        #expect(throws: InterchangeError.badExport(path: zip.path, reason: Wording("reasonSimplenoteNoNotes"))) {
+            try Importer(store: store).importItems(at: zip)
+        }
+        #expect(try store.noteCount() == 0)
+    }
+
     @Test("the title is the first line that is not blank; a Markdown note's heading marks are left out")
     func titles() {
         #expect(SimplenoteImporter.split("\n \nTitle  \nbody", markdown: false) == ("Title", "body"))

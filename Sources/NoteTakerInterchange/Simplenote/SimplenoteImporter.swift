@@ -25,6 +25,9 @@ struct SimplenoteImporter {
         guard var root = try JSONFields(data: notesFile()) else {
             throw .badExport(path: input.path, reason: Wording("reasonSimplenoteNotJSON"))
         }
+        guard root.holdsList("activeNotes") || root.holdsList("trashedNotes") else {
+            throw .badExport(path: input.path, reason: Wording("reasonSimplenoteNoNotes"))
+        }
         let notes = root.objects("activeNotes").map { ($0, false) } + root.objects("trashedNotes").map { ($0, true) }
         for (position, (fields, inTrash)) in notes.enumerated() {
             batcher.reportProgress(done: Int64(position), total: Int64(notes.count))

@@ -50,6 +50,11 @@ struct JSONFields {
         }
     }
 
+    /// Whether the field at `key` is a list (an empty one included).
+    func holdsList(_ key: String) -> Bool {
+        object[key] is [Any]
+    }
+
     /// The array of objects at `key` (elements that are not objects are left out).
     mutating func objects(_ key: String) -> [JSONFields] {
         asked.insert(key)
