@@ -2,6 +2,7 @@
 import base64
 import io
 import json
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
@@ -125,6 +126,42 @@ def test_import_a_google_keep_takeout_and_a_simplenote_export(app, browser):
     assert "- [ ] Milk\n- [x] Eggs" in notes["Groceries"]["body"] and "(attachment:" in notes["Groceries"]["body"]
     assert notes["Recipes"]["body"] == "Pancakes" and notes["Recipes"]["tags"] == ["cooking"]
     assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Archive"]
+
+
+def joplin_item(title, fields, body=None):
+    """A Joplin RAW item as its .jex holds it: title, body, `name: value` fields, `type_` last."""
+    parts = [title] + ([body] if body else []) + ["\n".join(f"{name}: {value}" for name, value in fields)]
+    return "\n\n".join(parts).encode()
+
+
+def test_import_a_joplin_export(app, browser):
+    app.start()
+    folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
+    notebook, note, picture = "1" * 32, "2" * 32, "3" * 32
+    stamp = "2023-03-14T09:26:53.000Z"
+    items = {
+        f"{notebook}.md": joplin_item("Travel", [("id", notebook), ("parent_id", ""), ("created_time", stamp), ("type_", 2)]),
+        f"{note}.md": joplin_item("Lisbon", [
+            ("id", note), ("parent_id", notebook), ("created_time", stamp), ("updated_time", stamp), ("is_todo", 1),
+            ("todo_completed", 0), ("encryption_applied", 0), ("type_", 1)], body=f"Trams and tiles.\n\n![tram.png](:/{picture})"),
+        f"{picture}.md": joplin_item("tram.png", [("id", picture), ("mime", "image/png"), ("file_extension", "png"), ("type_", 4)]),
+        f"resources/{picture}.png": b"\x89PNG\r\n\x1a\n" + b"\0" * 32,
+    }
+    jex = folder / "Joplin Export.jex"
+    with tarfile.open(jex, "w") as archive:
+        for name, data in items.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#import-file").send_keys(str(jex))
+    click(browser, "#import-start")
+    report = wait(browser, lambda d: d.find_elements("css selector", ".import-report"), timeout=30, message="no report")
+    assert report[0].text.startswith("Joplin Export.jex: 1 found, 1 imported"), report[0].text
+    [listed] = app.cli_json("list")
+    shown = app.cli_json("show", listed["id"])
+    assert shown["title"] == "Lisbon" and "- [ ] Lisbon" in shown["body"] and "(attachment:" in shown["body"], shown["body"]
+    assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Travel"]
 
 
 def drop_files(browser, selector, files):

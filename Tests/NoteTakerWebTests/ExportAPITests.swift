@@ -144,6 +144,10 @@ import Testing
                 uri: "/api/v1/import?name=takeout.zip", method: .post, headers: [:], body: ByteBuffer(bytes: [0x50, 0x4B, 0x03, 0x04, 9, 9, 9]))
             #expect(damaged.status == .badRequest && damaged.object["error"] as? String == "invalid_input")
             #expect((damaged.object["message"] as? String)?.contains("it is not a zip file") == true, "\(damaged.object)")
+            let damagedJoplin = try await client.execute(
+                uri: "/api/v1/import?name=Joplin.jex", method: .post, headers: [:], body: ByteBuffer(string: String(repeating: "not a tar ", count: 60)))
+            #expect(damagedJoplin.status == .badRequest && damagedJoplin.object["error"] as? String == "invalid_input")
+            #expect((damagedJoplin.object["message"] as? String)?.contains("it is not a tar archive") == true, "\(damagedJoplin.object)")
             let traversal = try await client.execute(
                 uri: "/api/v1/import?name=..%2F..%2Fescape.md", method: .post, headers: [:], body: ByteBuffer(string: "# Hi"))
             #expect(traversal.status == .ok, "the name is only a label: the upload stays in its temporary folder")

@@ -47,7 +47,7 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-/// `notetaker import`: notes from a NoteTaker export, Markdown files, Evernote, Google Keep or Simplenote.
+/// `notetaker import`: notes from a NoteTaker export, Markdown files, Evernote, Google Keep, Simplenote or Joplin.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CompanionCommand.import.rawValue, abstract: CompanionCommand.import.abstract,

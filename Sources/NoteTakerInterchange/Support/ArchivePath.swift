@@ -1,6 +1,6 @@
 import Foundation
 
-/// The parts of a path inside an archive (`/`-separated, as ``ZipReader`` gives them), taken
+/// The parts of a path inside an archive (`/`-separated, as ``ZipReader`` and ``TarReader`` give them), taken
 /// apart without Foundation's path functions, which cost more than the rest of reading a
 /// small entry on Linux.
 enum ArchivePath {
@@ -25,5 +25,16 @@ enum ArchivePath {
     static func fileExtension(_ path: String) -> String {
         let stem = stem(path)
         return stem.count == path.count ? "" : String(path.dropFirst(stem.count + 1)).lowercased()
+    }
+
+    /// `name` as a path inside the archive, or `nil` when it would leave it: absolute, with a
+    /// drive letter, or with a `..` component (either slash counts: Windows tools write `\`).
+    static func contained(_ name: String) -> String? {
+        let bytes = name.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "\\"), !bytes.contains(0) else { return nil }
+        if bytes.dropFirst().first == UInt8(ascii: ":") { return nil }
+        let parts = name.split { $0 == "/" || $0 == "\\" }.filter { $0 != "." }
+        guard !parts.contains("..") else { return nil }
+        return parts.joined(separator: "/")
     }
 }

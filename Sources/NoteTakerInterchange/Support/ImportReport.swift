@@ -18,6 +18,8 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         case googleKeep = "google-keep"
         /// A Simplenote export (`.zip`, or its `notes.json`).
         case simplenote
+        /// A Joplin export (`.jex`, a tar of Joplin's RAW items).
+        case joplin
     }
 
     /// One note (or file) that was not imported, or imported with a caveat.

@@ -3,7 +3,7 @@ import NoteTakerKit
 
 /// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
 /// JSON export, a folder of Markdown files (or one `.md` file), an Evernote `.enex` file, a
-/// Google Keep export from Google Takeout, or a Simplenote export.
+/// Google Keep export from Google Takeout, a Simplenote export, or a Joplin `.jex` export.
 ///
 /// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
 /// report, never ending the import. Importing the same input twice adds each note once.
@@ -29,6 +29,7 @@ public struct Importer: Sendable {
             case .evernote: try EvernoteImporter(store: store, identity: identity, file: location).run(batcher)
             case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
             case .simplenote: try SimplenoteImporter(store: store, identity: identity, input: location).run(batcher)
+            case .joplin: try JoplinImporter(store: store, identity: identity, archive: location).run(batcher)
             }
         } catch {
             // What went in before the failure stays, and is found by search like the rest.
@@ -51,6 +52,7 @@ public struct Importer: Sendable {
         if url.lastPathComponent == ExportManifest.fileName { return (.notetakerJSON, url.deletingLastPathComponent()) }
         switch url.pathExtension.lowercased() {
         case "enex": return (.evernote, url)
+        case "jex": return (.joplin, url)
         case "md", "markdown": return (.markdown, url)
         default: break
         }
@@ -59,6 +61,7 @@ public struct Importer: Sendable {
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        if TarReader.isTar(head) { return (.joplin, url) }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             return (try archiveKind(url), url)
         }

@@ -7,26 +7,9 @@ import ZIPFoundation
 ///
 /// Opening refuses, before anything is imported, a file that is not a zip or is cut short, an
 /// entry whose path leaves the archive (`..`, an absolute path) or that is a link, and an archive
-/// over ``Limits``. Reading refuses an entry that inflates to more than it declared or whose
+/// over its ``ArchiveLimits``. Reading refuses an entry that inflates to more than it declared or whose
 /// checksum does not match. Each refusal is ``InterchangeError/badArchive(path:reason:)``.
 final class ZipReader {
-    /// What an archive may hold: checked on the sizes its directory declares, and again on the
-    /// bytes each entry really inflates to.
-    struct Limits: Sendable {
-        /// Files in the archive.
-        var entries = 500_000
-        /// Bytes all files inflate to together.
-        var totalBytes: Int64 = 32 << 30
-        /// How many times its compressed size one file may inflate to, for a file over
-        /// `ratioFloor` bytes (text compresses about ten times; a zip bomb a thousand or more).
-        var ratio: Int64 = 200
-        /// Files up to this size are not held to `ratio`.
-        var ratioFloor: Int64 = 4 << 20
-
-        /// The limits every import uses.
-        static let standard = Limits()
-    }
-
     /// One file of the archive.
     struct File {
         /// Its path inside the archive, `/`-separated, without a leading `/`.
@@ -44,20 +27,16 @@ final class ZipReader {
     private let archive: Archive
 
     /// Opens the archive at `url` and checks its directory against `limits`.
-    init(url: URL, limits: Limits = .standard) throws(InterchangeError) {
+    init(url: URL, limits: ArchiveLimits = .standard) throws(InterchangeError) {
         path = url.path
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw .badArchive(path: url.path, reason: Wording("archiveNotZip"))
-        }
+        archive = try Self.open(url)
         var files: [File] = []
         var total: Int64 = 0
         var seen = 0
         for entry in archive {
             seen += 1
             let name = entry.path
-            guard let path = Self.contained(name) else {
+            guard let path = ArchivePath.contained(name) else {
                 throw .badArchive(path: url.path, reason: Wording("archiveEscapes", ["entry": name]))
             }
             switch entry.type {
@@ -89,16 +68,19 @@ final class ZipReader {
     /// needed, without the checks ``init(url:limits:)`` makes (an import makes them before it
     /// reads anything): for telling what an archive is an export of.
     static func firstPath(in url: URL, where matches: (String) -> Bool) throws(InterchangeError) -> String? {
-        let archive: Archive
+        for entry in try open(url) {
+            if let path = ArchivePath.contained(entry.path), matches(path) { return path }
+        }
+        return nil
+    }
+
+    /// The archive at `url`, opened for reading.
+    private static func open(_ url: URL) throws(InterchangeError) -> Archive {
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            return try Archive(url: url, accessMode: .read)
         } catch {
             throw .badArchive(path: url.path, reason: Wording("archiveNotZip"))
         }
-        for entry in archive {
-            if let path = contained(entry.path), matches(path) { return path }
-        }
-        return nil
     }
 
     /// The file at `path`, if the archive has one.
@@ -150,17 +132,6 @@ final class ZipReader {
     }
 
     private struct Overrun: Error {}
-
-    /// `name` as a path inside the archive, or `nil` when it would leave it: absolute, with a
-    /// drive letter, or with a `..` component (either slash counts: Windows tools write `\`).
-    static func contained(_ name: String) -> String? {
-        let bytes = name.utf8
-        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "\\"), !bytes.contains(0) else { return nil }
-        if bytes.dropFirst().first == UInt8(ascii: ":") { return nil }
-        let parts = name.split { $0 == "/" || $0 == "\\" }.filter { $0 != "." }
-        guard !parts.contains("..") else { return nil }
-        return parts.joined(separator: "/")
-    }
 
     /// The number of entries the end of central directory record declares, or `nil` when it
     /// cannot be read or the archive is ZIP64 (which states it elsewhere).

@@ -5,7 +5,7 @@ import NoteTakerInterchange
 import NoteTakerKit
 
 /// `POST /api/v1/import?name=FILE`: one uploaded file (an Evernote `.enex`, a Google Keep
-/// Takeout or Simplenote `.zip`, Simplenote's `notes.json`, a Markdown `.md`), imported by the
+/// Takeout or Simplenote `.zip`, Simplenote's `notes.json`, a Joplin `.jex`, a Markdown `.md`), imported by the
 /// same importer as `notetaker import`; the answer is its report.
 ///
 /// With `batch=ID&path=RELATIVE/PATH`, the file is one of several imported as one folder
@@ -15,7 +15,7 @@ struct ImportRoutes {
     /// The largest file accepted (an Evernote export with its attachments can be large).
     static let maximumUpload: Int64 = 4 << 30
     /// The kinds of file an upload can be.
-    static let extensions: Set<String> = ["enex", "zip", "json", "md", "markdown"]
+    static let extensions: Set<String> = ["enex", "zip", "json", "jex", "md", "markdown"]
 
     let store: NoteStore
 
@@ -84,7 +84,7 @@ struct ImportRoutes {
     /// The name an upload called `name` is imported under: its name without the extension,
     /// made safe for a file and a folder name (at most 200 characters, on one line; an
     /// Evernote file's notes go into a folder of that name), and its extension in lower case;
-    /// `nil` unless `name` ends in `.enex`, `.md` or `.markdown` (any case) after at least one
+    /// `nil` unless `name` ends in one of ``extensions`` (any case) after at least one
     /// character that is not `/`. (The OpenAPI document's pattern for `name` says the same.)
     static func uploadName(_ name: String) -> String? {
         let scalars = Array(name.unicodeScalars)
