@@ -22,7 +22,9 @@ struct SimplenoteImporter {
     static let maximumFileSize: Int64 = 1 << 30
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
-        guard var root = try JSONFields(data: notesFile()) else {
+        let file = try ExportFile.data(
+            of: input, zipped: input.pathExtension.lowercased() != "json", matching: { $0 == Self.notesPath }, maximumSize: Self.maximumFileSize)
+        guard var root = JSONFields(data: file) else {
             throw .badExport(path: input.path, reason: Wording("reasonSimplenoteNotJSON"))
         }
         guard root.holdsList("activeNotes") || root.holdsList("trashedNotes") else {
@@ -58,24 +60,6 @@ struct SimplenoteImporter {
             try batcher.add(NoteImport(draft: draft), label: "note \(position + 1)" + (title.isEmpty ? "" : " '\(title)'"), warnings: warnings)
         }
         try batcher.flush()
-    }
-
-    /// The bytes of `notes.json`, from the zip or the file itself.
-    private func notesFile() throws(InterchangeError) -> Data {
-        if input.pathExtension.lowercased() != "json" {
-            let zip = try ZipReader(url: input)
-            guard let file = zip.file(Self.notesPath) else { throw .unknownKind(path: input.path) }
-            guard file.size <= Self.maximumFileSize else {
-                throw .badExport(path: input.path, reason: Wording("reasonFileTooLarge"))
-            }
-            return try zip.data(file)
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int64) ?? 0
-        guard size <= Self.maximumFileSize else { throw .badExport(path: input.path, reason: Wording("reasonFileTooLarge")) }
-        guard let data = FileManager.default.contents(atPath: input.path) else {
-            throw .unreadable(path: input.path, reason: Wording("reasonCannotOpen"))
-        }
-        return data
     }
 
     /// Longer first lines are a paragraph, not a title: Simplenote shows the first 64

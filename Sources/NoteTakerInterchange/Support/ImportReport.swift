@@ -18,6 +18,8 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         case googleKeep = "google-keep"
         /// A Simplenote export (`.zip`, or its `notes.json`).
         case simplenote
+        /// A Standard Notes backup (`.zip`, or its `.txt`), decrypted.
+        case standardNotes = "standard-notes"
         /// A Joplin export (`.jex`, a tar of Joplin's RAW items).
         case joplin
     }

@@ -3,7 +3,8 @@ import NoteTakerKit
 
 /// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
 /// JSON export, a folder of Markdown files (or one `.md` file), an Evernote `.enex` file, a
-/// Google Keep export from Google Takeout, a Simplenote export, or a Joplin `.jex` export.
+/// Google Keep export from Google Takeout, a Simplenote export, a Standard Notes backup, or a
+/// Joplin `.jex` export.
 ///
 /// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
 /// report, never ending the import. Importing the same input twice adds each note once.
@@ -29,6 +30,7 @@ public struct Importer: Sendable {
             case .evernote: try EvernoteImporter(store: store, identity: identity, file: location).run(batcher)
             case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
             case .simplenote: try SimplenoteImporter(store: store, identity: identity, input: location).run(batcher)
+            case .standardNotes: try StandardNotesImporter(store: store, identity: identity, input: location).run(batcher)
             case .joplin: try JoplinImporter(store: store, identity: identity, archive: location).run(batcher)
             }
         } catch {
@@ -68,15 +70,21 @@ public struct Importer: Sendable {
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("<en-export") { return (.evernote, url) }
         if text.contains("\"activeNotes\"") || text.contains("\"trashedNotes\"") { return (.simplenote, url) }
+        if text.contains("\"items\""), text.contains("\"content_type\"") || text.contains("\"keyParams\"") || text.contains("\"auth_params\"") {
+            return (.standardNotes, url)
+        }
         throw .unknownKind(path: url.path)
     }
 
     /// What the zip at `url` is an export of, told by the first file in it that only one
     /// kind of export has. (The importer checks the whole archive before it imports anything.)
     private static func archiveKind(_ url: URL) throws(InterchangeError) -> ImportReport.Kind {
-        let telling = try ZipReader.firstPath(in: url) { $0 == SimplenoteImporter.notesPath || KeepImporter.isNote($0) }
+        let telling = try ZipReader.firstPath(in: url) {
+            $0 == SimplenoteImporter.notesPath || StandardNotesImporter.isBackup($0) || KeepImporter.isNote($0)
+        }
         switch telling {
         case SimplenoteImporter.notesPath: return .simplenote
+        case let path? where StandardNotesImporter.isBackup(path): return .standardNotes
         case .some: return .googleKeep
         case nil: throw .unknownKind(path: url.path)
         }

@@ -15,6 +15,11 @@ struct JSONFields {
         self.object = object
     }
 
+    /// An object with no fields.
+    init() {
+        object = [:]
+    }
+
     /// An object found inside another; `nil` when `value` is not one.
     init?(_ value: Any) {
         guard let object = value as? [String: Any] else { return nil }
@@ -48,6 +53,22 @@ struct JSONFields {
             return value.isFinite && abs(value) < 9.2e18 ? number.int64Value : nil
         default: return nil
         }
+    }
+
+    /// The object at `key`.
+    mutating func nested(_ key: String) -> JSONFields? {
+        asked.insert(key)
+        return object[key].flatMap { JSONFields($0) }
+    }
+
+    /// Whether the object has a field `key`, whatever its value.
+    func holds(_ key: String) -> Bool {
+        object[key] != nil
+    }
+
+    /// Whether the field at `key` is a string.
+    func holdsText(_ key: String) -> Bool {
+        object[key] is String
     }
 
     /// Whether the field at `key` is a list (an empty one included).
