@@ -14,13 +14,14 @@ test('each Evernote file is an import of its own; the Markdown files chosen toge
   ]);
 });
 
-test('a Takeout or Simplenote zip, a notes.json, a Joplin .jex and a Standard Notes .txt are imports of their own, beside the Markdown files', () => {
-  const imports = importsOf([file('takeout-20261126T101500Z-001.zip'), file('Plan.md'), file('notes.json'), file('Old.md'), file('Joplin Export.JEX'), file('Standard Notes Backup and Import File.txt')], []);
+test('a Takeout or Simplenote zip, a notes.json, a Joplin .jex, a Standard Notes .txt and a Bear backup are imports of their own, beside the Markdown files', () => {
+  const imports = importsOf([file('takeout-20261126T101500Z-001.zip'), file('Plan.md'), file('notes.json'), file('Old.md'), file('Joplin Export.JEX'), file('Standard Notes Backup and Import File.txt'), file('Bear Notes.bear2bk')], []);
   assert.deepEqual(summary(imports), [
     { name: 'takeout-20261126T101500Z-001.zip', batch: false, paths: ['takeout-20261126T101500Z-001.zip'] },
     { name: 'notes.json', batch: false, paths: ['notes.json'] },
     { name: 'Joplin Export.JEX', batch: false, paths: ['Joplin Export.JEX'] },
     { name: 'Standard Notes Backup and Import File.txt', batch: false, paths: ['Standard Notes Backup and Import File.txt'] },
+    { name: 'Bear Notes.bear2bk', batch: false, paths: ['Bear Notes.bear2bk'] },
     { name: 'importMarkdownFiles', batch: true, paths: ['Plan.md', 'Old.md'] },
   ]);
 });

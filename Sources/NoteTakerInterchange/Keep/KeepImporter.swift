@@ -39,7 +39,7 @@ struct KeepImporter {
         defer { scratch.remove() }
         var attachments = KeepAttachments(zip: zip)
         var seen: [String: Int] = [:]
-        var archiveFolder: UUID?
+        var archived = ArchiveFolder(source: "keep")
         for (position, file) in notes.enumerated() {
             batcher.reportProgress(done: Int64(position), total: Int64(notes.count))
             guard file.size <= Self.maximumNoteFileSize, let fields = JSONFields(data: try zip.data(file)) else {
@@ -57,12 +57,7 @@ struct KeepImporter {
             let occurrence = seen[fingerprint, default: 0]
             seen[fingerprint] = occurrence + 1
             let noteId = identity.importedID(occurrence == 0 ? fingerprint : "\(fingerprint)#\(occurrence + 1)")
-            if note.isArchived, archiveFolder == nil {
-                archiveFolder = try storeCall { () throws(NoteTakerError) in
-                    try store.importFolder(Folder(id: identity.importedID("keep-folder:Archive"), name: "Archive"))
-                }
-            }
-            let folderId = note.isArchived ? archiveFolder : nil
+            let folderId = try archived.folder(isArchived: note.isArchived, store: store, identity: identity)
             let staged = try attachments.stage(note.attachments, of: file.path, noteId: noteId, identity: identity, into: scratch)
             let body = note.body(files: staged.files)
             let created = note.created.flatMap(Self.date), edited = note.edited.flatMap(Self.date)

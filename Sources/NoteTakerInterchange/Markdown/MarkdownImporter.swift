@@ -178,7 +178,7 @@ struct MarkdownImporter {
 
     /// Whether a link target starts with a URL scheme (`https:`, `mailto:`, `obsidian:`...);
     /// a file name may contain a colon, and `C:` is a drive.
-    private static func hasScheme(_ target: String) -> Bool {
+    static func hasScheme(_ target: String) -> Bool {
         guard let colon = target.firstIndex(of: ":") else { return false }
         let scheme = target[..<colon]
         guard scheme.count >= 2, let first = scheme.first, first.isASCII, first.isLetter else { return false }

@@ -42,7 +42,7 @@ struct StandardNotesImporter {
             throw .badExport(path: input.path, reason: Wording("reasonStandardNotesEncrypted"))
         }
         let catalog = StandardNotesCatalog(items: items)
-        var archiveFolder: UUID?
+        var archived = ArchiveFolder(source: "standardnotes")
         for (position, item) in catalog.notes.enumerated() {
             batcher.reportProgress(done: Int64(position), total: Int64(catalog.notes.count))
             var note = StandardNotesNote(item: item)
@@ -51,14 +51,10 @@ struct StandardNotesImporter {
                 continue
             }
             let label = note.title.isEmpty ? "note \(position + 1)" : "'\(note.title)'"
-            if note.isArchived, archiveFolder == nil {
-                archiveFolder = try storeCall { () throws(NoteTakerError) in
-                    try store.importFolder(Folder(id: identity.importedID("standardnotes-folder:Archive"), name: "Archive"))
-                }
-            }
+            let folderId = try archived.folder(isArchived: note.isArchived, store: store, identity: identity)
             let body = note.body()
             let draft = NoteDraft(
-                title: note.title, body: body, isPinned: note.isPinned, folderId: note.isArchived ? archiveFolder : nil,
+                title: note.title, body: body, isPinned: note.isPinned, folderId: folderId,
                 tags: catalog.tags(of: uuid, naming: note.references), id: identity.importedID("standardnotes:\(uuid)"),
                 createdAt: note.created, modifiedAt: note.updated ?? note.created,
                 trashedAt: note.isTrashed ? (note.updated ?? note.created ?? Date()) : nil)

@@ -20,6 +20,8 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         case simplenote
         /// A Standard Notes backup (`.zip`, or its `.txt`), decrypted.
         case standardNotes = "standard-notes"
+        /// TextBundles: a `.textbundle` folder, a `.textpack`, Bear's `.bear2bk` backup.
+        case textBundle = "textbundle"
         /// A Joplin export (`.jex`, a tar of Joplin's RAW items).
         case joplin
     }

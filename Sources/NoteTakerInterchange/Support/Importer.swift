@@ -3,8 +3,8 @@ import NoteTakerKit
 
 /// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
 /// JSON export, a folder of Markdown files (or one `.md` file), an Evernote `.enex` file, a
-/// Google Keep export from Google Takeout, a Simplenote export, a Standard Notes backup, or a
-/// Joplin `.jex` export.
+/// Google Keep export from Google Takeout, a Simplenote export, a Standard Notes backup, a
+/// Joplin `.jex` export, or TextBundles (a `.textbundle` folder, a `.textpack`, Bear's `.bear2bk`).
 ///
 /// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
 /// report, never ending the import. Importing the same input twice adds each note once.
@@ -31,6 +31,7 @@ public struct Importer: Sendable {
             case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
             case .simplenote: try SimplenoteImporter(store: store, identity: identity, input: location).run(batcher)
             case .standardNotes: try StandardNotesImporter(store: store, identity: identity, input: location).run(batcher)
+            case .textBundle: try TextBundleImporter(store: store, identity: identity, input: location).run(batcher)
             case .joplin: try JoplinImporter(store: store, identity: identity, archive: location).run(batcher)
             }
         } catch {
@@ -48,6 +49,7 @@ public struct Importer: Sendable {
             throw .unreadable(path: url.path, reason: Wording("reasonNoSuchPath"))
         }
         if isFolder.boolValue {
+            if url.pathExtension.lowercased() == "textbundle" { return (.textBundle, url) }
             let manifest = url.appendingPathComponent(ExportManifest.fileName)
             return FileManager.default.fileExists(atPath: manifest.path) ? (.notetakerJSON, url) : (.markdown, url)
         }
@@ -55,6 +57,7 @@ public struct Importer: Sendable {
         switch url.pathExtension.lowercased() {
         case "enex": return (.evernote, url)
         case "jex": return (.joplin, url)
+        case "textpack", "bear2bk": return (.textBundle, url)
         case "md", "markdown": return (.markdown, url)
         default: break
         }
@@ -80,11 +83,12 @@ public struct Importer: Sendable {
     /// kind of export has. (The importer checks the whole archive before it imports anything.)
     private static func archiveKind(_ url: URL) throws(InterchangeError) -> ImportReport.Kind {
         let telling = try ZipReader.firstPath(in: url) {
-            $0 == SimplenoteImporter.notesPath || StandardNotesImporter.isBackup($0) || KeepImporter.isNote($0)
+            $0 == SimplenoteImporter.notesPath || StandardNotesImporter.isBackup($0) || TextBundleImporter.isBundleFile($0) || KeepImporter.isNote($0)
         }
         switch telling {
         case SimplenoteImporter.notesPath: return .simplenote
         case let path? where StandardNotesImporter.isBackup(path): return .standardNotes
+        case let path? where TextBundleImporter.isBundleFile(path): return .textBundle
         case .some: return .googleKeep
         case nil: throw .unknownKind(path: url.path)
         }

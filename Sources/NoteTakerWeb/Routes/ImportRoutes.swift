@@ -6,7 +6,7 @@ import NoteTakerKit
 
 /// `POST /api/v1/import?name=FILE`: one uploaded file (an Evernote `.enex`, a Google Keep
 /// Takeout or Simplenote `.zip`, Simplenote's `notes.json`, a Standard Notes backup `.zip` or `.txt`, a Joplin `.jex`, a
-/// Markdown `.md`), imported by the
+/// `.textpack` or Bear `.bear2bk`, a Markdown `.md`), imported by the
 /// same importer as `notetaker import`; the answer is its report.
 ///
 /// With `batch=ID&path=RELATIVE/PATH`, the file is one of several imported as one folder
@@ -16,7 +16,7 @@ struct ImportRoutes {
     /// The largest file accepted (an Evernote export with its attachments can be large).
     static let maximumUpload: Int64 = 4 << 30
     /// The kinds of file an upload can be.
-    static let extensions: Set<String> = ["enex", "zip", "json", "txt", "jex", "md", "markdown"]
+    static let extensions: Set<String> = ["enex", "zip", "json", "txt", "jex", "textpack", "bear2bk", "md", "markdown"]
 
     let store: NoteStore
 

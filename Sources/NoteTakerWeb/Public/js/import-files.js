@@ -4,7 +4,7 @@ import { t } from './strings.js';
 
 /**
  * What the chosen files make: each export file alone (Evernote's .enex, a Google Keep Takeout or
- * Simplenote .zip, Simplenote's notes.json, a Standard Notes backup .zip or .txt, Joplin's .jex), the Markdown files together, and a
+ * Simplenote .zip, Simplenote's notes.json, a Standard Notes backup .zip or .txt, Joplin's .jex, a .textpack or Bear's .bear2bk), the Markdown files together, and a
  * folder's files (hidden ones left out, as the import leaves them) together, at their paths
  * inside it, as `notetaker import FOLDER` reads them; each with the name its report goes
  * under, and `batch` when its files go as a batch. Empty files hold no note: they are left out.
@@ -15,7 +15,7 @@ export function importsOf(chosen, chosenInFolder) {
   const imports = [];
   const markdown = [];
   for (const file of files) {
-    if (/\.(enex|zip|json|txt|jex)$/i.test(file.name)) imports.push({ name: file.name, files: [{ file, path: file.name }], batch: false });
+    if (/\.(enex|zip|json|txt|jex|textpack|bear2bk)$/i.test(file.name)) imports.push({ name: file.name, files: [{ file, path: file.name }], batch: false });
     else markdown.push({ file, path: file.name });
   }
   if (markdown.length === 1) imports.push({ name: markdown[0].path, files: markdown, batch: false });

@@ -257,13 +257,13 @@ function exportSection() {
 }
 
 /**
- * Import: each export file on its own (Evernote, Google Keep, Simplenote, Standard Notes, Joplin); the Markdown files chosen, or every file of a
+ * Import: each export file on its own (Evernote, Google Keep, Simplenote, Standard Notes, Joplin, Bear); the Markdown files chosen, or every file of a
  * chosen folder (an Obsidian vault, a Joplin or NoteTaker export), as one import, as
  * `notetaker import FOLDER` does, so links between the notes are kept. Each import answers a
  * report shown here.
  */
 function importSection() {
-  const input = h('input', { type: 'file', id: 'import-file', multiple: true, accept: '.enex,.zip,.json,.txt,.jex,.md,.markdown' });
+  const input = h('input', { type: 'file', id: 'import-file', multiple: true, accept: '.enex,.zip,.json,.txt,.jex,.textpack,.bear2bk,.md,.markdown' });
   const folderInput = h('input', { type: 'file', id: 'import-folder', webkitdirectory: true });
   const result = h('div', { id: 'import-result', 'aria-live': 'polite' });
   const start = h('button', { type: 'button', id: 'import-start' }, t('importStart'));
