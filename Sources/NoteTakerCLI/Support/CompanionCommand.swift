@@ -24,7 +24,7 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         case .history: "A note's earlier versions: list, show, restore; prune by the retention."
         case .export: "Export notes: json (complete, re-importable), markdown (for other tools) or pdf."
         case .import:
-            "Import notes from a NoteTaker JSON export, a Markdown folder or file (Obsidian, Joplin), an Evernote .enex file, a Google Keep Takeout .zip, a Simplenote export, a Standard Notes backup, a Joplin .jex export, or TextBundles (.textbundle, .textpack, Bear's .bear2bk)."
+            "Import notes from a NoteTaker JSON export, a Markdown folder or file (Obsidian, Joplin), an Evernote .enex file, a Google Keep Takeout .zip, a Simplenote export, a Standard Notes backup, a Joplin .jex export, TextBundles (.textbundle, .textpack, Bear's .bear2bk) or a Notion export .zip."
         case .serve: "Run the web app on 127.0.0.1 (Ctrl-C stops it)."
         }
     }

@@ -47,7 +47,7 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-/// `notetaker import`: notes from a NoteTaker export, Markdown files, Evernote, Google Keep, Simplenote, Standard Notes, Joplin or TextBundles.
+/// `notetaker import`: notes from a NoteTaker export, Markdown files, Evernote, Google Keep, Simplenote, Standard Notes, Joplin, TextBundles or Notion.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: CompanionCommand.import.rawValue, abstract: CompanionCommand.import.abstract,

@@ -76,18 +76,13 @@ enum SuperNote {
 
         /// A table, its first row the header.
         mutating func table(_ rows: [JSONFields]) -> String {
-            let cells = rows.map { row -> [String] in
+            MarkdownTable.text(rows.map { row in
                 var row = row
                 return row.objects("children").map { cell in
                     var cell = cell
-                    return blocks(cell.objects("children"), depth: SuperNote.deepest - 1).joined(separator: " ").replacingOccurrences(of: "|", with: "\\|")
-                        .replacingOccurrences(of: "\n", with: " ")
+                    return blocks(cell.objects("children"), depth: SuperNote.deepest - 1).joined(separator: " ")
                 }
-            }
-            guard let header = cells.first, !header.isEmpty else { return "" }
-            let width = cells.map(\.count).max() ?? 0
-            let line = { (row: [String]) in "| " + (row + Array(repeating: "", count: width - row.count)).joined(separator: " | ") + " |" }
-            return ([line(header), "|" + String(repeating: " --- |", count: width)] + cells.dropFirst().map(line)).joined(separator: "\n")
+            })
         }
 
         /// Text nodes with their formats, links, and line breaks.

@@ -37,4 +37,19 @@ enum ArchivePath {
         guard !parts.contains("..") else { return nil }
         return parts.joined(separator: "/")
     }
+
+    /// The path a relative link `target` written in a file of `folder` points to, `..` and
+    /// `.` resolved; `nil` when it would leave the archive.
+    static func resolve(_ target: String, from folder: String) -> String? {
+        var parts = folder.split(separator: "/").map(String.init)
+        for part in target.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(String(part))
+            }
+        }
+        return contained(parts.joined(separator: "/"))
+    }
 }

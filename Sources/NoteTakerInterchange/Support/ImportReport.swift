@@ -22,6 +22,8 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         case standardNotes = "standard-notes"
         /// TextBundles: a `.textbundle` folder, a `.textpack`, Bear's `.bear2bk` backup.
         case textBundle = "textbundle"
+        /// Notion's Markdown & CSV export (`.zip`).
+        case notion
         /// A Joplin export (`.jex`, a tar of Joplin's RAW items).
         case joplin
     }

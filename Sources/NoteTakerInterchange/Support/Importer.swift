@@ -4,7 +4,8 @@ import NoteTakerKit
 /// Imports notes from a file or folder, telling the kind from what is there: a NoteTaker
 /// JSON export, a folder of Markdown files (or one `.md` file), an Evernote `.enex` file, a
 /// Google Keep export from Google Takeout, a Simplenote export, a Standard Notes backup, a
-/// Joplin `.jex` export, or TextBundles (a `.textbundle` folder, a `.textpack`, Bear's `.bear2bk`).
+/// Joplin `.jex` export, TextBundles (a `.textbundle` folder, a `.textpack`, Bear's `.bear2bk`),
+/// or Notion's Markdown & CSV export.
 ///
 /// Notes go in whole or not at all, in batches; one bad note is skipped and named in the
 /// report, never ending the import. Importing the same input twice adds each note once.
@@ -31,6 +32,7 @@ public struct Importer: Sendable {
             case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
             case .simplenote: try SimplenoteImporter(store: store, identity: identity, input: location).run(batcher)
             case .standardNotes: try StandardNotesImporter(store: store, identity: identity, input: location).run(batcher)
+            case .notion: try NotionImporter(store: store, identity: identity, archive: location).run(batcher)
             case .textBundle: try TextBundleImporter(store: store, identity: identity, input: location).run(batcher)
             case .joplin: try JoplinImporter(store: store, identity: identity, archive: location).run(batcher)
             }
@@ -83,12 +85,14 @@ public struct Importer: Sendable {
     /// kind of export has. (The importer checks the whole archive before it imports anything.)
     private static func archiveKind(_ url: URL) throws(InterchangeError) -> ImportReport.Kind {
         let telling = try ZipReader.firstPath(in: url) {
-            $0 == SimplenoteImporter.notesPath || StandardNotesImporter.isBackup($0) || TextBundleImporter.isBundleFile($0) || KeepImporter.isNote($0)
+            $0 == SimplenoteImporter.notesPath || StandardNotesImporter.isBackup($0) || TextBundleImporter.isBundleFile($0)
+                || NotionImporter.isTelling($0) || KeepImporter.isNote($0)
         }
         switch telling {
         case SimplenoteImporter.notesPath: return .simplenote
         case let path? where StandardNotesImporter.isBackup(path): return .standardNotes
         case let path? where TextBundleImporter.isBundleFile(path): return .textBundle
+        case let path? where NotionImporter.isTelling(path): return .notion
         case .some: return .googleKeep
         case nil: throw .unknownKind(path: url.path)
         }

@@ -5,7 +5,7 @@ import NoteTakerInterchange
 import NoteTakerKit
 
 /// `POST /api/v1/import?name=FILE`: one uploaded file (an Evernote `.enex`, a Google Keep
-/// Takeout or Simplenote `.zip`, Simplenote's `notes.json`, a Standard Notes backup `.zip` or `.txt`, a Joplin `.jex`, a
+/// Takeout, Simplenote or Notion `.zip`, Simplenote's `notes.json`, a Standard Notes backup `.zip` or `.txt`, a Joplin `.jex`, a
 /// `.textpack` or Bear `.bear2bk`, a Markdown `.md`), imported by the
 /// same importer as `notetaker import`; the answer is its report.
 ///
