@@ -155,9 +155,19 @@ def test_import_a_joplin_export(app, browser):
             archive.addfile(info, io.BytesIO(data))
     open_app(browser, app, "#view=settings")
     by_css(browser, "#import-file").send_keys(str(jex))
+    # Every progress bar the import shows, recorded as it comes and goes.
+    browser.execute_script("""
+        window.progressSeen = [];
+        new MutationObserver(() => {
+          const label = document.getElementById('import-progress-label');
+          if (label && document.getElementById('import-progress')) window.progressSeen.push(label.textContent);
+        }).observe(document.getElementById('import-result'), { childList: true, subtree: true, characterData: true });
+        """)
     click(browser, "#import-start")
     report = wait(browser, lambda d: d.find_elements("css selector", ".import-report"), timeout=30, message="no report")
     assert report[0].text.startswith("Joplin Export.jex: 1 found, 1 imported"), report[0].text
+    assert "Sending Joplin Export.jex…" in browser.execute_script("return window.progressSeen"), "no progress bar while the file went"
+    assert not browser.find_elements("css selector", "#import-progress"), "the progress bar stays after the report"
     [listed] = app.cli_json("list")
     shown = app.cli_json("show", listed["id"])
     assert shown["title"] == "Lisbon" and "- [ ] Lisbon" in shown["body"] and "(attachment:" in shown["body"], shown["body"]

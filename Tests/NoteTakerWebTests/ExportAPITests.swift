@@ -126,6 +126,27 @@ import Testing
         #expect(try app.store.folderPath(id: #require(notes.first?.folderId)) == "Travel notes")
     }
 
+    @Test("an import given a progress id tells how far it got; once it has ended, that is told once")
+    func progress() async throws {
+        let app = try WebTestApp()
+        let id = UUID().uuidString
+        try await app.test { client in
+            let before = try await client.execute(uri: "/api/v1/import/progress?id=\(id)", method: .get)
+            #expect(before.status == .notFound)
+            let response = try await client.execute(
+                uri: "/api/v1/import?name=Travel%20notes.enex&progress=\(id)", method: .post, headers: [:], body: ByteBuffer(string: Self.enex))
+            #expect(response.status == .ok)
+            let after = try await client.execute(uri: "/api/v1/import/progress?id=\(id)", method: .get)
+            #expect(after.status == .ok)
+            #expect(after.object["finished"] as? Bool == true && after.object["notes"] as? Int == 2, "\(after.object)")
+            #expect(after.object["indexing"] as? Bool == true && after.object["done"] as? Int == after.object["total"] as? Int)
+            let again = try await client.execute(uri: "/api/v1/import/progress?id=\(id)", method: .get)
+            #expect(again.status == .notFound)
+            let bad = try await client.execute(uri: "/api/v1/import/progress?id=nope", method: .get)
+            #expect(bad.status == .badRequest)
+        }
+    }
+
     @Test func badUploadsAreRefusedAndImportNothing() async throws {
         let app = try WebTestApp()
         try await app.test { client in

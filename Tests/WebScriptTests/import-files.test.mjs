@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { importsOf, randomUUID } from '../../Sources/NoteTakerWeb/Public/js/import-files.js';
+import { importsOf, progressView, randomUUID } from '../../Sources/NoteTakerWeb/Public/js/import-files.js';
 
 const file = (name, webkitRelativePath = '') => ({ name, webkitRelativePath });
 const summary = (imports) => imports.map(({ name, files, batch }) => ({ name, batch, paths: files.map(({ path }) => path) }));
@@ -51,4 +51,11 @@ test('a batch id is a version 4 UUID, different each time', () => {
   const one = randomUUID();
   assert.match(one, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.notEqual(one, randomUUID());
+});
+
+test('the progress bar shows no amount while the file is sent, then the notes read, then the indexing', () => {
+  assert.deepEqual(progressView('a.enex', null), { value: null, max: null, text: 'importProgressSending' });
+  assert.deepEqual(progressView('a.enex', { done: 400, total: 1000, notes: 12, indexing: false }), { value: 400, max: 1000, text: 'importProgressNotes' });
+  assert.deepEqual(progressView('a.enex', { done: 3, total: null, notes: 3, indexing: false }), { value: null, max: null, text: 'importProgressNotes' });
+  assert.deepEqual(progressView('a.enex', { done: 5, total: 12, notes: 12, indexing: true }), { value: 5, max: 12, text: 'importProgressIndexing' });
 });

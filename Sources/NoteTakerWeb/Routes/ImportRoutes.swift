@@ -12,6 +12,9 @@ import NoteTakerKit
 /// With `batch=ID&path=RELATIVE/PATH`, the file is one of several imported as one folder
 /// (``ImportBatch``): any file, answered `202 {"kept": N}`, until the one sent with
 /// `last=true`, whose answer is the report of the whole folder's import.
+///
+/// With `progress=UUID`, `GET /api/v1/import/progress?id=UUID` answers how far that import has
+/// got while it runs (``ImportProgressBoard``).
 struct ImportRoutes {
     /// The largest file accepted (an Evernote export with its attachments can be large).
     static let maximumUpload: Int64 = 4 << 30
@@ -19,8 +22,19 @@ struct ImportRoutes {
     static let extensions: Set<String> = ["enex", "zip", "json", "txt", "jex", "textpack", "bear2bk", "md", "markdown"]
 
     let store: NoteStore
+    /// The running imports' progress, for the page's progress bar.
+    let board = ImportProgressBoard()
 
     func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/v1/import/progress") { request, _ in
+            guard let id = request.uri.form("id").flatMap(UUID.init(uuidString:)) else {
+                throw WebAPIError.invalid("Give the import's progress id (a UUID) as ?id=.")
+            }
+            guard let entry = board.read(id.uuidString) else {
+                throw WebAPIError(.notFound, "not_found", "No import with the progress id '\(id.uuidString)' is running.")
+            }
+            return try JSON.response(entry)
+        }
         router.post("/api/v1/import") { request, _ in
             if let batch = request.uri.form("batch") { return try await keep(request, inBatch: batch) }
             guard let name = request.uri.form("name"), !name.isEmpty else {
@@ -41,11 +55,25 @@ struct ImportRoutes {
                 WebAPIError(.contentTooLarge, "too_large", wording: Wording("importFileTooLarge"))
             }
             guard Self.size(of: file) > 0 else { throw WebAPIError(.badRequest, "invalid_input", wording: Wording("importFileEmpty", ["name": name])) }
-            do {
-                return try JSON.response(try Importer(store: store).importItems(at: file), language: request.language)
-            } catch let error as InterchangeError {
-                throw WebAPIError(error)
-            }
+            return try importReport(at: file, request)
+        }
+    }
+
+    /// Imports what is at `url` and answers its report, telling ``board`` how far it has got
+    /// when the request names a progress id (`?progress=UUID`).
+    private func importReport(at url: URL, _ request: Request) throws -> Response {
+        let progressId = request.uri.form("progress").flatMap(UUID.init(uuidString:))?.uuidString
+        var handler: InterchangeProgressHandler?
+        if let progressId {
+            let board = self.board
+            board.start(progressId)
+            handler = { board.update(progressId, $0) }
+        }
+        defer { if let progressId { board.finish(progressId) } }
+        do {
+            return try JSON.response(try Importer(store: store).importItems(at: url, progress: handler), language: request.language)
+        } catch let error as InterchangeError {
+            throw WebAPIError(error)
         }
     }
 
@@ -71,11 +99,7 @@ struct ImportRoutes {
             return try JSON.response(["kept": batch.fileCount()], status: .accepted)
         }
         defer { batch.remove() }
-        do {
-            return try JSON.response(try Importer(store: store).importItems(at: batch.folder), language: request.language)
-        } catch let error as InterchangeError {
-            throw WebAPIError(error)
-        }
+        return try importReport(at: batch.folder, request)
     }
 
     private static func size(of file: URL) -> Int {

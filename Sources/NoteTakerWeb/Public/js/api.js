@@ -76,9 +76,12 @@ export const api = {
   render: (markdown) => call('POST', '/render', { markdown }),
   attach: (noteId, file) => call('POST', `/notes/${noteId}/attachments${query({ name: file.name })}`, file),
   detach: (id) => call('DELETE', `/attachments/${id}`),
-  importFile: (file) => call('POST', `/import${query({ name: file.name })}`, file),
+  importFile: (file, progress) => call('POST', `/import${query({ name: file.name, progress })}`, file),
   /** One file of several imported as one folder (`path` inside it); the `last` answers the report. */
-  importBatchFile: (batch, file, path, last) => call('POST', `/import${query({ batch, path, last: last && 'true' })}`, file),
+  importBatchFile: (batch, file, path, last, progress) =>
+    call('POST', `/import${query({ batch, path, last: last && 'true', progress: last && progress })}`, file),
+  /** How far the import given the progress id `id` has got. */
+  importProgress: (id) => call('GET', `/import/progress${query({ id })}`),
   stats: () => call('GET', '/stats'),
   preferences: () => call('GET', '/preferences'),
   setPreferences: (preferences) => call('PUT', '/preferences', preferences),

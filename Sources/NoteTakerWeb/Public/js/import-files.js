@@ -38,3 +38,15 @@ export function randomUUID() {
   const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * The progress bar of an import called `name`: its value and maximum (none while the file is
+ * sent, when the bar shows no amount) and its words, from what `GET /api/v1/import/progress`
+ * answered (`null` before the server has begun).
+ */
+export function progressView(name, progress) {
+  if (!progress) return { value: null, max: null, text: t('importProgressSending', { name }) };
+  const { done, total, notes, indexing } = progress;
+  if (indexing) return { value: done, max: total, text: t('importProgressIndexing', { name, done, total }) };
+  return { value: total ? done : null, max: total || null, text: t('importProgressNotes', { name, notes }) };
+}

@@ -4,7 +4,7 @@
 import { api, errorText } from './api.js';
 import { currentTheme, setTheme, themes } from './appearance.js';
 import { append, h, replaceChildren, toast } from './dom.js';
-import { importsOf, randomUUID } from './import-files.js';
+import { importsOf, progressView, randomUUID } from './import-files.js';
 import { partsInUse, passwordPart } from './password-form.js';
 import { ask } from './ask.js';
 import { encryptAccountPart } from './encrypt-account.js';
@@ -300,7 +300,7 @@ async function runImports(imports) {
   result.scrollIntoView({ block: 'nearest' });
   const reports = [];
   try {
-    for (const { name, files, batch } of imports) reports.push(importReport(name, await importFiles(files, batch)));
+    for (const { name, files, batch } of imports) reports.push(importReport(name, await withProgressBar(name, reports, (id) => importFiles(files, batch, id))));
     replaceChildren(result, reports);
     document.getElementById('stats-section')?.replaceWith(statisticsSection(await api.stats()));
   } catch (error) {
@@ -310,15 +310,39 @@ async function runImports(imports) {
   }
 }
 
-/** Imports one file on its own, or a batch of files as one; answers the report. */
-async function importFiles(files, asBatch) {
-  if (!asBatch) return api.importFile(files[0].file);
+/** Imports one file on its own, or a batch of files as one, under the progress id `progress`; answers the report. */
+async function importFiles(files, asBatch, progress) {
+  if (!asBatch) return api.importFile(files[0].file, progress);
   const batch = randomUUID();
   let report;
   for (const [index, { file, path }] of files.entries()) {
-    report = await api.importBatchFile(batch, file, path, index === files.length - 1);
+    report = await api.importBatchFile(batch, file, path, index === files.length - 1, progress);
   }
   return report;
+}
+
+/**
+ * Runs `work` (given a new progress id) under a progress bar for the import `name`, below the
+ * reports so far, asking the server how far it has got twice a second until it answers.
+ */
+async function withProgressBar(name, reports, work) {
+  const id = randomUUID();
+  const bar = h('progress', { id: 'import-progress' });
+  const label = h('span', { id: 'import-progress-label' });
+  const show = (progress) => {
+    const view = progressView(name, progress);
+    label.textContent = view.text;
+    if (view.max) Object.assign(bar, { max: view.max, value: view.value });
+    else bar.removeAttribute('value');
+  };
+  show(null);
+  replaceChildren(document.getElementById('import-result'), reports, h('p', { className: 'import-progress' }, label, ' ', bar));
+  const timer = setInterval(() => api.importProgress(id).then(show, () => {}), 500);
+  try {
+    return await work(id);
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function importReport(name, report) {
