@@ -128,6 +128,26 @@ def test_import_a_google_keep_takeout_and_a_simplenote_export(app, browser):
     assert [folder["name"] for folder in app.cli_json("folder", "list")] == ["Archive"]
 
 
+def test_the_parts_of_a_takeout_chosen_together_are_one_import(app, browser):
+    app.start()
+    folder = Path(tempfile.mkdtemp(prefix="notetaker-uploads-"))
+    first, second = folder / "takeout-20261126T101500Z-001.zip", folder / "takeout-20261126T101500Z-002.zip"
+    with zipfile.ZipFile(first, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Takeout/Keep/Garden.json", keep_note(
+            "Garden", 1_710_340_800_000_000, textContent="Roses", attachments=[{"filePath": "9f8e7d.jpeg", "mimetype": "image/jpeg"}]))
+    with zipfile.ZipFile(second, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Takeout/Keep/9f8e7d.jpg", b"\xff\xd8\xff\xe0" + b"\0" * 64)
+        archive.writestr("Takeout/Keep/Shed.json", keep_note("Shed", 1_710_340_900_000_000, textContent="Tools"))
+    open_app(browser, app, "#view=settings")
+    by_css(browser, "#import-file").send_keys(f"{first}\n{second}")
+    click(browser, "#import-start")
+    report = wait(browser, lambda d: d.find_elements("css selector", ".import-report"), timeout=30, message="no report")
+    assert len(report) == 1 and report[0].text.startswith("the 2 parts of a Google Takeout: 2 found, 2 imported"), report[0].text
+    assert "not in the export" not in report[0].text, "the picture in the second part was not found"
+    notes = {note["title"]: app.cli_json("show", note["id"]) for note in app.cli_json("list")}
+    assert set(notes) == {"Garden", "Shed"} and len(notes["Garden"]["attachments"]) == 1
+
+
 def joplin_item(title, fields, body=None):
     """A Joplin RAW item as its .jex holds it: title, body, `name: value` fields, `type_` last."""
     parts = [title] + ([body] if body else []) + ["\n".join(f"{name}: {value}" for name, value in fields)]

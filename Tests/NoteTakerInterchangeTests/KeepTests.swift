@@ -93,6 +93,34 @@ import Testing
         #expect(!report.warnings.contains { $0.item == "Takeout/Keep/Home.json" })
     }
 
+    @Test("a Takeout in parts is read as one: a note's picture found in another part, from any part or a folder of them")
+    func parts() throws {
+        let folder = TemporaryDirectory()
+        let entries = Self.takeout()
+        let picture = entries.filter { if case .file(let path, _) = $0 { path.hasSuffix(".jpg") } else { false } }
+        let first = folder.file("takeout-20240313T154000Z-001.zip"), second = folder.file("takeout-20240313T154000Z-002.zip")
+        try ZipFixture.write(entries.filter { if case .file(let path, _) = $0 { !path.hasSuffix(".jpg") } else { true } }, to: first)
+        try ZipFixture.write(picture + [.text("Takeout/Keep/Later.json", Self.json(#""textContent":"in part two","title":"Later""#, minutes: 9))], to: second)
+        try folder.write("not a part", to: "takeout-20240313T154000Z-notes.txt")
+        for input in [second, first] {
+            let store = try folder.store(UUID().uuidString)
+            let report = try Importer(store: store).importItems(at: input)
+            #expect(report.kind == .googleKeep && report.imported == 7, "\(report)")
+            #expect(!report.warnings.contains { $0.reason.hasPrefix("its attachment") }, "\(report.warnings)")
+            #expect(try store.allNotes()["Groceries"]?.attachments.count == 1)
+        }
+        let partsFolder = TemporaryDirectory()
+        for part in [first, second] { try FileManager.default.copyItem(at: part, to: partsFolder.file(part.lastPathComponent)) }
+        let store = try folder.store("from-folder")
+        #expect(try Importer(store: store).importItems(at: partsFolder.url).imported == 7)
+
+        let drive = folder.file("takeout-20240101T000000Z-001.zip")
+        try ZipFixture.write([.text("Takeout/Drive/readme.txt", "hello")], to: drive)
+        #expect(throws: InterchangeError.badExport(path: drive.path, reason: Wording("reasonKeepNoNotes"))) {
+            try Importer(store: store).importItems(at: drive)
+        }
+    }
+
     @Test("importing the same Takeout twice adds nothing")
     func twice() throws {
         let folder = TemporaryDirectory()

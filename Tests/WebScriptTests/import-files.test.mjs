@@ -59,3 +59,13 @@ test('the progress bar shows no amount while the file is sent, then the notes re
   assert.deepEqual(progressView('a.enex', { done: 3, total: null, notes: 3, indexing: false }), { value: null, max: null, text: 'importProgressNotes' });
   assert.deepEqual(progressView('a.enex', { done: 5, total: 12, notes: 12, indexing: true }), { value: 5, max: 12, text: 'importProgressIndexing' });
 });
+
+test('the parts of one Google Takeout chosen together are one import; one part alone is an import of its own', () => {
+  const imports = importsOf([file('takeout-20261126T101500Z-001.zip'), file('Plan.md'), file('takeout-20261126T101500Z-002.zip')], []);
+  assert.deepEqual(summary(imports), [
+    { name: 'importTakeoutParts', batch: true, paths: ['takeout-20261126T101500Z-001.zip', 'takeout-20261126T101500Z-002.zip'] },
+    { name: 'Plan.md', batch: false, paths: ['Plan.md'] },
+  ]);
+  assert.deepEqual(summary(importsOf([file('takeout-20261126T101500Z-001.zip')], [])),
+    [{ name: 'takeout-20261126T101500Z-001.zip', batch: false, paths: ['takeout-20261126T101500Z-001.zip'] }]);
+});

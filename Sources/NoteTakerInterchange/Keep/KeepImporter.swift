@@ -32,15 +32,16 @@ struct KeepImporter {
     }
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
-        let zip = try ZipReader(url: archive)
-        let notes = zip.files.filter { Self.isNote($0.path) }
+        let parts = try TakeoutParts(archive)
+        let notes = parts.files.filter { Self.isNote($0.file.path) }
+        guard !notes.isEmpty else { throw .badExport(path: archive.path, reason: Wording("reasonKeepNoNotes")) }
         let scratch = try ScratchFolder(prefix: "notetaker-keep")
         // The staged attachments must outlive the last batch: it is flushed before this returns.
         defer { scratch.remove() }
-        var attachments = KeepAttachments(zip: zip)
+        var attachments = KeepAttachments(parts: parts)
         var seen: [String: Int] = [:]
         var archived = ArchiveFolder(source: "keep")
-        for (position, file) in notes.enumerated() {
+        for (position, (zip, file)) in notes.enumerated() {
             batcher.reportProgress(done: Int64(position), total: Int64(notes.count))
             guard file.size <= Self.maximumNoteFileSize, let fields = JSONFields(data: try zip.data(file)) else {
                 batcher.skip(file.path, reason: Wording("skipKeepNotNote"))
@@ -68,7 +69,7 @@ struct KeepImporter {
                 NoteImport(draft: draft, files: staged.files.map(\.file)), label: file.path, warnings: note.warnings + staged.warnings,
                 temporaryFiles: staged.files.map(\.file.source), fileBytes: staged.bytes)
         }
-        for path in attachments.unused(besides: notes.map(\.path)) {
+        for path in attachments.unused(besides: notes.map(\.file.path)) {
             batcher.report.warnings.append(.init(item: path, wording: Wording("warnKeepFileUnused")))
         }
         try batcher.flush()
@@ -89,15 +90,15 @@ struct KeepAttachments {
         var isImage: Bool
     }
 
-    private let zip: ZipReader
+    private let parts: TakeoutParts
     /// The files of each `Keep` folder by name without extension: Takeout names a picture
     /// `.jpg` in one place and `.jpeg` in the other.
     private let byStem: [String: [String]]
     private var named: Set<String> = []
 
-    init(zip: ZipReader) {
-        self.zip = zip
-        byStem = Dictionary(grouping: zip.files.map(\.path).filter { KeepImporter.keepFolder($0) != nil }) {
+    init(parts: TakeoutParts) {
+        self.parts = parts
+        byStem = Dictionary(grouping: parts.files.map(\.file.path).filter { KeepImporter.keepFolder($0) != nil }) {
             ArchivePath.stem($0)
         }
     }
@@ -112,10 +113,10 @@ struct KeepAttachments {
         for (name, mimetype) in wanted {
             let exact = folder + "/" + name
             // Found by its stem, a note's own JSON and HTML are not the picture it names.
-            let path = zip.file(exact) != nil ? exact : byStem[ArchivePath.stem(exact)]?.first(where: {
+            let path = parts.file(exact) != nil ? exact : byStem[ArchivePath.stem(exact)]?.first(where: {
                 !["json", "html"].contains(ArchivePath.fileExtension($0))
             })
-            guard let path, let entry = zip.file(path) else {
+            guard let path, let (zip, entry) = parts.file(path) else {
                 warnings.append(Wording("warnKeepAttachmentMissing", ["name": name]))
                 continue
             }

@@ -52,6 +52,7 @@ public struct Importer: Sendable {
         }
         if isFolder.boolValue {
             if url.pathExtension.lowercased() == "textbundle" { return (.textBundle, url) }
+            if TakeoutParts.isPartsFolder(url) { return (.googleKeep, url) }
             let manifest = url.appendingPathComponent(ExportManifest.fileName)
             return FileManager.default.fileExists(atPath: manifest.path) ? (.notetakerJSON, url) : (.markdown, url)
         }
@@ -94,6 +95,8 @@ public struct Importer: Sendable {
         case let path? where TextBundleImporter.isBundleFile(path): return .textBundle
         case let path? where NotionImporter.isTelling(path): return .notion
         case .some: return .googleKeep
+        // A later part of a Takeout may hold only pictures: its notes are in the other parts.
+        case nil where TakeoutParts.isPartName(url.lastPathComponent): return .googleKeep
         case nil: throw .unknownKind(path: url.path)
         }
     }

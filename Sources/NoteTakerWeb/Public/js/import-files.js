@@ -4,7 +4,7 @@ import { t } from './strings.js';
 
 /**
  * What the chosen files make: each export file alone (Evernote's .enex, a Google Keep Takeout or
- * Simplenote .zip, Simplenote's notes.json, a Standard Notes backup .zip or .txt, Joplin's .jex, a .textpack or Bear's .bear2bk), the Markdown files together, and a
+ * Simplenote .zip — a Takeout's parts together —, Simplenote's notes.json, a Standard Notes backup .zip or .txt, Joplin's .jex, a .textpack or Bear's .bear2bk), the Markdown files together, and a
  * folder's files (hidden ones left out, as the import leaves them) together, at their paths
  * inside it, as `notetaker import FOLDER` reads them; each with the name its report goes
  * under, and `batch` when its files go as a batch. Empty files hold no note: they are left out.
@@ -14,7 +14,11 @@ export function importsOf(chosen, chosenInFolder) {
   const folderFiles = chosenInFolder.filter((file) => file.size !== 0);
   const imports = [];
   const markdown = [];
+  // The parts of one Google Takeout chosen together are one import: a note's picture may be in another part.
+  const parts = files.filter((file) => /^takeout-.+-\d{3,}\.zip$/i.test(file.name));
+  if (parts.length > 1) imports.push({ name: t('importTakeoutParts', { count: parts.length }), files: parts.map((file) => ({ file, path: file.name })), batch: true });
   for (const file of files) {
+    if (parts.length > 1 && parts.includes(file)) continue;
     if (/\.(enex|zip|json|txt|jex|textpack|bear2bk)$/i.test(file.name)) imports.push({ name: file.name, files: [{ file, path: file.name }], batch: false });
     else markdown.push({ file, path: file.name });
   }
