@@ -100,10 +100,7 @@ struct JoplinItem {
     /// and `deleted_time` are written); `nil` when it is unset or not a date.
     func date(_ name: String) -> Date? {
         guard let value = fields[name], !value.isEmpty, value != "0" else { return nil }
-        if let milliseconds = Int64(value) {
-            let seconds = Double(milliseconds) / 1000
-            return Timestamp.representable.contains(seconds) ? Date(timeIntervalSince1970: seconds) : nil
-        }
+        if let milliseconds = Int64(value) { return EpochDate.date(milliseconds, perSecond: 1_000) }
         return Timestamp.date(from: value)
     }
 

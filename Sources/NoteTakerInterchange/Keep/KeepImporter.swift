@@ -61,7 +61,8 @@ struct KeepImporter {
             let folderId = try archived.folder(isArchived: note.isArchived, store: store, identity: identity)
             let staged = try attachments.stage(note.attachments, of: file.path, noteId: noteId, identity: identity, into: scratch)
             let body = note.body(files: staged.files)
-            let created = note.created.flatMap(Self.date), edited = note.edited.flatMap(Self.date)
+            let created = note.created.flatMap { EpochDate.date($0, perSecond: 1_000_000) }
+            let edited = note.edited.flatMap { EpochDate.date($0, perSecond: 1_000_000) }
             let draft = NoteDraft(
                 title: note.title, body: body, isPinned: note.isPinned, folderId: folderId, tags: note.labels, id: noteId,
                 createdAt: created, modifiedAt: edited, trashedAt: note.isTrashed ? (edited ?? created ?? Date()) : nil)
@@ -73,12 +74,6 @@ struct KeepImporter {
             batcher.report.warnings.append(.init(item: path, wording: Wording("warnKeepFileUnused")))
         }
         try batcher.flush()
-    }
-
-    /// Microseconds since 1970 as a date; `nil` outside the years NoteTaker can write.
-    static func date(_ microseconds: Int64) -> Date? {
-        let seconds = Double(microseconds) / 1_000_000
-        return Timestamp.representable.contains(seconds) ? Date(timeIntervalSince1970: seconds) : nil
     }
 }
 

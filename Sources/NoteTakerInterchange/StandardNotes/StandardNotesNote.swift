@@ -26,8 +26,8 @@ struct StandardNotesNote {
     init(item: JSONFields) {
         var item = item
         uuid = item.string("uuid")
-        created = item.string("created_at").flatMap(Timestamp.date(from:)) ?? item.integer("created_at_timestamp").flatMap(KeepImporter.date)
-        updated = item.string("updated_at").flatMap(Timestamp.date(from:)) ?? item.integer("updated_at_timestamp").flatMap(KeepImporter.date)
+        created = item.string("created_at").flatMap(Timestamp.date(from:)) ?? item.integer("created_at_timestamp").flatMap { EpochDate.date($0, perSecond: 1_000_000) }
+        updated = item.string("updated_at").flatMap(Timestamp.date(from:)) ?? item.integer("updated_at_timestamp").flatMap { EpochDate.date($0, perSecond: 1_000_000) }
         var content = item.nested("content") ?? JSONFields()
         title = (content.string("title") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         text = (content.string("text") ?? "").withUnixLineEnds
