@@ -32,7 +32,7 @@ struct KeepImporter {
     }
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
-        let parts = try TakeoutParts(archive)
+        let parts = try TakeoutParts.open(archive)
         let notes = parts.files.filter { Self.isNote($0.file.path) }
         guard !notes.isEmpty else { throw .badExport(path: archive.path, reason: Wording("reasonKeepNoNotes")) }
         let scratch = try ScratchFolder(prefix: "notetaker-keep")
@@ -85,13 +85,13 @@ struct KeepAttachments {
         var isImage: Bool
     }
 
-    private let parts: TakeoutParts
+    private let parts: ZipParts
     /// The files of each `Keep` folder by name without extension: Takeout names a picture
     /// `.jpg` in one place and `.jpeg` in the other.
     private let byStem: [String: [String]]
     private var named: Set<String> = []
 
-    init(parts: TakeoutParts) {
+    init(parts: ZipParts) {
         self.parts = parts
         byStem = Dictionary(grouping: parts.files.map(\.file.path).filter { KeepImporter.keepFolder($0) != nil }) {
             ArchivePath.stem($0)

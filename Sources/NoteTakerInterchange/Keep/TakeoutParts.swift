@@ -4,27 +4,13 @@ import NoteTakerKit
 /// The parts of one Google Takeout: Takeout splits a large export into `takeout-STAMP-001.zip`,
 /// `-002.zip`…, and a note's picture may be in another part than its note. Each part is read in
 /// place and checked as every archive is; their files are seen as one.
-struct TakeoutParts {
-    /// Every file of every part, the parts in order.
-    let files: [(zip: ZipReader, file: ZipReader.File)]
-    private let index: [String: Int]
-
+enum TakeoutParts {
     /// Opens the parts `url` stands for: the zips of a folder of Takeout parts, every part
     /// beside a part named as Takeout names them, or that zip alone.
-    init(_ url: URL) throws(InterchangeError) {
-        var files: [(ZipReader, ZipReader.File)] = []
-        for part in Self.partURLs(url) {
-            let zip = try ZipReader(url: part)
-            files += zip.files.map { (zip, $0) }
-        }
-        self.files = files
-        // A path in two parts is read from the later one.
-        index = Dictionary(files.enumerated().map { ($1.1.path, $0) }, uniquingKeysWith: { $1 })
-    }
-
-    /// The file at `path`, in whichever part holds it.
-    func file(_ path: String) -> (zip: ZipReader, file: ZipReader.File)? {
-        index[path].map { files[$0] }
+    static func open(_ url: URL) throws(InterchangeError) -> ZipParts {
+        var zips: [ZipReader] = []
+        for part in partURLs(url) { zips.append(try ZipReader(url: part)) }
+        return ZipParts(zips)
     }
 
     /// Whether `name` is named as Takeout names its parts (`takeout-20261126T101500Z-001.zip`).

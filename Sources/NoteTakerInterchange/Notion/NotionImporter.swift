@@ -31,32 +31,32 @@ struct NotionImporter {
         let scratch = try ScratchFolder(prefix: "notetaker-notion")
         // Staged attachments and inner zips must outlive the last batch, flushed before this returns.
         defer { scratch.remove() }
-        var parts = [outer]
+        var zips = [outer]
         if !outer.files.isEmpty, outer.files.allSatisfy({ ArchivePath.fileExtension($0.path) == "zip" }) {
-            parts = []
+            zips = []
             for file in outer.files {
                 let copy = scratch.newFile()
                 try outer.copy(file, to: copy)
-                parts.append(try ZipReader(url: copy))
+                zips.append(try ZipReader(url: copy))
             }
         }
+        // The parts are one export: a page in one may link to a page in another.
+        let parts = ZipParts(zips)
+        let pages = NotionPages(parts: parts, identity: identity)
+        guard !pages.entries.isEmpty else { throw .badExport(path: archive.path, reason: Wording("reasonNotionNoPages")) }
         var folders = FolderMaker(store: store, identity: identity)
-        for zip in parts {
-            let pages = NotionPages(zip: zip, identity: identity)
-            guard !pages.entries.isEmpty else { throw .badExport(path: archive.path, reason: Wording("reasonNotionNoPages")) }
-            for (position, entry) in pages.entries.enumerated() {
-                batcher.reportProgress(done: Int64(position), total: Int64(pages.entries.count))
-                try importPage(entry, pages: pages, zip: zip, folders: &folders, scratch: scratch, batcher)
-            }
-            try batcher.flush()
+        for (position, entry) in pages.entries.enumerated() {
+            batcher.reportProgress(done: Int64(position), total: Int64(pages.entries.count))
+            try importPage(entry, pages: pages, parts: parts, folders: &folders, scratch: scratch, batcher)
         }
+        try batcher.flush()
     }
 
     private func importPage(
-        _ entry: NotionPages.Entry, pages: NotionPages, zip: ZipReader, folders: inout FolderMaker, scratch: ScratchFolder,
+        _ entry: NotionPages.Entry, pages: NotionPages, parts: ZipParts, folders: inout FolderMaker, scratch: ScratchFolder,
         _ batcher: ImportBatcher
     ) throws(InterchangeError) {
-        guard entry.file.size <= Self.maximumFileSize, let text = MarkdownImporter.decodeText(try zip.data(entry.file)) else {
+        guard entry.file.size <= Self.maximumFileSize, let text = MarkdownImporter.decodeText(try entry.zip.data(entry.file)) else {
             return batcher.skip(entry.file.path, reason: Wording("skipFileUnreadable"))
         }
         var warnings: [Wording] = []
@@ -66,7 +66,7 @@ struct NotionImporter {
             ? NotionPage(title: entry.title, body: MarkdownTable.text(CSVTable.rows(text.withUnixLineEnds)))
             : NotionPage(text: text.withUnixLineEnds, fallbackTitle: entry.title, isRow: pages.isDatabaseRow(entry.file.path))
         let staged = try page.resolveLinks(
-            from: folder, pages: pages, zip: zip, noteId: entry.id, identity: identity, scratch: scratch, report: &batcher.report)
+            from: folder, pages: pages, parts: parts, noteId: entry.id, identity: identity, scratch: scratch, report: &batcher.report)
         let draft = NoteDraft(title: page.title, body: page.body, folderId: folderId, tags: [], id: entry.id)
         try batcher.add(
             NoteImport(draft: draft, files: staged.files), label: entry.file.path, warnings: warnings + page.warnings,

@@ -45,7 +45,7 @@ struct NotionPage {
     /// links to (pictures, PDFs) where it shows them; a link to nothing in the export stays as
     /// written, with a warning.
     mutating func resolveLinks(
-        from folder: String, pages: NotionPages, zip: ZipReader, noteId: UUID, identity: DerivedIdentity, scratch: ScratchFolder,
+        from folder: String, pages: NotionPages, parts: ZipParts, noteId: UUID, identity: DerivedIdentity, scratch: ScratchFolder,
         report: inout ImportReport
     ) throws(InterchangeError) -> (files: [NoteImport.File], bytes: Int64) {
         var attached: [String: NoteImport.File] = [:], files: [NoteImport.File] = [], bytes: Int64 = 0
@@ -60,7 +60,7 @@ struct NotionPage {
                 report.linksKept += 1
                 continue
             }
-            guard let path, let entry = zip.file(path), entry.size <= Attachment.maximumSize else {
+            guard let path, let (zip, entry) = parts.file(path), entry.size <= Attachment.maximumSize else {
                 warnings.append(Wording("warnNotionLinkMissing", ["target": link.target]))
                 report.linksUnresolved += 1
                 continue

@@ -1,11 +1,12 @@
 import Foundation
 import NoteTakerKit
 
-/// The pages and databases of one Notion zip, known before any is imported, so that a link to a
+/// The pages and databases of a Notion export (all its parts), known before any is imported, so that a link to a
 /// page anywhere in the export becomes a link by id.
 struct NotionPages {
     /// A page (`.md`) or a database (`.csv`) to import.
     struct Entry {
+        var zip: ZipReader
         var file: ZipReader.File
         /// Its name without the id.
         var title: String
@@ -22,9 +23,9 @@ struct NotionPages {
     /// The folders that hold a database's rows (named as the database's CSV).
     private var databaseFolders: Set<String> = []
 
-    init(zip: ZipReader, identity: DerivedIdentity) {
-        let paths = Set(zip.files.map(\.path))
-        for file in zip.files {
+    init(parts: ZipParts, identity: DerivedIdentity) {
+        let paths = Set(parts.files.map(\.file.path))
+        for (zip, file) in parts.files {
             let kind = ArchivePath.fileExtension(file.path)
             guard kind == "md" || kind == "csv" else { continue }
             let (title, notionId) = NotionPath.split(ArchivePath.name(file.path))
@@ -33,7 +34,7 @@ struct NotionPages {
             if isDatabase, !stem.hasSuffix("_all"), paths.contains(stem + "_all.csv") { continue }
             let base = isDatabase && stem.hasSuffix("_all") ? String(stem.dropLast(4)) : stem
             let id = identity.importedID((isDatabase ? "notion-database:" : "notion:") + (notionId ?? file.path))
-            entries.append(Entry(file: file, title: title, id: id, isDatabase: isDatabase))
+            entries.append(Entry(zip: zip, file: file, title: title, id: id, isDatabase: isDatabase))
             notes[file.path] = id
             if isDatabase {
                 notes[base + ".csv"] = id
