@@ -84,6 +84,19 @@ import Testing
         #expect(try store.allNotes()["Home"]?.attachments.count == 1)
     }
 
+    @Test("a zip of Notion's parts holding no page is refused, changing nothing")
+    func noPages() throws {
+        let folder = TemporaryDirectory()
+        let outer = folder.file("Export-4f3e2d1c.zip"), inner = folder.file("inner.zip")
+        try ZipFixture.write([.text("readme.txt", "hello")], to: inner)
+        try ZipFixture.write([.file("Export-4f3e2d1c-Part-1.zip", try Data(contentsOf: inner))], to: outer)
+        let store = try folder.store()
+        #expect(throws: InterchangeError.badExport(path: outer.path, reason: Wording("reasonNotionNoPages"))) {
+            try Importer(store: store).importItems(at: outer)
+        }
+        #expect(try store.noteCount() == 0)
+    }
+
     @Test("names: the id is taken off titles and folders; CSV quoting")
     func names() {
         #expect(NotionPath.split("Roadmap 2024 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md") == ("Roadmap 2024", "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d"))

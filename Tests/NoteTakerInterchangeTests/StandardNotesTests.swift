@@ -124,6 +124,17 @@ import Testing
         #expect(try store.noteCount() == 0)
     }
 
+    @Test("a backup's .txt that is JSON without a list of items is refused, changing nothing")
+    func notBackup() throws {
+        let folder = TemporaryDirectory()
+        let file = try folder.write(#"{"version":"004","items":{"content_type":"Note"}}"#, to: "Standard Notes Backup and Import File.txt")
+        let store = try folder.store()
+        #expect(throws: InterchangeError.badExport(path: file.path, reason: Wording("reasonStandardNotesNotBackup"))) {
+            try Importer(store: store).importItems(at: file)
+        }
+        #expect(try store.noteCount() == 0)
+    }
+
     @Test("Super notes: damaged JSON is kept as written with a warning; deep nesting comes in as text")
     func superEdges() throws {
         #expect(SuperNote.markdown("not json") == nil)

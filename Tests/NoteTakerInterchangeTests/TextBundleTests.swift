@@ -117,6 +117,18 @@ import Testing
         #expect(letter.warnings.map(\.reason) == ["its link to '../outside.png' names no file inside its bundle; it was left as written"])
     }
 
+    @Test("a .textpack holding no bundle is refused, changing nothing")
+    func noBundle() throws {
+        let folder = TemporaryDirectory()
+        let pack = folder.file("Empty.textpack")
+        try ZipFixture.write([.text("notes/readme.txt", "hello")], to: pack)
+        let store = try folder.store()
+        #expect(throws: InterchangeError.badExport(path: pack.path, reason: Wording("reasonTextBundleNone"))) {
+            try Importer(store: store).importItems(at: pack)
+        }
+        #expect(try store.noteCount() == 0)
+    }
+
     @Test("Bear's spaced tags: closed by '#', not in code, not across lines")
     func spacedTags() {
         let found = BearTags.spacedTags(in: "#to read# and #a b c#, #open\nline# x#y z# \n```\n#in code#\n```")
