@@ -16,6 +16,8 @@ extension SyncBenchmark {
 
     private struct SealedRound {
         var seconds: Double
+        /// The part of ``seconds`` the first device took to sync up.
+        var upSeconds: Double
         var serverBytes: Int64
     }
 
@@ -43,7 +45,9 @@ extension SyncBenchmark {
         let (plainSeconds, sealedSeconds) = (Clock.percentile(plain.map(\.seconds), 0.5), Clock.percentile(sealed.map(\.seconds), 0.5))
         let ratio = sealedSeconds / plainSeconds
         let perNote = { (rounds: [SealedRound]) in Double(rounds.map(\.serverBytes).max() ?? 0) / Double(noteCount) }
-        func list(_ rounds: [SealedRound]) -> String { rounds.map { String(format: "%.1f s", $0.seconds) }.joined(separator: ", ") }
+        func list(_ rounds: [SealedRound]) -> String {
+            rounds.map { String(format: "%.1f s: up %.1f, down %.1f", $0.seconds, $0.upSeconds, $0.seconds - $0.upSeconds) }.joined(separator: "; ")
+        }
         let unlock = Clock.percentile(unlocks, 0.5)
         return [
             Figure(
@@ -71,15 +75,17 @@ extension SyncBenchmark {
         let up = folder.appendingPathComponent("first.sqlite")
         try FileManager.default.copyItem(at: resting, to: up)
         let start = ContinuousClock.now
+        var upSeconds = 0.0
         for path in [up, folder.appendingPathComponent("second.sqlite")] {
             let store = try NoteStore.open(at: path)
             let engine = SyncEngine(store: store, transport: try HTTPSyncTransport(server: url, token: token), options: .init(sealing: sealing))
             try await engine.sync()
+            if path == up { upSeconds = Clock.milliseconds(since: start) / 1_000 }
         }
         let seconds = Clock.milliseconds(since: start) / 1_000
         let received = try NoteStore.open(at: folder.appendingPathComponent("second.sqlite")).statistics().notes
         guard received == noteCount else { throw BenchFailure("The second device received \(received) of \(noteCount) notes (\(username)).") }
         let status = try await HTTPSyncTransport(server: url, token: token).accountStatus()
-        return SealedRound(seconds: seconds, serverBytes: status.usedBytes)
+        return SealedRound(seconds: seconds, upSeconds: upSeconds, serverBytes: status.usedBytes)
     }
 }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import NoteTakerKit
 import NoteTakerSyncProtocol
 import Testing
 
+@testable import NoteTakerKit
 @testable import NoteTakerSync
 
 /// The primitives of docs/encryption.md against its known-answer vectors, which
@@ -120,6 +120,17 @@ import Testing
         #expect(throws: EncryptionError.unknownVersion(2)) { try newer.open(for: address, zoneKey: zoneKey) }
         let again = try SealedRecord.seal(plaintext, for: address, zoneKey: zoneKey, keyVersion: 1)
         #expect(again.salt != sealed.salt && again.sealed != sealed.sealed, "every seal has its own key")
+    }
+
+    /// A record's key is written as HKDF's two HMACs (one output block): the same bytes as
+    /// swift-crypto's HKDF, for any zone key and salt.
+    @Test func recordKeyIsHKDF() {
+        for _ in 0..<200 {
+            let zoneKey = SymmetricKey(size: .bits256)
+            let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+            let expected = HKDF<SHA256>.deriveKey(inputKeyMaterial: zoneKey, salt: salt, info: Data("notetaker v1 record key".utf8), outputByteCount: 32)
+            #expect(raw(SealedRecord.recordKey(zoneKey, salt: salt)) == raw(expected))
+        }
     }
 
     @Test func padme() throws {
