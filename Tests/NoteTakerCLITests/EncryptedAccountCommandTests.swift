@@ -112,4 +112,34 @@ struct EncryptedAccountCommandTests {
         try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "bob", "--password-stdin"],
                       stdin: "correct horse battery\n")
     }
+
+    @Test("lock this device, keep working, unlock it with the password")
+    func lockAndUnlock() throws {
+        let server = try ServerProcess()
+        let laptop = CLIRunner()
+        try laptop.ok(["account", "register", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        let id = try laptop.ok(["new", "Locked plan", "--body", "before"])
+        try laptop.ok(["sync"])
+
+        #expect(try laptop.ok(["account", "lock"]).contains("Locked this device"))
+        let status = try laptop.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(status?["locked"] as? Bool == true && status?["encrypted"] as? Bool == true)
+        #expect(try laptop.ok(["account", "status"]).contains("this device is locked"))
+        try laptop.ok(["edit", id, "--body", "written while locked"])
+        let refused = try laptop.run(["sync"])
+        #expect(refused.status == 1 && refused.stderr.contains("notetaker account unlock"), "\(refused.stderr)")
+        let wrong = try laptop.run(["account", "unlock", "--password-stdin"], stdin: "not the password\n")
+        #expect(wrong.status == 1 && wrong.stderr.contains("does not open"), "\(wrong.stderr)")
+
+        #expect(try laptop.ok(["account", "unlock", "--password-stdin"], stdin: "correct horse battery\n").contains("Unlocked"))
+        let unlocked = try laptop.run(["account", "status", "--json"]).json() as? [String: Any]
+        #expect(unlocked?["locked"] as? Bool == false)
+        try laptop.ok(["sync"])
+        let phone = CLIRunner()
+        try phone.ok(["account", "login", "--server", server.url.absoluteString, "--user", "ada", "--password-stdin"], stdin: "correct horse battery\n")
+        try phone.ok(["sync"])
+        #expect(try phone.ok(["show", id]).contains("written while locked"))
+        let plain = CLIRunner()
+        #expect(try plain.run(["account", "lock"]).status == 1, "no account: nothing to lock")
+    }
 }

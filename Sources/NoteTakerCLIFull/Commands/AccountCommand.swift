@@ -11,6 +11,7 @@ struct AccountCommand: ParsableCommand {
         commandName: CompanionCommand.account.rawValue, abstract: CompanionCommand.account.abstract,
         subcommands: [
             AccountRegisterCommand.self, AccountLoginCommand.self, AccountEncryptCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
+            AccountLockCommand.self, AccountUnlockCommand.self,
             AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRotateKeysCommand.self,
             AccountRecoverCommand.self,
         ])
@@ -107,6 +108,8 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var username: String?
         var loggedIn: Bool
         var encrypted: Bool
+        /// Whether this device waits for the password to sync (it does not hold the keys).
+        var locked: Bool
         var autoSync: Bool
         var mergePolicy: String
         var serverAccount: AccountStatus?
@@ -114,7 +117,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         var sync: SyncSummary
 
         enum CodingKeys: String, CodingKey {
-            case server, username, loggedIn, encrypted, autoSync, mergePolicy, serverAccount, serverError, sync
+            case server, username, loggedIn, encrypted, locked, autoSync, mergePolicy, serverAccount, serverError, sync
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -123,6 +126,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
             try container.encode(username, forKey: .username)
             try container.encode(loggedIn, forKey: .loggedIn)
             try container.encode(encrypted, forKey: .encrypted)
+            try container.encode(locked, forKey: .locked)
             try container.encode(autoSync, forKey: .autoSync)
             try container.encode(mergePolicy, forKey: .mergePolicy)
             try container.encode(serverAccount, forKey: .serverAccount)
@@ -136,7 +140,7 @@ struct AccountStatusCommand: AsyncParsableCommand {
         let settings = try store.syncSettings()
         var status = Status(
             server: settings.serverURL?.absoluteString, username: settings.username, loggedIn: store.syncToken() != nil && settings.hasAccount,
-            encrypted: settings.encrypted, autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
+            encrypted: settings.encrypted, locked: try store.syncLockState() == .locked, autoSync: settings.autoSync, mergePolicy: settings.mergePolicy, sync: try store.syncSummary())
         var serverError: (any Error)?
         if status.loggedIn {
             do {
@@ -151,14 +155,15 @@ struct AccountStatusCommand: AsyncParsableCommand {
             print(Words.text("noSyncAccount"))
             return
         }
-        var fields = [(Words.text("account_account"), Words.text(status.loggedIn ? "accountOn" : "accountOnLoggedOut", ["user": username, "server": server]))]
+        var fields = [(Words.text("account_account"), Words.text(status.loggedIn || status.locked ? "accountOn" : "accountOnLoggedOut", ["user": username, "server": server]))]
         if let remote = status.serverAccount {
             fields.append((Words.text("account_serverHolds"), Words.text("serverHolds", [
                 "count": remote.recordCount, "used": TextOutput.byteCount(remote.usedBytes), "quota": TextOutput.byteCount(remote.quotaBytes)])))
         } else if let serverError {
             fields.append((Words.text("account_server"), Words.message(for: serverError) ?? "\(serverError)"))
         }
-        fields.append((Words.text("account_encryption"), Words.text(status.encrypted ? "encryptionEndToEnd" : "encryptionNone")))
+        fields.append((Words.text("account_encryption"),
+                       Words.text(status.locked ? "encryptionLocked" : status.encrypted ? "encryptionEndToEnd" : "encryptionNone")))
         fields.append((Words.text("settings_autoSync"), Words.text(status.autoSync ? "on" : "off")))
         fields.append((Words.text("settings_mergePolicy"), status.mergePolicy))
         TextOutput.printFields(fields + SyncStatusCommand.summaryFields(status.sync))

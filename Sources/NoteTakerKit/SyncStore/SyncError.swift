@@ -40,8 +40,13 @@ public enum SyncError: Error, Sendable, Equatable {
     /// The server says an account is not end-to-end encrypted that this device knows is: the
     /// password was not sent.
     case encryptionDowngraded
-    /// The account is end-to-end encrypted and this device does not have its keys.
+    /// The account is end-to-end encrypted and this device does not have its keys: it is
+    /// locked, and waits for the account's password.
     case keysMissing
+    /// The account is not end-to-end encrypted, so this device has no keys to lock or unlock.
+    case notEncrypted
+    /// The password given does not open the account's keys.
+    case wrongPassword
     /// The server's key material or parameters for the account were refused: why.
     case keysRefused(String)
     /// A recovery code whose characters or checksum are wrong.
@@ -91,6 +96,8 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .unencryptedAccount: Wording("syncUnencryptedAccount")
         case .encryptionDowngraded: Wording("syncEncryptionDowngraded")
         case .keysMissing: Wording("syncKeysMissing")
+        case .notEncrypted: Wording("syncNotEncrypted")
+        case .wrongPassword: Wording("syncWrongPassword")
         case .keysRefused(let reason): Wording("syncKeysRefused", ["reason": reason])
         case .badRecoveryCode: Wording("syncBadRecoveryCode")
         case .noRecoveryCode: Wording("syncNoRecoveryCode")

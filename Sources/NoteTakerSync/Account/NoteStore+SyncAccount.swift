@@ -15,13 +15,14 @@ extension NoteStore {
         return url
     }
 
-    /// The transport to the account's server, with the saved token.
+    /// The transport to the account's server, with the saved token; ``SyncError/keysMissing``
+    /// for a locked device.
     public func syncTransport() throws(SyncError) -> HTTPSyncTransport {
         let settings: SyncSettings
         do { settings = try syncSettings() } catch { throw .store(error) }
-        guard let server = settings.serverURL, settings.username != nil, let token = syncToken() else {
-            throw .notConfigured
-        }
+        guard let server = settings.serverURL, settings.username != nil else { throw .notConfigured }
+        // A locked device holds neither the session nor the keys of its encrypted account.
+        guard let token = syncToken() else { throw settings.encrypted ? .keysMissing : .notConfigured }
         return try HTTPSyncTransport(server: server, token: token, allowInsecure: settings.allowInsecure, trusted: try trustedCertificates())
     }
 

@@ -36,8 +36,9 @@ public actor SyncEngine {
         /// `fromServer`, learned anew from the server first (another device rotated them).
         /// Read at the start of every cycle, so that a rotation made by another engine or
         /// process of this store takes effect at once; asked of the server at most once a
-        /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold. `nil`:
-        /// not to be had now (``sealing`` stays).
+        /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold. `nil`
+        /// from the server: not to be had now (``sealing`` stays); `nil` from this device for a
+        /// sealing engine: it was locked, and a cycle stops with ``SyncError/keysMissing``.
         public var keys: (@Sendable (_ fromServer: Bool) async -> RecordSealing?)?
 
         /// Creates options; the defaults are those of the command line.
@@ -156,7 +157,16 @@ public actor SyncEngine {
     private func cycle() async throws(SyncError) -> SyncReport {
         var report = SyncReport()
         learnedKeys = false
-        if let keys = options.keys, let current = await keys(false) { options.sealing = current }
+        if let keys = options.keys {
+            // The keys kept here now: newer ones another process learned, or none at all when
+            // this device was locked since the engine was made (an account never stops being
+            // encrypted), and then nothing syncs until it is unlocked.
+            if let current = await keys(false) {
+                options.sealing = current
+            } else if options.sealing != nil {
+                throw .keysMissing
+            }
+        }
         try await checkServer()
         do throws(SyncError) {
             try await push(into: &report)

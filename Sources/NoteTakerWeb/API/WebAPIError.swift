@@ -84,8 +84,10 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "unencrypted_account", error)
         case .keysMissing:
             self.init(.conflict, "keys_missing", error)
-        case .noRecoveryCode, .noKeysToRotate:
+        case .noRecoveryCode, .noKeysToRotate, .notEncrypted:
             self.init(.conflict, "not_encrypted", error)
+        case .wrongPassword:
+            self.init(.forbidden, "wrong_password", error)
         case .cannotEncrypt:
             self.init(.conflict, "cannot_encrypt", error)
         case .badRecoveryCode:

@@ -31,8 +31,8 @@ extension SyncRoutes {
         var caCertificate: String?
     }
 
-    /// The body of `POST /sync/account/recovery-code` and `POST /sync/account/rotate-keys`:
-    /// the account's password.
+    /// The body of `POST /sync/account/recovery-code`, `POST /sync/account/rotate-keys` and
+    /// `POST /sync/account/unlock`: the account's password.
     struct RecoveryCodeRequest: Decodable {
         var password: String
     }
@@ -184,7 +184,7 @@ extension SyncRoutes {
     }
 
     /// Runs `body`, its failures worded for the page.
-    private func syncCall<T>(_ body: () async throws(SyncError) -> T) async throws(WebAPIError) -> T {
+    func syncCall<T>(_ body: () async throws(SyncError) -> T) async throws(WebAPIError) -> T {
         do throws(SyncError) {
             return try await body()
         } catch {

@@ -32,6 +32,9 @@ struct SyncRoutes {
         var deviceName: String
         /// Whether the account is end-to-end encrypted (docs/encryption.md).
         var encrypted: Bool
+        /// Whether this device is locked: the account is end-to-end encrypted and its keys are
+        /// not here, so it waits for the password to sync.
+        var locked: Bool
         /// An account just registered with encryption: its recovery code, answered once.
         var recoveryCode: String?
         var summary: SyncSummary
@@ -59,6 +62,7 @@ struct SyncRoutes {
         let group = router.group("/api/v1/sync")
         group.get { request, _ in try JSON.response(try await status(in: request.language), language: request.language) }
         registerAccount(on: group)
+        registerLock(on: group)
         group.put("settings") { request, _ in
             let settings = try await JSON.decode(SettingsRequest.self, from: request)
             if let policy = settings.mergePolicy, MergePolicy.named(policy) == nil {
@@ -111,7 +115,7 @@ struct SyncRoutes {
             server: settings.serverURL?.absoluteString, username: settings.username,
             loggedIn: settings.hasAccount && store.syncToken() != nil, autoSync: settings.autoSync,
             mergePolicy: settings.mergePolicy, mergePolicies: MergePolicy.names, deviceName: settings.deviceName,
-            encrypted: settings.encrypted, recoveryCode: recoveryCode, summary: summary,
+            encrypted: settings.encrypted, locked: (try? store.syncLockState()) == .locked, recoveryCode: recoveryCode, summary: summary,
             state: Status.State(await sync.state, in: language))
     }
 }

@@ -10,6 +10,7 @@ import { ask } from './ask.js';
 import { encryptAccountPart } from './encrypt-account.js';
 import { newRecoveryCodePart } from './new-recovery-code.js';
 import { rotateKeysPart } from './rotate-keys.js';
+import { lockButton, unlockPart } from './lock-device.js';
 import { recoverPart } from './recover-form.js';
 import { showRecoveryCode } from './recovery-code.js';
 import { shortcutText, tools } from './markdown-tools.js';
@@ -81,7 +82,8 @@ function sessionsPart(kept) {
 
 function accountSection(status, keptSessions) {
   const section = h('section', { id: 'sync-section', 'aria-labelledby': 'sync-heading' }, h('h3', { id: 'sync-heading' }, t('syncAccount')));
-  if (!status.server || !status.loggedIn) {
+  // A locked device has no session either: it unlocks with the password instead of logging in.
+  if (!status.server || (!status.loggedIn && !status.locked)) {
     append(section, accountForm(status));
     return section;
   }
@@ -90,13 +92,15 @@ function accountSection(status, keptSessions) {
     h('dl', { className: 'facts' },
       h('dt', {}, t('syncServer')), h('dd', {}, status.server),
       h('dt', {}, t('syncUser')), h('dd', {}, status.username),
-      h('dt', {}, t('encryption')), h('dd', { id: 'encryption-state', className: status.encrypted ? null : 'warning' },
-        t(status.encrypted ? 'encryptionOn' : 'encryptionOff')),
+      h('dt', {}, t('encryption')), h('dd', { id: 'encryption-state', className: status.encrypted && !status.locked ? null : 'warning' },
+        t(status.locked ? 'encryptionLocked' : status.encrypted ? 'encryptionOn' : 'encryptionOff')),
       h('dt', {}, t('syncLast')), h('dd', {}, summary.lastSyncedAt ? longDate(summary.lastSyncedAt) : t('never')),
       h('dt', {}, t('syncWaiting')), h('dd', {}, String(summary.pending)),
       h('dt', {}, t('syncConflicts')), h('dd', {}, String(summary.conflicts)),
       h('dt', {}, t('syncPush')), h('dd', {}, status.state.watching ? (status.state.connected ? t('pushConnected') : t('pushConnecting')) : t('autoSyncOffShort'))),
-    status.state.lastError ? h('p', { className: 'error', role: 'alert' }, status.state.lastError) : null,
+    // A locked device does not sync: the form below says why, and what to do.
+    status.locked ? unlockPart(showAccount) : null,
+    status.state.lastError && !status.locked ? h('p', { className: 'error', role: 'alert' }, status.state.lastError) : null,
     summary.failures.length ? h('div', {},
       h('h4', {}, t('failedChanges')),
       h('ul', { className: 'failures' }, summary.failures.map((failure) => h('li', {}, `${failure.label ?? failure.recordType}: ${failure.message}`))),
@@ -110,12 +114,15 @@ function accountSection(status, keptSessions) {
       h('h4', {}, t('heldChanges')),
       h('ul', { className: 'failures held' }, summary.held.map((record) => h('li', {}, `${record.recordType} ${record.recordId.slice(0, 8)}: ${record.reason}`)))) : null,
     h('div', { className: 'button-row' },
-      h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
+      status.locked ? null : h('button', { type: 'button', id: 'sync-now', onclick: () => act(api.syncNow(), t('syncRequested')) }, t('syncNow')),
+      status.encrypted && !status.locked ? lockButton(showAccount) : null,
       h('button', { type: 'button', className: 'quiet', id: 'log-out', onclick: () => act(api.disconnect(), t('loggedOut')) }, t('logOut'))),
-    passwordPart(),
-    status.encrypted ? newRecoveryCodePart(status) : null,
-    status.encrypted ? rotateKeysPart() : encryptAccountPart(status, showAccount),
-    sessionsPart(keptSessions));
+    // The password, the recovery code, the keys and the sessions need the session and the keys
+    // an unlocked device holds.
+    status.locked ? null : passwordPart(),
+    status.encrypted && !status.locked ? newRecoveryCodePart(status) : null,
+    status.locked ? null : status.encrypted ? rotateKeysPart() : encryptAccountPart(status, showAccount),
+    status.locked ? null : sessionsPart(keptSessions));
   return section;
 }
 
