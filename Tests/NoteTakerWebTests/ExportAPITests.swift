@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    @Test("the Markdown zip one app exports, another imports whole, folders and tags kept; again, nothing twice")
+    func aMarkdownZipComesBackIn() async throws {
+        let source = try WebTestApp()
+        let work = try source.store.createFolder(name: "Work")
+        _ = try source.store.createNote(NoteDraft(title: "Plan", body: "**Ελληνικά**", folderId: work.id, tags: ["Q1"]))
+        _ = try source.store.createNote(NoteDraft(title: "Other", body: "x"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("markdown-export-\(UUID()).zip")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await source.test { client in try Data(buffer: try await client.send(.get, "/api/v1/export?format=markdown").body).write(to: file) }
+        let zip = ByteBuffer(bytes: try Data(contentsOf: file))
+        let target = try WebTestApp()
+        try await target.test { client in
+            let report = try await client.execute(uri: "/api/v1/import?name=NoteTaker%20export.zip", method: .post, headers: [:], body: zip)
+            #expect(report.status == .ok && report.object["kind"] as? String == "markdown" && report.object["imported"] as? Int == 2)
+            let again = try await client.execute(uri: "/api/v1/import?name=NoteTaker%20export.zip", method: .post, headers: [:], body: zip)
+            #expect(again.object["alreadyPresent"] as? Int == 2 && again.object["imported"] as? Int == 0)
+        }
+        let plan = try #require(try target.store.notes().first { $0.title == "Plan" })
+        #expect(plan.body.contains("**Ελληνικά**") && plan.tags == ["Q1"])
+        #expect(try target.store.folderPath(id: #require(plan.folderId)) == "Work")
+    }
+
     @Test("one note downloads under its title: as Markdown its .md alone, or a zip with its attachments; as a PDF")
     func oneNoteUnderItsTitle() async throws {
         let app = try WebTestApp()
