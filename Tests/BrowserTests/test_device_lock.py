@@ -9,8 +9,6 @@ def test_settings_locks_this_device_and_unlocks_it_with_the_password(app, browse
     app.cli("account", "register", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="correct horse\n")
     note = app.cli("new", "Locked plan", "--body", "before").strip()
     app.cli("sync")
-    # A change waiting when the device is locked goes up once it is unlocked.
-    app.cli("edit", note, "--body", "written before the lock")
     app.start()
     open_app(browser, app, "#view=settings")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lock-device"), message="no way to lock this device")
@@ -23,7 +21,11 @@ def test_settings_locks_this_device_and_unlocks_it_with_the_password(app, browse
         assert not browser.find_elements(By.CSS_SELECTOR, part), part
     assert app.cli_json("account", "status")["locked"] is True
 
+    # Work goes on while locked: a change made now redraws Settings' sync facts, but not over
+    # a password being typed, and goes up once the device is unlocked.
     by_css(browser, "#unlock-password").send_keys("not the password")
+    app.cli("edit", note, "--body", "written while locked")
+    wait(browser, lambda d: app.cli_json("account", "status")["sync"]["pending"] == 1, message="the edit was not kept")
     click(browser, "#unlock-action")
     wait(browser, lambda d: "does not open" in by_css(d, "#unlock-error").text, timeout=60, message="a wrong password is not said")
     assert app.cli_json("account", "status")["locked"] is True
@@ -33,4 +35,4 @@ def test_settings_locks_this_device_and_unlocks_it_with_the_password(app, browse
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lock-device"), timeout=60, message="the device was not unlocked")
     assert by_css(browser, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes"
     wait(browser, lambda d: app.cli_json("account", "status")["sync"]["pending"] == 0, timeout=60,
-         message="the change waiting did not go up")
+         message="the edit made while locked did not go up")

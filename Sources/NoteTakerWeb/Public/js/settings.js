@@ -41,7 +41,7 @@ export async function openSettings() {
 /** Re-renders the sync parts when sync changes (without losing what is typed in the form). */
 export function refreshSettingsSync() {
   const section = document.getElementById('sync-section');
-  if (!section || document.getElementById('account-form') || partsInUse('password-part', 'new-code-part', 'rotate-keys-part', 'encrypt-part')) return;
+  if (!section || document.getElementById('account-form') || partsInUse('password-part', 'new-code-part', 'rotate-keys-part', 'encrypt-part', 'unlock-form')) return;
   section.replaceWith(accountSection(syncData.status, document.getElementById('sessions')));
 }
 
