@@ -12,7 +12,7 @@ import NoteTakerSyncProtocol
 /// stay readable to whoever can read its file.
 extension NoteStore {
     /// Whether this device holds its account's keys.
-    public enum SyncLockState: String, Sendable, Codable {
+    public enum SyncLockState: Sendable {
         /// No account, or one without end-to-end encryption: nothing to lock.
         case notEncrypted
         /// The keys are here: the device syncs.
@@ -36,15 +36,8 @@ extension NoteStore {
     /// syncing waits for ``unlockSyncAccount(password:minimumCost:)``.
     public func lockSyncAccount() async throws(SyncError) {
         guard try syncLockState() != .notEncrypted else { throw .notEncrypted }
-        // As logging out does: a server that cannot be reached lets its session expire.
-        if syncToken() != nil, let transport = try? syncTransport() { try? await transport.logout() }
-        removeSyncToken()
-        guard let url = syncKeysURL, FileManager.default.fileExists(atPath: url.path) else { return }
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            throw .store(.fileWriteFailed(path: url.path, reason: error.localizedDescription))
-        }
+        // As logging out does, but the account stays: a server that cannot be reached lets its session expire.
+        do { _ = try await endSessionHere() } catch { throw .store(error) }
     }
 
     /// Unlocks this device with the account's password: it logs in again, which opens the

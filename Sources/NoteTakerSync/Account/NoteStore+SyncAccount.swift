@@ -78,6 +78,15 @@ extension NoteStore {
     /// token are removed here either way. Notes stay. Returns why the server could not be
     /// told, if it could not.
     public func disconnectSyncAccount() async throws(NoteTakerError) -> String? {
+        let notice = try await endSessionHere()
+        try clearSyncAccount()
+        return notice
+    }
+
+    /// Ends this device's session (the server revokes it when it can be reached) and forgets
+    /// the session and the account's keys here: logging out, and locking. Returns why the
+    /// server could not be told, if it could not.
+    func endSessionHere() async throws(NoteTakerError) -> String? {
         var notice: String?
         if let transport = try? syncTransport() {
             do {
@@ -87,8 +96,13 @@ extension NoteStore {
             }
         }
         removeSyncToken()
-        if let url = syncKeysURL { try? FileManager.default.removeItem(at: url) }
-        try clearSyncAccount()
+        if let url = syncKeysURL, FileManager.default.fileExists(atPath: url.path) {
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw .fileWriteFailed(path: url.path, reason: error.localizedDescription)
+            }
+        }
         return notice
     }
 }
