@@ -15,7 +15,8 @@ def test_settings_locks_this_device_and_unlocks_it_with_the_password(app, browse
     click(browser, "#lock-device")
     click(browser, "#ask-confirm")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#unlock-form"), timeout=30, message="the device does not show it is locked")
-    assert "this device is locked" in by_css(browser, "#encryption-state").text
+    wait(browser, lambda d: "this device is locked" in by_css(d, "#encryption-state").text,
+         message="the encryption line does not say the device is locked")
     # Nothing that needs the keys is offered while locked: no sync, no password change, no new key.
     for part in ("#sync-now", "#password-part", "#rotate-keys-part", "#lock-device"):
         assert not browser.find_elements(By.CSS_SELECTOR, part), part
@@ -33,6 +34,8 @@ def test_settings_locks_this_device_and_unlocks_it_with_the_password(app, browse
     by_css(browser, "#unlock-password").send_keys("correct horse")
     click(browser, "#unlock-action")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lock-device"), timeout=60, message="the device was not unlocked")
-    assert by_css(browser, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes"
+    # Sending the edit made while locked redraws Settings, so the line is read under a wait.
+    wait(browser, lambda d: by_css(d, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes",
+         message="the device does not say it is encrypted and unlocked")
     wait(browser, lambda d: app.cli_json("account", "status")["sync"]["pending"] == 0, timeout=60,
          message="the edit made while locked did not go up")
