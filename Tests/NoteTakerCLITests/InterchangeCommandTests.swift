@@ -23,6 +23,30 @@ import Testing
         #expect(list.contains("Plan"))
     }
 
+    @Test("a newer export updates the note that changed there, merged with an edit made here, and names it")
+    func newerExportUpdates() throws {
+        let source = CLIRunner()
+        let id = try source.ok(["new", "Plan", "--body", "one\ntwo\nthree"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try source.ok(["new", "Other", "--body", "x"])
+        let first = source.directory.appendingPathComponent("first").path
+        try source.ok(["export", "--format", "json", "--out", first])
+        let target = CLIRunner()
+        try target.ok(["import", first])
+        try target.ok(["edit", id, "--body", "one\ntwo\nthree\nfour, added here"])
+
+        try source.ok(["edit", id, "--body", "ONE\ntwo\nthree"])
+        let second = source.directory.appendingPathComponent("second").path
+        try source.ok(["export", "--format", "json", "--out", second])
+        let result = try target.run(["import", second])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Found 2 notes: 0 imported, 1 already here from an earlier import, 0 skipped."), "\(result.stdout)")
+        #expect(result.stdout.contains("1 note updated: it changed in the export since the last import, and was merged with what changed here."))
+        #expect(result.stdout.contains("updated  "))
+        #expect(try target.ok(["show", id]).contains("ONE\ntwo\nthree\nfour, added here"))
+        let again = try #require(try target.run(["import", second, "--json"]).json() as? [String: Any])
+        #expect(again["updated"] as? [String] == [] && again["alreadyPresent"] as? Int == 2)
+    }
+
     @Test func skippedNotesAreListedAndTheStatusSaysSo() throws {
         let runner = CLIRunner()
         let folder = runner.directory.appendingPathComponent("vault")

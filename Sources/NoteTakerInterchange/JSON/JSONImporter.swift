@@ -126,6 +126,6 @@ struct JSONImporter {
         let draft = NoteDraft(
             title: note.title, body: note.body, isPinned: note.isPinned, folderId: note.folderId.flatMap { folderIds[$0] },
             tags: note.tags, id: noteId, createdAt: note.createdAt, modifiedAt: note.modifiedAt, trashedAt: note.trashedAt)
-        try batcher.add(NoteImport(draft: draft, files: files), label: label)
+        try batcher.add(NoteImport(draft: draft, files: files, followsSource: true), label: label)
     }
 }

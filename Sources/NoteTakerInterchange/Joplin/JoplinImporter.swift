@@ -67,7 +67,7 @@ struct JoplinImporter {
                 id: noteId, createdAt: note.userDate("created_time"), modifiedAt: note.userDate("updated_time"), trashedAt: note.date("deleted_time"))
             let files = Array(staged.values)
             try batcher.add(
-                NoteImport(draft: draft, files: files), label: label, warnings: warnings, temporaryFiles: files.map(\.source),
+                NoteImport(draft: draft, files: files, followsSource: true), label: label, warnings: warnings, temporaryFiles: files.map(\.source),
                 fileBytes: stagedBytes)
         }
         for path in resources.unused() {

@@ -67,7 +67,7 @@ struct KeepImporter {
                 title: note.title, body: body, isPinned: note.isPinned, folderId: folderId, tags: note.labels, id: noteId,
                 createdAt: created, modifiedAt: edited, trashedAt: note.isTrashed ? (edited ?? created ?? Date()) : nil)
             try batcher.add(
-                NoteImport(draft: draft, files: staged.files.map(\.file)), label: file.path, warnings: note.warnings + staged.warnings,
+                NoteImport(draft: draft, files: staged.files.map(\.file), followsSource: true), label: file.path, warnings: note.warnings + staged.warnings,
                 temporaryFiles: staged.files.map(\.file.source), fileBytes: staged.bytes)
         }
         for path in attachments.unused(besides: notes.map(\.file.path)) {

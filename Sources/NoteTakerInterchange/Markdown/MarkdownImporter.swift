@@ -140,7 +140,7 @@ struct MarkdownImporter {
             folderId: folderId, tags: tags, id: noteId, createdAt: created,
             modifiedAt: Self.date(fields, ["modified", "updated", "updated_at", "last modified"]) ?? modified)
         try batcher.add(
-            NoteImport(draft: draft, files: attachments), label: relativePath, warnings: warnings, localFiles: attached.keys.sorted())
+            NoteImport(draft: draft, files: attachments, followsSource: fields["id"]?.text.flatMap(UUID.init(uuidString:)) != nil), label: relativePath, warnings: warnings, localFiles: attached.keys.sorted())
     }
 
     private enum Resolution {

@@ -69,7 +69,7 @@ struct NotionImporter {
             from: folder, pages: pages, parts: parts, noteId: entry.id, identity: identity, scratch: scratch, report: &batcher.report)
         let draft = NoteDraft(title: page.title, body: page.body, folderId: folderId, tags: [], id: entry.id)
         try batcher.add(
-            NoteImport(draft: draft, files: staged.files), label: entry.file.path, warnings: warnings + page.warnings,
+            NoteImport(draft: draft, files: staged.files, followsSource: true), label: entry.file.path, warnings: warnings + page.warnings,
             temporaryFiles: staged.files.map(\.source), fileBytes: staged.bytes)
     }
 }

@@ -57,7 +57,7 @@ struct SimplenoteImporter {
             let draft = NoteDraft(
                 title: title, body: body, isPinned: isPinned, tags: tags, id: identity.importedID("simplenote:\(id)"),
                 createdAt: created, modifiedAt: modified ?? created, trashedAt: inTrash ? (modified ?? created ?? Date()) : nil)
-            try batcher.add(NoteImport(draft: draft), label: "note \(position + 1)" + (title.isEmpty ? "" : " '\(title)'"), warnings: warnings)
+            try batcher.add(NoteImport(draft: draft, followsSource: true), label: "note \(position + 1)" + (title.isEmpty ? "" : " '\(title)'"), warnings: warnings)
         }
         try batcher.flush()
     }

@@ -58,7 +58,7 @@ struct StandardNotesImporter {
                 tags: catalog.tags(of: uuid, naming: note.references), id: identity.importedID("standardnotes:\(uuid)"),
                 createdAt: note.created, modifiedAt: note.updated ?? note.created,
                 trashedAt: note.isTrashed ? (note.updated ?? note.created ?? Date()) : nil)
-            try batcher.add(NoteImport(draft: draft), label: label, warnings: note.warnings + catalog.missingFiles(of: note.references))
+            try batcher.add(NoteImport(draft: draft, followsSource: true), label: label, warnings: note.warnings + catalog.missingFiles(of: note.references))
         }
         batcher.report.warnings += catalog.warnings
         try batcher.flush()

@@ -64,8 +64,8 @@ final class ImportBatcher {
         let outcomes = try storeCall { () throws(NoteTakerError) in try store.importNotes(batch.map(\.item), indexing: .deferred) }
         for (entry, outcome) in zip(batch, outcomes) {
             switch outcome {
-            case .imported:
-                report.imported += 1
+            case .imported, .updated:
+                if outcome == .imported { report.imported += 1 } else { report.updated.append(entry.label) }
                 report.warnings += entry.warnings.map { .init(item: entry.label, wording: $0) }
                 report.attachedFiles += entry.localFiles.map { .init(note: entry.label, file: $0) }
             case .alreadyPresent:

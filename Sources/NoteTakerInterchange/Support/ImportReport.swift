@@ -70,6 +70,9 @@ public struct ImportReport: Sendable, Hashable, Encodable {
     public var imported = 0
     /// Notes already in the store from an earlier import of the same input; left as they are.
     public var alreadyPresent = 0
+    /// Notes already in the store that changed in the source since they were imported, each
+    /// named: the changes were made to them, merged with those made here.
+    public var updated: [String] = []
     /// Notes not imported, each with its reason (nothing of them was written).
     public var skipped: [Entry] = []
     /// Notes imported with something left as it was (a link to a missing file, ...).
@@ -98,6 +101,7 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         try container.encode(found, forKey: .found)
         try container.encode(imported, forKey: .imported)
         try container.encode(alreadyPresent, forKey: .alreadyPresent)
+        try container.encode(updated, forKey: .updated)
         try container.encode(skipped, forKey: .skipped)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(stop.map { Catalog.errors.text($0, in: Language.of(encoder)) }, forKey: .stoppedEarly)
@@ -107,7 +111,7 @@ public struct ImportReport: Sendable, Hashable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, found, imported, alreadyPresent, skipped, warnings, stoppedEarly, linksKept, linksUnresolved, attachedFiles
+        case kind, found, imported, alreadyPresent, updated, skipped, warnings, stoppedEarly, linksKept, linksUnresolved, attachedFiles
     }
 }
 

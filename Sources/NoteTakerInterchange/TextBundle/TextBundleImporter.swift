@@ -53,7 +53,7 @@ struct TextBundleImporter {
                 id: noteId, createdAt: bear.created, modifiedAt: bear.modified ?? bear.created,
                 trashedAt: bear.isTrashed ? (bear.trashed ?? bear.modified ?? Date()) : nil)
             try batcher.add(
-                NoteImport(draft: draft, files: attached.files), label: label, warnings: note.warnings,
+                NoteImport(draft: draft, files: attached.files, followsSource: bear.identifier != nil), label: label, warnings: note.warnings,
                 temporaryFiles: attached.copies, fileBytes: attached.bytes)
         }
         try batcher.flush()

@@ -35,7 +35,7 @@ extension NoteStore {
         var result = ImportOutcome()
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .imported:
+            case .imported, .updated:
                 result.imported.append(drafts[index].id ?? UUID())
             case .alreadyPresent:
                 let id = drafts[index].id?.key ?? ""
@@ -53,7 +53,10 @@ extension NoteStore {
     /// The files are copied into the store first (streaming, deduplicated by content); a note
     /// whose file cannot be read, or whose id is already taken by an attachment, is refused
     /// and leaves nothing behind. A note whose id is already in the store is left as it is
-    /// (``NoteImport/Outcome/alreadyPresent``), so importing the same thing twice adds it once.
+    /// (``NoteImport/Outcome/alreadyPresent``), so importing the same thing twice adds it once;
+    /// unless it follows its source (``NoteImport/followsSource``) and changed there since it
+    /// was imported: then it is updated through the one edit path, merged with what changed
+    /// here (``NoteImport/Outcome/updated``).
     public func importNotes(
         _ items: [NoteImport], indexing: SearchIndexing = .immediately
     ) throws(NoteTakerError) -> [NoteImport.Outcome] {
@@ -83,25 +86,22 @@ extension NoteStore {
                 var cache = RecordWriter.InsertCache()
                 var count = 0
                 for (index, item) in items.enumerated() where outcomes[index] == .imported {
-                    if try Self.noteExists(db, item.draft.id?.key ?? "") {
-                        outcomes[index] = .alreadyPresent
-                        continue
-                    }
                     do {
+                        if try Self.noteExists(db, item.draft.id?.key ?? "") {
+                            outcomes[index] = try Self.importAgain(db, item, stored: stored[index], sources: sources)
+                            continue
+                        }
+                        let base = item.followsSource ? try ImportBases.Base(item.draft) : nil
                         if item.files.isEmpty {
                             // `insertNote` refuses a draft before its first write, so a note
                             // alone needs no savepoint (one per note took a fifth of the time).
-                            _ = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
+                            let id = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
+                            if let base { try ImportBases.save(db, noteId: id, base) }
                         } else {
                             try db.inSavepoint {
-                                _ = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
-                                for (file, copy) in zip(item.files, stored[index]) {
-                                    let name = Attachment.safeFileName(file.fileName)
-                                    try RecordWriter.insertAttachment(db, Attachment(
-                                        id: file.id, noteId: item.draft.id ?? UUID(), kind: .detect(header: copy.header, fileName: name),
-                                        fileName: name, fileSize: copy.size, contentHash: copy.contentHash,
-                                        createdAt: file.createdAt ?? item.draft.createdAt ?? sources.now))
-                                }
+                                let id = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
+                                try Self.insertAttachments(db, of: item, stored: stored[index], sources: sources)
+                                if let base { try ImportBases.save(db, noteId: id, base) }
                                 return .commit
                             }
                         }
@@ -122,7 +122,7 @@ extension NoteStore {
             try removeUnreferencedFiles(copiedHashes)
             throw error
         }
-        let failedHashes = Set(stored.indices.filter { outcomes[$0] != .imported }.flatMap { stored[$0].map(\.contentHash) })
+        let failedHashes = Set(stored.indices.filter { ![.imported, .updated].contains(outcomes[$0]) }.flatMap { stored[$0].map(\.contentHash) })
         try removeUnreferencedFiles(failedHashes)
         return outcomes
     }

@@ -39,42 +39,49 @@ extension NoteStore {
     public func changeNote(id: UUID, _ changes: NoteChanges) throws(NoteTakerError) -> Note {
         try write { db in
             let current = try Self.fetchEditableNote(db, id: id.key)
-            var changes = changes
-            var conflict: (body: String, edit: RecordFields, other: RecordFields)?
-            let movedOn = changes.base.map { $0.revision != current.revision } ?? false
-            if let base = changes.base, movedOn {
-                let rebased = Self.rebase(changes, from: base, onto: current)
-                changes = rebased.changes
-                conflict = rebased.losingBody.map { ($0, rebased.edit, rebased.other) }
-            }
-            let afterText = try RecordWriter.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit, at: sources.now)
-            var changedMetadata = false
-            if let isPinned = changes.isPinned, isPinned != current.isPinned {
-                try RecordWriter.setPinned(db, noteId: id.key, isPinned)
-                changedMetadata = true
-            }
-            if let folderId = changes.folderId, folderId != current.folderId {
-                if let folderId { _ = try Self.fetchFolder(db, id: folderId.key) }
-                try RecordWriter.setFolder(db, noteId: id.key, folderId?.key)
-                changedMetadata = true
-            }
-            if let tags = changes.tags {
-                let wanted = Set(tags.map(Tag.normalizedName))
-                let dropped = current.tags.filter { !wanted.contains(Tag.normalizedName($0)) }
-                if !dropped.isEmpty {
-                    try RecordWriter.unlinkTags(db, named: dropped, noteId: id.key)
-                    changedMetadata = true
-                }
-                if try RecordWriter.linkTags(db, names: tags, noteId: id.key, at: sources.now) { changedMetadata = true }
-            }
-            if changedMetadata { _ = try RecordWriter.finishNoteChange(db, id: id.key, touchedAt: sources.now) }
-            if let conflict {
-                // The other text goes to a conflict copy, and both to the conflict view.
-                try ConflictCopies.keep(db, noteId: id.key, losingBody: conflict.body, localWon: true,
-                                        local: conflict.edit, server: conflict.other, at: sources.now, sources: sources)
-            }
-            guard changedMetadata || conflict != nil else { return afterText ?? current }
-            return try Self.fetchNote(db, id: id.key)
+            return try Self.change(db, current, changes, movedOn: changes.base.map { $0.revision != current.revision } ?? false, sources: sources)
         }
+    }
+
+    /// The one edit path: writes `changes` to `current` (a note not in the trash). When the
+    /// note has `movedOn` from the changes' base, they are merged with what changed since,
+    /// and a body that cannot merge keeps the edit, the other text going to a conflict copy.
+    static func change(_ db: Database, _ current: Note, _ changes: NoteChanges, movedOn: Bool, sources: StoreSources) throws -> Note {
+        let id = current.id
+        var changes = changes
+        var conflict: (body: String, edit: RecordFields, other: RecordFields)?
+        if let base = changes.base, movedOn {
+            let rebased = rebase(changes, from: base, onto: current)
+            changes = rebased.changes
+            conflict = rebased.losingBody.map { ($0, rebased.edit, rebased.other) }
+        }
+        let afterText = try RecordWriter.changeText(db, of: current, title: changes.title, body: changes.body, replacedBy: movedOn ? .merge : .edit, at: sources.now)
+        var changedMetadata = false
+        if let isPinned = changes.isPinned, isPinned != current.isPinned {
+            try RecordWriter.setPinned(db, noteId: id.key, isPinned)
+            changedMetadata = true
+        }
+        if let folderId = changes.folderId, folderId != current.folderId {
+            if let folderId { _ = try fetchFolder(db, id: folderId.key) }
+            try RecordWriter.setFolder(db, noteId: id.key, folderId?.key)
+            changedMetadata = true
+        }
+        if let tags = changes.tags {
+            let wanted = Set(tags.map(Tag.normalizedName))
+            let dropped = current.tags.filter { !wanted.contains(Tag.normalizedName($0)) }
+            if !dropped.isEmpty {
+                try RecordWriter.unlinkTags(db, named: dropped, noteId: id.key)
+                changedMetadata = true
+            }
+            if try RecordWriter.linkTags(db, names: tags, noteId: id.key, at: sources.now) { changedMetadata = true }
+        }
+        if changedMetadata { _ = try RecordWriter.finishNoteChange(db, id: id.key, touchedAt: sources.now) }
+        if let conflict {
+            // The other text goes to a conflict copy, and both to the conflict view.
+            try ConflictCopies.keep(db, noteId: id.key, losingBody: conflict.body, localWon: true,
+                                    local: conflict.edit, server: conflict.other, at: sources.now, sources: sources)
+        }
+        guard changedMetadata || conflict != nil else { return afterText ?? current }
+        return try fetchNote(db, id: id.key)
     }
 }

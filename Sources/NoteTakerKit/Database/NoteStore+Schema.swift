@@ -204,6 +204,10 @@ extension NoteStore {
         migrator.registerMigration("v24-sealed-record-revisions") { db in
             try SyncRevisions.create(db)
         }
+        migrator.registerMigration("v25-import-bases") { db in
+            // A newer export of a source updates the notes that changed there.
+            try ImportBases.create(db)
+        }
         return migrator
     }
 }

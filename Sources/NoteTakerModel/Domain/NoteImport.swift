@@ -35,6 +35,9 @@ public struct NoteImport: Sendable {
         case imported
         /// A note with this id is already in the store; nothing changed.
         case alreadyPresent
+        /// A note with this id is in the store, and changed in its source since it was
+        /// imported: the changes were made to it, merged with those made here.
+        case updated
         /// Refused for this reason; nothing of it was written.
         case failed(NoteTakerError)
     }
@@ -43,10 +46,15 @@ public struct NoteImport: Sendable {
     public var draft: NoteDraft
     /// The files to attach.
     public var files: [File]
+    /// Whether the draft's id names the note in its source, whatever changes there (a Keep
+    /// note's creation time, a Joplin or Simplenote id), rather than its content: then the
+    /// store keeps what the source said, and a newer export that changed the note updates it.
+    public var followsSource: Bool
 
     /// Describes a note to import.
-    public init(draft: NoteDraft, files: [File] = []) {
+    public init(draft: NoteDraft, files: [File] = [], followsSource: Bool = false) {
         self.draft = draft
         self.files = files
+        self.followsSource = followsSource
     }
 }

@@ -355,6 +355,7 @@ async function withProgressBar(name, reports, work) {
 function importReport(name, report) {
   const lines = [
     ...(report.stoppedEarly ? [t('importStoppedEarly', { reason: report.stoppedEarly })] : []),
+    ...report.updated.map((item) => t('importUpdated', { item })),
     ...report.skipped.map((entry) => t('importSkipped', entry)),
     ...report.warnings.map((entry) => t('importWarning', entry)),
     ...report.attachedFiles.map((entry) => t('importAttached', entry)),
