@@ -5,7 +5,7 @@ import Testing
 
 /// A Markdown folder zipped, as people send or upload a vault: macOS's Finder zips a folder
 /// `vault` as `vault/…` entries with `__MACOSX/vault/._name` copies beside them; other tools
-/// zip the folder's contents at the top. Each imports as the folder itself would.
+/// zip the folder's contents at the top. Each imports as the folder itself would, read in place.
 @Suite(.serialized) struct MarkdownArchiveTests {
     static let roadmap = """
         ---
@@ -14,6 +14,7 @@ import Testing
         # Roadmap
 
         See ![[diagram one.png]] and a [[Other note]]. Outside: [secret](../../../etc/passwd).
+        Again [the diagram](../Attachments/diagram%20one.png); [settings](../.obsidian/app.json), [gone](missing.png).
         """
 
     /// The vault as Finder zips it.
@@ -52,9 +53,13 @@ import Testing
         let diagram = try #require(roadmap.attachments.first)
         #expect(roadmap.body.contains("See ![diagram one.png](attachment:\(diagram.id.key)) and a [Other note](note:\(other.id.key))"))
         #expect(roadmap.body.contains("[secret](../../../etc/passwd)"), "a link out of the vault is left as written")
-        #expect(report.warnings.map(\.reason).contains { $0.contains("outside the imported folder") })
+        #expect(roadmap.body.contains("Again [the diagram](attachment:\(diagram.id.key))"), "a relative link to the same file is the same attachment")
+        #expect(roadmap.attachments.count == 1)
+        let reasons = report.warnings.map(\.reason)
+        #expect(reasons.contains { $0.contains("outside the imported folder") })
+        #expect(reasons.count == 3, "outside, hidden and missing: \(reasons)")
         #expect(notes["Old"] == nil && notes["._Other note"] == nil && notes.count == 2)
-        #expect(try scratchLeft() == before, "the unpacked copy is removed")
+        #expect(try scratchLeft() == before, "the pictures inflated for their notes are removed")
 
         // The zip again, and the folder it holds unpacked on disk: the same notes, added once.
         #expect(try Importer(store: store).importItems(at: zip).alreadyPresent == 2)
@@ -84,5 +89,21 @@ import Testing
         try ZipFixture.write([.file("a.png", pngData())], to: noNotes)
         #expect(throws: InterchangeError.unknownKind(path: noNotes.path)) { try Importer(store: fresh).importItems(at: noNotes) }
         #expect(try fresh.noteCount() == 0)
+    }
+
+    @Test("a note whose bytes were changed in the zip stops the import, naming it, and nothing goes in")
+    func damagedNote() throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.file("vault.zip")
+        try ZipFixture.write([.text("vault/A first.md", "# First\n\nfine"), .text("vault/B second.md", "# Second\n\nok then")], to: zip, stored: true)
+        var bytes = [UInt8](try Data(contentsOf: zip))
+        let at = try #require(bytes.indices.first { bytes[$0] == UInt8(ascii: "o") && bytes[$0 + 1] == UInt8(ascii: "k") })
+        bytes[at] = UInt8(ascii: "O")
+        try Data(bytes).write(to: zip)
+        let store = try folder.store()
+        #expect(throws: InterchangeError.badArchive(path: zip.path, reason: Wording("archiveChecksum", ["entry": "vault/B second.md"]))) {
+            try Importer(store: store).importItems(at: zip)
+        }
+        #expect(try store.noteCount() == 0)
     }
 }

@@ -3,7 +3,7 @@ import NoteTakerKit
 import NoteTakerMarkdown
 
 /// Reads a folder of Markdown files as Obsidian, Joplin or NoteTaker write them (or one
-/// `.md` file): directories become folders, front matter gives the title, tags, dates and
+/// `.md` file, or a `.zip` of such a folder, read in place: ``MarkdownFiles``): directories become folders, front matter gives the title, tags, dates and
 /// pin, `#tags` in the text become tags, and relative links to files inside the folder
 /// become attachments. Nothing outside the folder is read, nor any hidden file or folder in it
 /// (`.ssh/`, `.env`), and every file attached is named in the report.
@@ -14,7 +14,7 @@ struct MarkdownImporter {
     let store: NoteStore
     /// How ids are derived from paths and contents.
     let identity: DerivedIdentity
-    /// A folder, or one `.md` file.
+    /// A folder, one `.md` file, or a zip of a folder.
     let input: URL
 
     func run(_ batcher: ImportBatcher) throws(InterchangeError) {
@@ -23,8 +23,18 @@ struct MarkdownImporter {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else {
             throw .unreadable(path: input.path, reason: Wording("reasonNoSuchPath"))
         }
-        let base = isFolder.boolValue ? root : root.deletingLastPathComponent()
-        let files = isFolder.boolValue ? try Self.listFiles(under: root) : FileList(markdown: [root.lastPathComponent], others: [:])
+        let base: MarkdownFiles, files: FileList
+        if isFolder.boolValue {
+            base = .folder(root)
+            files = try base.list()
+        } else if MarkdownFiles.isNote(root.lastPathComponent) {
+            base = .folder(root.deletingLastPathComponent())
+            files = FileList(markdown: [root.lastPathComponent], others: [:])
+        } else {
+            base = try MarkdownFiles(zip: root)
+            files = try base.list()
+        }
+        defer { base.remove() }
         var folders = FolderMaker(store: store, identity: identity)
         // A linked note's id is read from its file when a link first needs it, so that links
         // between the notes become links by id; a folder without such links reads each file once.
@@ -32,7 +42,7 @@ struct MarkdownImporter {
         let (store, identity) = (store, identity)
         let links = NoteLinkIndex(paths: files.markdown, noteId: { relativePath in
             if let known = ids.values[relativePath] { return known }
-            guard case .text(let data, let text, _) = Self.read(relativePath, base: base) else { return nil }
+            guard case .text(let data, let text, _)? = try? Self.read(relativePath, base: base) else { return nil }
             let id = Self.noteId(relativePath, data: data, frontMatter: FrontMatter.split(text).0?.fields ?? [:], identity: identity)
             ids.values[relativePath] = id
             return id
@@ -46,26 +56,23 @@ struct MarkdownImporter {
             try importFile(relativePath, base: base, files: files, links: links, folders: &folders, batcher)
             batcher.reportProgress(done: Int64(index + 1), total: Int64(files.markdown.count))
         }
+        // The last notes' attachments may be copies inflated from a zip: written before they go.
+        try batcher.flush()
     }
 
-    /// A Markdown file as read: its bytes and text, or why it cannot be imported.
+    /// A Markdown file as read: its bytes, text and modification date, or why it cannot be imported.
     enum FileRead {
-        case text(Data, String, [FileAttributeKey: Any]?)
+        case text(Data, String, Date?)
         case problem(Wording)
     }
 
-    static func read(_ relativePath: String, base: URL) -> FileRead {
-        let url = base.appendingPathComponent(relativePath)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-        guard size <= maximumFileSize else {
-            return .problem(Wording("skipFileTooLarge", ["size": size / 1_000_000]))
+    static func read(_ relativePath: String, base: MarkdownFiles) throws(InterchangeError) -> FileRead {
+        switch try base.read(relativePath, maximumSize: Int64(maximumFileSize)) {
+        case .refused(let reason): return .problem(reason)
+        case .bytes(let data, let modified):
+            guard let text = decodeText(data) else { return .problem(Wording("skipNotUTF8")) }
+            return .text(data, text, modified)
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return .problem(Wording("skipFileUnreadable")) }
-        guard let text = decodeText(data) else {
-            return .problem(Wording("skipNotUTF8"))
-        }
-        return .text(data, text, attributes)
     }
 
     /// A file's note id: the one its front matter names (a NoteTaker export), else one derived
@@ -75,12 +82,12 @@ struct MarkdownImporter {
     }
 
     private func importFile(
-        _ relativePath: String, base: URL, files: FileList, links: NoteLinkIndex, folders: inout FolderMaker, _ batcher: ImportBatcher
+        _ relativePath: String, base: MarkdownFiles, files: FileList, links: NoteLinkIndex, folders: inout FolderMaker, _ batcher: ImportBatcher
     ) throws(InterchangeError) {
-        let data: Data, text: String, attributes: [FileAttributeKey: Any]?
-        switch Self.read(relativePath, base: base) {
+        let data: Data, text: String, modifiedOnDisk: Date?
+        switch try Self.read(relativePath, base: base) {
         case .problem(let reason): return batcher.skip(relativePath, reason: reason)
-        case .text(let read, let decoded, let found): (data, text, attributes) = (read, decoded, found)
+        case .text(let read, let decoded, let found): (data, text, modifiedOnDisk) = (read, decoded, found)
         }
         let (frontMatter, content) = FrontMatter.split(text)
         let fields = frontMatter?.fields ?? [:]
@@ -92,6 +99,7 @@ struct MarkdownImporter {
         var attachments: [NoteImport.File] = []
         var replacements: [(Range<String.Index>, String)] = []
         var attached: [String: NoteImport.File] = [:]
+        var copies: [URL] = []
         for link in MarkdownLink.links(in: body) {
             switch links.resolve(link, from: directory) {
             case .note(let id):
@@ -112,10 +120,13 @@ struct MarkdownImporter {
             case .problem(let reason):
                 warnings.append(Wording("warnLinkLeft", ["target": link.target, "reason": reason]))
             case .file(let path):
-                let file = attached[path] ?? NoteImport.File(
-                    id: identity.importedID("\(noteId.key):\(path)"), fileName: (path as NSString).lastPathComponent,
-                    source: base.appendingPathComponent(path))
-                if attached[path] == nil {
+                let file: NoteImport.File
+                if let known = attached[path] {
+                    file = known
+                } else {
+                    let source = try base.source(path)
+                    if source.isCopy { copies.append(source.url) }
+                    file = NoteImport.File(id: identity.importedID("\(noteId.key):\(path)"), fileName: ArchivePath.name(path), source: source.url)
                     attached[path] = file
                     attachments.append(file)
                 }
@@ -125,7 +136,7 @@ struct MarkdownImporter {
             }
         }
         body = MarkdownLink.replacing(replacements, in: body)
-        let modified = attributes?[.modificationDate] as? Date ?? Date()
+        let modified = modifiedOnDisk ?? Date()
         let created = Self.date(fields, ["created", "date", "created_at", "creation date"]) ?? modified
         var tags = (fields["tags"]?.items ?? []) + (fields["tag"]?.items ?? []) + InlineTags.tags(in: body)
         tags = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
@@ -139,8 +150,10 @@ struct MarkdownImporter {
             isPinned: ["true", "yes"].contains(fields["pinned"]?.text?.lowercased() ?? ""),
             folderId: folderId, tags: tags, id: noteId, createdAt: created,
             modifiedAt: Self.date(fields, ["modified", "updated", "updated_at", "last modified"]) ?? modified)
+        let fileBytes = copies.reduce(Int64(0)) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize).map(Int64.init) ?? 0) }
         try batcher.add(
-            NoteImport(draft: draft, files: attachments, followsSource: fields["id"]?.text.flatMap(UUID.init(uuidString:)) != nil), label: relativePath, warnings: warnings, localFiles: attached.keys.sorted())
+            NoteImport(draft: draft, files: attachments, followsSource: fields["id"]?.text.flatMap(UUID.init(uuidString:)) != nil),
+            label: relativePath, warnings: warnings, temporaryFiles: copies, localFiles: attached.keys.sorted(), fileBytes: fileBytes)
     }
 
     private enum Resolution {
@@ -151,7 +164,7 @@ struct MarkdownImporter {
 
     /// Where a link points: a file inside the imported folder (as a path relative to it),
     /// a problem to report, or something that is not a local file (a web link, a note).
-    private func resolve(_ link: MarkdownLink, from directory: String, base: URL, files: FileList) -> Resolution {
+    private func resolve(_ link: MarkdownLink, from directory: String, base: MarkdownFiles, files: FileList) -> Resolution {
         let target = link.target.removingPercentEncoding ?? link.target
         if target.isEmpty || target.hasPrefix("#") || Self.hasScheme(target) { return .notAFile }
         let lowercased = target.lowercased()
@@ -161,19 +174,10 @@ struct MarkdownImporter {
             guard let path = files.others[name]?.first else { return .problem(Wording("linkNoFile")) }
             return .file(path)
         }
-        let candidate = base.appendingPathComponent(directory).appendingPathComponent(target)
-            .standardizedFileURL.resolvingSymlinksInPath()
-        let basePath = base.path.hasSuffix("/") ? base.path : base.path + "/"
-        guard candidate.path.hasPrefix(basePath) else { return .problem(Wording("linkOutside")) }
-        let relative = String(candidate.path.dropFirst(basePath.count))
-        guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else {
-            return .problem(Wording("linkHidden"))
+        switch base.locate(target, from: directory) {
+        case .file(let relative): return .file(relative)
+        case .refused(let reason): return .problem(reason)
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue else {
-            return .problem(Wording("linkMissing"))
-        }
-        return .file(relative)
     }
 
     /// Whether a link target starts with a URL scheme (`https:`, `mailto:`, `obsidian:`...);

@@ -22,18 +22,11 @@ public struct Importer: Sendable {
     public func importItems(at url: URL, progress: InterchangeProgressHandler? = nil) throws(InterchangeError) -> ImportReport {
         let (kind, location) = try Self.detect(url)
         let batcher = ImportBatcher(store: store, kind: kind, progress: progress)
-        // A zipped Markdown folder, unpacked: its files are read until the last batch is written.
-        var unpacked: MarkdownArchive?
-        defer { unpacked?.scratch.remove() }
         do {
             // The ids an import derives from paths and contents follow the store's rule.
             let identity = try storeCall { () throws(NoteTakerError) in try store.derivedIdentity() }
             switch kind {
             case .notetakerJSON: try JSONImporter(store: store, folder: location).run(batcher)
-            case .markdown where MarkdownArchive.isArchive(location):
-                let archive = try MarkdownArchive(unpacking: location)
-                unpacked = archive
-                try MarkdownImporter(store: store, identity: identity, input: archive.root).run(batcher)
             case .markdown: try MarkdownImporter(store: store, identity: identity, input: location).run(batcher)
             case .evernote: try EvernoteImporter(store: store, identity: identity, file: location).run(batcher)
             case .googleKeep: try KeepImporter(store: store, identity: identity, archive: location).run(batcher)
@@ -105,7 +98,7 @@ public struct Importer: Sendable {
         // A later part of a Takeout may hold only pictures: its notes are in the other parts.
         case nil where TakeoutParts.isPartName(url.lastPathComponent): return .googleKeep
         // No other export's mark, and Markdown notes: a zipped Markdown folder.
-        case nil where try ZipReader.firstPath(in: url, where: MarkdownArchive.isNote) != nil: return .markdown
+        case nil where try ZipReader.firstPath(in: url, where: MarkdownFiles.isZippedNote) != nil: return .markdown
         case nil: throw .unknownKind(path: url.path)
         }
     }

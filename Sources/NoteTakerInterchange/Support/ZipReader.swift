@@ -17,6 +17,9 @@ final class ZipReader {
         /// The size it declares, inflated.
         let size: Int64
         fileprivate let entry: Entry
+
+        /// When it was last modified, as the archive says.
+        var modified: Date? { entry.fileAttributes[.modificationDate] as? Date }
     }
 
     /// The archive's path, for messages.
