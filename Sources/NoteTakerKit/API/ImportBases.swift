@@ -14,7 +14,7 @@ enum ImportBases {
     struct Base: Equatable {
         var title: String
         var body: String
-        /// The tags' names, as the source wrote them.
+        /// The tags' names, as the store writes them (one line each).
         var tags: [String]
         var isPinned: Bool
         var folderId: String?
@@ -23,7 +23,7 @@ enum ImportBases {
         init(_ draft: NoteDraft) throws {
             title = try NoteStore.validatedTitle(draft.title)
             body = draft.body
-            tags = draft.tags
+            tags = try draft.tags.map(NoteStore.validatedTagName)
             isPinned = draft.isPinned
             folderId = draft.folderId?.key
         }
@@ -40,7 +40,7 @@ enum ImportBases {
         init(row: Row) {
             title = row["title"]
             body = row["body"]
-            tags = (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
+            tags = (row["tags"] as String).split(separator: "\n").map(String.init)
             isPinned = row["isPinned"]
             folderId = row["folderId"]
         }
@@ -63,7 +63,7 @@ enum ImportBases {
                 noteId TEXT PRIMARY KEY NOT NULL REFERENCES note(id) ON DELETE CASCADE,
                 title TEXT NOT NULL,
                 body TEXT NOT NULL,
-                tags TEXT NOT NULL,
+                tags TEXT NOT NULL, -- one name a line
                 isPinned INTEGER NOT NULL,
                 folderId TEXT
             )
@@ -78,7 +78,7 @@ enum ImportBases {
 
     /// Keeps `base` as what the source last said of note `noteId`.
     static func save(_ db: Database, noteId: String, _ base: Base) throws {
-        let tags = String(decoding: (try? JSONEncoder().encode(base.tags)) ?? Data("[]".utf8), as: UTF8.self)
+        let tags = base.tags.joined(separator: "\n")
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO import_base (noteId, title, body, tags, isPinned, folderId) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [noteId, base.title, base.body, tags, base.isPinned, base.folderId])
     }
