@@ -27,6 +27,8 @@ import Testing
             .text("Takeout/archive_browser.html", "<html><body>Takeout</body></html>"),
             .text("Takeout/Keep/Home.json", json(#""textContent":"Call the plumber\r\nabout the sink","textContentHtml":"\#(plainHTML)","title":"Home","labels":[{"name":"House"}]"#)),
             .text("Takeout/Keep/Home.html", "<html><body><div class=\"title\">Home</div></body></html>"),
+            // "Free range" is an item nested under "Eggs" in Keep: Takeout writes a list flat, a
+            // child after its parent, with no parent or indent field, so it comes in as written.
             .text("Takeout/Keep/Groceries.json", """
                 {"attachments":[{"filePath":"16c9b0a1e2f.3a4b5c6d7e8f9.jpeg","mimetype":"image/jpeg"}],"color":"YELLOW",\
                 "isTrashed":false,"isPinned":true,"isArchived":false,"listContent":[{"textHtml":"Milk","text":"Milk","isChecked":false},\
