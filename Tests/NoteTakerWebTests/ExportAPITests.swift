@@ -126,6 +126,23 @@ import Testing
         #expect(try app.store.notes(NoteQuery(limit: 10)).map(\.title) == ["Obsidian Daily 2026-11-23"])
     }
 
+    @Test("a newer Simplenote export updates the note that changed there, and the report names it")
+    func aNewerExportUpdates() async throws {
+        @Sendable func notes(_ text: String) -> ByteBuffer {
+            ByteBuffer(string: #"{"activeNotes": [{"id": "0c1f3d6b4a8e4f21a9d7c2b5e6f80911", "content": "Plan\r\n\r\n\#(text)", "#
+                + #""creationDate": "2021-05-04T09:15:30.000Z", "lastModified": "2023-11-20T18:02:11.482Z"}], "trashedNotes": []}"#)
+        }
+        let app = try WebTestApp()
+        try await app.test { client in
+            let first = try await client.execute(uri: "/api/v1/import?name=notes.json", method: .post, headers: [:], body: notes("draft"))
+            #expect(first.object["imported"] as? Int == 1 && first.object["updated"] as? [String] == [])
+            let newer = try await client.execute(uri: "/api/v1/import?name=notes.json", method: .post, headers: [:], body: notes("final"))
+            #expect(newer.status == .ok && newer.object["imported"] as? Int == 0)
+            #expect(newer.object["updated"] as? [String] == ["note 1 'Plan'"], "\(newer.object)")
+        }
+        #expect(try app.store.notes().map(\.body) == ["final"])
+    }
+
     @Test func anEvernoteFileIsImportedAndReported() async throws {
         let app = try WebTestApp()
         try await app.test { client in
