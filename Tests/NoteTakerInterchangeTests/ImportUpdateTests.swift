@@ -97,6 +97,48 @@ import Testing
             == "Pancakes: flour, oat milk, eggs.\nServe warm with syrup.\nKeep the batter cold.\nAdded here: a pinch of salt.")
     }
 
+    @Test("a note as its source said it costs a digest; its first change here keeps what the source said, whatever made it")
+    func basesCostADigestUntilChanged() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.store()
+        _ = try Self.importSimplenote(Self.first, into: store, in: folder, name: "one")
+        func keptTitles() throws -> [String?] {
+            try store.read { db in try String?.fetchAll(db, sql: "SELECT title FROM import_base ORDER BY title") }
+        }
+        #expect(try keptTitles() == [nil, nil], "no copy of a note as imported")
+        let notes = try store.allNotes()
+        _ = try store.changeNote(id: try #require(notes["Recipes"]).id, NoteChanges(isPinned: true))
+        #expect(try keptTitles() == [nil, "Recipes"])
+        _ = try store.renameTag("cooking", to: "Baking")
+        _ = try store.changeNote(id: try #require(notes["Project plan"]).id, NoteChanges(tags: ["work"]))
+        #expect(try keptTitles() == ["Project plan", "Recipes"])
+        let tags = try store.read { db in try String.fetchAll(db, sql: "SELECT tags FROM import_base ORDER BY title") }
+        #expect(tags == ["", "cooking"], "the tags as they were imported, before the rename")
+    }
+
+    @Test("a tag renamed or taken off here stays so when the export changes something else")
+    func tagRenamedHere() throws {
+        let folder = TemporaryDirectory()
+        let store = try folder.store()
+        _ = try Self.importSimplenote(Self.first, into: store, in: folder, name: "one")
+        _ = try store.renameTag("cooking", to: "Baking")
+        let newer = Self.simplenote([
+            (Self.recipes, "Recipes\n\nPancakes: flour, milk, eggs.\nServe hot.\nKeep the batter cold.", ["cooking"], false),
+        ])
+        #expect(try Self.importSimplenote(newer, into: store, in: folder, name: "two").updated.count == 1)
+        let recipes = try #require(try store.allNotes()["Recipes"])
+        #expect(recipes.tags == ["Baking"] && recipes.body.contains("Serve hot."))
+
+        // A tag taken off here (a note as imported until then) stays off.
+        let other = try TemporaryDirectory().store()
+        _ = try Self.importSimplenote(Self.first, into: other, in: folder, name: "three")
+        let imported = try #require(try other.allNotes()["Recipes"])
+        _ = try other.changeNote(id: imported.id, NoteChanges(tags: []))
+        #expect(try Self.importSimplenote(newer, into: other, in: folder, name: "four").updated.count == 1)
+        let untagged = try other.note(id: imported.id)
+        #expect(untagged.tags.isEmpty && untagged.body.contains("Serve hot."))
+    }
+
     @Test("the same line changed on both sides: the export's text in the note, this device's in a conflict copy, nothing lost")
     func conflict() throws {
         let folder = TemporaryDirectory()

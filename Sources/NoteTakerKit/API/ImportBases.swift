@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -9,6 +10,13 @@ import GRDB
 /// nothing to do; changed there → the changes go through the one edit path, merged with
 /// whatever changed here since (``NoteStore/change(_:_:_:movedOn:sources:)``). Kept on this
 /// device only, never synced (another device's import has its own), and gone with its note.
+///
+/// Like a synced note's base (``SyncBase``), it costs no second copy of the note while the
+/// note is as the source said it: the row then holds only the source's digest, and the note
+/// as stored is the base. Triggers copy the note into the row before its first change here
+/// (its text, pin or folder, a tag linked or unlinked: renaming a tag moves its links; only a
+/// change of case, which a base does not tell apart, keeps them), so that no write path can
+/// change such a note and lose its base.
 enum ImportBases {
     /// A note as its source said it.
     struct Base: Equatable {
@@ -19,7 +27,22 @@ enum ImportBases {
         var isPinned: Bool
         var folderId: String?
 
-        /// The version `draft` says, its title as the store writes it.
+        init(title: String, body: String, tags: [String], isPinned: Bool, folderId: String?) {
+            self.title = title
+            self.body = body
+            self.tags = tags
+            self.isPinned = isPinned
+            self.folderId = folderId
+        }
+
+        /// A base row's columns, when it holds the version (`title` not NULL).
+        init?(row: Row) {
+            guard let title: String = row["title"] else { return nil }
+            self.init(title: title, body: row["body"] ?? "", tags: ((row["tags"] as String?) ?? "").split(separator: "\n").map(String.init),
+                      isPinned: row["isPinned"] ?? false, folderId: row["folderId"])
+        }
+
+        /// The version `draft` says, its title and tags as the store writes them.
         init(_ draft: NoteDraft) throws {
             title = try NoteStore.validatedTitle(draft.title)
             body = draft.body
@@ -37,14 +60,6 @@ enum ImportBases {
             folderId = note.folderId?.key
         }
 
-        init(row: Row) {
-            title = row["title"]
-            body = row["body"]
-            tags = (row["tags"] as String).split(separator: "\n").map(String.init)
-            isPinned = row["isPinned"]
-            folderId = row["folderId"]
-        }
-
         /// Whether `other` says the same: tags compared as a set of names as the store
         /// tells them apart.
         func says(_ other: Base) -> Bool {
@@ -55,31 +70,102 @@ enum ImportBases {
         func sameTags(as other: Base) -> Bool {
             Set(tags.map(Tag.normalizedName)) == Set(other.tags.map(Tag.normalizedName))
         }
+
+        /// SHA-256 of the version, in lowercase hex: what the row keeps of it.
+        var digest: String {
+            let tagNames = Set(tags.map(Tag.normalizedName)).sorted().joined(separator: "\n")
+            let fields = [title, body, tagNames, isPinned ? "pinned" : "", folderId ?? ""]
+            var bytes = Data()
+            for field in fields {
+                let utf8 = Data(field.utf8)
+                bytes.append(contentsOf: withUnsafeBytes(of: UInt64(utf8.count).bigEndian, Array.init))
+                bytes.append(utf8)
+            }
+            return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        }
     }
 
-    static func create(_ db: Database) throws {
+    /// The note's columns and tags as a base row holds them, for the triggers (`id`: the note's id).
+    private static func noteAsBase(_ id: String) -> String {
+        """
+        SELECT title, body,
+               IFNULL((SELECT group_concat(tag.name, char(10)) FROM noteTag JOIN tag ON tag.id = noteTag.tagId WHERE noteTag.noteId = note.id), ''),
+               isPinned, folderId
+        FROM note WHERE note.id = \(id)
+        """
+    }
+
+    /// Copies the note `id` into its row when the row holds only a digest.
+    private static func capture(_ id: String) -> String {
+        "UPDATE import_base SET (title, body, tags, isPinned, folderId) = (\(noteAsBase(id))) WHERE noteId = \(id) AND title IS NULL;"
+    }
+
+    /// Whether note `id` has a row holding only a digest.
+    private static func waiting(_ id: String) -> String {
+        "EXISTS (SELECT 1 FROM import_base WHERE noteId = \(id) AND title IS NULL)"
+    }
+
+    /// The table as version 25 made it: every base whole (``keepDigests(_:)`` replaces it).
+    static func createWhole(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE import_base (
                 noteId TEXT PRIMARY KEY NOT NULL REFERENCES note(id) ON DELETE CASCADE,
-                title TEXT NOT NULL,
-                body TEXT NOT NULL,
-                tags TEXT NOT NULL, -- one name a line
-                isPinned INTEGER NOT NULL,
-                folderId TEXT
+                title TEXT NOT NULL, body TEXT NOT NULL, tags TEXT NOT NULL, isPinned INTEGER NOT NULL, folderId TEXT
             )
             """)
     }
 
-    /// The base of note `noteId`, when it was imported from a source that names it.
-    static func fetch(_ db: Database, noteId: String) throws -> Base? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT title, body, tags, isPinned, folderId FROM import_base WHERE noteId = ?"),
-                         arguments: [noteId]).map(Base.init(row:))
+    /// Replaces version 25's table with digests and the triggers, each base it kept kept whole.
+    static func keepDigests(_ db: Database) throws {
+        let kept = try Row.fetchAll(db, sql: "SELECT noteId, title, body, tags, isPinned, folderId FROM import_base")
+        try db.execute(sql: "DROP TABLE import_base")
+        try create(db)
+        for row in kept {
+            guard let base = Base(row: row) else { continue }
+            try save(db, noteId: row["noteId"], base, noteIsSource: false)
+        }
     }
 
-    /// Keeps `base` as what the source last said of note `noteId`.
-    static func save(_ db: Database, noteId: String, _ base: Base) throws {
-        let tags = base.tags.joined(separator: "\n")
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO import_base (noteId, title, body, tags, isPinned, folderId) VALUES (?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [noteId, base.title, base.body, tags, base.isPinned, base.folderId])
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            -- title … folderId are NULL while the note as stored is the source's version.
+            CREATE TABLE import_base (
+                noteId TEXT PRIMARY KEY NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                digest TEXT NOT NULL,
+                title TEXT,
+                body TEXT,
+                tags TEXT, -- one name a line
+                isPinned INTEGER,
+                folderId TEXT
+            );
+
+            CREATE TRIGGER import_base_edited BEFORE UPDATE OF title, body, isPinned, folderId ON note
+            WHEN \(waiting("OLD.id")) BEGIN \(capture("OLD.id")) END;
+            CREATE TRIGGER import_base_tag_added BEFORE INSERT ON noteTag
+            WHEN \(waiting("NEW.noteId")) BEGIN \(capture("NEW.noteId")) END;
+            CREATE TRIGGER import_base_tag_removed BEFORE DELETE ON noteTag
+            WHEN \(waiting("OLD.noteId")) BEGIN \(capture("OLD.noteId")) END;
+            """)
+    }
+
+    /// What the source last said of note `noteId`: its digest, and the version itself when
+    /// the note has changed since (`nil`: the note as stored is that version); `nil` when the
+    /// note was not imported from a source that names it.
+    static func fetch(_ db: Database, noteId: String) throws -> (digest: String, base: Base?)? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT digest, title, body, tags, isPinned, folderId FROM import_base WHERE noteId = ?"), arguments: [noteId])
+        else { return nil }
+        return (row["digest"], Base(row: row))
+    }
+
+    /// Keeps `source` as what the source last said of note `noteId`: its digest alone when
+    /// the note is that version now (`noteIsSource`), else the version itself.
+    static func save(_ db: Database, noteId: String, _ source: Base, noteIsSource: Bool) throws {
+        let kept: Base? = noteIsSource ? nil : source
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO import_base (noteId, digest, title, body, tags, isPinned, folderId) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                noteId, source.digest, kept?.title, kept?.body, kept.map { $0.tags.joined(separator: "\n") }, kept?.isPinned, kept?.folderId,
+            ])
     }
 }

@@ -96,12 +96,12 @@ extension NoteStore {
                             // `insertNote` refuses a draft before its first write, so a note
                             // alone needs no savepoint (one per note took a fifth of the time).
                             let id = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
-                            if let base { try ImportBases.save(db, noteId: id, base) }
+                            if let base { try ImportBases.save(db, noteId: id, base, noteIsSource: true) }
                         } else {
                             try db.inSavepoint {
                                 let id = try RecordWriter.insertNote(db, item.draft, cache: &cache, checked: true, sources: sources)
                                 try Self.insertAttachments(db, of: item, stored: stored[index], sources: sources)
-                                if let base { try ImportBases.save(db, noteId: id, base) }
+                                if let base { try ImportBases.save(db, noteId: id, base, noteIsSource: true) }
                                 return .commit
                             }
                         }

@@ -13,13 +13,15 @@ extension NoteStore {
         let source = try ImportBases.Base(item.draft)
         let current = try fetchNote(db, id: id.key)
         let here = ImportBases.Base(current)
-        guard let base = try ImportBases.fetch(db, noteId: id.key) else {
+        guard let (digest, kept) = try ImportBases.fetch(db, noteId: id.key) else {
             // Imported before bases were kept, or made here as the source says it: from now
             // on, a change there updates it.
-            if here.says(source) { try ImportBases.save(db, noteId: id.key, source) }
+            if here.says(source) { try ImportBases.save(db, noteId: id.key, source, noteIsSource: true) }
             return .alreadyPresent
         }
-        guard !source.says(base) else { return .alreadyPresent }
+        guard source.digest != digest else { return .alreadyPresent }
+        // Kept whole once the note changed here; until then, the note is the base.
+        let base = kept ?? here
         if current.isTrashed { return .failed(.invalidInput(Wording("importUpdateInTrash"))) }
         var changes = NoteChanges(base: NoteBase(revision: current.revision, title: base.title, body: base.body, tags: base.tags))
         if source.title != base.title { changes.title = source.title }
@@ -30,8 +32,8 @@ extension NoteStore {
         let changedHere = here.title != base.title || here.body != base.body || !here.sameTags(as: base)
         try db.inSavepoint {
             try insertAttachments(db, of: item, stored: stored, sources: sources)
-            _ = try change(db, current, changes, movedOn: changedHere, sources: sources)
-            try ImportBases.save(db, noteId: id.key, source)
+            let after = try change(db, current, changes, movedOn: changedHere, sources: sources)
+            try ImportBases.save(db, noteId: id.key, source, noteIsSource: ImportBases.Base(after).says(source))
             return .commit
         }
         return .updated

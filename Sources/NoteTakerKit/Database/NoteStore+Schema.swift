@@ -206,7 +206,11 @@ extension NoteStore {
         }
         migrator.registerMigration("v25-import-bases") { db in
             // A newer export of a source updates the notes that changed there.
-            try ImportBases.create(db)
+            try ImportBases.createWhole(db)
+        }
+        migrator.registerMigration("v26-import-bases-as-digests") { db in
+            // A base costs a digest while its note is as the source said it.
+            try ImportBases.keepDigests(db)
         }
         return migrator
     }
