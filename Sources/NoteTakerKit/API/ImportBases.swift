@@ -71,17 +71,17 @@ enum ImportBases {
             Set(tags.map(Tag.normalizedName)) == Set(other.tags.map(Tag.normalizedName))
         }
 
-        /// SHA-256 of the version, in lowercase hex: what the row keeps of it.
-        var digest: String {
-            let tagNames = Set(tags.map(Tag.normalizedName)).sorted().joined(separator: "\n")
-            let fields = [title, body, tagNames, isPinned ? "pinned" : "", folderId ?? ""]
-            var bytes = Data()
-            for field in fields {
-                let utf8 = Data(field.utf8)
-                bytes.append(contentsOf: withUnsafeBytes(of: UInt64(utf8.count).bigEndian, Array.init))
-                bytes.append(utf8)
+        /// SHA-256 of the version, each field preceded by its length: what the row keeps of it.
+        /// The tags as the source writes them, in order (not normalized, which costs more than
+        /// the rest: a source that changes a tag's case changes its notes, to no effect here).
+        var digest: Data {
+            var hasher = SHA256()
+            let tagNames = Set(tags).sorted().joined(separator: "\n")
+            for var field in [title, body, tagNames, isPinned ? "pinned" : "", folderId ?? ""] {
+                withUnsafeBytes(of: UInt64(field.utf8.count).bigEndian) { hasher.update(bufferPointer: $0) }
+                field.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
             }
-            return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            return Data(hasher.finalize())
         }
     }
 
@@ -131,7 +131,7 @@ enum ImportBases {
             -- title … folderId are NULL while the note as stored is the source's version.
             CREATE TABLE import_base (
                 noteId TEXT PRIMARY KEY NOT NULL REFERENCES note(id) ON DELETE CASCADE,
-                digest TEXT NOT NULL,
+                digest BLOB NOT NULL,
                 title TEXT,
                 body TEXT,
                 tags TEXT, -- one name a line
@@ -151,7 +151,7 @@ enum ImportBases {
     /// What the source last said of note `noteId`: its digest, and the version itself when
     /// the note has changed since (`nil`: the note as stored is that version); `nil` when the
     /// note was not imported from a source that names it.
-    static func fetch(_ db: Database, noteId: String) throws -> (digest: String, base: Base?)? {
+    static func fetch(_ db: Database, noteId: String) throws -> (digest: Data, base: Base?)? {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT digest, title, body, tags, isPinned, folderId FROM import_base WHERE noteId = ?"), arguments: [noteId])
         else { return nil }
