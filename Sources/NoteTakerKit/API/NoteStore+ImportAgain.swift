@@ -31,7 +31,8 @@ extension NoteStore {
         if source.folderId != base.folderId { changes.folderId = .some(item.draft.folderId) }
         let changedHere = here.title != base.title || here.body != base.body || !here.sameTags(as: base)
         try db.inSavepoint {
-            try insertAttachments(db, of: item, stored: stored, sources: sources)
+            let present = try String.fetchSet(db, sql: "SELECT id FROM attachment WHERE noteId = ?", arguments: [id.key])
+            try insertAttachments(db, of: item, stored: stored, skipping: present, sources: sources)
             let after = try change(db, current, changes, movedOn: changedHere, sources: sources)
             try ImportBases.save(db, noteId: id.key, source, noteIsSource: ImportBases.Base(after).says(source))
             return .commit
@@ -39,11 +40,12 @@ extension NoteStore {
         return .updated
     }
 
-    /// Adds the attachments of `item` (its files copied into the store as `stored`) that its
-    /// note does not have yet.
-    static func insertAttachments(_ db: Database, of item: NoteImport, stored: [AttachmentFiles.Stored], sources: StoreSources) throws {
+    /// Adds the attachments of `item` (its files copied into the store as `stored`) but those
+    /// whose ids are in `present` (its note has them already).
+    static func insertAttachments(
+        _ db: Database, of item: NoteImport, stored: [AttachmentFiles.Stored], skipping present: Set<String> = [], sources: StoreSources
+    ) throws {
         let noteId = item.draft.id ?? UUID()
-        let present = try String.fetchSet(db, sql: "SELECT id FROM attachment WHERE noteId = ?", arguments: [noteId.key])
         for (file, copy) in zip(item.files, stored) where !present.contains(file.id.key) {
             let name = Attachment.safeFileName(file.fileName)
             try RecordWriter.insertAttachment(db, Attachment(
