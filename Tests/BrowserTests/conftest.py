@@ -188,6 +188,12 @@ def by_css(browser, selector):
     return browser.find_element(By.CSS_SELECTOR, selector)
 
 
+def text_of(browser, selector):
+    """An element's text, finding it again if a live update redrew it between finding and
+    reading (Settings redraws as sync reports, for one)."""
+    return wait(browser, lambda driver: [by_css(driver, selector).text])[0]
+
+
 def page_errors(browser):
     """Script errors and content-security-policy violations the browser logged."""
     return [entry["message"] for entry in browser.get_log("browser")

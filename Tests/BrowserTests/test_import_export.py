@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import by_css, click, open_app, screenshot, wait
+from conftest import by_css, click, open_app, screenshot, text_of, wait
 
 
 def downloaded(directory, suffix):
@@ -118,7 +118,7 @@ def test_import_a_google_keep_takeout_and_a_simplenote_export(app, browser):
     reports = [element.text for element in browser.find_elements("css selector", ".import-report")]
     assert reports[0].startswith("takeout-20261126T101500Z-001.zip: 2 found, 2 imported"), reports[0]
     assert reports[1].startswith("notes.zip: 1 found, 1 imported"), reports[1]
-    error = by_css(browser, "#import-result .error").text
+    error = text_of(browser, "#import-result .error")
     assert "bomb.zip cannot be imported" in error and "'Takeout/Keep/zeros.png' inflates to more than 200 times" in error, error
     notes = {note["title"]: app.cli_json("show", note["id"]) for note in app.cli_json("list")}
     assert set(notes) == {"Groceries", "Old", "Recipes"}, "nothing of the bomb went in"
@@ -280,5 +280,5 @@ def test_an_imported_notes_properties_show_as_a_table(app, browser):
     by_css(browser, "#preview-toggle").click()
     rows = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview table.properties tr"), message="no properties table")
     assert [row.text for row in rows] == ["status draft", "aliases Potage", "rating 4"], [row.text for row in rows]
-    assert by_css(browser, "#note-preview p").text == "Chop the leeks."
+    assert text_of(browser, "#note-preview p") == "Chop the leeks."
     screenshot(browser, "properties")

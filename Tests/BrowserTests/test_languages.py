@@ -6,7 +6,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ROOT, by_css, click, make_browser, open_app, page_errors, wait
+from conftest import ROOT, by_css, click, make_browser, open_app, page_errors, text_of, wait
 from test_safety_and_access import axe_violations
 
 STRINGS = ROOT / "Sources" / "NoteTakerWeb" / "Public" / "strings"
@@ -33,7 +33,7 @@ def test_the_browsers_language_is_spoken_and_settings_can_change_it(app):
     try:
         open_app(german, app)
         wait(german, lambda d: d.execute_script("return document.documentElement.lang") == "de", message="the page is not German")
-        assert by_css(german, "#new-note").text == "Neue Notiz"
+        assert text_of(german, "#new-note") == "Neue Notiz"
         assert untranslated(german, "de") == []
         search = by_css(german, "#search-input")
         search.send_keys("brot")

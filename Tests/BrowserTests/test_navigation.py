@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 
-from conftest import answer, by_css, click, make_browser, open_app, page_errors, screenshot, wait
+from conftest import answer, by_css, click, make_browser, open_app, page_errors, screenshot, text_of, wait
 
 
 def list_titles(browser):
@@ -183,11 +183,11 @@ def test_search_counts_its_results_and_loads_more_than_fifty(app, browser):
     app.start()
     open_app(browser, app, "#view=search&q=lentils")
     wait(browser, lambda d: len(list_titles(d)) == 50, message="the first 50 results")
-    assert by_css(browser, "#list-count").text == "More than 50 notes"
+    assert text_of(browser, "#list-count") == "More than 50 notes"
     # Scrolling to the end of the list loads the rest.
     browser.execute_script("document.getElementById('load-more').scrollIntoView()")
     wait(browser, lambda d: len(list_titles(d)) == 60, message="the rest of the results")
-    assert by_css(browser, "#list-count").text == "60 notes"
+    assert text_of(browser, "#list-count") == "60 notes"
     assert not by_css(browser, "#load-more").is_displayed()
 
 

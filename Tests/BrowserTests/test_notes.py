@@ -6,7 +6,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import answer, by_css, click, open_app, page_errors, screenshot, wait
+from conftest import answer, by_css, click, open_app, page_errors, screenshot, text_of, wait
 
 
 FONT_SIZE = "return parseFloat(getComputedStyle(arguments[0]).fontSize)"
@@ -265,7 +265,7 @@ def test_offline_the_app_says_what_happened_in_words_and_keeps_what_was_typed(ap
     state = wait(browser, lambda d: by_css(d, "#save-state").text if by_css(d, "#save-state").text.startswith("Not saved") else None,
                  message="the editor never said the note was not saved")
     assert "null" not in state and "cannot reach NoteTaker" in state, state
-    toasts = by_css(browser, "#toast").text
+    toasts = text_of(browser, "#toast")
     assert "null" not in toasts, toasts
     draft = browser.execute_script(f"return localStorage.getItem('notetaker.draft.{note}')")
     assert "typed while offline" in draft
@@ -416,7 +416,7 @@ def test_a_single_line_break_shows_unless_turned_off_in_settings(app, browser):
     browser.get(f"{app.entry}#view=settings")
     box = wait(browser, lambda d: d.find_elements(By.ID, "line-breaks") and by_css(d, "#line-breaks"), message="no line-break setting")
     assert box.is_selected()
-    assert "CommonMark" in by_css(browser, "#line-breaks-hint").text
+    assert "CommonMark" in text_of(browser, "#line-breaks-hint")
     box.click()
     wait(browser, lambda d: app.cli_json("preferences")["lineBreaks"] is False, message="the setting was not kept")
     browser.get(f"{app.entry}#note={note}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import re
 
-from conftest import App, by_css, click, make_browser, open_app, wait
+from conftest import App, by_css, click, make_browser, open_app, text_of, wait
 
 BASE = "line one\nline two\nline three"
 EDITED = "line one\nline two EDITED\nline three"
@@ -140,7 +140,7 @@ def test_history_panel_shows_a_diff_and_restores(app, browser):
     open_app(browser, app, f"#note={note}")
     click(browser, "#history-toggle")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
-    assert by_css(browser, ".history-list .history-device").text == "on this device"
+    assert text_of(browser, ".history-list .history-device") == "on this device"
     click(browser, ".history-list li button")
     wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff .added")] == ["salt"],
          message="the diff does not show the added line")
@@ -157,15 +157,15 @@ def test_history_shows_the_title_change_the_second_and_the_device_and_follows_ch
     open_app(browser, app, f"#note={note}")
     click(browser, "#history-toggle")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-list li")) == 1, message="the history lists no version")
-    assert by_css(browser, ".history-list .history-device").text == "on this device"
-    date = by_css(browser, ".history-list .history-date").text
+    assert text_of(browser, ".history-list .history-device") == "on this device"
+    date = text_of(browser, ".history-list .history-date")
     assert re.search(r"\d:\d\d:\d\d", date), f"versions a minute apart read alike: {date!r}"
     click(browser, ".history-list li button")
     # Restore brings the title back too: the panel says so.
     wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-title-diff .removed")] == ["Recipe"],
          message="the title's change is not shown")
     assert [line.text for line in browser.find_elements(By.CSS_SELECTOR, ".history-title-diff .added")] == ["Bread"]
-    assert by_css(browser, "#history-restore").text == "Restore this version and its title"
+    assert text_of(browser, "#history-restore") == "Restore this version and its title"
     # A change made elsewhere while the panel is open shows in it, the chosen version still open.
     app.cli("edit", note, "--body", "flour\nwater\nsalt\nyeast")
     wait(browser, lambda d: [line.text for line in d.find_elements(By.CSS_SELECTOR, ".history-diff:not(.history-title-diff) .added")]

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_safety_and_access import axe_violations
-from conftest import App, answer, by_css, click, open_app, start_sync_server, stop_cleanly, wait
+from conftest import App, answer, by_css, click, open_app, start_sync_server, stop_cleanly, text_of, wait
 
 
 def test_a_conflict_shows_both_versions_and_resolves(app, browser, sync_server):
@@ -58,7 +58,7 @@ def save_recovery_code(browser):
     and returns the code."""
     # Making the keys stretches the password at its full cost (a second or more on a busy machine).
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.recovery[open]"), timeout=60, message="no recovery code shown")
-    code = by_css(browser, "#recovery-code").text
+    code = text_of(browser, "#recovery-code")
     by_css(browser, "#recovery-check").send_keys(code.split("-")[-1].lower())
     click(browser, "#recovery-done")
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.recovery"), message="the recovery code stayed open")
@@ -74,9 +74,9 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     # A new account is end-to-end encrypted: its recovery code is shown once, and stays until
     # its last group is typed back; Esc does not close it.
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.recovery[open]"), timeout=60, message="no recovery code shown")
-    code = by_css(browser, "#recovery-code").text
+    code = text_of(browser, "#recovery-code")
     assert re.fullmatch(r"[0-9A-Z]{5}(-[0-9A-Z]{5}){10}", code), code
-    assert "cannot be read by anyone" in by_css(browser, "dialog.recovery .warning").text
+    assert "cannot be read by anyone" in text_of(browser, "dialog.recovery .warning")
     assert axe_violations(browser) == [], "the recovery code's dialog"
     by_css(browser, "#recovery-check").send_keys(Keys.ESCAPE)
     by_css(browser, "#recovery-check").send_keys("ZZZZZ" if not code.endswith("ZZZZZ") else "00000")
@@ -94,7 +94,7 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     click(browser, "#recovery-done")
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.recovery"), message="the recovery code stayed open")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
-    assert by_css(browser, "#encryption-state").text == "End-to-end encrypted: the server cannot read your notes"
+    assert text_of(browser, "#encryption-state") == "End-to-end encrypted: the server cannot read your notes"
     assert app.cli_json("account", "status")["encrypted"] is True
     click(browser, "#sync-now")
     wait(browser, lambda d: by_css(d, "#sync-indicator").text.startswith("Synced"), message="never synced")
@@ -113,8 +113,8 @@ def test_settings_log_in_and_sync_now(app, browser, sync_server):
     click(browser, "#recover-submit")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now") or by_css(d, "#recover-error").text, timeout=60,
          message="the recovery code did not log in")
-    assert not browser.find_elements(By.CSS_SELECTOR, "#recover-error") or not by_css(browser, "#recover-error").text, \
-        by_css(browser, "#recover-error").text
+    assert not browser.find_elements(By.CSS_SELECTOR, "#recover-error") or not text_of(browser, "#recover-error"), \
+        text_of(browser, "#recover-error")
     # The code was seen by someone else: Settings makes a new one with the password.
     click(browser, "#new-code-part summary")
     by_css(browser, "#new-code-password").send_keys("a new long password")
@@ -154,7 +154,7 @@ def test_an_account_without_encryption_is_made_only_after_a_warning(app, browser
     answer(browser, choose=True)
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#sync-now"), timeout=60, message="not logged in")
     assert not browser.find_elements(By.CSS_SELECTOR, "dialog.recovery"), "an unencrypted account has no recovery code"
-    assert by_css(browser, "#encryption-state").text == "Not end-to-end encrypted: whoever runs the server can read your notes"
+    assert text_of(browser, "#encryption-state") == "Not end-to-end encrypted: whoever runs the server can read your notes"
     # Logging in again to it needs the same consent: without it the password is not sent.
     click(browser, "#log-out")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#account-form"))
@@ -216,7 +216,7 @@ def test_settings_changes_the_password_and_the_other_devices_log_in_again(app, b
     click(browser, "#password-change")
     wait(browser, lambda d: not d.find_element(By.CSS_SELECTOR, "#password-part").get_attribute("open"), timeout=60,
          message="the password was not changed")
-    assert by_css(browser, "#password-error").text == ""
+    assert text_of(browser, "#password-error") == ""
     refused = phone.run_cli("sync")
     assert refused.returncode != 0 and "log in again" in refused.stderr.lower(), refused.stderr
     phone.cli("account", "login", "--server", sync_server, "--user", "ada", "--password-stdin", stdin="a new long password\n")
