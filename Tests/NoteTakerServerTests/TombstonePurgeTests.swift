@@ -157,6 +157,13 @@ struct TombstonePurgeTests {
     func purgedRecordsWritten() async throws {
         try await withDeletion { server, client, sessions, made in
             #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            // A save the software made on its own (a re-seal), of the version before the
+            // deletion, yields to it as it would to the tombstone: answered with a deletion.
+            var derived = noteSave(made.x, title: "X, sealed anew", base: "1")
+            derived.derived = true
+            let yielded = try await client.modify(sessions[0], [derived]).results[0]
+            #expect(yielded.outcome == .serverRecordChanged && yielded.serverRecord?.deleted == true, "\(yielded)")
+            #expect(try await client.changes(sessions[0], since: made.afterDeletion).records.isEmpty, "the derived save wrote nothing")
             let edit = try await client.modify(sessions[0], [noteSave(made.x, title: "X, edited offline", base: "1")])
             #expect(edit.results[0].outcome == .saved)
             let back = try await client.changes(sessions[0], since: made.afterDeletion)

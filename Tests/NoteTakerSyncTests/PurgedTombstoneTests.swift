@@ -154,6 +154,37 @@ struct PurgedTombstoneTests {
         }
     }
 
+    /// Seed 907 of the sealed simulation: a device rotated the keys, so everything it held was
+    /// queued to go up sealed anew (derived saves); meanwhile another device deleted a folder,
+    /// and the server purged the tombstone before the re-seal came. The re-seal, sent before
+    /// the device fetched (and learned of the purge), made the folder again.
+    @Test("a re-seal sent after the server purged a deletion this device missed yields to it: the folder stays deleted everywhere")
+    func resealAfterAPurgeYields() async throws {
+        try await SealedSyncTests.withSealedDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let folder = try a.store.createFolder(name: "Old projects")
+            let filed = try a.store.createNote(NoteDraft(title: "Filed", body: "stays", folderId: folder.id))
+            try await a.sync()
+            try await b.sync()
+            #expect(try a.store.queueResealing(keyVersion: 1) == 2, "the folder and the note go up again")
+            try b.store.deleteFolder(id: folder.id)
+            try await b.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+            let report = try await a.sync()
+            #expect(report.errors == 0, "\(report)")
+            try await b.sync()
+            for device in devices {
+                #expect(try device.store.folderTree().isEmpty, "\(device.name) has the deleted folder back")
+                #expect(try device.store.note(id: filed.id).folderId == nil, "\(device.name)")
+                #expect(try device.store.note(id: filed.id).body == "stays", "\(device.name)")
+            }
+            let records = try await SealedSyncTests.serverRecords(server)
+            #expect(!records.contains { $0.recordId == folder.id && !$0.deleted }, "the server holds the folder again")
+            #expect(records.contains { $0.recordId == filed.id && !$0.deleted })
+        }
+    }
+
     @Test("a listing cut short, then a note edited and sent: the listing names the device's own changes too, and the note stays")
     func listingKeepsTheDevicesOwnChanges() async throws {
         try await withDevices(2) { devices, server in

@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
     /// A record as a storage holds it, with the bytes its fields take and the sequence and
-    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:)``).
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
@@ -54,10 +54,11 @@ struct BatchPlan {
     private(set) var addedBytes: Int64 = 0
 
     /// Decides every change of `request` against the records the account holds now
-    /// (`current`, the batch's records fetched beforehand) and its newest sequence.
+    /// (`current`, the batch's records fetched beforehand), its newest sequence and the
+    /// newest tombstone its purges removed (`purgedThrough`).
     /// `fieldsJSON`, when it has an entry for each change, holds their fields as the request
     /// wrote them, stored as they are instead of written again.
-    init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, current: [RecordKey: StoredRecord]) throws {
+    init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, current: [RecordKey: StoredRecord]) throws {
         self.sequence = sequence
         var current = current
         let sender = request.deviceId?.key
@@ -65,7 +66,8 @@ struct BatchPlan {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
             let editedBySender = sender != nil && held?.editAuthor == sender
-            switch RecordVersioning.decide(change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender) {
+            switch RecordVersioning.decide(
+                change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))

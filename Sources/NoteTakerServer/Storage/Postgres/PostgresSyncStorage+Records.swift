@@ -75,8 +75,11 @@ extension PostgresSyncStorage {
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query("SET LOCAL enable_seqscan = off", logger: logger)
-            let sequence = try await Self.first(
-                connection.query("SELECT sequence FROM account WHERE id = \(account) FOR UPDATE", logger: logger), Int64.self) ?? 0
+            var (sequence, purgedThrough): (Int64, Int64) = (0, 0)
+            for try await row in try await connection.query(
+                "SELECT sequence, purged_through FROM account WHERE id = \(account) FOR UPDATE", logger: logger).decode((Int64, Int64).self) {
+                (sequence, purgedThrough) = row
+            }
             let now = Date().timeIntervalSince1970
             var stored: (response: Data, createdAt: Double)?
             for try await row in try await connection.query("""
@@ -89,7 +92,8 @@ extension PostgresSyncStorage {
                 return try await replay(connection, account: account, stored.response)
             }
             let replacedBytes = Int64(stored?.response.count ?? 0)
-            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: try await current(connection, account: account, request))
+            let plan = try BatchPlan(
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try await current(connection, account: account, request))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {

@@ -59,7 +59,8 @@ extension SQLiteSyncStorage {
                 return try Self.replay(db, account: account, stored["response"])
             }
             let replacedBytes = Int64((stored?["response"] as Data?)?.count ?? 0)
-            let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM account WHERE id = ?", arguments: [account]) ?? 0
+            let position = try Row.fetchOne(db, sql: "SELECT sequence, purgedThrough FROM account WHERE id = ?", arguments: [account])
+            let (sequence, purgedThrough): (Int64, Int64) = (position?["sequence"] ?? 0, position?["purgedThrough"] ?? 0)
             var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
             for change in request.changes {
                 let key = BatchPlan.RecordKey(recordId: change.recordId.key, recordType: change.recordType)
@@ -71,7 +72,7 @@ extension SQLiteSyncStorage {
                     BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"], editAuthor: $0["editAuthor"])
                 }
             }
-            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, current: current)
+            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: current)
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
