@@ -56,16 +56,23 @@ public struct RecordChange: Sendable, Hashable, Codable {
     /// case: it does not count as an edit, so a deletion of the record based on the version
     /// before it still applies. Absent for a person's change (and from older devices).
     public var derived: Bool?
+    /// `true` for a derived save whose base is a version of the record this device held, not
+    /// its deletion (a tag made again over a deletion it saw is based on the deletion). When
+    /// the server no longer holds the record and has purged tombstones past that base, the
+    /// record was deleted since: the save yields, answered with a deletion, as it would yield
+    /// to the tombstone. Absent otherwise (and from older devices, whose saves are applied).
+    public var baseLive: Bool?
 
     /// Creates a change.
     public init(recordType: String, recordId: UUID, operation: Operation, baseChangeTag: String?, fields: RecordFields?,
-                derived: Bool = false) {
+                derived: Bool = false, baseLive: Bool = false) {
         self.recordType = recordType
         self.recordId = recordId
         self.operation = operation
         self.baseChangeTag = baseChangeTag
         self.fields = fields
         self.derived = derived ? true : nil
+        self.baseLive = baseLive ? true : nil
     }
 }
 

@@ -161,6 +161,7 @@ struct TombstonePurgeTests {
             // deletion, yields to it as it would to the tombstone: answered with a deletion.
             var derived = noteSave(made.x, title: "X, sealed anew", base: "1")
             derived.derived = true
+            derived.baseLive = true
             let yielded = try await client.modify(sessions[0], [derived]).results[0]
             #expect(yielded.outcome == .serverRecordChanged && yielded.serverRecord?.deleted == true, "\(yielded)")
             #expect(try await client.changes(sessions[0], since: made.afterDeletion).records.isEmpty, "the derived save wrote nothing")

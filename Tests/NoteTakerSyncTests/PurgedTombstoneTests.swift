@@ -185,6 +185,39 @@ struct PurgedTombstoneTests {
         }
     }
 
+    /// Seed 1013 of the simulation: a tag made again (by tagging a note) on a device that had
+    /// seen its deletion goes up based on that deletion, as a save the software made; once the
+    /// server had purged the tombstone, it was taken for a re-seal of a deleted record and
+    /// answered with the deletion, and the tag was gone from the note just tagged.
+    @Test("a tag made again over a deletion whose tombstone the server purged since is kept: it was based on the deletion, not on a version before it")
+    func tagMadeAgainAfterAPurgeStays() async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let first = try a.store.createNote(NoteDraft(title: "First", tags: ["Green"]))
+            let later = try a.store.createNote(NoteDraft(title: "Deleted later"))
+            try await a.sync()
+            try await b.sync()
+            try a.store.deleteTag("Green")
+            try await a.sync()
+            try await b.sync()
+            #expect(try b.store.tags().isEmpty)
+            // A deletion after the tag's: the purge goes past the tag's tombstone.
+            #expect(try a.store.trashNotes(ids: [later.id]) == 1 && a.store.purgeNotes(ids: [later.id]) == 1)
+            try await a.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 2)
+
+            let second = try b.store.createNote(NoteDraft(title: "Second", tags: ["Green"]))
+            let report = try await b.sync()
+            #expect(report.errors == 0, "\(report)")
+            try await a.sync()
+            for device in devices {
+                #expect(try device.store.tags().map(\.tag.name) == ["Green"], "\(device.name) lost the tag made again")
+                #expect(try device.store.note(id: second.id).tags == ["Green"], "\(device.name)")
+                #expect(try device.store.note(id: first.id).tags.isEmpty, "\(device.name)")
+            }
+        }
+    }
+
     @Test("a listing cut short, then a note edited and sent: the listing names the device's own changes too, and the note stays")
     func listingKeepsTheDevicesOwnChanges() async throws {
         try await withDevices(2) { devices, server in

@@ -88,8 +88,11 @@ package struct PushBatch: Codable, Sendable {
                     texts.append(nil)
                 } else {
                     bytes += estimate
-                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: stored?.changeTag,
-                                                fields: fields, derived: queued.derived))
+                    let base = stored?.changeTag
+                    var baseLive = queued.derived && base != nil
+                    if baseLive, type == .tag, try TagTombstones.isDeletion(db, id: key, changeTag: base) { baseLive = false }
+                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: base,
+                                                fields: fields, derived: queued.derived, baseLive: baseLive))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }

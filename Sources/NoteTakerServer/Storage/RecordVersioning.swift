@@ -26,16 +26,18 @@ enum RecordVersioning {
     /// that device's edit was applied over every edit before it, so it has seen them all
     /// (its base is stale, or missing, when the answer to its edit was lost).
     ///
-    /// A record the server no longer holds is made by a save, but for a derived save of a
-    /// version from before `purgedThrough` (the newest tombstone the account's purges
-    /// removed): that record was deleted and its tombstone purged, and what the software
-    /// changed on its own (a rotation's re-seal, a folder moved up) yields to the deletion
-    /// here as it would to the tombstone. It is answered with a deletion.
+    /// A record the server no longer holds is made by a save, but for a derived save based on
+    /// a version of it (``RecordChange/baseLive``) from before `purgedThrough` (the newest
+    /// tombstone the account's purges removed): that record was deleted and its tombstone
+    /// purged, and what the software changed on its own (a rotation's re-seal, a folder moved
+    /// up) yields to the deletion here as it would to the tombstone. It is answered with a
+    /// deletion. (A tag made again over its deletion is based on the deletion: it is applied.)
     static func decide(
         _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0
     ) -> Decision {
         guard let current else {
-            guard change.derived == true, change.operation == .save, let base = change.baseChangeTag.flatMap({ Int64($0) }), base < purgedThrough
+            guard change.derived == true, change.baseLive == true, change.operation == .save,
+                  let base = change.baseChangeTag.flatMap({ Int64($0) }), base < purgedThrough
             else { return .apply }
             return .conflict(SyncRecord(recordType: change.recordType, recordId: change.recordId, changeTag: String(purgedThrough), deleted: true, fields: [:]))
         }

@@ -80,7 +80,7 @@ extension RecordChange {
     /// it has none): text already checked, which a server may keep as it is.
     public init(reading reader: inout WireReader, fieldsJSON: inout String?) throws(WireJSONError) {
         var recordType: String?, recordId: UUID?, operation: Operation?, baseChangeTag: String?, fields: RecordFields?
-        var derived: Bool?
+        var derived: Bool?, baseLive: Bool?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
             case "recordType": recordType = try reader.string()
@@ -91,6 +91,7 @@ extension RecordChange {
                 operation = value
             case "baseChangeTag": baseChangeTag = try reader.null() ? nil : try reader.string()
             case "derived": derived = try reader.bool()
+            case "baseLive": baseLive = try reader.bool()
             case "fields":
                 if try reader.null() {
                     (fields, fieldsJSON) = (nil, nil)
@@ -103,12 +104,14 @@ extension RecordChange {
         guard let recordType, let recordId, let operation else { throw reader.refusal("a change without its recordType, recordId and operation") }
         self.init(recordType: recordType, recordId: recordId, operation: operation, baseChangeTag: baseChangeTag, fields: fields)
         self.derived = derived
+        self.baseLive = baseLive
     }
 
     /// Writes the change; `fieldsJSON`, when given, is its fields already written.
     public func write(to writer: inout WireWriter, fieldsJSON: String? = nil) {
         writer.object { writer in
             if let baseChangeTag { writer.key("baseChangeTag"); writer.string(baseChangeTag) }
+            if let baseLive { writer.key("baseLive"); writer.bool(baseLive) }
             if let derived { writer.key("derived"); writer.bool(derived) }
             if let fieldsJSON {
                 writer.key("fields"); writer.raw(fieldsJSON.utf8)
