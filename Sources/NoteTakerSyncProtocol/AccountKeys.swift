@@ -65,14 +65,19 @@ public struct AccountKeys: Sendable, Hashable, Codable {
     /// The private zone's data keys, wrapped by the account key: version 1 first, then one more
     /// at each rotation (a key's version is its place in the list).
     public var dataKeys: [String]
+    /// The account's identity keys (docs/sharing.md §2); `nil` until a device of this version
+    /// made them.
+    public var identity: IdentityKeys?
 
     /// Creates key material.
-    public init(kdf: KDFParameters, wrappedByPassword: String, wrappedByRecovery: String, idKey: String, dataKeys: [String]) {
+    public init(kdf: KDFParameters, wrappedByPassword: String, wrappedByRecovery: String, idKey: String, dataKeys: [String],
+                identity: IdentityKeys? = nil) {
         self.kdf = kdf
         self.wrappedByPassword = wrappedByPassword
         self.wrappedByRecovery = wrappedByRecovery
         self.idKey = idKey
         self.dataKeys = dataKeys
+        self.identity = identity
     }
 
     /// The most data-key versions an account keeps.
@@ -87,7 +92,7 @@ public struct AccountKeys: Sendable, Hashable, Codable {
         guard ([wrappedByPassword, wrappedByRecovery, idKey] + dataKeys).allSatisfy(Self.isWrappedKey) else {
             return "each wrapped key must be \(Self.wrappedKeySize) bytes, base64url"
         }
-        return nil
+        return identity?.problem()
     }
 
     /// Whether `text` is a wrapped key in form: its bytes in base64url.

@@ -1,5 +1,17 @@
 import Foundation
 
+/// What a user name may be: 1–64 letters, digits, `.`, `_`, `-` or `@`.
+public enum UserName {
+    private static let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
+    /// The rule, as an answer to a name that breaks it says.
+    public static let rule = "A user name is 1 to 64 letters, digits, '.', '_', '-' or '@'."
+
+    /// Whether `name` may be a user name.
+    public static func isValid(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.allSatisfy(allowed.contains)
+    }
+}
+
 /// A user name and password, to register or to log in.
 public struct Credentials: Sendable, Hashable, Codable {
     /// The account's name: 1–64 letters, digits, `.`, `_`, `-` or `@`.

@@ -31,6 +31,10 @@ public enum SyncAPI {
     public static let setRecovery = Endpoint(method: "PUT", path: "/v1/accounts/current/recovery")
     /// Appends a data key to the account's key material, rotating its keys (``DataKeyAddition``).
     public static let addDataKey = Endpoint(method: "POST", path: "/v1/accounts/current/data-keys")
+    /// Keeps the account's identity keys, once (``IdentityAddition``).
+    public static let addIdentity = Endpoint(method: "PUT", path: "/v1/accounts/current/identity")
+    /// Another account's public identity keys, by its name (``AccountIdentity``).
+    public static let userIdentity = Endpoint(method: "GET", path: "/v1/users/{name}/identity")
     /// The key material, for the recovery secret instead of a session (``RecoveryRequest``).
     public static let recoveryKeys = Endpoint(method: "POST", path: "/v1/accounts/recovery")
     /// A new password with its key material, for the recovery secret (``RecoveryRequest``).
@@ -74,7 +78,8 @@ public enum SyncAPI {
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
-        health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, recoveryKeys, recover,
+        health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, addIdentity, userIdentity,
+        recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
         changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
     ]

@@ -142,4 +142,30 @@ struct EncryptedAccountCommandTests {
         let plain = CLIRunner()
         #expect(try plain.run(["account", "lock"]).status == 1, "no account: nothing to lock")
     }
+
+    @Test("account verify: two people see the same safety number, and each device keeps the other's keys")
+    func safetyNumber() throws {
+        let server = try ServerProcess()
+        let (ada, bob) = (CLIRunner(), CLIRunner())
+        for (runner, name) in [(ada, "ada"), (bob, "bob")] {
+            try runner.ok(["account", "register", "--server", server.url.absoluteString, "--user", name, "--password-stdin"], stdin: "correct horse battery\n")
+        }
+        let seen = try ada.ok(["account", "verify", "bob"])
+        #expect(seen.contains("Safety number with bob:") && seen.contains("notetaker account verify ada"), "\(seen)")
+        #expect(seen.contains("kept on this device from now on"), "\(seen)")
+        let number = try #require(seen.firstMatch(of: /[0-9]{5}( [0-9]{5}){5}/).map { String($0.output.0) }, "\(seen)")
+        let fromBob = try bob.run(["account", "verify", "ADA", "--json"]).json() as? [String: Any]
+        #expect(fromBob?["safetyNumber"] as? String == number && fromBob?["keys"] as? String == "first" && fromBob?["account"] as? String == "ada")
+        #expect(fromBob?.keys.contains("keptAt") == true && fromBob?["keptAt"] is NSNull)
+        let again = try ada.run(["account", "verify", "bob", "--json"]).json() as? [String: Any]
+        #expect(again?["keys"] as? String == "same")
+
+        let nobody = try ada.run(["account", "verify", "nobody"])
+        #expect(nobody.status != 0 && nobody.stderr.contains("nobody"), "\(nobody.stderr)")
+        let plain = CLIRunner()
+        try plain.ok(["account", "register", "--unencrypted", "--server", server.url.absoluteString, "--user", "carol", "--password-stdin"],
+                     stdin: "correct horse battery\n")
+        let refused = try plain.run(["account", "verify", "ada"])
+        #expect(refused.status != 0 && refused.stderr.contains("not end-to-end encrypted"), "\(refused.stderr)")
+    }
 }

@@ -13,6 +13,7 @@ struct AccountCommand: ParsableCommand {
             AccountRegisterCommand.self, AccountLoginCommand.self, AccountEncryptCommand.self, AccountLogoutCommand.self, AccountStatusCommand.self,
             AccountLockCommand.self, AccountUnlockCommand.self,
             AccountSessionsCommand.self, AccountPasswordCommand.self, AccountRecoveryCodeCommand.self, AccountRotateKeysCommand.self,
+            AccountVerifyCommand.self,
             AccountRecoverCommand.self,
         ])
 }

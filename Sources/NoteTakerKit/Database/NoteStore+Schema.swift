@@ -212,6 +212,10 @@ extension NoteStore {
             // A base costs a digest while its note is as the source said it.
             try ImportBases.keepDigests(db)
         }
+        migrator.registerMigration("v27-known-identities") { db in
+            // Other accounts' identity keys as first met (docs/sharing.md §2).
+            try KnownIdentities.create(db)
+        }
         return migrator
     }
 }

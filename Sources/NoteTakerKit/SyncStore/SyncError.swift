@@ -57,6 +57,11 @@ public enum SyncError: Error, Sendable, Equatable {
     case cannotEncrypt(CannotEncrypt)
     /// The account is not end-to-end encrypted, so it has no keys to rotate.
     case noKeysToRotate
+    /// The account is not end-to-end encrypted, so it has no identity keys to compare or share with.
+    case identityNeedsEncryption
+    /// This device has no identity keys for the account yet: it makes them at its next log-in
+    /// or unlock (docs/sharing.md §2).
+    case noIdentityKeys
 
     /// Why an account cannot be encrypted as asked.
     public enum CannotEncrypt: Sendable, Equatable {
@@ -107,6 +112,8 @@ extension SyncError: WordedError, CustomStringConvertible {
             Wording("syncCannotEncrypt_unsynced", ["changes": changes, "held": held, "files": files])
         case .cannotEncrypt(.samePassword): Wording("syncCannotEncrypt_samePassword")
         case .noKeysToRotate: Wording("syncNoKeysToRotate")
+        case .identityNeedsEncryption: Wording("syncIdentityNeedsEncryption")
+        case .noIdentityKeys: Wording("syncNoIdentityKeys")
         }
     }
 

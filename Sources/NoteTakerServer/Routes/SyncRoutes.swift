@@ -48,6 +48,16 @@ struct SyncRoutes {
             try await service.addDataKey(addition, account: account, from: client(request, context))
             return Response(status: .noContent)
         }
+        router.put("/v1/accounts/current/identity") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let addition = try await JSONBody.decode(IdentityAddition.self, from: request)
+            try await service.addIdentity(addition, account: account, from: client(request, context))
+            return Response(status: .noContent)
+        }
+        router.get("/v1/users/:name/identity") { request, context in
+            _ = try await service.account(of: request, context)
+            return try JSONBody.response(try await service.identity(ofUserNamed: context.parameters.get("name") ?? ""))
+        }
         router.post("/v1/accounts/recovery") { request, context in
             let body = try await JSONBody.decode(RecoveryRequest.self, from: request)
             return try JSONBody.response(try await service.recoveryKeys(body, from: client(request, context)))

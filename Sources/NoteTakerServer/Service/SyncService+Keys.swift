@@ -44,13 +44,7 @@ extension SyncService {
         guard try await storing({ try await storage.keys(account: account.id) }) != nil else {
             throw SyncServerError(.notFound, "This account is not end-to-end encrypted: it has no recovery code.")
         }
-        guard setup.password.utf8.count <= Self.maximumPasswordBytes else {
-            throw SyncServerError(.unauthorized, "The current password is wrong; the recovery code was not changed.")
-        }
-        try await beginAttempt(username: account.username, address: address)
-        guard try await verify(setup.password, against: account.passwordHash) else {
-            throw SyncServerError(.unauthorized, "The current password is wrong; the recovery code was not changed.")
-        }
+        try await verifyCurrentPassword(setup.password, of: account, from: address, unchanged: "the recovery code was not changed")
         try await storing {
             try await throttle.succeeded(username: account.username, address: address, now: Date())
             let hash = try await hashing.run { try hasher.hash(setup.recoverySecret) }
@@ -75,19 +69,25 @@ extension SyncService {
         guard addition.version <= AccountKeys.maximumDataKeys else {
             throw .badRequest("An account keeps at most \(AccountKeys.maximumDataKeys) data keys. Nothing was changed.")
         }
-        guard addition.password.utf8.count <= Self.maximumPasswordBytes else {
-            throw SyncServerError(.unauthorized, "The current password is wrong; the keys were not rotated.")
-        }
-        try await beginAttempt(username: account.username, address: address)
-        guard try await verify(addition.password, against: account.passwordHash) else {
-            throw SyncServerError(.unauthorized, "The current password is wrong; the keys were not rotated.")
-        }
+        try await verifyCurrentPassword(addition.password, of: account, from: address, unchanged: "the keys were not rotated")
         let appended = try await storing {
             try await throttle.succeeded(username: account.username, address: address, now: Date())
             return try await storage.appendDataKey(addition.dataKey, version: addition.version, account: account.id)
         }
         guard appended else {
             throw SyncServerError(.keysChanged, "Another device rotated the keys at the same time. Nothing was changed; fetch the keys again.")
+        }
+    }
+
+    /// Checks the logged-in account's current password (its login secret), throttled as a
+    /// log-in is; a wrong one is `unauthorized`, saying what was `unchanged`.
+    func verifyCurrentPassword(_ password: String, of account: StoredAccount, from address: String, unchanged: String) async throws(SyncServerError) {
+        guard password.utf8.count <= Self.maximumPasswordBytes else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; \(unchanged).")
+        }
+        try await beginAttempt(username: account.username, address: address)
+        guard try await verify(password, against: account.passwordHash) else {
+            throw SyncServerError(.unauthorized, "The current password is wrong; \(unchanged).")
         }
     }
 

@@ -238,10 +238,7 @@ public struct SyncService: Sendable {
     }
 
     static func validate(username: String) throws(SyncServerError) {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@")
-        guard (1...64).contains(username.utf8.count), username.allSatisfy(allowed.contains) else {
-            throw .badRequest("A user name is 1 to 64 letters, digits, '.', '_', '-' or '@'.")
-        }
+        guard UserName.isValid(username) else { throw .badRequest(UserName.rule) }
     }
 
     /// The longest password, in bytes.

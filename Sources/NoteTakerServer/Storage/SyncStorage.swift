@@ -141,6 +141,9 @@ public protocol SyncStorage: Sendable {
     /// Appends a wrapped data key to an encrypted account's key material as `version`, in one
     /// write, only while it holds `version - 1` keys; returns whether it did.
     func appendDataKey(_ wrapped: String, version: Int, account: Int64) async throws -> Bool
+    /// Sets an encrypted account's identity keys (``IdentityKeys``'s JSON) in its key material,
+    /// in one write, only while it has none; returns whether it did.
+    func setIdentity(_ json: String, account: Int64) async throws -> Bool
     /// The hash of an account's recovery secret, if it has one.
     func recoveryHash(account: Int64) async throws -> String?
     /// A secret of this database's own (64 hex digits), made once: the made-up login parameters

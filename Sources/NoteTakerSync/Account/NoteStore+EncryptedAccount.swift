@@ -67,7 +67,8 @@ extension NoteStore {
 
     /// Logs in from this device. An encrypted account's password is stretched with its
     /// parameters (refused below this version's cost), the login secret sent, and its keys
-    /// fetched, opened and kept here; a conversion to encryption the server says is not
+    /// fetched, opened and kept here (with identity keys made for an account that has none
+    /// yet: ``givingIdentity(_:transport:password:)``); a conversion to encryption the server says is not
     /// finished is taken up when this store syncs with the account. An account the server
     /// says is not encrypted is sent the password as it is only with `allowingUnencrypted`,
     /// and never when this device has known it encrypted.
@@ -102,8 +103,9 @@ extension NoteStore {
         } catch {
             throw .keysRefused("\(error)")
         }
-        try await takeUpConversion(keyring: keyring, transport: loggedIn, server: server, username: username)
-        try keep(session, keyring: keyring, server: server, allowInsecure: allowInsecure, trusting: trusting)
+        let identified = try await givingIdentity(keyring, transport: loggedIn, password: keys)
+        try await takeUpConversion(keyring: identified, transport: loggedIn, server: server, username: username)
+        try keep(session, keyring: identified, server: server, allowInsecure: allowInsecure, trusting: trusting)
         try? await nameSyncSession()
         return ConnectedAccount(session: session, encrypted: true)
     }

@@ -43,13 +43,15 @@ extension NoteStore {
         throw .server(code: APIErrorCode.keysChanged.rawValue, message: "Another device rotated the keys at the same time; try again.")
     }
 
-    /// The account's keys with any data key another device added since (rotation), learned
-    /// from the server's key material, opened with the account key and kept here. Keys that
-    /// do not open (a server that made them up) are not taken: the keys held are returned.
+    /// The account's keys with any data key another device added since (rotation), and the
+    /// identity keys another device made, learned from the server's key material, opened with
+    /// the account key and kept here. Keys that do not open (a server that made them up) are
+    /// not taken: the keys held are returned.
     public func learnSyncKeys(transport: HTTPSyncTransport) async throws(SyncError) -> AccountKeyring? {
         guard let keyring = try syncKeyring() else { return nil }
         let material = try await transport.accountKeys()
-        guard let learned = try? keyring.learning(material), learned.newestVersion > keyring.newestVersion else { return keyring }
+        guard let learned = try? keyring.learning(material),
+              learned.newestVersion > keyring.newestVersion || learned.identityKeys != keyring.identityKeys else { return keyring }
         try keepKeyring(learned)
         return learned
     }

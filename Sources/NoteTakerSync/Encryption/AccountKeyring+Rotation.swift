@@ -14,20 +14,26 @@ extension AccountKeyring {
         let version = newestVersion + 1
         let wrapped = try KeyWrap.wrap(key, with: accountKey, data: KeyWrap.zoneKeyData(zone: Self.privateZone, version: version))
         let keys = dataKeyBytes.map { SymmetricKey(data: $0) } + [key]
-        return (AccountKeyring(account: account, accountKey: accountKey, idKey: idKey, dataKeys: keys), Base64URL.encode(wrapped))
+        return (AccountKeyring(account: account, accountKey: accountKey, idKey: idKey, dataKeys: keys, identityKeys: identityKeys), Base64URL.encode(wrapped))
     }
 
     /// The keyring with the data keys `material` holds beyond those it has (another device
-    /// rotated), each opened with the account key and bound to its version: a key the server
-    /// made up, or moved from another version, does not open (``EncryptionError``), and the
-    /// keys already held are kept as they are whatever the material says of them.
+    /// rotated), and its identity keys when this keyring has none (another device made them),
+    /// each opened with the account key and bound to its use: a key the server made up, or
+    /// moved from another version, does not open (``EncryptionError``), and the keys already
+    /// held are kept as they are whatever the material says of them.
     public func learning(_ material: AccountKeys) throws(EncryptionError) -> AccountKeyring {
-        guard material.dataKeys.count > newestVersion else { return self }
         var keys = dataKeyBytes.map { SymmetricKey(data: $0) }
-        for version in (newestVersion + 1)...material.dataKeys.count {
-            guard let sealed = Base64URL.decode(material.dataKeys[version - 1]) else { throw .malformed }
-            keys.append(try KeyWrap.unwrap(sealed, with: accountKey, data: KeyWrap.zoneKeyData(zone: Self.privateZone, version: version)))
+        if material.dataKeys.count > newestVersion {
+            for version in (newestVersion + 1)...material.dataKeys.count {
+                guard let sealed = Base64URL.decode(material.dataKeys[version - 1]) else { throw .malformed }
+                keys.append(try KeyWrap.unwrap(sealed, with: accountKey, data: KeyWrap.zoneKeyData(zone: Self.privateZone, version: version)))
+            }
         }
-        return AccountKeyring(account: account, accountKey: accountKey, idKey: idKey, dataKeys: keys)
+        var identity = identityKeys
+        if identity == nil, let held = material.identity {
+            identity = try IdentityKeyPairs(opening: held, with: accountKey, account: account)
+        }
+        return AccountKeyring(account: account, accountKey: accountKey, idKey: idKey, dataKeys: keys, identityKeys: identity)
     }
 }

@@ -11,12 +11,17 @@ extension AccountKeyring {
         var accountKey: String
         var idKey: String
         var dataKeys: [String]
+        /// The identity keys' private halves (X25519's scalar, Ed25519's seed), when held.
+        var agreementKey: String?
+        var signingKey: String?
     }
 
     /// The keyring as JSON, to keep in a file only its owner can read.
     public func stored() -> Data {
         let stored = Stored(account: account, accountKey: Base64URL.encode(accountBytes), idKey: Base64URL.encode(idKeyBytes),
-                            dataKeys: dataKeyBytes.map(Base64URL.encode))
+                            dataKeys: dataKeyBytes.map(Base64URL.encode),
+                            agreementKey: identityKeys.map { Base64URL.encode($0.agreementBytes) },
+                            signingKey: identityKeys.map { Base64URL.encode($0.signingBytes) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(stored)) ?? Data()
@@ -33,7 +38,13 @@ extension AccountKeyring {
             guard let key = Base64URL.decode(text), key.count == 32 else { throw .malformed }
             dataKeys.append(SymmetricKey(data: key))
         }
-        self.init(account: stored.account, accountKey: SymmetricKey(data: accountKey), idKey: SymmetricKey(data: idKey), dataKeys: dataKeys)
+        var identityKeys: IdentityKeyPairs?
+        if let agreement = stored.agreementKey, let signing = stored.signingKey {
+            guard let agreement = Base64URL.decode(agreement), let signing = Base64URL.decode(signing) else { throw .malformed }
+            identityKeys = try IdentityKeyPairs(agreement: agreement, signing: signing)
+        }
+        self.init(account: stored.account, accountKey: SymmetricKey(data: accountKey), idKey: SymmetricKey(data: idKey), dataKeys: dataKeys,
+                  identityKeys: identityKeys)
     }
 }
 

@@ -18,6 +18,9 @@ public struct AccountKeyring: Sendable {
     let accountBytes: Data
     let idKeyBytes: Data
     let dataKeyBytes: [Data]
+    /// The account's identity key pairs (docs/sharing.md §2); `nil` for an account whose
+    /// material has none yet (made before this version, until a device of it logs in).
+    public let identityKeys: IdentityKeyPairs?
 
     /// The account key (it seals the account's device names).
     public var accountKey: SymmetricKey { SymmetricKey(data: accountBytes) }
@@ -31,11 +34,12 @@ public struct AccountKeyring: Sendable {
         dataKeyBytes.indices.contains(version - 1) ? SymmetricKey(data: dataKeyBytes[version - 1]) : nil
     }
 
-    init(account: String, accountKey: SymmetricKey, idKey: SymmetricKey, dataKeys: [SymmetricKey]) {
+    init(account: String, accountKey: SymmetricKey, idKey: SymmetricKey, dataKeys: [SymmetricKey], identityKeys: IdentityKeyPairs?) {
         self.account = account.lowercased()
         accountBytes = accountKey.withUnsafeBytes { Data($0) }
         idKeyBytes = idKey.withUnsafeBytes { Data($0) }
         dataKeyBytes = dataKeys.map { key in key.withUnsafeBytes { Data($0) } }
+        self.identityKeys = identityKeys
     }
 
     /// New keys for `account`: the keyring, the material to keep on the server (wrapped by
@@ -45,7 +49,8 @@ public struct AccountKeyring: Sendable {
         account: String, password: PasswordKeys, parameters: KDFParameters
     ) throws(EncryptionError) -> (keyring: AccountKeyring, material: AccountKeys, recovery: RecoveryCode) {
         let keyring = AccountKeyring(
-            account: account, accountKey: SymmetricKey(size: .bits256), idKey: SymmetricKey(size: .bits256), dataKeys: [SymmetricKey(size: .bits256)])
+            account: account, accountKey: SymmetricKey(size: .bits256), idKey: SymmetricKey(size: .bits256), dataKeys: [SymmetricKey(size: .bits256)],
+            identityKeys: .make())
         let recovery = RecoveryCode()
         let accountKey = SymmetricKey(data: keyring.accountBytes)
         let binding = KeyWrap.accountKeyData(account: keyring.account)
@@ -57,7 +62,8 @@ public struct AccountKeyring: Sendable {
             dataKeys: try keyring.dataKeyBytes.indices.map { index throws(EncryptionError) in
                 Base64URL.encode(try KeyWrap.wrap(
                     SymmetricKey(data: keyring.dataKeyBytes[index]), with: accountKey, data: KeyWrap.zoneKeyData(zone: privateZone, version: index + 1)))
-            })
+            },
+            identity: try keyring.identityKeys?.wrapped(by: accountKey, account: keyring.account))
         return (keyring, material, recovery)
     }
 
@@ -81,7 +87,8 @@ public struct AccountKeyring: Sendable {
             dataKeys.append(try KeyWrap.unwrap(sealed, with: accountKey, data: KeyWrap.zoneKeyData(zone: Self.privateZone, version: index + 1)))
         }
         guard !dataKeys.isEmpty else { throw .malformed }
-        self.init(account: account, accountKey: accountKey, idKey: idKey, dataKeys: dataKeys)
+        let identityKeys = try material.identity.map { keys throws(EncryptionError) in try IdentityKeyPairs(opening: keys, with: accountKey, account: account) }
+        self.init(account: account, accountKey: accountKey, idKey: idKey, dataKeys: dataKeys, identityKeys: identityKeys)
     }
 
     /// `material` with the account key wrapped for a new password (stretched with new

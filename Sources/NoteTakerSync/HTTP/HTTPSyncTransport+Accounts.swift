@@ -39,6 +39,22 @@ extension HTTPSyncTransport {
         try await exchange(SyncAPI.addDataKey, body: try Self.encoded(addition), accepting: [204]) { _ in }
     }
 
+    /// Keeps identity keys in the account's key material, which has none yet (docs/sharing.md §2),
+    /// for the current password's login secret.
+    public func addIdentity(_ identity: IdentityKeys, password: String) async throws(SyncError) {
+        try await exchange(SyncAPI.addIdentity, body: try Self.encoded(IdentityAddition(identity: identity, password: password)), accepting: [204]) { _ in }
+    }
+
+    /// The public identity keys of the account named `username`.
+    public func identity(of username: String) async throws(SyncError) -> AccountIdentity {
+        guard UserName.isValid(username) else { throw .server(code: APIErrorCode.badRequest.rawValue, message: UserName.rule) }
+        let (data, _) = try await send(makeRequest(SyncAPI.userIdentity, name: username), accepting: [200])
+        guard let identity = try? JSONDecoder().decode(AccountIdentity.self, from: data), identity.isWellFormed else {
+            throw .server(code: APIErrorCode.badRequest.rawValue, message: "The server's answer for \(username)'s identity keys is not two 32-byte keys.")
+        }
+        return identity
+    }
+
     /// Names this transport's session in the account's list of sessions (sealed, for an
     /// end-to-end encrypted account: see ``DeviceNameSeal``).
     public func nameSession(_ deviceName: String?) async throws(SyncError) {

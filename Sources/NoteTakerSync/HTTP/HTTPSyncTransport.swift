@@ -96,10 +96,13 @@ public struct HTTPSyncTransport: SyncTransport {
 
     // MARK: Requests
 
-    func makeRequest(_ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, query: [URLQueryItem] = []) -> HTTPClientRequest {
+    func makeRequest(
+        _ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, name: String? = nil, query: [URLQueryItem] = []
+    ) -> HTTPClientRequest {
         var path = endpoint.path
         if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
         if let id { path = path.replacingOccurrences(of: "{id}", with: id) }
+        if let name { path = path.replacingOccurrences(of: "{name}", with: name) }
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.path = components.path.trimmingSuffix("/") + path
         components.queryItems = query.isEmpty ? nil : query

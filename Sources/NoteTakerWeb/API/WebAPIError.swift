@@ -82,9 +82,9 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "sync_busy", error)
         case .unencryptedAccount:
             self.init(.conflict, "unencrypted_account", error)
-        case .keysMissing:
+        case .keysMissing, .noIdentityKeys:
             self.init(.conflict, "keys_missing", error)
-        case .noRecoveryCode, .noKeysToRotate, .notEncrypted:
+        case .noRecoveryCode, .noKeysToRotate, .notEncrypted, .identityNeedsEncryption:
             self.init(.conflict, "not_encrypted", error)
         case .wrongPassword:
             self.init(.forbidden, "wrong_password", error)

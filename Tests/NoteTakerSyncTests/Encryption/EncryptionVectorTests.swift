@@ -202,6 +202,43 @@ import Testing
         #expect(throws: EncryptionError.notAuthentic) { try other.open(expected[0], index: 0, last: false) }
         #expect(throws: EncryptionError.notAuthentic) { try FileSeal(opening: Data("NTF2".utf8) + sealer.header.dropFirst(4), zone: "private", zoneKey: zoneKey, address: address) }
     }
+
+    /// docs/sharing.md §2: identity key pairs from their private halves, their wraps by the
+    /// account key, and the safety number of two accounts, the same from either side; each
+    /// wrap bound to its use and account, and public halves that are not the private halves'
+    /// refused.
+    @Test func identityKeysAndSafetyNumbers() throws {
+        let v = try vector("identity_keys")
+        let ada = try #require(v["ada"] as? [String: Any]), bob = try #require(v["bob"] as? [String: Any])
+        let pairs = try IdentityKeyPairs(agreement: try bytes(ada["agreementPrivate"]), signing: try bytes(ada["signingPrivate"]))
+        #expect(pairs.identity == AccountIdentity(agreement: try #require(ada["agreement"] as? String), signing: try #require(ada["signing"] as? String)))
+        let accountKey = try key(v["accountKey"])
+        let wraps = try #require(ada["wraps"] as? [String: [String: String]])
+        for (use, privateHalf) in [("agreement", "agreementPrivate"), ("signing", "signingPrivate")] {
+            let data = IdentityKeyPairs.wrapData(use, account: "Ada")
+            #expect(String(decoding: data, as: UTF8.self) == wraps[use]?["aad"])
+            let wrapped = try KeyWrap.wrap(try key(ada[privateHalf]), with: accountKey, data: data, nonce: try AES.GCM.Nonce(data: try bytes(v["nonce"])))
+            #expect(wrapped == (try bytes(wraps[use]?["wrapped"])))
+        }
+        let kept = IdentityKeys(agreement: pairs.identity.agreement, signing: pairs.identity.signing,
+                                agreementKey: try #require(wraps["agreement"]?["wrapped"]), signingKey: try #require(wraps["signing"]?["wrapped"]))
+        #expect(try IdentityKeyPairs(opening: kept, with: accountKey, account: "ada") == pairs)
+        // Swapped wraps, another account's name, or a public half of the server's own do not open.
+        var swapped = kept
+        (swapped.agreementKey, swapped.signingKey) = (kept.signingKey, kept.agreementKey)
+        #expect(throws: EncryptionError.notAuthentic) { try IdentityKeyPairs(opening: swapped, with: accountKey, account: "ada") }
+        #expect(throws: EncryptionError.notAuthentic) { try IdentityKeyPairs(opening: kept, with: accountKey, account: "bob") }
+        var replaced = kept
+        replaced.agreement = try #require(bob["agreement"] as? String)
+        #expect(throws: EncryptionError.notAuthentic) { try IdentityKeyPairs(opening: replaced, with: accountKey, account: "ada") }
+
+        let bobIdentity = AccountIdentity(agreement: try #require(bob["agreement"] as? String), signing: try #require(bob["signing"] as? String))
+        let number = SafetyNumber.between(("Ada", pairs.identity), ("bob", bobIdentity))
+        #expect(number == v["safetyNumber"] as? String)
+        #expect(SafetyNumber.between(("bob", bobIdentity), ("ada", pairs.identity)) == number, "the same from either side, whatever the case")
+        #expect(SafetyNumber.between(("bob", pairs.identity), ("ada", bobIdentity)) != number, "keys named for the other account")
+        #expect(SafetyNumber.between(("bob", AccountIdentity(agreement: "short", signing: bobIdentity.signing)), ("ada", pairs.identity)) == nil)
+    }
 }
 
 extension Data {

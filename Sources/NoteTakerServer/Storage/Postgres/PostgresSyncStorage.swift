@@ -88,6 +88,17 @@ public struct PostgresSyncStorage: SyncStorage {
         return false
     }
 
+    /// Sets an encrypted account's identity keys, only while it has none.
+    public func setIdentity(_ json: String, account: Int64) async throws -> Bool {
+        let rows = try await database.query("""
+            UPDATE account SET keys = jsonb_set(keys::jsonb, '{identity}', \(json)::jsonb)::text
+            WHERE id = \(account) AND keys IS NOT NULL AND COALESCE(jsonb_typeof(keys::jsonb -> 'identity'), 'null') = 'null'
+            RETURNING id
+            """)
+        for try await _ in rows.decode(Int64.self) { return true }
+        return false
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         let rows = try await database.query("SELECT recovery_hash FROM account WHERE id = \(account)")

@@ -111,6 +111,17 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    /// Sets an encrypted account's identity keys, only while it has none.
+    public func setIdentity(_ json: String, account: Int64) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE account SET keys = json_set(keys, '$.identity', json(?))
+                WHERE id = ? AND keys IS NOT NULL AND IFNULL(json_type(keys, '$.identity'), 'null') = 'null'
+                """, arguments: [json, account])
+            return db.changesCount == 1
+        }
+    }
+
     /// The hash of an account's recovery secret, if any.
     public func recoveryHash(account: Int64) async throws -> String? {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT recoveryHash FROM account WHERE id = ?", arguments: [account]) }
