@@ -51,6 +51,11 @@ struct AccountIdentityTests {
             #expect(try nobody.decode(APIErrorBody.self).message.replacingOccurrences(of: "nobody", with: "ada")
                     == plain.decode(APIErrorBody.self).message)
             #expect(try await client.send(.get, "/v1/users/a%20b/identity", token: grace).status == .badRequest)
+            // A name with an '@' arrives percent-encoded in the path.
+            let mailLike = Self.identity(seed: 40)
+            _ = try await register("grace@home.example", identity: mailLike, client)
+            let byMail = try await client.send(.get, "/v1/users/grace%40home.example/identity", token: ada)
+            #expect(try byMail.decode(AccountIdentity.self) == mailLike.identity)
         }
     }
 

@@ -56,7 +56,8 @@ struct SyncRoutes {
         }
         router.get("/v1/users/:name/identity") { request, context in
             _ = try await service.account(of: request, context)
-            return try JSONBody.response(try await service.identity(ofUserNamed: context.parameters.get("name") ?? ""))
+            let name = context.parameters.get("name").flatMap { $0.removingPercentEncoding } ?? ""
+            return try JSONBody.response(try await service.identity(ofUserNamed: name))
         }
         router.post("/v1/accounts/recovery") { request, context in
             let body = try await JSONBody.decode(RecoveryRequest.self, from: request)
