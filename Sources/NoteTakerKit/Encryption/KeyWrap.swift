@@ -27,6 +27,12 @@ public enum KeyWrap {
         Data("notetaker v1 zone id key|\(zone)".utf8)
     }
 
+    /// The associated data of an identity key's private half (docs/sharing.md §2): its use
+    /// (`agreement` or `signing`) and whose it is.
+    public static func identityKeyData(use: String, account: String) -> Data {
+        Data("notetaker v1 identity key|\(use)|\(account.lowercased())".utf8)
+    }
+
     /// Seals `key` under `wrapping` (a random nonce unless one is given, for the vectors).
     public static func wrap(_ key: SymmetricKey, with wrapping: SymmetricKey, data: Data, nonce: AES.GCM.Nonce = AES.GCM.Nonce()) throws(EncryptionError) -> Data {
         do {

@@ -90,7 +90,8 @@ package struct PushBatch: Codable, Sendable {
                     bytes += estimate
                     let base = stored?.changeTag
                     var baseLive = queued.derived && base != nil
-                    if baseLive, type == .tag, try TagTombstones.isDeletion(db, id: key, changeTag: base) { baseLive = false }
+                    // A tag made again over its deletion names it, and is based on it.
+                    if baseLive, type == .tag, fields?[TagRecord.Field.replaces.rawValue] != nil { baseLive = false }
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: base,
                                                 fields: fields, derived: queued.derived, baseLive: baseLive))
                     texts.append(text)

@@ -78,12 +78,6 @@ enum TagTombstones {
         return (try? NoteRecord(fields: base))?.tagIds.contains(tag) == true
     }
 
-    /// Whether `changeTag` is the deletion of tag `id` this device saw: the tag was made again
-    /// here over it (``adopt(_:id:)``) and goes up based on it.
-    static func isDeletion(_ db: Database, id: String, changeTag: String?) throws -> Bool {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM sync_tag_tombstone WHERE id = ?"), arguments: [id]) == changeTag
-    }
-
     /// Gives tag `id`, just made here, the change tag of its deletion, when this device saw
     /// one. Until the tag is synced past it, its record names that deletion
     /// (``TagRecord/replaces``): a device that had the tag from before, and never saw the

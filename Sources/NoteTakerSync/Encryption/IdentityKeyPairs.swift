@@ -36,17 +36,12 @@ public struct IdentityKeyPairs: Sendable, Equatable {
         self.init(agreement: agreementKey, signing: signingKey)
     }
 
-    /// The associated data of an identity key's wrap: what it is for, and whose.
-    static func wrapData(_ use: String, account: String) -> Data {
-        Data("notetaker v1 identity key|\(use)|\(account.lowercased())".utf8)
-    }
-
     /// The pairs as the key material keeps them, the private halves wrapped by `accountKey`.
     func wrapped(by accountKey: SymmetricKey, account: String) throws(EncryptionError) -> IdentityKeys {
         IdentityKeys(
             agreement: identity.agreement, signing: identity.signing,
-            agreementKey: Base64URL.encode(try KeyWrap.wrap(SymmetricKey(data: agreementBytes), with: accountKey, data: Self.wrapData("agreement", account: account))),
-            signingKey: Base64URL.encode(try KeyWrap.wrap(SymmetricKey(data: signingBytes), with: accountKey, data: Self.wrapData("signing", account: account))))
+            agreementKey: Base64URL.encode(try KeyWrap.wrap(SymmetricKey(data: agreementBytes), with: accountKey, data: KeyWrap.identityKeyData(use: "agreement", account: account))),
+            signingKey: Base64URL.encode(try KeyWrap.wrap(SymmetricKey(data: signingBytes), with: accountKey, data: KeyWrap.identityKeyData(use: "signing", account: account))))
     }
 
     /// Opens the pairs the key material keeps; ``EncryptionError/notAuthentic`` when a wrap
@@ -54,8 +49,8 @@ public struct IdentityKeyPairs: Sendable, Equatable {
     /// that put keys of its own beside the account's).
     init(opening keys: IdentityKeys, with accountKey: SymmetricKey, account: String) throws(EncryptionError) {
         guard let agreement = Base64URL.decode(keys.agreementKey), let signing = Base64URL.decode(keys.signingKey) else { throw .malformed }
-        let agreementKey = try KeyWrap.unwrap(agreement, with: accountKey, data: Self.wrapData("agreement", account: account))
-        let signingKey = try KeyWrap.unwrap(signing, with: accountKey, data: Self.wrapData("signing", account: account))
+        let agreementKey = try KeyWrap.unwrap(agreement, with: accountKey, data: KeyWrap.identityKeyData(use: "agreement", account: account))
+        let signingKey = try KeyWrap.unwrap(signing, with: accountKey, data: KeyWrap.identityKeyData(use: "signing", account: account))
         try self.init(agreement: agreementKey.withUnsafeBytes { Data($0) }, signing: signingKey.withUnsafeBytes { Data($0) })
         guard identity == keys.identity else { throw .notAuthentic }
     }

@@ -215,7 +215,7 @@ import Testing
         let accountKey = try key(v["accountKey"])
         let wraps = try #require(ada["wraps"] as? [String: [String: String]])
         for (use, privateHalf) in [("agreement", "agreementPrivate"), ("signing", "signingPrivate")] {
-            let data = IdentityKeyPairs.wrapData(use, account: "Ada")
+            let data = KeyWrap.identityKeyData(use: use, account: "Ada")
             #expect(String(decoding: data, as: UTF8.self) == wraps[use]?["aad"])
             let wrapped = try KeyWrap.wrap(try key(ada[privateHalf]), with: accountKey, data: data, nonce: try AES.GCM.Nonce(data: try bytes(v["nonce"])))
             #expect(wrapped == (try bytes(wraps[use]?["wrapped"])))
