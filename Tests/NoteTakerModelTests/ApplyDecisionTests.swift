@@ -19,6 +19,8 @@ struct ApplyDecisionTests {
         var recordType = RecordType.note
         /// An attachment's note is not here.
         var noteMissing = false
+        /// The server refused this device's creation, sent again and unchanged since.
+        var resentCreation = false
         var expected: ApplyDecision
 
         enum Synced: Sendable { case atServerTag, atOlderTag, never }
@@ -29,8 +31,10 @@ struct ApplyDecisionTests {
             case .atOlderTag: "t1"
             case .never: nil
             }
-            return Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag,
-                             pending: pending, refusedDeletion: refusedDeletion, noteMissing: noteMissing)
+            var situation = Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag,
+                                      pending: pending, refusedDeletion: refusedDeletion, noteMissing: noteMissing)
+            situation.resentCreation = resentCreation
+            return situation
         }
 
         var testDescription: String { what }
@@ -59,6 +63,10 @@ struct ApplyDecisionTests {
              pending: .save(derived: false), expected: .editBeatsServerDeletion),
         Case(what: "deleted elsewhere, changed here only as a consequence: the deletion wins", serverDeleted: true,
              synced: .atOlderTag, pending: .save(derived: true), expected: .deleteOverDerivedChange),
+        Case(what: "deleted elsewhere after this device's creation made it, sent again unchanged: the deletion wins", serverDeleted: true,
+             synced: .never, pending: .save(derived: false), resentCreation: true, expected: .deleteOverDerivedChange),
+        Case(what: "deleted elsewhere, created here and changed since: the change wins", serverDeleted: true,
+             synced: .never, pending: .save(derived: false), expected: .editBeatsServerDeletion),
         Case(what: "an attachment whose note is not here waits for it", exists: false, synced: .never, recordType: .attachment,
              noteMissing: true, expected: .waitForNote),
         Case(what: "an attachment whose note is here is taken", exists: false, synced: .never, recordType: .attachment,

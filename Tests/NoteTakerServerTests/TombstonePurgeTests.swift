@@ -57,9 +57,9 @@ struct TombstonePurgeTests {
             _ = try await client.changes(sessions[1], since: made.afterDeletion)
             let purged = try await server.service.purgeTombstones(now: moment)
             #expect(purged.tombstones == 1 && purged.accounts == 1)
-            // The tombstone counted {} and its row's 200 bytes; the answers kept from before the
-            // purge went with it (see `batchSentAgainAfterAPurge`).
-            #expect(try await server.service.status(of: made.account).usedBytes < before - 202)
+            // The tombstone counted {} and its row's 200 bytes; the answers kept stay (see
+            // `batchSentAgainAfterAPurge`).
+            #expect(try await server.service.status(of: made.account).usedBytes == before - 202)
             let everything = try await client.changes(sessions[0])
             #expect(everything.records.map(\.recordId).contains(made.x) == false)
             #expect(everything.records.count == 1)
@@ -67,28 +67,35 @@ struct TombstonePurgeTests {
         }
     }
 
-    @Test("a batch sent again after a purge is decided anew, not answered from before a deletion no device can be told of")
+    @Test("a batch sent again after a purge is answered with the deletion it missed: neither saved as before nor made again")
     func batchSentAgainAfterAPurge() async throws {
         let server = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
         try await server.test { client in
             let session = try await client.register("ada")
-            let (request, x) = (UUID(), UUID())
-            // One device saves X and never hears the answer; another deletes X; months later
-            // the tombstone is purged.
-            let saved = try await client.modify(session, [noteSave(x, title: "X")], requestId: request)
-            let deletion = RecordChange(recordType: "note", recordId: x, operation: .delete, baseChangeTag: saved.results[0].changeTag, fields: nil)
-            _ = try await client.modify(session, [deletion])
-            // A fetch records where it asked from: the second one is past the deletion.
+            let (request, x, y, z) = (UUID(), UUID(), UUID(), UUID())
+            // One device saves X and Y and never hears the answer; another deletes X; months
+            // later the tombstone is purged. Z, refused in that batch, was deleted and purged too.
+            let first = try await client.modify(session, [noteSave(z, title: "Z")])
+            let saved = try await client.modify(session, [noteSave(x, title: "X"), noteSave(y, title: "Y"), noteSave(z, title: "Z again")], requestId: request)
+            #expect(saved.results.map(\.outcome) == [.saved, .saved, .serverRecordChanged])
+            let deletions = [(x, saved.results[0].changeTag), (z, first.results[0].changeTag)].map {
+                RecordChange(recordType: "note", recordId: $0, operation: .delete, baseChangeTag: $1, fields: nil)
+            }
+            let deleted = try await client.modify(session, deletions).results.compactMap { $0.changeTag }
+            // A fetch records where it asked from: the second one is past the deletions.
             _ = try await client.changes(session, since: try await client.changes(session).token)
-            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
-            // The first device sends its batch again. Answered from before, it would keep an X
-            // the server no longer holds, forever; decided anew, the server holds what it says.
-            let again = try await client.modify(session, [noteSave(x, title: "X")], requestId: request)
-            #expect(again.results[0].outcome == .saved)
-            #expect(again.results[0].changeTag != saved.results[0].changeTag)
-            let everything = try await client.changes(session)
-            #expect(everything.records.map(\.recordId) == [x])
-            #expect(everything.records.first?.changeTag == again.results[0].changeTag)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 2)
+            // The first device sends its batch again. Answered "saved" from before, it would keep
+            // an X the server no longer holds, for good; decided anew, it would make X again over
+            // a deletion made after it. It is told of the deletion instead; Y is saved as before.
+            let again = try await client.modify(session, [noteSave(x, title: "X"), noteSave(y, title: "Y"), noteSave(z, title: "Z again")], requestId: request)
+            #expect(again.results[1].outcome == .saved && again.results[1].changeTag == saved.results[1].changeTag)
+            for (result, id) in [(again.results[0], x), (again.results[2], z)] {
+                #expect(result.outcome == .serverRecordChanged)
+                #expect(result.serverRecord?.recordId == id && result.serverRecord?.deleted == true)
+                #expect(result.serverRecord?.changeTag == deleted.last, "at the newest tombstone purged")
+            }
+            #expect(try await client.changes(session).records.map(\.recordId) == [y])
         }
     }
 

@@ -185,6 +185,39 @@ struct PurgedTombstoneTests {
         }
     }
 
+    /// Seed 1337 of the sealed simulation: a device's folder went up, its answer lost; another
+    /// device deleted the folder and the server purged the tombstone. The batch, sent again,
+    /// was decided anew against no record and made the folder again (sealed, a device that had
+    /// seen a later revision held the one made again as a replay, for good). Renamed here since,
+    /// the folder comes back, as an edit outranks a deletion.
+    @Test("a folder made here, its answer lost, deleted elsewhere and the deletion purged, is not made again by its batch sent again; renamed here since, it is",
+          arguments: [false, true])
+    func creationSentAgainAfterItsDeletionWasPurged(renamedSince: Bool) async throws {
+        try await withDevices(2) { devices, server in
+            let (a, b) = (devices[0], devices[1])
+            let folder = try a.store.createFolder(name: "Made here")
+            let lost = FaultyTransport(a.transport, .answersLost)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: a.store, transport: lost, options: .init(policy: .localWins)).sync()
+            }
+            try await b.sync()
+            #expect(try b.store.folderTree().map(\.folder.name) == ["Made here"])
+            try b.store.deleteFolder(id: folder.id)
+            try await b.sync()
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+            if renamedSince { _ = try a.store.renameFolder(id: folder.id, to: "Renamed here") }
+
+            let report = try await a.sync()
+            #expect(report.errors == 0, "\(report)")
+            try await b.sync()
+            for device in devices {
+                #expect(try device.store.folderTree().map(\.folder.name) == (renamedSince ? ["Renamed here"] : []), "\(device.name)")
+            }
+            let records = try await SealedSyncTests.serverRecords(server)
+            #expect(records.contains { $0.recordId == folder.id && !$0.deleted } == renamedSince)
+        }
+    }
+
     /// Seed 1013 of the simulation: a tag made again (by tagging a note) on a device that had
     /// seen its deletion goes up based on that deletion, as a save the software made; once the
     /// server had purged the tombstone, it was taken for a re-seal of a deleted record and

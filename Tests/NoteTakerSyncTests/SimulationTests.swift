@@ -90,7 +90,8 @@ struct SimulationTests {
 
     /// The same, for seeds whose fault showed end to end encrypted.
     @Test("sealed seeds that once found a fault still pass", arguments: [
-        907,  // a rotation's re-seal, sent after the server purged a folder's deletion the device had missed, made the folder again
+        907,    // a rotation's re-seal, sent after the server purged a folder's deletion the device had missed, made the folder again
+        1_337,  // a folder's creation, its answer lost, sent again after its deletion was purged, made it again at an older revision
     ] as [UInt64])
     func foundSealedFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, sealed: true).run()

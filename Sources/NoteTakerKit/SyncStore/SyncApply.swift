@@ -73,27 +73,30 @@ struct SyncApply {
     /// With `absent`, the caller has looked (for a whole page at once): this device has no
     /// row of the record and no change of it waiting. With `refusedDeletion`, the server sent
     /// the record refusing the deletion this device sent (see ``ApplyDecision/Situation/refusedDeletion``).
-    /// `sent`: the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``).
+    /// `sent`: the change the server refused with it (see ``merge(_:_:_:local:server:sent:policy:)``);
+    /// `resentCreation`: see ``ApplyDecision/Situation/resentCreation``.
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
-                        refusedDeletion: Bool = false, sent: RecordChange? = nil) throws {
+                        refusedDeletion: Bool = false, sent: RecordChange? = nil, resentCreation: Bool = false) throws {
         let outer = incoming
         incoming = record
         defer { incoming = outer }
         if try !absent || holdsRecords(db) {
             try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         }
-        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, refusedDeletion: refusedDeletion, sent: sent)
+        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, refusedDeletion: refusedDeletion, sent: sent, resentCreation: resentCreation)
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
     }
 
     private mutating func applyRecord(
-        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, refusedDeletion: Bool, sent: RecordChange?
+        _ db: Database, _ record: SyncRecord, fieldsText: String?, absent: Bool, refusedDeletion: Bool, sent: RecordChange?, resentCreation: Bool
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        let steps = ApplyStep.plan(try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion))
+        var situation = try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion)
+        situation.resentCreation = resentCreation
+        let steps = ApplyStep.plan(situation)
         // Anything but a new note may touch indexed rows: index what is waiting first.
         if steps != [.insertArriving] { try flushIndex(db) }
         for step in steps {
@@ -201,9 +204,7 @@ struct SyncApply {
                                 sent: RecordChange? = nil, policy: MergePolicy) throws {
         var base = try SyncBase.fields(db, type, key)
         if let sent, let fields = sent.fields {
-            let neverSynced = try Bool.fetchOne(db, sql: "SELECT lastSyncedAt IS NULL FROM \(type.table) WHERE id = ?", arguments: [key]) ?? false
-            let created = sent.baseChangeTag == nil && type != .tag && neverSynced
-            base = created ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
+            base = try Self.isCreation(db, sent) ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
         }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         guard try write(db, type, key, outcome.fields) else {
@@ -224,6 +225,14 @@ struct SyncApply {
                                     local: local, server: server.fields, at: now, sources: sources)
             report.conflicts += 1
         }
+    }
+
+    /// Whether `sent` is the save that created its row here: sent against no version by a row
+    /// never synced, with an id no other device makes (a tag's follows from its name).
+    static func isCreation(_ db: Database, _ sent: RecordChange) throws -> Bool {
+        guard sent.operation == .save, sent.baseChangeTag == nil, let type = RecordType(rawValue: sent.recordType), type != .tag
+        else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT lastSyncedAt IS NULL FROM \(type.table) WHERE id = ?", arguments: [sent.recordId.key]) ?? false
     }
 
     /// Whether the server's text of a note that lost to this device's is one this note had
@@ -252,8 +261,9 @@ struct SyncApply {
         }
         // A record refused with the server's own copy of what was sent is saved at its version.
         let tag = result.outcome == .saved ? result.changeTag ?? "" : result.serverRecord?.changeTag ?? ""
+        let unchangedSince = try pending(db, type, key)?.seq == sentSequence
         let situation = AnswerStep.Situation(
-            answer: answer, operation: change.operation, unchangedSince: try pending(db, type, key)?.seq == sentSequence,
+            answer: answer, operation: change.operation, unchangedSince: unchangedSince,
             exists: try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(type.table) WHERE id = ?"), arguments: [key]) == true,
             staging: try isStaging(db), sentBefore: sentBefore)
         for step in AnswerStep.plan(situation) {
@@ -277,7 +287,8 @@ struct SyncApply {
                                arguments: [type.rawValue, key, tag])
             case .applyServerRecord(let resent):
                 if let record = result.serverRecord {
-                    try apply(db, record, refusedDeletion: change.operation == .delete, sent: resent ? change : nil)
+                    try apply(db, record, refusedDeletion: change.operation == .delete, sent: resent ? change : nil,
+                              resentCreation: resent && unchangedSince && Self.isCreation(db, change))
                 }
             case .recordFailure:
                 report.errors += 1

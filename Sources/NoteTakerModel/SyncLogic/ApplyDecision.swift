@@ -12,9 +12,11 @@ package enum ApplyDecision: Equatable {
     case waitForNote
     /// Deleted elsewhere, not changed here: the row goes (when there is one).
     case delete
-    /// Deleted elsewhere, and the change waiting here was one the software made only as a
-    /// consequence of another (derived): it does not count against a deletion, which wins as
-    /// if nothing waited. The change is dropped and the row goes (when there is one).
+    /// Deleted elsewhere, and the change waiting here does not count against the deletion,
+    /// which wins as if nothing waited: one the software made only as a consequence of
+    /// another (derived), or this device's creation of the record, which the deletion
+    /// followed (``Situation/resentCreation``). The change is dropped and the row goes (when
+    /// there is one).
     case deleteOverDerivedChange
     /// Deleted here and elsewhere: the deletion waiting to go up is dropped.
     case bothDeleted
@@ -54,6 +56,12 @@ package enum ApplyDecision: Equatable {
         /// An attachment's note is not here (looked up only for an attachment the server
         /// saved with no change of it waiting here).
         package var noteMissing = false
+        /// The server sent the record refusing the save that created it here (sent against
+        /// no version by a row never synced, with an id no other device makes: not a tag's),
+        /// sent in an earlier cycle too, whose answer never came, and nothing changed here
+        /// since. Only that save can have made the record on the server: a deletion of it
+        /// came after it, and wins.
+        package var resentCreation = false
     /// What this device holds of a record the server sent.
     package init(
         recordType: RecordType = .note, serverDeleted: Bool, serverTag: String, exists: Bool, localTag: String?,
@@ -89,7 +97,7 @@ package enum ApplyDecision: Equatable {
             return deletedTag != situation.serverTag && situation.refusedDeletion ? .editBeatsLocalDeletion : .keep
         case .save(let derived)?:
             if situation.serverDeleted {
-                if derived { return .deleteOverDerivedChange }
+                if derived || situation.resentCreation { return .deleteOverDerivedChange }
                 return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere
             }
             if !situation.exists { return .takeInsteadOfMissingRow }

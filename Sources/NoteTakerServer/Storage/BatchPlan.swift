@@ -155,6 +155,13 @@ struct BatchPlan {
     static let storedAnswers = 1_000
 }
 
+extension ModifyRequest {
+    /// The records the batch changes, which ``BatchPlan`` decides against.
+    var keys: Set<BatchPlan.RecordKey> {
+        Set(changes.map { BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType) })
+    }
+}
+
 /// The versions a storage keeps of one note after adding one: which to drop, by sequence.
 enum VersionKeeping {
     /// The sequences of the versions to drop, given every version of the note (sequence,

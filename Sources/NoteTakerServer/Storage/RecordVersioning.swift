@@ -39,7 +39,7 @@ enum RecordVersioning {
             guard change.derived == true, change.baseLive == true, change.operation == .save,
                   let base = change.baseChangeTag.flatMap({ Int64($0) }), base < purgedThrough
             else { return .apply }
-            return .conflict(SyncRecord(recordType: change.recordType, recordId: change.recordId, changeTag: String(purgedThrough), deleted: true, fields: [:]))
+            return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedThrough))
         }
         if change.operation == .delete, current.deleted {
             return .alreadyApplied(changeTag: current.changeTag)
@@ -52,6 +52,13 @@ enum RecordVersioning {
             }
         }
         return .conflict(current)
+    }
+
+    /// The deletion of a record the server no longer holds, as it answers a change of it that
+    /// yields to that deletion: a tombstone at `purgedThrough`, the newest one purged, which
+    /// is as late as the record's own could have been.
+    static func purgedDeletion(recordType: String, recordId: UUID, purgedThrough: Int64) -> SyncRecord {
+        SyncRecord(recordType: recordType, recordId: recordId, changeTag: String(purgedThrough), deleted: true, fields: [:])
     }
 
     /// The last edit of a record after `change`, sent by `device`, is stored as change

@@ -89,11 +89,11 @@ extension PostgresSyncStorage {
             }
             // An answer past its retention is not given again (see the SQLite storage).
             if let stored, stored.createdAt >= now - BatchPlan.answerRetention {
-                return try await replay(connection, account: account, stored.response)
+                return try await replay(connection, account: account, stored.response, purgedThrough: purgedThrough)
             }
             let replacedBytes = Int64(stored?.response.count ?? 0)
             let plan = try BatchPlan(
-                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try await current(connection, account: account, request))
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try await current(connection, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -142,11 +142,9 @@ extension PostgresSyncStorage {
     /// in a first push of 100,000 notes: 7 ms a batch at 10,000 records and growing,
     /// against 1 ms for the probes).
     private func current(
-        _ connection: PostgresConnection, account: Int64, _ request: ModifyRequest
+        _ connection: PostgresConnection, account: Int64, _ keys: Set<BatchPlan.RecordKey>
     ) async throws -> [BatchPlan.RecordKey: BatchPlan.StoredRecord] {
-        let keys = Array(Set(request.changes.map {
-            BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType)
-        }))
+        let keys = Array(keys)
         let rows = try await connection.query("""
             SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size, COALESCE(r.edit_seq, r.seq),
                 CASE WHEN r.edit_seq IS NULL THEN r.author ELSE r.edit_author END
@@ -278,20 +276,11 @@ extension PostgresSyncStorage {
         }
     }
 
-    /// A kept answer, with the server's current copy of each record that conflicted.
-    private func replay(_ connection: PostgresConnection, account: Int64, _ stored: Data) async throws -> ModifyResponse {
-        var response = try ModifyResponse(wireJSON: Array(stored))
-        for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
-            let result = response.results[index]
-            let rows = try await connection.query("""
-                SELECT record_type, record_id, seq, deleted, fields FROM record
-                WHERE account_id = \(account) AND record_id = \(result.recordId.key) AND record_type = \(result.recordType)
-                """, logger: database.logger)
-            for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String).self) {
-                response.results[index].serverRecord = try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields)
-            }
-        }
-        return response
+    /// A kept answer given again (``KeptAnswer/replay(_:held:purgedThrough:)``).
+    private func replay(_ connection: PostgresConnection, account: Int64, _ stored: Data, purgedThrough: Int64) async throws -> ModifyResponse {
+        let kept = try ModifyResponse(wireJSON: Array(stored))
+        let held = try await current(connection, account: account, KeptAnswer.keys(kept)).mapValues(\.record)
+        return KeptAnswer.replay(kept, held: held, purgedThrough: purgedThrough)
     }
 
     /// A record from its columns.

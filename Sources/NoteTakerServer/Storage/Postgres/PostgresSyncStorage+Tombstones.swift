@@ -43,16 +43,8 @@ extension PostgresSyncStorage {
                         purged_through = GREATEST(purged_through, (SELECT COALESCE(MAX(seq), 0) FROM gone))
                     WHERE id = \(account) RETURNING (SELECT COUNT(*) FROM gone)
                     """, logger: logger)
-                let removed = try await Self.first(gone, Int64.self) ?? 0
-                guard removed > 0 else { return Int64(0) }
-                // The answers kept for batches sent again go too (see the SQLite storage).
-                try await connection.query("""
-                    WITH old AS (
-                        DELETE FROM request WHERE account_id = \(account) AND created_at < \(horizon.deletedBefore)
-                        RETURNING length(response) AS size)
-                    UPDATE account SET answer_bytes = answer_bytes - (SELECT COALESCE(SUM(size), 0) FROM old) WHERE id = \(account)
-                    """, logger: logger)
-                return removed
+                // The answers kept for batches sent again stay (see the SQLite storage).
+                return try await Self.first(gone, Int64.self) ?? 0
             }
             if removed > 0 {
                 summary.tombstones += Int(removed)

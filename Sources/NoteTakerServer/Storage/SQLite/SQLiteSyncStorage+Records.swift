@@ -53,26 +53,16 @@ extension SQLiteSyncStorage {
             let now = Date().timeIntervalSince1970
             let stored = try Row.fetchOne(db, sql: "SELECT response, createdAt FROM request WHERE accountId = ? AND requestId = ?",
                                           arguments: [account, requestKey])
+            let position = try Row.fetchOne(db, sql: "SELECT sequence, purgedThrough FROM account WHERE id = ?", arguments: [account])
+            let (sequence, purgedThrough): (Int64, Int64) = (position?["sequence"] ?? 0, position?["purgedThrough"] ?? 0)
             // An answer past its retention is not given again, though not yet deleted: the
             // batch is decided anew, and its new answer takes the old one's place.
             if let stored, (stored["createdAt"] as Double) >= now - BatchPlan.answerRetention {
-                return try Self.replay(db, account: account, stored["response"])
+                return try Self.replay(db, account: account, stored["response"], purgedThrough: purgedThrough)
             }
             let replacedBytes = Int64((stored?["response"] as Data?)?.count ?? 0)
-            let position = try Row.fetchOne(db, sql: "SELECT sequence, purgedThrough FROM account WHERE id = ?", arguments: [account])
-            let (sequence, purgedThrough): (Int64, Int64) = (position?["sequence"] ?? 0, position?["purgedThrough"] ?? 0)
-            var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
-            for change in request.changes {
-                let key = BatchPlan.RecordKey(recordId: change.recordId.key, recordType: change.recordType)
-                current[key] = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq,
-                        CASE WHEN editSeq IS NULL THEN author ELSE editAuthor END AS editAuthor
-                    FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
-                    """), arguments: [account, key.recordId, key.recordType]).map {
-                    BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"], editAuthor: $0["editAuthor"])
-                }
-            }
-            let plan = try BatchPlan(request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: current)
+            let plan = try BatchPlan(
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try Self.current(db, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -194,16 +184,25 @@ extension SQLiteSyncStorage {
         return -freed
     }
 
-    /// A kept answer, with the server's current copy of each record that conflicted.
-    static func replay(_ db: Database, account: Int64, _ stored: Data) throws -> ModifyResponse {
-        var response = try ModifyResponse(wireJSON: Array(stored))
-        for index in response.results.indices where response.results[index].outcome == .serverRecordChanged {
-            let result = response.results[index]
-            response.results[index].serverRecord = try Row.fetchOne(db, sql: """
-                SELECT recordType, recordId, seq, deleted, fields FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
-                """, arguments: [account, result.recordId.key, result.recordType]).map(Self.record)
+    /// A kept answer given again (``KeptAnswer/replay(_:held:purgedThrough:)``).
+    static func replay(_ db: Database, account: Int64, _ stored: Data, purgedThrough: Int64) throws -> ModifyResponse {
+        let kept = try ModifyResponse(wireJSON: Array(stored))
+        return KeptAnswer.replay(kept, held: try current(db, account: account, KeptAnswer.keys(kept)).mapValues(\.record), purgedThrough: purgedThrough)
+    }
+
+    /// The records of the account with these keys, as the server holds them now.
+    static func current(_ db: Database, account: Int64, _ keys: Set<BatchPlan.RecordKey>) throws -> [BatchPlan.RecordKey: BatchPlan.StoredRecord] {
+        var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
+        for key in keys {
+            current[key] = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq,
+                    CASE WHEN editSeq IS NULL THEN author ELSE editAuthor END AS editAuthor
+                FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
+                """), arguments: [account, key.recordId, key.recordType]).map {
+                BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"], editAuthor: $0["editAuthor"])
+            }
         }
-        return response
+        return current
     }
 
     /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).

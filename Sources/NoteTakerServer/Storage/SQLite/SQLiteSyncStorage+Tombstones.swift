@@ -36,17 +36,11 @@ extension SQLiteSyncStorage {
                     DELETE FROM record WHERE accountId = ? AND deleted = 1 AND deletedAt < ? AND seq <= ? RETURNING seq, size
                     """, arguments: [account, horizon.deletedBefore, seen])
                 guard let newest = gone.map({ $0["seq"] as Int64 }).max() else { return 0 }
-                // The answers kept for batches sent again go too, when older than the purge's
-                // horizon: such a batch could have come before a deletion no device can be
-                // told of any more, so it is decided against the records as they are now.
-                let answers = try Int64.fetchOne(db, sql: """
-                    SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE accountId = ? AND createdAt < ?
-                    """, arguments: [account, horizon.deletedBefore]) ?? 0
-                try db.execute(sql: "DELETE FROM request WHERE accountId = ? AND createdAt < ?", arguments: [account, horizon.deletedBefore])
+                // The answers kept for batches sent again stay: one naming a record purged now
+                // is given again with its deletion (``KeptAnswer``).
                 try db.execute(sql: """
-                    UPDATE account SET recordBytes = recordBytes - ?, answerBytes = answerBytes - ?, purgedThrough = MAX(purgedThrough, ?)
-                    WHERE id = ?
-                    """, arguments: [gone.reduce(Int64(0)) { $0 + ($1["size"] as Int64) }, answers, newest, account])
+                    UPDATE account SET recordBytes = recordBytes - ?, purgedThrough = MAX(purgedThrough, ?) WHERE id = ?
+                    """, arguments: [gone.reduce(Int64(0)) { $0 + ($1["size"] as Int64) }, newest, account])
                 return gone.count
             }
             if removed > 0 {
