@@ -141,7 +141,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            exclude: ["openapi.json", "embedded-files.txt"],
+            exclude: ["openapi.json", "Published", "embedded-files.txt"],
             plugins: ["EmbedFiles"]
         ),
         // `notetaker` hands sync, serve, import and export to `notetaker-full` (see CompanionCommand).

@@ -69,4 +69,6 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The account still holds records in plain text (409): a conversion to end-to-end
     /// encryption is not finished until each is sent again sealed; nothing was deleted.
     case unsealedRecords
+    /// Another account holds a published page of that id (409); nothing was changed.
+    case pageTaken
 }

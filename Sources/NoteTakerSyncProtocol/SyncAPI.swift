@@ -75,6 +75,14 @@ public enum SyncAPI {
     public static let downloadAsset = Endpoint(method: "GET", path: "/v1/assets/{hash}")
     /// Server-sent events: `changes` whenever the account's records change.
     public static let events = Endpoint(method: "GET", path: "/v1/events")
+    /// The account's published pages (``PublishedPageSummary``).
+    public static let publishedPages = Endpoint(method: "GET", path: "/v1/published")
+    /// Puts a sealed page (docs/sharing.md §5): made, or replaced at the same id.
+    public static let publishPage = Endpoint(method: "PUT", path: "/v1/published/{id}")
+    /// Deletes one of the account's published pages.
+    public static let unpublishPage = Endpoint(method: "DELETE", path: "/v1/published/{id}")
+    /// A published page's sealed blob, to anyone (no session).
+    public static let publishedPage = Endpoint(method: "GET", path: "/v1/published/{id}")
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
@@ -82,6 +90,7 @@ public enum SyncAPI {
         recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
         changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
+        publishedPages, publishPage, unpublishPage, publishedPage,
     ]
 }
 
@@ -114,6 +123,8 @@ public enum SyncLimits {
     /// The most bytes of any answer other than an asset: a full page and its largest record,
     /// with room for the JSON around them. A device stops reading an answer that runs over.
     public static let maxResponseBytes = 16_000_000
+    /// The most bytes of one published page, sealed (docs/sharing.md §5.2): 25 MiB.
+    public static let maxPublishedBytes = 25 * 1_048_576
     /// The shortest password accepted.
     public static let minimumPasswordLength = 8
 }

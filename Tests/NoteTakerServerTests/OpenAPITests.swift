@@ -68,6 +68,7 @@ struct OpenAPITests {
             "HealthResponse": HealthResponse(
                 status: "unavailable", apiVersion: "v1", serverId: "s", maxBatchSize: 500, version: "1.2.3", database: "unreachable", message: "m"),
             "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
+            "PublishedPageSummary": PublishedPageSummary(id: "AAAAAAAAAAAAAAAAAAAAAA", size: 32, createdAt: 0),
         ]
         for (name, sample) in samples {
             let schema = try #require(schemas[name], "\(name) is not documented")

@@ -10,7 +10,7 @@ extension SyncServerError: HTTPResponseError {
         case .unauthorized, .sessionEnded: .unauthorized
         case .resyncRequired, .serverRestored, .tombstonesPurged: .gone
         case .notFound: .notFound
-        case .accountExists, .keysChanged, .sealedAlready, .unsealedRecords: .conflict
+        case .accountExists, .keysChanged, .sealedAlready, .unsealedRecords, .pageTaken: .conflict
         case .registrationClosed: .forbidden
         case .tooLarge: .contentTooLarge
         case .quotaExceeded, .serverFull: .init(code: 507, reasonPhrase: "Insufficient Storage")
@@ -65,7 +65,8 @@ enum JSONBody {
         }
     }
 
-    private static func collect(_ request: Request, limit: Int) async throws(SyncServerError) -> ByteBuffer {
+    /// A request body of at most `limit` bytes; ``APIErrorCode/tooLarge`` past it.
+    static func collect(_ request: Request, limit: Int) async throws(SyncServerError) -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: limit)
         } catch {

@@ -176,6 +176,7 @@ struct SyncRoutes {
             return try JSONBody.response(try await service.dropPlaintext(for: account))
         }
         AssetRoutes(service: service).register(on: router)
+        PublishedRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
     }
 }

@@ -33,6 +33,9 @@ public struct SyncServerError: Error, Sendable, Equatable {
     /// The user name or password is wrong (never says which).
     static let wrongCredentials = SyncServerError(.unauthorized, "Wrong user name or password.")
 
+    /// Another account holds a published page of the id sent.
+    static let pageTaken = SyncServerError(.pageTaken, "Another account holds a published page of this id. Nothing was changed: publish again, which draws a new id.")
+
     /// The account's storage is full.
     static func quotaExceeded(used: Int64, quota: Int64) -> SyncServerError {
         var error = SyncServerError(.quotaExceeded, "Storage full: this account uses \(used) of its \(quota) bytes. Delete notes or attachments, then sync again.")

@@ -57,19 +57,19 @@ public enum StorageCopy {
             var summary = Summary()
             summary.accounts = try await copy("""
                 SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt, purgedThrough,
-                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, ''), IFNULL(recoveryHash, '')
+                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, ''), IFNULL(recoveryHash, ''), publishedBytes
                 FROM account ORDER BY id
                 """) { rows in
                 try await connection.query("""
                     INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at,
-                        purged_through, quota_bytes, kdf, keys, recovery_hash)
-                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, ''), NULLIF(rh, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        purged_through, quota_bytes, kdf, keys, recovery_hash, published_bytes)
+                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, ''), NULLIF(rh, ''), pb FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Int64 })::bigint[],
                         \(rows.map { $0[5] as Int64 })::bigint[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as Int64 })::bigint[],
                         \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[], \(rows.map { $0[10] as Int64 })::bigint[],
                         \(rows.map { $0[11] as String })::text[], \(rows.map { $0[12] as String })::text[],
-                        \(rows.map { $0[13] as String })::text[])
-                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m, rh)
+                        \(rows.map { $0[13] as String })::text[], \(rows.map { $0[14] as Int64 })::bigint[])
+                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m, rh, pb)
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)
@@ -125,17 +125,26 @@ public enum StorageCopy {
                         \(rows.map { $0[1] as String })::text[], \(rows.map { $0[2] as Int64 })::bigint[])
                     """, logger: logger)
             }
+            // Published pages, a few at a time: each may be 25 MiB.
+            _ = try await copy("SELECT id, accountId, blob, size, createdAt FROM published_page ORDER BY id", batch: 8) { rows in
+                try await connection.query("""
+                    INSERT INTO published_page (id, account_id, blob, size, created_at)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
+                        \(rows.map { ByteBuffer(data: $0[2] as Data) })::bytea[], \(rows.map { $0[3] as Int64 })::bigint[],
+                        \(rows.map { $0[4] as Double })::float8[])
+                    """, logger: logger)
+            }
             let hashes = try await sqlite.read { try String.fetchAll($0, sql: "SELECT DISTINCT hash FROM asset") }
             for hash in hashes where try await copyFile(hash) { summary.files += 1 }
             return summary
         }
 
-        /// Copies the rows of `sql` a batch at a time (in the order of SQLite's rowids, or
+        /// Copies the rows of `sql` `batch` at a time (in the order of SQLite's rowids, or
         /// primary keys), handing each batch to `insert`; returns how many there were.
-        private func copy(_ sql: String, insert: ([Row]) async throws -> Void) async throws -> Int {
+        private func copy(_ sql: String, batch: Int = StorageCopy.batch, insert: ([Row]) async throws -> Void) async throws -> Int {
             var offset = 0
             while true {
-                let rows = try await sqlite.read { try Row.fetchAll($0, sql: sql + " LIMIT \(StorageCopy.batch) OFFSET \(offset)") }
+                let rows = try await sqlite.read { try Row.fetchAll($0, sql: sql + " LIMIT \(batch) OFFSET \(offset)") }
                 if rows.isEmpty { return offset }
                 try await insert(rows)
                 offset += rows.count

@@ -181,19 +181,31 @@ public protocol SyncStorage: Sendable {
     /// The mark of the batch that wrote the account's change `sequence` (see
     /// ``HistoryMark``): that of the first batch at or after it; `nil` when none is.
     func historyMark(account: Int64, at sequence: Int64) async throws -> String?
+    /// Keeps a sealed published page (docs/sharing.md §5.3) for the account, in place of the
+    /// one of the same id it held; ``SyncServerError/pageTaken`` when another account holds
+    /// that id, ``SyncServerError/quotaExceeded(used:quota:)`` when it would outgrow `quota`.
+    func publishPage(id: String, blob: Data, account: Int64, quota: Int64) async throws
+    /// The account's published pages, oldest first.
+    func publishedPages(account: Int64) async throws -> [PublishedPageSummary]
+    /// Deletes one of the account's published pages; `false` when it holds none of that id.
+    func unpublishPage(id: String, account: Int64) async throws -> Bool
+    /// A published page's sealed blob, whoever asks; `nil` when none has that id.
+    func publishedPage(id: String) async throws -> Data?
+    /// Whether a page is published at `id`.
+    func publishedPageExists(id: String) async throws -> Bool
     /// The newest change of a tombstone the account's purges removed (0 when none was): a
     /// device that fetched less far may have missed a deletion.
     func purgedThrough(account: Int64) async throws -> Int64
-    /// Removes the tombstones `horizon` allows, in every account, freeing their bytes; with
-    /// them go the account's answers kept from before the horizon, so that a batch sent again
-    /// after a purge is decided anew rather than answered from before a deletion.
+    /// Removes the tombstones `horizon` allows, in every account, freeing their bytes. The
+    /// answers kept for batches sent again stay: one given again after a purge tells of the
+    /// deletions of the records it names that the server no longer holds (``KeptAnswer``).
     func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary
     /// Records changed after sequence `after`, oldest first, at most `limit` and about
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device
     /// made and already holds (`skipping`).
     func changes(account: Int64, after: Int64, skipping: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage
-    /// Applies a batch atomically (or answers it again when its request id was seen within the
-    /// answers' 30 days); `fieldsJSON` as in ``BatchPlan/init(_:fieldsJSON:sequence:current:)``.
+    /// Applies a batch atomically (or answers it again, ``KeptAnswer``, when its request id was
+    /// seen within the answers' 30 days); `fieldsJSON` as in ``BatchPlan/init(_:fieldsJSON:sequence:purgedThrough:current:)``.
     func modify(account: Int64, request: ModifyRequest, fieldsJSON: [String?], quota: Int64) async throws -> ModifyResponse
     /// The earlier versions of the account's note `recordId`, newest first; `nil` when the
     /// account holds no such note.

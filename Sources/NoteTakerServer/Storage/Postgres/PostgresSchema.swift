@@ -179,6 +179,20 @@ enum PostgresSchema {
             // RecordVersioning.decide.
             "ALTER TABLE record ADD COLUMN edit_author TEXT",
         ],
+        [
+            // Published pages, sealed by the devices (docs/sharing.md §5); their bytes count
+            // in their account's usage.
+            """
+            CREATE TABLE published_page (
+                id TEXT PRIMARY KEY,
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                blob BYTEA NOT NULL,
+                size BIGINT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX published_page_account ON published_page (account_id)",
+            "ALTER TABLE account ADD COLUMN published_bytes BIGINT NOT NULL DEFAULT 0",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -5,7 +5,7 @@ extension PostgresSyncStorage {
     public func accountSummaries() async throws -> [AccountSummary] {
         let rows = try await database.query("""
             SELECT account.id, account.username, account.created_at,
-                   account.record_bytes + account.asset_bytes + account.answer_bytes + account.version_bytes,
+                   \(unescaped: Self.usedBytesExpression),
                    account.quota_bytes, COUNT(session.token_hash)::BIGINT, MAX(session.last_used_at)
             FROM account LEFT JOIN session ON session.account_id = account.id
             GROUP BY account.id ORDER BY lower(account.username)

@@ -106,7 +106,7 @@ extension PostgresSyncStorage {
             }
             try await write(connection, account: account, author: request.deviceId?.key, plan.steps)
             let used = try await Self.first(connection.query("""
-                SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account)
+                SELECT \(unescaped: Self.usedBytesExpression) FROM account WHERE id = \(account)
                 """, logger: logger), Int64.self) ?? 0
             try plan.checkQuota(used: used, versionBytes: versionBytes, quota: quota)
             let kept = plan.keptAnswer()

@@ -173,11 +173,15 @@ public struct PostgresSyncStorage: SyncStorage {
 
     // MARK: Usage and assets
 
-    /// Records held and bytes used by an account: its records, files, kept answers and versions.
+    /// The bytes an account uses, as a SQL expression over its row: its records, its files,
+    /// the answers kept for its repeated batches, the earlier versions of its notes and its
+    /// published pages.
+    static let usedBytesExpression = "account.record_bytes + account.asset_bytes + account.answer_bytes + account.version_bytes + account.published_bytes"
+
+    /// Records held and bytes used by an account: its records, files, kept answers, versions and published pages.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
         let rows = try await database.query("""
-            SELECT (SELECT COUNT(*) FROM record WHERE account_id = \(account)),
-                   record_bytes + asset_bytes + answer_bytes + version_bytes
+            SELECT (SELECT COUNT(*) FROM record WHERE account_id = \(account)), \(unescaped: Self.usedBytesExpression)
             FROM account WHERE id = \(account)
             """)
         for try await (count, bytes) in rows.decode((Int64, Int64).self) {
@@ -199,7 +203,7 @@ public struct PostgresSyncStorage: SyncStorage {
         try await database.transaction { connection in
             let logger = database.logger
             let used = try await Self.first(connection.query("""
-                SELECT record_bytes + asset_bytes + answer_bytes + version_bytes FROM account WHERE id = \(account) FOR UPDATE
+                SELECT \(unescaped: Self.usedBytesExpression) FROM account WHERE id = \(account) FOR UPDATE
                 """, logger: logger), Int64.self) ?? 0
             let inserted = try await connection.query("""
                 INSERT INTO asset (account_id, hash, size) VALUES (\(account), \(hash), \(size)) ON CONFLICT DO NOTHING RETURNING 1

@@ -201,6 +201,20 @@ extension SQLiteSyncStorage {
             // RecordVersioning.decide.
             try db.execute(sql: "ALTER TABLE record ADD COLUMN editAuthor TEXT")
         }
+        migrator.registerMigration("v16-published-pages") { db in
+            // Published pages, sealed by the devices (docs/sharing.md §5); their bytes count in
+            // their account's usage.
+            try db.execute(sql: """
+                CREATE TABLE published_page (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    blob BLOB NOT NULL,
+                    size INTEGER NOT NULL,
+                    createdAt REAL NOT NULL);
+                CREATE INDEX published_page_account ON published_page (accountId);
+                ALTER TABLE account ADD COLUMN publishedBytes INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }()
 }

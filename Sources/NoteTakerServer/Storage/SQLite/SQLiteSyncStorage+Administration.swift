@@ -6,7 +6,7 @@ extension SQLiteSyncStorage {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT account.id, account.username, account.createdAt,
-                       account.recordBytes + account.assetBytes + account.answerBytes + account.versionBytes,
+                       \(Self.usedBytesExpression),
                        account.quotaBytes, COUNT(session.tokenHash), MAX(session.lastUsedAt)
                 FROM account LEFT JOIN session ON session.accountId = account.id
                 GROUP BY account.id ORDER BY account.username COLLATE NOCASE

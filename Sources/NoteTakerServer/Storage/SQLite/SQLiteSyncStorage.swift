@@ -202,9 +202,12 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     // MARK: Usage and assets
 
-    /// The SQL for the bytes an account uses: its records, its files, the answers kept for
-    /// its repeated batches and the earlier versions of its notes.
-    static let usedBytesSQL = "SELECT recordBytes + assetBytes + answerBytes + versionBytes FROM account WHERE id = ?"
+    /// The bytes an account uses, as a SQL expression over its row: its records, its files,
+    /// the answers kept for its repeated batches, the earlier versions of its notes and its
+    /// published pages.
+    static let usedBytesExpression = "account.recordBytes + account.assetBytes + account.answerBytes + account.versionBytes + account.publishedBytes"
+    /// The SQL for the bytes an account uses (``usedBytesExpression``).
+    static let usedBytesSQL = "SELECT \(usedBytesExpression) FROM account WHERE id = ?"
 
     /// Records held and bytes used by an account.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {
