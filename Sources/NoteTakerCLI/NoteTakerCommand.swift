@@ -38,7 +38,9 @@ public struct NoteTakerCommand: ParsableCommand {
             AttachCommand.self, AttachmentsCommand.self, DetachCommand.self, ExtractCommand.self,
             SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self, PreferencesCommand.self,
         ]
-        let sync: [any ParsableCommand.Type] = [companion(.account), companion(.sync), ConflictsCommand.self, companion(.history)]
+        let sync: [any ParsableCommand.Type] = [
+            companion(.account), companion(.sync), ConflictsCommand.self, companion(.history), companion(.publish), companion(.unpublish),
+        ]
         let more: [any ParsableCommand.Type] = [companion(.export), companion(.import), companion(.serve), TourCommand.self]
         return notes + sync + more
     }

@@ -14,6 +14,8 @@ public struct NoteTakerFullCommand: ParsableCommand {
         case .account: AccountCommand.self
         case .sync: SyncCommand.self
         case .history: HistoryCommand.self
+        case .publish: PublishCommand.self
+        case .unpublish: UnpublishCommand.self
         case .export: ExportCommand.self
         case .import: ImportCommand.self
         case .serve: ServeCommand.self

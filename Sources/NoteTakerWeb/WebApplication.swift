@@ -35,6 +35,7 @@ func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: Web
     ExportRoutes(store: store).register(on: router)
     ImportRoutes(store: store).register(on: router)
     SyncRoutes(store: store, sync: sync).register(on: router)
+    PublishRoutes(store: store).register(on: router)
     EventRoutes(store: store, sync: sync).register(on: router)
     router.get("/api/v1/openapi.json") { _, _ in
         Response(

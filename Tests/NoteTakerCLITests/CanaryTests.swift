@@ -65,6 +65,8 @@ struct CanaryTests {
         #expect(history.contains("\(m) laptop"), "the devices read the versions the server holds: \(history)")
         #expect(try phone.ok(["show", note]).contains("\(m) body, second version"))
         #expect(try laptop.ok(["account", "sessions"]).contains("\(m) phone"), "the devices read their names")
+        // A published page of the note, its picture inlined: sealed here, its key only in the link.
+        #expect(try laptop.ok(["publish", note]).contains("/p/"))
 
         try await Self.expectNothingReadable(server: server, database: database, log: log, texts: [m, fileContent])
     }

@@ -54,6 +54,15 @@ struct MultiNodeTests {
         try laptop.ok(["sync"])
         try laptop.ok(["edit", id, "--title", "Edited before the move"])
         try laptop.ok(["sync"])
+        // A published page, kept sealed by the server.
+        let publishedJSON = try #require(try laptop.run(["publish", id, "--json"]).json() as? [String: Any])
+        let page = try #require((publishedJSON["link"] as? String).flatMap(URL.init(string:))?.lastPathComponent)
+        let pageBlob = { (base: URL) async throws -> (Data, Int?) in
+            let (data, response) = try await URLSession.shared.data(from: base.appendingPathComponent("v1/published/\(page)"))
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+        let published = try await pageBlob(server.url)
+        #expect(published.1 == 200)
         // An end-to-end encrypted account, and the made-up parameters of a name nobody has.
         let keys = AccountKeys(
             kdf: .scrypt(salt: Data(repeating: 7, count: 16)),
@@ -90,6 +99,8 @@ struct MultiNodeTests {
         server = try ServerProcess(database: database, port: port)
         #expect(try await loginParameters(server.url, "grace") == keys.kdf, "an account's key material moves too")
         #expect(try await loginParameters(server.url, "nobody") == decoy, "a name nobody has gets the parameters it got before the move")
+        let movedPage = try await pageBlob(server.url)
+        #expect(movedPage.1 == 200 && movedPage.0 == published.0, "the published page came across")
         // The laptop's token and change token still hold: nothing to fetch again.
         let report = try #require(try laptop.run(["sync", "--json"]).json() as? [String: Any])
         #expect(report["pulled"] as? Int == 0, "\(report)")

@@ -66,6 +66,7 @@ import Testing
             }(),
             "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
             "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", currentTitle: "u", body: "b", diff: []),
+            "Publication": PublishRoutes.PublicationJSON(link: "https://notes.example/p/x#k", publishedAt: Date(), outdated: false),
         ]
         for (name, sample) in samples {
             let schemaName = String(name.prefix { $0 != " " })

@@ -11,7 +11,7 @@ import NoteTakerKit
 /// whole process's time. For these commands `notetaker` replaces itself with
 /// `notetaker-full`, arguments unchanged, as `git` runs `git-*` programs.
 package enum CompanionCommand: String, CaseIterable, Sendable {
-    case account, sync, history, export, `import`, serve
+    case account, sync, history, publish, unpublish, export, `import`, serve
 
     /// The file name of the companion executable.
     package static let executableName = "notetaker-full"
@@ -22,6 +22,8 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         case .account: "Set up, inspect or leave the sync account."
         case .sync: "Sync with the account's server."
         case .history: "A note's earlier versions: list, show, restore; prune by the retention."
+        case .publish: "Publish a note as a page anyone with its link can read; --list shows the pages published."
+        case .unpublish: "Take down a note's published page."
         case .export: "Export notes: json (complete, re-importable), markdown (for other tools) or pdf."
         case .import:
             "Import notes from a NoteTaker JSON export, a Markdown folder or file (Obsidian, Joplin), an Evernote .enex file, a Google Keep Takeout .zip, a Simplenote export, a Standard Notes backup, a Joplin .jex export, TextBundles (.textbundle, .textpack, Bear's .bear2bk) or a Notion export .zip."
@@ -35,6 +37,8 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         case .account: AccountEntry.self
         case .sync: SyncEntry.self
         case .history: HistoryEntry.self
+        case .publish: PublishEntry.self
+        case .unpublish: UnpublishEntry.self
         case .export: ExportEntry.self
         case .import: ImportEntry.self
         case .serve: ServeEntry.self
@@ -126,6 +130,8 @@ extension CompanionEntry {
 struct AccountEntry: CompanionEntry { static let command = CompanionCommand.account }
 struct SyncEntry: CompanionEntry { static let command = CompanionCommand.sync }
 struct HistoryEntry: CompanionEntry { static let command = CompanionCommand.history }
+struct PublishEntry: CompanionEntry { static let command = CompanionCommand.publish }
+struct UnpublishEntry: CompanionEntry { static let command = CompanionCommand.unpublish }
 struct ExportEntry: CompanionEntry { static let command = CompanionCommand.export }
 struct ImportEntry: CompanionEntry { static let command = CompanionCommand.import }
 struct ServeEntry: CompanionEntry { static let command = CompanionCommand.serve }

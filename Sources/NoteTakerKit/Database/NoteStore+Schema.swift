@@ -216,6 +216,10 @@ extension NoteStore {
             // Other accounts' identity keys as first met (docs/sharing.md §2).
             try KnownIdentities.create(db)
         }
+        migrator.registerMigration("v28-published-notes") { db in
+            // The pages this device published, and their keys (docs/sharing.md §5.4).
+            try PublishedNotes.create(db)
+        }
         return migrator
     }
 }

@@ -62,6 +62,12 @@ public enum SyncError: Error, Sendable, Equatable {
     /// This device has no identity keys for the account yet: it makes them at its next log-in
     /// or unlock (docs/sharing.md §2).
     case noIdentityKeys
+    /// A note too large to publish: its page, sealed, would take `bytes`; the most is `limit`.
+    case pageTooLarge(bytes: Int64, limit: Int64)
+    /// The note is not published from this device (it keeps the link of each page it published).
+    case notPublished
+    /// The note was published on another server than the one this device syncs with now.
+    case publishedElsewhere(server: String)
 
     /// Why an account cannot be encrypted as asked.
     public enum CannotEncrypt: Sendable, Equatable {
@@ -114,6 +120,10 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .noKeysToRotate: Wording("syncNoKeysToRotate")
         case .identityNeedsEncryption: Wording("syncIdentityNeedsEncryption")
         case .noIdentityKeys: Wording("syncNoIdentityKeys")
+        case .pageTooLarge(let bytes, let limit):
+            Wording("syncPageTooLarge", ["size": Self.wholeMegabytes(bytes), "limit": Self.wholeMegabytes(limit)])
+        case .notPublished: Wording("syncNotPublished")
+        case .publishedElsewhere(let server): Wording("syncPublishedElsewhere", ["server": server])
         }
     }
 

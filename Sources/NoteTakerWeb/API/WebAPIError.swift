@@ -88,6 +88,12 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "not_encrypted", error)
         case .wrongPassword:
             self.init(.forbidden, "wrong_password", error)
+        case .pageTooLarge:
+            self.init(.contentTooLarge, "too_large", error)
+        case .notPublished:
+            self.init(.notFound, "not_published", error)
+        case .publishedElsewhere:
+            self.init(.conflict, "published_elsewhere", error)
         case .cannotEncrypt:
             self.init(.conflict, "cannot_encrypt", error)
         case .badRecoveryCode:

@@ -7,8 +7,37 @@ import NoteTakerMarkdown
 /// their values decoded, checked and re-encoded; any other tag — `script`, `style`, `iframe`,
 /// a form, an SVG — is shown as text, so a note that mentions HTML reads as written and none
 /// of it runs. Links and images keep only `http`, `https`, `mailto` and relative addresses;
-/// `attachment:ID` becomes the API's address of that attachment.
+/// `attachment:ID` becomes the API's address of that attachment. For a published page
+/// (``Addressing/published(pictures:)``) addresses lead nowhere but to the web, mail and the
+/// note's own pictures, inlined.
 enum HTMLSanitizer {
+    /// Where the addresses of a sanitized page lead.
+    enum Addressing: Sendable {
+        /// The app's preview: `attachment:ID` to the API's copy, `note:ID` and `[[Title]]` to
+        /// the note in the app, relative addresses kept.
+        case app
+        /// A published page (docs/sharing.md §5.1), read outside the app: a picture
+        /// `attachment:ID` becomes its `data:` address in `pictures` (by attachment id), links
+        /// go only to the web and to mail; every other address is dropped.
+        case published(pictures: [UUID: String])
+
+        /// URL schemes a link may use.
+        var linkSchemes: Set<String> {
+            switch self {
+            case .app: ["http", "https", "mailto", "note"]
+            case .published: ["http", "https", "mailto"]
+            }
+        }
+
+        /// URL schemes an image may use.
+        var imageSchemes: Set<String> {
+            switch self {
+            case .app: ["http", "https"]
+            case .published: []
+            }
+        }
+    }
+
     /// Allowed tags and, for each, its allowed attributes.
     static let allowed: [String: Set<String>] = {
         var tags: [String: Set<String>] = [
@@ -23,13 +52,8 @@ enum HTMLSanitizer {
         return tags
     }()
 
-    /// URL schemes a link may use.
-    static let linkSchemes: Set<String> = ["http", "https", "mailto", "note"]
-    /// URL schemes an image may use.
-    static let imageSchemes: Set<String> = ["http", "https"]
-
-    /// The sanitized form of `html`.
-    static func sanitize(_ html: String) -> String {
+    /// The sanitized form of `html`, its addresses leading where `addressing` says.
+    static func sanitize(_ html: String, addressing: Addressing = .app) -> String {
         var output = ""
         output.reserveCapacity(html.utf8.count)
         var index = html.startIndex
@@ -37,7 +61,7 @@ enum HTMLSanitizer {
             let character = html[index]
             if character == "<" {
                 if let (tag, end) = HTMLTag.parse(html, at: index) {
-                    output += rebuild(tag) ?? escapeText(String(html[index..<end]))
+                    output += rebuild(tag, addressing: addressing) ?? escapeText(String(html[index..<end]))
                     index = end
                 } else {
                     output += "&lt;"
@@ -52,10 +76,10 @@ enum HTMLSanitizer {
     }
 
     /// The tag as allowed, or `nil` when the tag itself is not.
-    static func rebuild(_ tag: HTMLTag) -> String? {
+    static func rebuild(_ tag: HTMLTag, addressing: Addressing = .app) -> String? {
         guard let allowedAttributes = allowed[tag.name] else { return nil }
         if tag.isClosing { return "</\(tag.name)>" }
-        var attributes = tag.attributes.filter { allowedAttributes.contains($0.0) }.compactMap { kept($0.0, $0.1, in: tag.name) }
+        var attributes = tag.attributes.filter { allowedAttributes.contains($0.0) }.compactMap { kept($0.0, $0.1, in: tag.name, addressing: addressing) }
         switch tag.name {
         case "input":
             guard attributes.contains(where: { $0.0 == "type" && $0.1 == "checkbox" }) else { return nil }
@@ -82,10 +106,10 @@ enum HTMLSanitizer {
     ]
 
     /// The attribute of a `tag` as kept (a `nil` value for a bare attribute), or `nil` to drop it.
-    static func kept(_ name: String, _ value: String?, in tag: String) -> (String, String?)? {
+    static func kept(_ name: String, _ value: String?, in tag: String, addressing: Addressing = .app) -> (String, String?)? {
         switch name {
-        case "href": return value.flatMap { safeURL($0, schemes: linkSchemes) }.map { (name, $0) }
-        case "src": return value.flatMap { safeURL($0, schemes: imageSchemes) }.map { (name, $0) }
+        case "href": return value.flatMap { safeURL($0, image: false, addressing: addressing) }.map { (name, $0) }
+        case "src": return value.flatMap { safeURL($0, image: true, addressing: addressing) }.map { (name, $0) }
         case "class": return classes[tag]?.contains(value ?? "") == true ? (name, value) : nil
         case "data-task": return value.flatMap { Int($0) }.map { (name, String($0)) }
         case "type": return value?.lowercased() == "checkbox" ? (name, "checkbox") : nil
@@ -98,16 +122,22 @@ enum HTMLSanitizer {
         }
     }
 
-    /// `url` when it is relative or uses one of `schemes`; `attachment:ID` rewritten to the API.
-    static func safeURL(_ url: String, schemes: Set<String>) -> String? {
+    /// `url` as `addressing` lets an image's (`image`) or a link's address lead: relative, or
+    /// with one of its schemes; `attachment:ID` rewritten to the API, or to the picture inlined.
+    static func safeURL(_ url: String, image: Bool, addressing: Addressing = .app) -> String? {
+        let schemes = image ? addressing.imageSchemes : addressing.linkSchemes
+        let keepsRelative = if case .app = addressing { true } else { false }
         let compact = String(url.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F })
-        guard let colon = compact.firstIndex(of: ":") else { return compact }
+        guard let colon = compact.firstIndex(of: ":") else { return keepsRelative ? compact : nil }
         let scheme = compact[..<colon]
-        if scheme.contains(where: { "/?#".contains($0) }) { return compact }
+        if scheme.contains(where: { "/?#".contains($0) }) { return keepsRelative ? compact : nil }
         switch scheme.lowercased() {
         case "attachment":
             guard let id = UUID(uuidString: String(compact[compact.index(after: colon)...])) else { return nil }
-            return AttachmentJSON.contentPath(id)
+            switch addressing {
+            case .app: return AttachmentJSON.contentPath(id)
+            case .published(let pictures): return image ? pictures[id] : nil
+            }
         case "note" where schemes.contains("note"):
             guard let id = UUID(uuidString: String(compact[compact.index(after: colon)...])) else { return nil }
             return "#note=\(id.uuidString.lowercased())"

@@ -239,6 +239,37 @@ import Testing
         #expect(SafetyNumber.between(("bob", pairs.identity), ("ada", bobIdentity)) != number, "keys named for the other account")
         #expect(SafetyNumber.between(("bob", AccountIdentity(agreement: "short", signing: bobIdentity.signing)), ("ada", pairs.identity)) == nil)
     }
+
+    /// docs/sharing.md §5.2: a published page sealed under its own key, bound to its id, and
+    /// its link; then the server's moves: a changed byte, a blob served under another page's
+    /// id, a cut blob, another format.
+    @Test func publishedPage() throws {
+        let page = try vector("published_page")
+        let (key, id) = (try bytes(page["key"]), try #require(page["id"] as? String))
+        let plaintext = Data(try #require(page["plaintext"] as? String).utf8)
+        let blob = try bytes(page["blob"])
+        #expect(try PublishedPageSeal.seal(plaintext, id: id, key: key, nonce: try bytes(page["nonce"])) == blob)
+        #expect(try PublishedPageSeal.open(blob, id: id, key: key) == plaintext)
+        let content = try PublishedPageContent(plaintext: plaintext)
+        #expect(content.title == "Trip plan" && content.html.contains("<strong>the map</strong>"))
+        #expect(try content.plaintext() == plaintext, "the content writes the same JSON back")
+        #expect(PublishedNote.link(server: try #require(URL(string: "https://notes.example/")), pageId: id, key: key) == page["link"] as? String)
+        #expect(PublishedPageID.isValid(id))
+
+        var changed = blob
+        changed[changed.count - 20] ^= 1
+        let otherID = Base64URL.encode(Data(repeating: 1, count: 16))
+        let cut = blob.prefix(blob.count - 1)
+        let otherFormat = Data("NTP2".utf8) + blob.dropFirst(4)
+        for (attack, bytes, pageID) in [("a changed byte", changed, id), ("another page's id", blob, otherID), ("a cut blob", cut, id),
+                                        ("another format", otherFormat, id), ("nothing", Data(), id)] {
+            #expect(throws: EncryptionError.notAuthentic, "\(attack)") { try PublishedPageSeal.open(bytes, id: pageID, key: key) }
+        }
+        #expect(throws: EncryptionError.notAuthentic) { try PublishedPageSeal.open(blob, id: id, key: Data(repeating: 0, count: 32)) }
+        #expect(throws: EncryptionError.malformed) { try PublishedPageContent(plaintext: Data("{\"v\":2,\"title\":\"\",\"html\":\"\",\"published\":\"\"}".utf8)) }
+        // Two seals of the same page differ: each draws its nonce.
+        #expect(try PublishedPageSeal.seal(plaintext, id: id, key: key) != PublishedPageSeal.seal(plaintext, id: id, key: key))
+    }
 }
 
 extension Data {

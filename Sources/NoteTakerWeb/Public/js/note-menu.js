@@ -1,8 +1,9 @@
-// A note's other actions, behind one "More…" button: duplicate it, download it as Markdown or
-// PDF (the export of that one note), print it as its preview shows it. At phone width the
+// A note's other actions, behind one "More…" button: duplicate it, publish it to the web,
+// download it as Markdown or PDF (the export of that one note), print it as its preview shows it. At phone width the
 // note's own actions (pin, folder, history, attach, trash) come first in it.
 import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
+import { showPublishDialog } from './publish-note.js';
 import { navigate } from './state.js';
 import { t } from './strings.js';
 
@@ -22,6 +23,7 @@ export function noteMenu(note, flush, first = []) {
     h('summary', {}, first.length ? t('noteActions') : t('noteMore')),
     h('div', { className: 'note-menu-items' }, ...first,
       h('button', { type: 'button', className: 'quiet', id: 'duplicate-note', onclick: () => act(duplicate) }, t('duplicateNote')),
+      h('button', { type: 'button', className: 'quiet', id: 'publish-note', onclick: () => act((id) => showPublishDialog(id, flush)) }, t('publishNote')),
       h('a', { href: noteDownload(note.id, 'markdown'), download: '', id: 'export-note-markdown', className: 'quiet-button' }, t('exportNoteMarkdown')),
       h('a', { href: noteDownload(note.id, 'pdf'), download: '', id: 'export-note-pdf', className: 'quiet-button' }, t('exportNotePDF')),
       h('button', { type: 'button', className: 'quiet', id: 'print-note', onclick: () => act(print) }, t('printNote'))));
