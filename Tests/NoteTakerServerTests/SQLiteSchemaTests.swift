@@ -85,9 +85,9 @@ import Testing
         let upgraded = Date().timeIntervalSince1970
         let storage = try SQLiteSyncStorage(url: url)
         let nobodyLive = upgraded + 10
-        let early = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded - 1, usedSince: nobodyLive, createdSince: nobodyLive))
+        let early = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded - 1, usedSince: nobodyLive, createdSince: nobodyLive, markedBefore: 0))
         #expect(early.tombstones == 0)
-        let later = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded + 5, usedSince: nobodyLive, createdSince: nobodyLive))
+        let later = try await storage.purgeTombstones(PurgeHorizon(deletedBefore: upgraded + 5, usedSince: nobodyLive, createdSince: nobodyLive, markedBefore: 0))
         #expect(later.tombstones == 1)
         #expect(try await storage.purgedThrough(account: 1) == 1)
         #expect(try await storage.usage(account: 1).bytes == 0)

@@ -1,6 +1,6 @@
 import Foundation
 import HummingbirdTesting
-import NoteTakerServer
+@testable import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
 
@@ -96,6 +96,33 @@ struct TombstonePurgeTests {
                 #expect(result.serverRecord?.changeTag == deleted.last, "at the newest tombstone purged")
             }
             #expect(try await client.changes(session).records.map(\.recordId) == [y])
+        }
+    }
+
+    @Test("a batch sent again after its answer was forgotten and its record's deletion purged is answered with the deletion: the server keeps a mark of the batches it applied")
+    func batchSentAgainAfterItsAnswerWasForgotten() async throws {
+        let server = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
+        try await server.test { client in
+            let session = try await client.register("ada")
+            let (request, x) = (UUID(), UUID())
+            let saved = try await client.modify(session, [noteSave(x, title: "X")], requestId: request)
+            let deletion = RecordChange(recordType: "note", recordId: x, operation: .delete, baseChangeTag: saved.results[0].changeTag, fields: nil)
+            _ = try await client.modify(session, [deletion])
+            // 1,000 batches later, the first one's answer is no longer kept.
+            let filler = UUID()
+            var tag = try await client.modify(session, [noteSave(filler, title: "0")]).results[0].changeTag
+            for round in 1..<BatchPlan.storedAnswers {
+                tag = try await client.modify(session, [noteSave(filler, title: "\(round)", base: tag)]).results[0].changeTag
+            }
+            _ = try await client.changes(session, since: try await client.changes(session).token)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            let again = try await client.modify(session, [noteSave(x, title: "X")], requestId: request)
+            #expect(again.results[0].outcome == .serverRecordChanged)
+            #expect(again.results[0].serverRecord?.deleted == true)
+            #expect(!(try await client.changes(session).records.map(\.recordId).contains(x)), "X was made again")
+            // A new batch saving a record of that id, never applied before, makes it.
+            let made = try await client.modify(session, [noteSave(x, title: "X anew")])
+            #expect(made.results[0].outcome == .saved)
         }
     }
 

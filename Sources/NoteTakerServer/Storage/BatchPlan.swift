@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
     /// A record as a storage holds it, with the bytes its fields take and the sequence and
-    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:)``).
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
@@ -58,7 +58,12 @@ struct BatchPlan {
     /// newest tombstone its purges removed (`purgedThrough`).
     /// `fieldsJSON`, when it has an entry for each change, holds their fields as the request
     /// wrote them, stored as they are instead of written again.
-    init(_ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, current: [RecordKey: StoredRecord]) throws {
+    /// With `appliedBefore`, the server applied this batch once and has forgotten its answer
+    /// (see ``markerRetention``).
+    init(
+        _ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, appliedBefore: Bool = false,
+        current: [RecordKey: StoredRecord]
+    ) throws {
         self.sequence = sequence
         var current = current
         let sender = request.deviceId?.key
@@ -67,7 +72,8 @@ struct BatchPlan {
             let held = current[key]
             let editedBySender = sender != nil && held?.editAuthor == sender
             switch RecordVersioning.decide(
-                change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough) {
+                change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough,
+                appliedBefore: appliedBefore) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
@@ -153,6 +159,11 @@ struct BatchPlan {
     static let answerRetention: TimeInterval = 30 * 24 * 3600
     /// The most answers kept per account for repeated batches.
     static let storedAnswers = 1_000
+    /// How long the server remembers that it applied a batch whose answer it no longer keeps
+    /// (past ``answerRetention``, or pushed out by ``storedAnswers`` newer ones): a year. Sent
+    /// again meanwhile, the batch is decided anew knowing it was applied once, so that a save
+    /// of a record deleted and purged since does not make it again (``RecordVersioning``).
+    static let markerRetention: TimeInterval = 365 * 24 * 3600
 }
 
 extension ModifyRequest {

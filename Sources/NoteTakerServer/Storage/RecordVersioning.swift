@@ -32,10 +32,18 @@ enum RecordVersioning {
     /// purged, and what the software changed on its own (a rotation's re-seal, a folder moved
     /// up) yields to the deletion here as it would to the tombstone. It is answered with a
     /// deletion. (A tag made again over its deletion is based on the deletion: it is applied.)
+    /// So is any save of a batch the server applied once (`appliedBefore`, its answer
+    /// forgotten since) of a record it no longer holds, once it has purged tombstones: that
+    /// batch made the record or found it, and a deletion came after; made again, the record
+    /// would come back over it.
     static func decide(
-        _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0
+        _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0,
+        appliedBefore: Bool = false
     ) -> Decision {
         guard let current else {
+            if appliedBefore, change.operation == .save, purgedThrough > 0 {
+                return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedThrough))
+            }
             guard change.derived == true, change.baseLive == true, change.operation == .save,
                   let base = change.baseChangeTag.flatMap({ Int64($0) }), base < purgedThrough
             else { return .apply }

@@ -111,6 +111,12 @@ public enum StorageCopy {
                         \(rows.map { $0[1] as String })::text[], \(rows.map { ByteBuffer(data: $0[2] as Data) })::bytea[], \(rows.map { $0[3] as Double })::float8[])
                     """, logger: logger)
             }
+            _ = try await copy("SELECT accountId, requestId, createdAt FROM request_marker ORDER BY accountId, requestId") { rows in
+                try await connection.query("""
+                    INSERT INTO request_marker (account_id, request_id, created_at) SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[],
+                        \(rows.map { $0[1] as String })::text[], \(rows.map { $0[2] as Double })::float8[])
+                    """, logger: logger)
+            }
             _ = try await copy("SELECT accountId, recordId, seq, replacedAt, fields, size FROM record_version ORDER BY accountId, recordId, seq") { rows in
                 try await connection.query("""
                     INSERT INTO record_version (account_id, record_id, seq, replaced_at, fields, size)

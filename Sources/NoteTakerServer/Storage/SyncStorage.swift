@@ -199,6 +199,8 @@ public protocol SyncStorage: Sendable {
     /// Removes the tombstones `horizon` allows, in every account, freeing their bytes. The
     /// answers kept for batches sent again stay: one given again after a purge tells of the
     /// deletions of the records it names that the server no longer holds (``KeptAnswer``).
+    /// The marks of batches whose answers are forgotten (``BatchPlan/markerRetention``) older
+    /// than the horizon's go.
     func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary
     /// Records changed after sequence `after`, oldest first, at most `limit` and about
     /// `maxBytes` of fields (at least one), leaving out those whose current version a device

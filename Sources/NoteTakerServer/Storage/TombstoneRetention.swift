@@ -30,7 +30,8 @@ public struct TombstoneRetention: Sendable, Hashable {
 
     /// What a purge at `now` may remove, for sessions that live as long as `sessions` says.
     func horizon(now: Double, sessions: SessionLifetime) -> PurgeHorizon {
-        PurgeHorizon(deletedBefore: now - seconds, usedSince: now - sessions.idle, createdSince: now - sessions.absolute)
+        PurgeHorizon(deletedBefore: now - seconds, usedSince: now - sessions.idle, createdSince: now - sessions.absolute,
+                     markedBefore: now - BatchPlan.markerRetention)
     }
 }
 
@@ -45,6 +46,9 @@ public struct PurgeHorizon: Sendable, Hashable {
     public var usedSince: Double
     /// Sessions made before this are no longer live.
     public var createdSince: Double
+    /// The marks of batches whose answers were forgotten (``BatchPlan/markerRetention``) made
+    /// before this go too.
+    public var markedBefore: Double
 }
 
 /// What one purge removed.

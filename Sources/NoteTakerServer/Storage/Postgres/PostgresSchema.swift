@@ -193,6 +193,18 @@ enum PostgresSchema {
             "CREATE INDEX published_page_account ON published_page (account_id)",
             "ALTER TABLE account ADD COLUMN published_bytes BIGINT NOT NULL DEFAULT 0",
         ],
+        [
+            // The batches applied whose answers are forgotten: a mark each, for a year
+            // (BatchPlan.markerRetention).
+            """
+            CREATE TABLE request_marker (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                request_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (account_id, request_id))
+            """,
+            "CREATE INDEX request_marker_age ON request_marker (created_at)",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -92,8 +92,15 @@ extension PostgresSyncStorage {
                 return try await replay(connection, account: account, stored.response, purgedThrough: purgedThrough)
             }
             let replacedBytes = Int64(stored?.response.count ?? 0)
+            // Applied once, its answer forgotten since (expired, or kept only as a mark).
+            var appliedBefore = stored != nil
+            if !appliedBefore {
+                appliedBefore = try await Self.first(connection.query(
+                    "SELECT 1 FROM request_marker WHERE account_id = \(account) AND request_id = \(requestKey)", logger: logger), Int32.self) != nil
+            }
             let plan = try BatchPlan(
-                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try await current(connection, account: account, request.keys))
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore,
+                current: try await current(connection, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -114,11 +121,16 @@ extension PostgresSyncStorage {
                 INSERT INTO request (account_id, request_id, response, created_at) VALUES (\(account), \(requestKey), \(kept), \(now))
                 ON CONFLICT (account_id, request_id) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
                 """, logger: logger)
-            // Kept for 30 days, and the newest 1,000 only (see the SQLite storage).
+            // Kept for 30 days, and the newest 1,000 only, then a mark (see the SQLite storage).
             let freedRows = try await connection.query("""
-                DELETE FROM request WHERE account_id = \(account) AND (created_at < \(now - BatchPlan.answerRetention) OR created_at < (
-                    SELECT created_at FROM request WHERE account_id = \(account) ORDER BY created_at DESC LIMIT 1 OFFSET \(Int64(BatchPlan.storedAnswers - 1))))
-                RETURNING length(response)
+                WITH gone AS (
+                    DELETE FROM request WHERE account_id = \(account) AND (created_at < \(now - BatchPlan.answerRetention) OR created_at < (
+                        SELECT created_at FROM request WHERE account_id = \(account) ORDER BY created_at DESC LIMIT 1 OFFSET \(Int64(BatchPlan.storedAnswers - 1))))
+                    RETURNING request_id, created_at, length(response) AS size),
+                marked AS (
+                    INSERT INTO request_marker (account_id, request_id, created_at) SELECT \(account), request_id, created_at FROM gone
+                    ON CONFLICT DO NOTHING)
+                SELECT size FROM gone
                 """, logger: logger)
             var freed: Int64 = 0
             for try await length in freedRows.decode(Int32.self) { freed += Int64(length) }

@@ -14,10 +14,12 @@ extension PostgresSyncStorage {
         try await Self.first(database.query("SELECT purged_through FROM account WHERE id = \(account)"), Int64.self) ?? 0
     }
 
-    /// Removes the tombstones `horizon` allows, one account per transaction. The account's
+    /// Removes the tombstones `horizon` allows, one account per transaction, and the marks of
+    /// batches applied before its ``PurgeHorizon/markedBefore``. The account's
     /// row is locked first, as a batch locks it, so a purge and a batch of the same account
     /// (on any node) take their turns.
     public func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary {
+        try await database.query("DELETE FROM request_marker WHERE created_at < \(horizon.markedBefore)")
         var accounts: [Int64] = []
         let rows = try await database.query(
             "SELECT DISTINCT account_id FROM record WHERE deleted AND deleted_at < \(horizon.deletedBefore)")

@@ -215,6 +215,18 @@ extension SQLiteSyncStorage {
                 ALTER TABLE account ADD COLUMN publishedBytes INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v17-request-markers") { db in
+            // The batches applied whose answers are forgotten: a mark each, for a year
+            // (BatchPlan.markerRetention).
+            try db.execute(sql: """
+                CREATE TABLE request_marker (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    requestId TEXT NOT NULL,
+                    createdAt REAL NOT NULL,
+                    PRIMARY KEY (accountId, requestId)) WITHOUT ROWID;
+                CREATE INDEX request_marker_age ON request_marker (createdAt);
+                """)
+        }
         return migrator
     }()
 }

@@ -61,8 +61,13 @@ extension SQLiteSyncStorage {
                 return try Self.replay(db, account: account, stored["response"], purgedThrough: purgedThrough)
             }
             let replacedBytes = Int64((stored?["response"] as Data?)?.count ?? 0)
+            // Applied once, its answer forgotten since (expired, or kept only as a mark).
+            let appliedBefore = try stored != nil || Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT 1 FROM request_marker WHERE accountId = ? AND requestId = ?
+                """), arguments: [account, requestKey]) == true
             let plan = try BatchPlan(
-                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, current: try Self.current(db, account: account, request.keys))
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore,
+                current: try Self.current(db, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -96,14 +101,16 @@ extension SQLiteSyncStorage {
                 sql: "INSERT OR REPLACE INTO request (accountId, requestId, response, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [account, requestKey, kept, now])
             // Kept for 30 days, and the newest 1,000 only: a batch repeated after that is
-            // decided against change tags again, which merging absorbs. Their bytes count in
-            // the account's usage.
+            // decided against change tags again, which merging absorbs, knowing it was applied
+            // once (its mark stays a year). Their bytes count in the account's usage.
             let expired = """
                 accountId = ?1 AND (createdAt < ?2 OR createdAt < (
                     SELECT createdAt FROM request WHERE accountId = ?1 ORDER BY createdAt DESC LIMIT 1 OFFSET ?3))
                 """
             let arguments: StatementArguments = [account, now - BatchPlan.answerRetention, BatchPlan.storedAnswers - 1]
             let freed = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE " + expired, arguments: arguments) ?? 0
+            try db.execute(sql: "INSERT OR IGNORE INTO request_marker (accountId, requestId, createdAt) SELECT accountId, requestId, createdAt FROM request WHERE " + expired,
+                           arguments: arguments)
             try db.execute(sql: "DELETE FROM request WHERE " + expired, arguments: arguments)
             try db.execute(sql: "UPDATE account SET answerBytes = answerBytes + ? - ? WHERE id = ?",
                            arguments: [Int64(kept.count), freed + replacedBytes, account])

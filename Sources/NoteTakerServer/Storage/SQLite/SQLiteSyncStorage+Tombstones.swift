@@ -17,8 +17,12 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Removes the tombstones `horizon` allows, one account per transaction.
+    /// Removes the tombstones `horizon` allows, one account per transaction, and the marks of
+    /// batches applied before its ``PurgeHorizon/markedBefore``.
     public func purgeTombstones(_ horizon: PurgeHorizon) async throws -> PurgeSummary {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM request_marker WHERE createdAt < ?", arguments: [horizon.markedBefore])
+        }
         let accounts = try await writer.read { db in
             try Int64.fetchAll(db, sql: "SELECT DISTINCT accountId FROM record WHERE deleted = 1 AND deletedAt < ?",
                                arguments: [horizon.deletedBefore])
