@@ -108,10 +108,14 @@ extension SQLiteSyncStorage {
                     SELECT createdAt FROM request WHERE accountId = ?1 ORDER BY createdAt DESC LIMIT 1 OFFSET ?3))
                 """
             let arguments: StatementArguments = [account, now - BatchPlan.answerRetention, BatchPlan.storedAnswers - 1]
-            let freed = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(length(response)), 0) FROM request WHERE " + expired, arguments: arguments) ?? 0
-            try db.execute(sql: "INSERT OR IGNORE INTO request_marker (accountId, requestId, createdAt) SELECT accountId, requestId, createdAt FROM request WHERE " + expired,
-                           arguments: arguments)
-            try db.execute(sql: "DELETE FROM request WHERE " + expired, arguments: arguments)
+            var freed: Int64 = 0
+            let gone = try Row.fetchAll(db.cachedStatement(sql: "DELETE FROM request WHERE " + expired + " RETURNING requestId, createdAt, length(response)"),
+                                        arguments: arguments)
+            for row in gone {
+                freed += row[2] as Int64
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO request_marker (accountId, requestId, createdAt) VALUES (?, ?, ?)")
+                    .execute(arguments: [account, row[0], row[1]])
+            }
             try db.execute(sql: "UPDATE account SET answerBytes = answerBytes + ? - ? WHERE id = ?",
                            arguments: [Int64(kept.count), freed + replacedBytes, account])
             return plan.response
