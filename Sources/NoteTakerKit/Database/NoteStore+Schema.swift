@@ -220,6 +220,10 @@ extension NoteStore {
             // The pages this device published, and their keys (docs/sharing.md §5.4).
             try PublishedNotes.create(db)
         }
+        migrator.registerMigration("v29-renamed-tags") { db in
+            // Tags renamed to keyed ids following a conversion elsewhere (docs/encryption.md §4).
+            try RenamedTags.create(db)
+        }
         return migrator
     }
 }

@@ -42,7 +42,7 @@ public struct DerivedIdentity: Sendable {
         /// (``NoteStore/requeueEverything(_:keepingDeletions:)``).
         case afresh
         /// The device converting its account to end-to-end encryption (docs/encryption.md
-        /// §2.4): each renamed tag goes up as a save of its new id and a deletion of its old one.
+        /// §2.4): each renamed tag goes up as a save of its new id (derived) and a deletion of its old one.
         case converting
         /// Another device of an account converted meanwhile: the converting device sent the
         /// renamed tags; a change waiting here of a tag's old id waits as a change of its new one.
@@ -53,33 +53,64 @@ public struct DerivedIdentity: Sendable {
     /// now on, and gives every tag here the id it has under it: the tag's links follow it.
     static func adopt(_ db: Database, keyed: KeyedIdentity?, _ adoption: Adoption = .afresh) throws {
         try SyncState.set(db, .identityKey, keyed?.keyBytes.base64EncodedString())
+        if adoption == .afresh { try RenamedTags.forgetAll(db) }
         // A batch in flight names the old ids, and went unanswered (its session ended): its
         // changes wait in the outbox still, and go up under the new ids instead.
-        try PushBatch.clearAll(db)
+        try PushBatch.forgetKeepingCreations(db)
         let identity = DerivedIdentity(keyed: keyed)
         // Names are unique, and so are the ids made from them: no rename meets another tag.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        var renamed: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, name, changeTag FROM tag") {
             let old: String = row["id"]
             let new = identity.tagID(row["name"]).key
             guard new != old else { continue }
+            renamed[old] = new
             try db.execute(sql: "UPDATE tag SET id = ? WHERE id = ?", arguments: [new, old])
             try db.execute(sql: "UPDATE noteTag SET tagId = ? WHERE tagId = ?", arguments: [new, old])
             switch adoption {
             case .afresh:
                 try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
             case .converting, .following:
-                // The new id is a record the server holds no version of here.
-                try db.execute(sql: "UPDATE tag SET changeTag = NULL, syncBase = NULL WHERE id = ?", arguments: [new])
+                // The new id is a record the server holds no version of here. Its base stays: the
+                // version the server sends under the new id is the old one's, sealed again, and a
+                // change waiting here (a new case of the name) merges with it as with the old.
+                try db.execute(sql: "UPDATE tag SET changeTag = NULL WHERE id = ?", arguments: [new])
                 try db.execute(sql: "UPDATE outbox SET recordId = ? WHERE recordType = 'tag' AND recordId = ?", arguments: [new, old])
-                guard adoption == .converting else { continue }
-                try Outbox.record(db, .tag, new)
+                guard adoption == .converting else {
+                    // The converting device sent it under the new id, unless it was deleted there.
+                    if row["changeTag"] as String? != nil { try RenamedTags.renamed(db, to: new) }
+                    continue
+                }
+                // Derived: made by the software, it yields to a deletion of the tag made elsewhere since.
+                try Outbox.record(db, .tag, new, derived: true)
                 if let changeTag: String = row["changeTag"] {
                     try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
                                    arguments: [old, changeTag])
                     try Outbox.append(db, .tag, old, .delete)
                 }
             }
+        }
+        try renameInNoteBases(db, renamed)
+        if adoption != .afresh { try RenamedTags.noteDeletions(db, under: identity) }
+    }
+
+    /// Gives the renamed tags their new ids in the bases of the notes that keep a copy of
+    /// theirs (edited since they last synced): a note's merge would otherwise read each tag it
+    /// carries as added here, and one taken off it elsewhere would come back. (A note whose
+    /// base is itself as stored reads its tags as they now are.)
+    private static func renameInNoteBases(_ db: Database, _ renamed: [String: String]) throws {
+        guard !renamed.isEmpty else { return }
+        let rename = { (text: String) in renamed.reduce(text) { $0.replacingOccurrences(of: "\"\($1.key)\"", with: "\"\($1.value)\"") } }
+        for row in try Row.fetchAll(db, sql: "SELECT noteId, tagIds FROM sync_note_base") {
+            let tagIds: String = row["tagIds"]
+            let new = rename(tagIds)
+            if new != tagIds { try db.execute(sql: "UPDATE sync_note_base SET tagIds = ? WHERE noteId = ?", arguments: [new, row["noteId"]]) }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, syncBase FROM note WHERE syncBase <> ''") {
+            let base: String = row["syncBase"]
+            let new = rename(base)
+            if new != base { try db.execute(sql: "UPDATE note SET syncBase = ? WHERE id = ?", arguments: [new, row["id"]]) }
         }
     }
 

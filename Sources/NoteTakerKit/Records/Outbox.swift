@@ -136,6 +136,13 @@ enum Outbox {
                        arguments: [attempts, message, type.rawValue, key])
     }
 
+    /// Puts a record's change back in line, however often it failed: a version of the record
+    /// arrived and merged with it, and the change goes up on top of that version now.
+    static func resetFailure(_ db: Database, _ type: RecordType, _ key: String) throws {
+        try db.cachedStatement(sql: "UPDATE outbox SET attempts = 0, lastError = NULL WHERE recordType = ? AND recordId = ? AND attempts > 0")
+            .execute(arguments: [type.rawValue, key])
+    }
+
     /// Puts every failed change back in line; returns the records they change.
     static func resetFailures(_ db: Database) throws -> [(type: RecordType, id: String)] {
         let failed = try Row.fetchAll(db, sql: "SELECT recordType, recordId FROM outbox WHERE attempts >= ?", arguments: [maximumAttempts])

@@ -46,8 +46,7 @@ extension RecordWriter {
         try db.execute(
             sql: "INSERT OR IGNORE INTO noteTag (noteId, tagId) SELECT noteId, ? FROM noteTag WHERE tagId = ?",
             arguments: [target.id.key, source.id.key])
-        try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [source.id.key])
-        try Outbox.record(db, .tag, source.id.key, .delete)
+        try deleteRow(db, source)
         try requeue(db, noteIds: noteIds)
     }
 
@@ -78,9 +77,16 @@ extension RecordWriter {
     /// Deletes a tag; its notes stay, without it.
     static func deleteTag(_ db: Database, _ tag: Tag) throws {
         let noteIds = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tag.id.key])
+        try deleteRow(db, tag)
+        try requeue(db, noteIds: noteIds)
+    }
+
+    /// Deletes a tag's row, queues its deletion, and keeps its name while the deletion waits
+    /// (``RenamedTags``: the tag may have another id on the server by the time it goes up).
+    private static func deleteRow(_ db: Database, _ tag: Tag) throws {
         try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tag.id.key])
         try Outbox.record(db, .tag, tag.id.key, .delete)
-        try requeue(db, noteIds: noteIds)
+        try RenamedTags.deleted(db, id: tag.id.key, name: tag.name)
     }
 
     /// After a change to their tags made from the tag side: reindexes the notes and queues

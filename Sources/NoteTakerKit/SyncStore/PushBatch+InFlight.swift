@@ -63,6 +63,22 @@ extension PushBatch {
         try SyncState.set(db, slot, nil)
     }
 
+    /// Forgets every batch in flight while the store stays with its server (it adopts keyed
+    /// ids, and the batches name the old ones): their changes wait in the outbox still, and go
+    /// up in a new batch. Each creation a batch carried, which the server may have applied,
+    /// keeps the fields it sent as its base: its new batch may carry more, and if refused
+    /// with the version the server made of the first, it merges with it from there.
+    static func forgetKeepingCreations(_ db: Database) throws {
+        for batch in try loadAll(db) {
+            for change in batch.request.changes where change.operation == .save && change.baseChangeTag == nil {
+                guard let type = RecordType(rawValue: change.recordType), type != .tag, let fields = change.fields, !fields.isSealed else { continue }
+                try db.execute(sql: "UPDATE \(type.table) SET syncBase = ? WHERE id = ? AND lastSyncedAt IS NULL AND syncBase IS NULL",
+                               arguments: [fields.wireJSON, change.recordId.key])
+            }
+        }
+        try clearAll(db)
+    }
+
     /// Forgets every batch in flight (for another server or account).
     static func clearAll(_ db: Database) throws {
         for key in slots { try SyncState.set(db, key, nil) }

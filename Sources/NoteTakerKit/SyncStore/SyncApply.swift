@@ -94,6 +94,7 @@ struct SyncApply {
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
+        let deletedHere = try type == .tag && RenamedTags.arrived(db, id: key)
         var situation = try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion)
         situation.resentCreation = resentCreation
         let steps = ApplyStep.plan(situation)
@@ -132,6 +133,11 @@ struct SyncApply {
             case .countMerged:
                 report.merged += 1
             }
+        }
+        if deletedHere, !record.deleted, let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
+            // Deleted here under its old id, before this device adopted the keyed ids.
+            try RecordWriter.deleteTag(db, Tag(row: tag))
+            cache.forgetFoldersAndTags()
         }
     }
 
@@ -204,7 +210,8 @@ struct SyncApply {
                                 sent: RecordChange? = nil, policy: MergePolicy) throws {
         var base = try SyncBase.fields(db, type, key)
         if let sent, let fields = sent.fields {
-            base = try Self.isCreation(db, sent) ? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
+            // A creation's base is what it sent, or what an earlier batch of it, forgotten, sent.
+            base = try Self.isCreation(db, sent) ? base ?? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)
         }
         let outcome = RecordMerge.merge(recordType: type.rawValue, base: base, local: local, server: server.fields, policy: policy)
         guard try write(db, type, key, outcome.fields) else {
@@ -218,6 +225,9 @@ struct SyncApply {
         if stored == server.fields {
             try Outbox.remove(db, type, key)
         } else {
+            // It failed against a version it could not merge with (one not sealed, while a
+            // conversion to encryption went on): it goes up against this one.
+            try Outbox.resetFailure(db, type, key)
             try db.execute(sql: "UPDATE \(type.table) SET syncStatus = 'pending' WHERE id = ? AND syncStatus <> 'conflict'", arguments: [key])
         }
         if let losingBody = outcome.losingBody, type == .note, try !isOlderTextHere(db, noteId: key, body: losingBody) {

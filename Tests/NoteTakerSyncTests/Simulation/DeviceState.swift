@@ -29,14 +29,26 @@ struct DeviceState: Equatable {
                     "title": row[1], "body": row[2], "pinned": flag(row[3]), "trashed": flag(row[4]), "folder": row[5] ?? "-",
                 ]
             }
-            for row in try Row.fetchAll(db, sql: "SELECT noteId, 'tag:' || tagId FROM noteTag UNION ALL SELECT noteId, 'file:' || id FROM attachment") {
+            // A tag is followed by its name's plain id: a store that adopts the keyed ids of an
+            // account converted to encryption renames its tags (docs/encryption.md §4), and to
+            // the oracle each is still the tag it was. (In other runs the two ids are one.)
+            var tags: [String: (key: String, name: String)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM tag") {
+                let name: String = row["name"]
+                tags[row["id"]] = (Tag.id(forName: name).key, name)
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT noteId, tagId FROM noteTag") {
+                let tagId: String = row["tagId"]
+                records[RecordKey(type: "note", id: row["noteId"])]?["tag:" + (tags[tagId]?.key ?? tagId)] = "1"
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT noteId, 'file:' || id FROM attachment") {
                 records[RecordKey(type: "note", id: row[0])]?[row[1]] = "1"
             }
             for row in try Row.fetchAll(db, sql: "SELECT id, name, parentId FROM folder") {
                 records[RecordKey(type: "folder", id: row[0])] = ["name": row[1], "parent": row[2] ?? "-"]
             }
-            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM tag") {
-                records[RecordKey(type: "tag", id: row[0])] = ["name": row[1]]
+            for tag in tags.values {
+                records[RecordKey(type: "tag", id: tag.key)] = ["name": tag.name]
             }
             return DeviceState(records: records)
         }

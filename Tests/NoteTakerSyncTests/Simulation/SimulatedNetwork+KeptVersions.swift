@@ -16,7 +16,7 @@ extension SimulatedNetwork {
         try await faulty(token) { service, account, twice in
             if twice { try? await service.resealVersion(of: recordId, resealed, for: account) }
             try await service.resealVersion(of: recordId, resealed, for: account)
-            await self.countResealed()
+            self.countResealed()
         }
     }
 
@@ -33,17 +33,22 @@ extension SimulatedNetwork {
         return versions
     }
 
-    /// Handles one request in its turn, with the fault drawn for it (`twice`: delivered twice).
-    private func faulty<T: Sendable>(
+    /// Handles one request of the session `token` in its turn, with the fault drawn for it
+    /// (`twice`: delivered twice).
+    func faulty<T: Sendable>(
         _ token: String, _ handle: (SyncService, StoredAccount, _ twice: Bool) async throws -> T
     ) async throws(SyncError) -> T {
+        try await faultyTurn { service, twice in try await handle(service, try await service.authenticate(token: token), twice) }
+    }
+
+    /// Handles one request in its turn, with the fault drawn for it (`twice`: delivered twice).
+    func faultyTurn<T: Sendable>(_ handle: (SyncService, _ twice: Bool) async throws -> T) async throws(SyncError) -> T {
         try await takeTurn()
         defer { endTurn() }
         let fault = nextFault(allowDelay: false)
         if fault == .dropRequest { throw .unreachable("request lost") }
-        let account = try await account(token)
         do {
-            let answer = try await handle(service, account, fault == .duplicate)
+            let answer = try await handle(service, fault == .duplicate)
             if fault == .dropResponse { throw SyncError.unreachable("answer lost") }
             return answer
         } catch let error as SyncServerError {

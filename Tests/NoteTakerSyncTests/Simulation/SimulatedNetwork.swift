@@ -110,6 +110,10 @@ actor SimulatedNetwork {
         return true
     }
 
+    /// Forgets the operator's last backup (one from before the account was converted to
+    /// encryption, which ``SimulatedConversion`` does not restore).
+    func forgetBackup() { backup = nil }
+
     /// Purges every tombstone, as a server does months later, when every session has gone
     /// unused past its life: devices then list everything (see `NoteStore+PurgedTombstones.swift`).
     func purgeTombstones() async throws -> Int {
@@ -265,4 +269,5 @@ struct SimulatedTransport: SyncTransport {
     func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
         try await network.resealVersion(token: token, recordId: recordId, resealed)
     }
+    func dropPlaintext() async throws(SyncError) -> PlaintextDropped { try await network.dropPlaintext(token: token) }
 }

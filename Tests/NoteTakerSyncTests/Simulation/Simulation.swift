@@ -24,6 +24,8 @@ struct Simulation {
     let steps: Int
     /// Whether the account has end-to-end encryption: every device seals and opens records.
     var sealed = false
+    /// Whether the account starts without encryption and is converted midway (``SimulatedConversion``).
+    var converting = false
 
     struct Failure: Error, CustomStringConvertible {
         var seed: UInt64
@@ -40,8 +42,10 @@ struct Simulation {
         var intents: Int
         /// How many times the server was restored from its backup.
         var restores: Int
-        /// How many times a device rotated the account's keys (sealed runs).
+        /// How many times a device rotated the account's keys (sealed and converting runs).
         var rotations = 0
+        /// Devices that took up a conversion to encryption cut short, logging in (converting runs).
+        var takenUp = 0
         /// How many kept versions the server replaced with versions sealed again after them.
         var resealed = 0
         /// Every step, as `--trace` prints it.
@@ -75,6 +79,7 @@ struct Simulation {
         // Sealed runs rotate the account's keys now and then, drawn apart from the steps.
         let keys = sealed ? try SimulatedKeys(devices: deviceCount) : nil
         let token = try await network.register(keys: await keys?.material)
+        var conversion = converting ? try await SimulatedConversion(seed: seed, devices: deviceCount, network: network) : nil
         var devices: Devices = []
         var keyEvents = SeededGenerator(seed: seed ^ 0x6B65_7973)
         for index in 0..<deviceCount {
@@ -83,13 +88,11 @@ struct Simulation {
             if seed % 2 == 0 {
                 try store.setHistoryRetention(HistoryRetention(everyVersionDays: 7, dailyDays: 90, weeklyDays: nil, coalescingMinutes: 0))
             }
-            var options = SyncEngine.Options(policy: .localWins, allowMassDeletion: true, batchSize: 5)
-            if let keys {
-                options.sealing = await keys.sealing(of: index, fromServer: false)
-                options.keys = { fromServer in await keys.sealing(of: index, fromServer: fromServer) }
+            if conversion != nil {
+                try store.setSyncAccount(serverURL: SimulatedConversion.server, username: "sim", allowInsecure: false)
             }
-            let engine = SyncEngine(store: store, transport: SimulatedTransport(network: network, token: token), options: options)
-            devices.append((store, engine))
+            let session = conversion?.tokens[index] ?? token
+            devices.append((store, await engine(for: store, index: index, token: session, keys: keys, network: network)))
         }
         var operations = Operations(files: network.filesDirectory)
         var log = IntentLog(devices: deviceCount)
@@ -102,7 +105,15 @@ struct Simulation {
             let roll = Int.random(in: 0..<100, using: &random)
             switch roll {
             case 0..<25:
-                if let keys, Int.random(in: 0..<30, using: &keyEvents) == 0 {
+                if conversion?.staysLoggedOut(index) == true {
+                    trace.append("\(step) d\(index + 1) is logged out")
+                    break
+                }
+                if conversion?.loggedOut.contains(index) == true {
+                    guard try await logIn(index, &conversion!, &devices, network: network, trace: &trace) else { break }
+                }
+                let rotating = conversion.map { $0.sealing.contains(index) } ?? true
+                if let keys = keys ?? conversion?.keys, Int.random(in: 0..<30, using: &keyEvents) == 0, rotating {
                     let version = try await keys.rotate(index)
                     try device.store.queueResealing(keyVersion: version)
                     rotations += 1
@@ -110,13 +121,19 @@ struct Simulation {
                 }
                 do {
                     let bodies = try Self.bodies(device.store)
-                    let report = try await device.engine.sync()
+                    let report = try await devices[index].engine.sync()
                     try checkKept(bodies, on: device.store, device: index, purged: operations.purged)
                     conflicts += report.conflicts
                     try noteSync(report, of: index, step: step, devices, &log)
                     trace.append("\(step) d\(index + 1) sync \(report)")
+                    if report.errors == 0, conversion?.isDue(index, at: step) == true {
+                        try await convert(index, &conversion!, &devices, network: network, trace: &trace)
+                    }
                 } catch let failure as Failure {
                     throw failure
+                } catch SyncError.notLoggedIn where conversion != nil {
+                    conversion?.endedSession(of: index)
+                    trace.append("\(step) d\(index + 1) sync failed: its session ended")
                 } catch {
                     trace.append("\(step) d\(index + 1) sync failed: \(error)")
                 }
@@ -154,11 +171,18 @@ struct Simulation {
             }
             texts.record(try Self.bodies(device.store), on: index)
         }
-        try await finish(devices, network: network, operations: operations, log: &log, conflicts: &conflicts, trace: &trace)
-        if let keys { try await checkKeptVersions(devices, network: network, token: token, keys: keys) }
+        try await network.heal()
+        if conversion != nil { try await completeConversion(&conversion!, &devices, network: network, log: &log, trace: &trace) }
+        try await finish(devices, operations: operations, log: &log, conflicts: &conflicts, trace: &trace)
+        if let keys = keys ?? conversion?.keys {
+            let session = conversion?.tokens[0] ?? token
+            try await checkKeptVersions(devices, network: network, token: session, keys: keys)
+            if conversion != nil { try await checkConverted(network: network, token: session) }
+        }
         if seed % 2 == 0 { try checkEveryText(texts, devices, purged: operations.purged) }
         return Outcome(faults: await network.faultsInjected, conflicts: conflicts, edits: operations.tokens, intents: log.writes.count,
-                       restores: restores, rotations: rotations, resealed: await network.resealedVersions, trace: trace)
+                       restores: restores, rotations: rotations, takenUp: conversion?.takenUp ?? 0,
+                       resealed: await network.resealedVersions, trace: trace)
     }
 
     /// After a sealed run: each rotating device finished sealing the kept versions again, and
@@ -181,10 +205,14 @@ struct Simulation {
         log.synced(device: index, pushedEverything: try devices[index].store.pendingChanges().isEmpty, step: step)
     }
 
-    private func finish(_ devices: Devices, network: SimulatedNetwork, operations: Operations,
+    /// Settles the healed network and judges the end.
+    private func finish(_ devices: Devices, operations: Operations,
                         log: inout IntentLog, conflicts: inout Int, trace: inout [String]) async throws {
-        try await network.heal()
         try await settle(devices, log: &log, trace: &trace)
+        for (index, device) in devices.enumerated() {
+            let failures = try device.store.syncSummary().failures
+            if !failures.isEmpty { throw Failure(seed: seed, problem: "device \(index + 1): changes that never went up: \(failures)") }
+        }
         let states = try devices.map { try Snapshot.take($0.store) }
         for (index, state) in states.enumerated().dropFirst() where state != states[0] {
             throw Failure(seed: seed, problem: "device \(index + 1) differs from device 1:\n\(states[0].difference(from: state))")
@@ -268,7 +296,7 @@ struct Simulation {
     }
 
     /// Syncs every device in turn until none has anything left to send or receive.
-    private func settle(_ devices: Devices, log: inout IntentLog, trace: inout [String]) async throws {
+    func settle(_ devices: Devices, log: inout IntentLog, trace: inout [String]) async throws {
         for round in 0..<12 {
             var moved = false
             for (index, device) in devices.enumerated() {

@@ -1,0 +1,143 @@
+import Foundation
+import NoteTakerKit
+import Testing
+
+@testable import NoteTakerSync
+
+/// Tags across a conversion to end-to-end encryption (docs/encryption.md §4): their ids change
+/// (keyed by the account), so a deletion made under the old ids, on the server before the
+/// conversion or here before this device learned of it, must still reach the tag under its
+/// new id, and the converting device's own renames must not outrank a deletion made since.
+@Suite struct ConvertedTagTests {
+    typealias Conversion = AccountConversionTests
+
+    /// The laptop converts the account, and syncs until the conversion is finished.
+    static func convert(_ laptop: NoteStore, _ server: LiveServer, finishing: Bool = true) async throws {
+        _ = try await laptop.encryptSyncAccount(
+            server: server.url, username: "ada", currentPassword: Conversion.oldPassword, newPassword: Conversion.newPassword,
+            allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+        guard finishing else { return }
+        let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+        #expect(report.conversionFinished && report.errors == 0, "\(report)")
+    }
+
+    /// A note tagged Red and Work, on a laptop and a phone, both synced.
+    static func twoDevices(_ server: LiveServer) async throws -> (laptop: NoteStore, phone: NoteStore, note: UUID) {
+        let laptop = try await Conversion.plainDevice(server)
+        let note = try laptop.createNote(NoteDraft(title: "Plans", body: "a list\n", tags: ["Red", "Work"]))
+        try await EncryptedAccountTests.sync(laptop)
+        let phone = try await Conversion.plainDevice(server)
+        #expect(try phone.note(id: note.id).tags == ["Red", "Work"])
+        return (laptop, phone, note.id)
+    }
+
+    /// Every device holds `tags`, and the note carries them.
+    static func expectTags(_ tags: [String], on note: UUID, _ devices: [(String, NoteStore)]) throws {
+        for (name, device) in devices {
+            #expect(try device.tags().map(\.tag.name) == tags, "\(name)")
+            #expect(try device.note(id: note).tags == tags, "\(name)")
+        }
+    }
+
+    @Test("a tag deleted on the server before the conversion, held by a device offline through it, is deleted there once it logs in again")
+    func deletedBeforeTheConversion() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            try laptop.deleteTag("Red")
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server)
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+
+    @Test("a tag deleted or renamed here before this device learned of the conversion is deleted under its new id; one made again here since stays")
+    func deletedHereBeforeLearningOfIt() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let other = try laptop.createNote(NoteDraft(title: "Shopping", body: "milk\n", tags: ["Blue"]))
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try phone.deleteTag("Red")
+            _ = try phone.renameTag("Work", to: "Job")
+            try phone.deleteTag("Blue")
+            _ = try phone.addTags(["Blue"], toNote: other.id)
+            try await Self.convert(laptop, server)
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.tags().map(\.tag.name) == ["Blue", "Job"], "\(name)")
+                #expect(try device.note(id: note).tags == ["Job"], "\(name)")
+                #expect(try device.note(id: other.id).tags == ["Blue"], "\(name)")
+            }
+        }
+    }
+
+    @Test("a tag taken off a note after the conversion stays off, though a device offline through it had edited the note under the old ids")
+    func takenOffANoteEditedUnderTheOldIds() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try phone.updateNote(id: note, body: "a list\nfrom the phone\n")
+            try await Self.convert(laptop, server)
+            _ = try laptop.removeTags(["Red"], fromNote: note)
+            try await EncryptedAccountTests.sync(laptop)
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                let merged = try device.note(id: note)
+                #expect(merged.tags == ["Work"] && merged.body == "a list\nfrom the phone\n", "\(name): \(merged)")
+            }
+        }
+    }
+
+    @Test("an edit refused against a version still in plain text while a conversion goes on goes up once the sealed version arrives")
+    func editRefusedAgainstPlainTextGoesUpLater() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let tablet = try await Conversion.plainDevice(server)
+            _ = try tablet.updateNote(id: note, body: "a list\nfrom the tablet\n")
+            try await EncryptedAccountTests.sync(tablet)
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server, finishing: false)
+
+            // The phone takes the conversion up; its edit meets the tablet's version in plain text.
+            try await Conversion.logIn(phone, server)
+            _ = try phone.updateNote(id: note, title: "Plans, from the phone")
+            for _ in 0..<3 { _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync() }
+            #expect(try phone.syncSummary().failures.map(\.recordId).contains(note), "refused: the server's version is not sealed")
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            #expect(try phone.syncSummary().failures.isEmpty)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                let merged = try device.note(id: note)
+                #expect(merged.title == "Plans, from the phone" && merged.body == "a list\nfrom the tablet\n", "\(name): \(merged)")
+            }
+        }
+    }
+
+    @Test("the converting device's tags, sent again under their new ids, yield to a deletion another device made since")
+    func renamedTagsYieldToADeletion() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            // The laptop stops once the server took the keys; the phone takes the conversion up.
+            try await Self.convert(laptop, server, finishing: false)
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try phone.deleteTag("Red")
+            try await EncryptedAccountTests.sync(phone)
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+}
