@@ -47,11 +47,17 @@ struct SimulationTests {
     /// The same runs on an account without encryption that a device converts to end-to-end
     /// encryption midway (``SimulatedConversion``): the others are logged out, edit offline,
     /// log in again (taking the conversion up when it was cut short) and seal from then on;
-    /// every property above holds, and at the end the server holds nothing in plain text. A
-    /// quarter of the seeds (each at least once).
+    /// every property above holds, and at the end the server holds nothing in plain text.
+    ///
+    /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
+    /// `scripts/simulate --converting N`), not CI's moving window: two faults it found are
+    /// open (issue 41's note): a device taking a conversion up sends again under its new id a
+    /// tag deleted elsewhere since its last sync (seed 63), and a server restored from a backup
+    /// taken while a conversion went on holds records in plain text again, which no device
+    /// then seals (seed 74).
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
-        let seeds = Array(Self.seeds.prefix(max(1, Self.seeds.count / 4)))
+        let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
         let outcomes = try await Self.run(seeds, converting: true)
         #expect(outcomes.count == seeds.count)
         if outcomes.count >= 50 {
