@@ -50,11 +50,10 @@ struct SimulationTests {
     /// every property above holds, and at the end the server holds nothing in plain text.
     ///
     /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
-    /// `scripts/simulate --converting N`), not CI's moving window: two faults it found are
-    /// open (issue 41's note): a device taking a conversion up sends again under its new id a
-    /// tag deleted elsewhere since its last sync (seed 63), and a server restored from a backup
-    /// taken while a conversion went on holds records in plain text again, which no device
-    /// then seals (seed 74).
+    /// `scripts/simulate --converting N`), not CI's moving window: a fault it found is open
+    /// (issue 41's note, docs/encryption.md §2.4): a server restored from a backup taken while
+    /// a conversion went on holds records in plain text again, which no device then seals
+    /// (seed 74).
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
         let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
@@ -129,6 +128,7 @@ struct SimulationTests {
         29,  // an edit refused against a version in plain text, mid-conversion, never went up once the sealed one came
         41,  // a note's base named its tags' old ids: a tag taken off it elsewhere came back
         43,  // a creation's batch forgotten at the adoption was merged as though its new batch were the first: an edit was lost
+        63,  // a device taking the conversion up sent under its new id a tag deleted elsewhere since it last synced
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

@@ -224,6 +224,10 @@ extension NoteStore {
             // Tags renamed to keyed ids following a conversion elsewhere (docs/encryption.md §4).
             try RenamedTags.create(db)
         }
+        migrator.registerMigration("v30-renamed-tags-taken-up") { db in
+            // A conversion taken up sends the tags it renamed once it has fetched everything.
+            try RenamedTags.addOldIDs(db)
+        }
         return migrator
     }
 }

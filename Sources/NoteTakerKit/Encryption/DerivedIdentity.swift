@@ -47,6 +47,11 @@ public struct DerivedIdentity: Sendable {
         /// Another device of an account converted meanwhile: the converting device sent the
         /// renamed tags; a change waiting here of a tag's old id waits as a change of its new one.
         case following
+        /// Taking up a conversion another device began and left unfinished: a tag the server
+        /// held under its old id goes up under its new one once this device has fetched
+        /// everything, unless it arrived, or its old id's deletion did (``RenamedTags``); a tag
+        /// never sent goes up as the converting device's do.
+        case takingUp
     }
 
     /// Follows `keyed` (an account's id key, or `nil` for an account without encryption) from
@@ -71,15 +76,22 @@ public struct DerivedIdentity: Sendable {
             switch adoption {
             case .afresh:
                 try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
-            case .converting, .following:
+            case .converting, .following, .takingUp:
                 // The new id is a record the server holds no version of here. Its base stays: the
                 // version the server sends under the new id is the old one's, sealed again, and a
                 // change waiting here (a new case of the name) merges with it as with the old.
                 try db.execute(sql: "UPDATE tag SET changeTag = NULL WHERE id = ?", arguments: [new])
                 try db.execute(sql: "UPDATE outbox SET recordId = ? WHERE recordType = 'tag' AND recordId = ?", arguments: [new, old])
-                guard adoption == .converting else {
+                let synced = row["changeTag"] as String?
+                if adoption == .following {
                     // The converting device sent it under the new id, unless it was deleted there.
-                    if row["changeTag"] as String? != nil { try RenamedTags.renamed(db, to: new) }
+                    if synced != nil { try RenamedTags.note(db, new, .following) }
+                    continue
+                }
+                if adoption == .takingUp, let synced {
+                    try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
+                                   arguments: [old, synced])
+                    try RenamedTags.note(db, new, .takingUp, oldId: old)
                     continue
                 }
                 // Derived: made by the software, it yields to a deletion of the tag made elsewhere since.

@@ -128,14 +128,14 @@ extension NoteStore {
 
     /// Ends a transaction of applied records: indexes the new notes, and once the whole pull
     /// is applied (`pullDone`), breaks the folder cycles two devices' moves made, takes off
-    /// notes the tags whose deletion this device learned of late, and deletes the tags renamed
-    /// after a conversion elsewhere that the server no longer held (``RenamedTags``).
+    /// notes the tags whose deletion this device learned of late, and settles the tags renamed
+    /// at a conversion (``RenamedTags``).
     private static func finishApplying(_ db: Database, with apply: inout SyncApply, pullDone: Bool) throws {
         try apply.flushIndex(db)
         guard pullDone else { return }
         try FolderCycles.break(db)
         try TagTombstones.untagLateDeletions(db)
-        if try RenamedTags.deleteUnheld(db) > 0 { apply.cache.forgetFoldersAndTags() }
+        if try RenamedTags.settle(db) > 0 { apply.cache.forgetFoldersAndTags() }
     }
 
     /// Applies one record, turning a database error of its own into a ``RecordFailure``.

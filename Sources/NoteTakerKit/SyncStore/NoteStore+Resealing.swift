@@ -68,9 +68,9 @@ extension NoteStore {
     /// a pass seals the note versions the server keeps, then has it delete what it still
     /// holds in plain text. Returns how many records were queued.
     @discardableResult
-    public func beginEncryptionConversion(identity: KeyedIdentity) throws(NoteTakerError) -> Int {
+    public func beginEncryptionConversion(identity: KeyedIdentity, takingUp: Bool = false) throws(NoteTakerError) -> Int {
         try write { db in
-            try DerivedIdentity.adopt(db, keyed: identity, .converting)
+            try DerivedIdentity.adopt(db, keyed: identity, takingUp ? .takingUp : .converting)
             try Self.keep(ResealingPass(below: 1), db)
             return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
         }

@@ -3,22 +3,33 @@ import GRDB
 /// The tags whose ids changed when this device adopted its account's keyed ids, at a conversion
 /// to end-to-end encryption (``DerivedIdentity/Adoption``), and what became of them on the server.
 ///
-/// **Tags held here**, following a conversion made on another device: the converting device
-/// sent every tag it held under its new id and deleted the old ids, so once this device has
-/// fetched everything since (the conversion comes after the last sync it made under the old
-/// ids), the server's version of each such tag has arrived, and crossed it off here. A tag
-/// not crossed off was deleted on the server before the conversion (renamed, merged or deleted
-/// by another device): it is deleted here too, as that deletion would have been under its old
-/// id, unless it was edited here since (an edit outranks a deletion). A change the software
-/// made on its own (derived) yields.
+/// **Following** another device's conversion: the converting device sent every tag it held
+/// under its new id and deleted the old ids, so once this device has fetched everything since
+/// (the conversion comes after the last sync it made under the old ids), the server's version
+/// of each tag it renamed has arrived, and crossed it off here. A tag not crossed off was
+/// deleted on the server before the conversion (renamed, merged or deleted by another device):
+/// it is deleted here too, as that deletion would have been under its old id, unless it was
+/// edited here since (an edit outranks a deletion). A change the software made on its own
+/// (derived) yields.
 ///
-/// **Tags deleted here** whose deletion had not gone up yet (deleted, renamed or merged away):
-/// their deletion goes up under the old id, which the converting device deleted already, so
-/// it would miss the tag the server now holds under its new id. The name of each tag deleted
-/// here is kept while its deletion waits, and at the adoption its new id is noted: when the
-/// server's version of it arrives, the tag is deleted again here and the deletion goes up,
-/// against that version, as the person's deletion of it.
+/// **Taking up** a conversion another device began and left unfinished: that device may or
+/// may not have sent a tag under its new id, and the tag may have been deleted since this
+/// device last synced. So a tag the server held under its old id goes up under its new id only
+/// once this device has fetched everything: not when the new id arrived meanwhile (the other
+/// device sent it; the old id's deletion still goes up), nor when the old id's deletion arrived
+/// (deleted elsewhere: it is deleted here too, unless edited here since).
+///
+/// **Deleted here** (deleted, renamed or merged away) with the deletion not gone up yet: the
+/// deletion goes up under the old id, which misses the tag the server holds under its new id.
+/// The name of each tag deleted here is kept while its deletion waits, and at the adoption its
+/// new id is noted: when the server's version of it arrives, the tag is deleted again here and
+/// the deletion goes up, against that version, as the person's deletion of it.
 enum RenamedTags {
+    /// What became of a renamed tag, as noted at the adoption.
+    enum Kind: Int {
+        case following = 0, deletedHere = 1, takingUp = 2
+    }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE sync_renamed_tag (
@@ -29,6 +40,16 @@ enum RenamedTags {
                 id TEXT PRIMARY KEY NOT NULL,
                 name TEXT NOT NULL
             ) WITHOUT ROWID;
+            """)
+    }
+
+    /// The old id of a tag taken up, and whether its deletion arrived (v30).
+    static func addOldIDs(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE sync_renamed_tag RENAME COLUMN deletedHere TO kind;
+            ALTER TABLE sync_renamed_tag ADD COLUMN oldId TEXT;
+            ALTER TABLE sync_renamed_tag ADD COLUMN oldDeleted INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX sync_renamed_tag_old ON sync_renamed_tag (oldId) WHERE oldId IS NOT NULL;
             """)
     }
 
@@ -48,13 +69,13 @@ enum RenamedTags {
             let new = identity.tagID(row["name"]).key
             let madeAgain = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tag WHERE id = ?)", arguments: [new]) ?? false
             guard new != row["id"], !madeAgain else { continue }
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_renamed_tag (id, deletedHere) VALUES (?, 1)", arguments: [new])
+            try note(db, new, .deletedHere)
         }
     }
 
-    /// Notes that tag `id`, named so now, was held by the server under its old id.
-    static func renamed(_ db: Database, to id: String) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_renamed_tag (id, deletedHere) VALUES (?, 0)", arguments: [id])
+    /// Notes that tag `id`, named so now, was held by the server under `oldId`.
+    static func note(_ db: Database, _ id: String, _ kind: Kind, oldId: String? = nil) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_renamed_tag (id, kind, oldId) VALUES (?, ?, ?)", arguments: [id, kind.rawValue, oldId])
     }
 
     /// Forgets every such tag (a store starting afresh with an account).
@@ -63,31 +84,49 @@ enum RenamedTags {
         try db.execute(sql: "DELETE FROM sync_deleted_tag_name")
     }
 
-    /// A version of tag `id` arrived from the server: the server holds it under its new id.
-    /// Returns whether it was deleted here under its old id (its caller deletes it again).
-    static func arrived(_ db: Database, id: String) throws -> Bool {
-        let deletedHere = try Bool.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING deletedHere"),
-                                            arguments: [id])
-        return deletedHere == true
+    /// A version of tag `id` arrived from the server (`deleted`: its deletion). Returns whether
+    /// the tag was deleted here under its old id (its caller deletes it again).
+    static func arrived(_ db: Database, id: String, deleted: Bool) throws -> Bool {
+        if deleted {
+            try db.cachedStatement(sql: "UPDATE sync_renamed_tag SET oldDeleted = 1 WHERE oldId = ?").execute(arguments: [id])
+        }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING kind, oldId"),
+                                         arguments: [id]) else { return false }
+        if row["kind"] == Kind.takingUp.rawValue, let old: String = row["oldId"] {
+            // Sent under its new id by the device that began the conversion: the old id goes.
+            try Outbox.append(db, .tag, old, .delete)
+        }
+        return row["kind"] == Kind.deletedHere.rawValue
     }
 
-    /// Once this device has fetched everything: deletes here each renamed tag the server did
-    /// not send, with no edit of it waiting, and forgets them all, and the names of tags whose
-    /// deletion went up. Returns how many tags it deleted.
-    static func deleteUnheld(_ db: Database) throws -> Int {
-        let unheld = try String.fetchAll(db, sql: """
-            SELECT r.id FROM sync_renamed_tag r JOIN tag t ON t.id = r.id
-            WHERE NOT r.deletedHere AND NOT \(Outbox.waitsSQL(type: "'tag'", id: "r.id", editsOnly: true))
+    /// Once this device has fetched everything: deletes here each tag renamed following a
+    /// conversion that the server did not send, and each taken up whose old id was deleted,
+    /// with no edit of it waiting; sends the other tags taken up under their new ids (and the
+    /// old ids' deletions); then forgets them all, and the names of tags whose deletion went up.
+    /// Returns how many tags it deleted here.
+    static func settle(_ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.id, r.kind, r.oldId, r.oldDeleted, \(Outbox.waitsSQL(type: "'tag'", id: "r.id", editsOnly: true)) AS edited
+            FROM sync_renamed_tag r JOIN tag t ON t.id = r.id
             """)
-        for id in unheld {
-            try Outbox.remove(db, .tag, id)
-            _ = try RecordWriter.deleteFromServer(db, .tag, id)
+        var deleted = 0
+        for row in rows {
+            let (id, kind, edited, oldDeleted): (String, Kind?, Bool, Bool) = (row["id"], Kind(rawValue: row["kind"]), row["edited"], row["oldDeleted"])
+            guard kind != .deletedHere else { continue }
+            if !edited, kind == .following || oldDeleted {
+                try Outbox.remove(db, .tag, id)
+                _ = try RecordWriter.deleteFromServer(db, .tag, id)
+                deleted += 1
+            } else if kind == .takingUp, !oldDeleted {
+                try Outbox.record(db, .tag, id, derived: true)
+                if let old: String = row["oldId"] { try Outbox.append(db, .tag, old, .delete) }
+            }
         }
         try db.execute(sql: "DELETE FROM sync_renamed_tag")
         try db.execute(sql: """
             DELETE FROM sync_deleted_tag_name
             WHERE id NOT IN (SELECT recordId FROM outbox WHERE recordType = 'tag' AND operation = 'delete')
             """)
-        return unheld.count
+        return deleted
     }
 }

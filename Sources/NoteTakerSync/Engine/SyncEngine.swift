@@ -177,12 +177,14 @@ public actor SyncEngine {
         try await pull(into: &report)
         // Merging leaves changes to send back; a few more rounds settle them. A restored
         // server (noticed by the push or by the pull) is healed within this cycle: what this
-        // device queued to send again goes up now, even when the pull merged nothing.
+        // device queued to send again goes up now, even when the pull merged nothing. So is a
+        // conversion to encryption: what the pull queued (tags taken up) goes up before its pass.
         var rounds = 0
         var merged = 0
         var healing = report.serverRestored
-        while rounds < 3, report.merged > merged || healing, try local({ try $0.hasPushableChanges() }) {
-            healing = false
+        var converting = try local { try $0.resealingPass()?.converts ?? false }
+        while rounds < 3, report.merged > merged || healing || converting, try local({ try $0.hasPushableChanges() }) {
+            (healing, converting) = (false, false)
             merged = report.merged
             try await push(into: &report)
             try await pull(into: &report)

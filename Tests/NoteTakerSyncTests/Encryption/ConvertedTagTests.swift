@@ -124,6 +124,28 @@ import Testing
         }
     }
 
+    @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced; the others it sends")
+    func takingUpLeavesDeletedTagsDeleted() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let tablet = try await Conversion.plainDevice(server)
+            try tablet.deleteTag("Red")
+            try await EncryptedAccountTests.sync(tablet)
+            try await EncryptedAccountTests.sync(laptop)
+            // The laptop stops once the server took the keys; the phone, behind, takes the conversion up.
+            try await Self.convert(laptop, server, finishing: false)
+            try await Conversion.logIn(phone, server)
+            _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
+            #expect(try phone.tags().map(\.tag.name) == ["Work"], "the tag deleted elsewhere is deleted here, not sent")
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
+            #expect(try await phone.syncTransport().accountStatus().unsealedRecords == 0)
+        }
+    }
+
     @Test("the converting device's tags, sent again under their new ids, yield to a deletion another device made since")
     func renamedTagsYieldToADeletion() async throws {
         try await withLiveServer { server, _ in
