@@ -23,7 +23,10 @@ import GRDB
 /// deletion goes up under the old id, which misses the tag the server holds under its new id.
 /// The name of each tag deleted here is kept while its deletion waits, and at the adoption its
 /// new id is noted: when the server's version of it arrives, the tag is deleted again here and
-/// the deletion goes up, against that version, as the person's deletion of it.
+/// the deletion goes up, against that version, as the person's deletion of it. When it has not
+/// arrived once this device has fetched everything, the deletion of the new id goes up all the
+/// same: a device taking the conversion up may send the tag later, as a change of its own that
+/// yields to it.
 enum RenamedTags {
     /// What became of a renamed tag, as noted at the adoption.
     enum Kind: Int {
@@ -102,7 +105,8 @@ enum RenamedTags {
     /// Once this device has fetched everything: deletes here each tag renamed following a
     /// conversion that the server did not send, and each taken up whose old id was deleted,
     /// with no edit of it waiting; sends the other tags taken up under their new ids (and the
-    /// old ids' deletions); then forgets them all, and the names of tags whose deletion went up.
+    /// old ids' deletions), and the deletions of tags deleted here whose new id has not
+    /// arrived; then forgets them all, and the names of tags whose deletion went up.
     /// Returns how many tags it deleted here.
     static func settle(_ db: Database) throws -> Int {
         let rows = try Row.fetchAll(db, sql: """
@@ -121,6 +125,16 @@ enum RenamedTags {
                 try Outbox.record(db, .tag, id, derived: true)
                 if let old: String = row["oldId"] { try Outbox.append(db, .tag, old, .delete) }
             }
+        }
+        // Deleted here, and not on the server under its new id: a device taking the conversion
+        // up may still send it there (its own tags go up once it has fetched everything). The
+        // deletion goes up now, so that such a save meets it and yields, as the software's own.
+        for id in try String.fetchAll(db, sql: """
+            SELECT r.id FROM sync_renamed_tag r
+            WHERE r.kind = \(Kind.deletedHere.rawValue) AND r.id NOT IN (SELECT id FROM tag)
+              AND NOT \(Outbox.waitsSQL(type: "'tag'", id: "r.id"))
+            """) {
+            try Outbox.append(db, .tag, id, .delete)
         }
         try db.execute(sql: "DELETE FROM sync_renamed_tag")
         try db.execute(sql: """

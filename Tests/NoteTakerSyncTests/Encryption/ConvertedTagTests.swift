@@ -162,4 +162,25 @@ import Testing
             try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
         }
     }
+
+    @Test("a tag deleted here before this device took a conversion up stays deleted when the converting device sends it under its new id afterwards")
+    func deletedHereBeforeTakingUp() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let tablet = try await Conversion.plainDevice(server)
+            try phone.deleteTag("Red")
+            // The laptop stops once the server took the keys; the phone takes the conversion up
+            // and fetches everything before the laptop sends the tags under their new ids.
+            try await Self.convert(laptop, server, finishing: false)
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await Conversion.logIn(tablet, server)
+            try await EncryptedAccountTests.sync(tablet)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone), ("tablet", tablet)])
+        }
+    }
 }
