@@ -6,8 +6,9 @@ public struct PlaintextDropped: Sendable, Hashable, Codable {
     public var versions: Int
     /// Attachment files kept in plain text (under their SHA-256).
     public var files: Int
-    /// Tombstones of tags whose ids derived from their names unkeyed: anyone could test a
-    /// name against them.
+    /// Tags whose ids derived from their names unkeyed, deleted (their tombstones) or left by
+    /// a batch whose answer was lost (every device holds them under their keyed ids): anyone
+    /// could test a name against them.
     public var tombstones: Int
 
     /// Creates an answer.

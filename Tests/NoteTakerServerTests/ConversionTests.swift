@@ -38,6 +38,11 @@ import Testing
             _ = try await client.modify(token, zip([plainTag, keyedTag], tags.results).map {
                 RecordChange(recordType: "tag", recordId: $0, operation: .delete, baseChangeTag: $1.changeTag, fields: nil)
             })
+            // One under its unkeyed id left live, as a batch whose answer was lost leaves it (the
+            // device sends it again under its keyed id): it holds no conversion up.
+            let leftTag = UUID(uuidString: "0b7e3d5a-1c2f-5a4b-8c9d-0e1f2a3b4c5d")!
+            _ = try await client.modify(token, [RecordChange(recordType: "tag", recordId: leftTag, operation: .save, baseChangeTag: nil,
+                                                             fields: ["name": .string("Work")])])
             let (photo, shared) = (Data("a readable photo".utf8), Data("a file bob holds too".utf8))
             for bytes in [photo, shared] { #expect(try await upload(client, token, sha256Hex(bytes), bytes) == .noContent) }
             #expect(try await upload(client, other, sha256Hex(shared), shared) == .noContent)
@@ -58,6 +63,7 @@ import Testing
             let early = try await client.send(.delete, "/v1/accounts/current/plaintext", token: token)
             #expect(early.status == .conflict && early.errorCode == .unsealedRecords)
             #expect(try early.decode(APIErrorBody.self).message.contains("1 of this account's records"))
+            #expect(try await status(client, token).unsealedRecords == 2, "the status counts the unkeyed tag: the conversion is not finished")
             #expect(try await client.send(.get, "/v1/records/\(diary)/versions", token: token).decode(RecordVersionsResponse.self).versions.count == 2)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(photo))", token: token).status == .ok, "nothing was deleted")
 
@@ -69,10 +75,11 @@ import Testing
             let before = try await status(client, token).usedBytes
             let dropped = try await client.send(.delete, "/v1/accounts/current/plaintext", token: token)
             #expect(dropped.status == .ok)
-            #expect(try dropped.decode(PlaintextDropped.self) == PlaintextDropped(versions: 3, files: 2, tombstones: 1))
+            #expect(try dropped.decode(PlaintextDropped.self) == PlaintextDropped(versions: 3, files: 2, tombstones: 2))
             let left = try await client.changes(token).records
             #expect(!left.contains { $0.recordId == plainTag } && left.contains { $0.recordId == keyedTag && $0.deleted },
                     "the unkeyed tag's tombstone is gone, the keyed one's stays")
+            #expect(!left.contains { $0.recordId == leftTag }, "so is the unkeyed tag left live")
             #expect(try await client.send(.get, "/v1/records/\(diary)/versions", token: token).decode(RecordVersionsResponse.self).versions.isEmpty)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(photo))", token: token).status == .notFound)
             #expect(try await client.send(.head, "/v1/assets/\(sha256Hex(shared))", token: token).status == .notFound)

@@ -130,6 +130,7 @@ struct SimulationTests {
         43,  // a creation's batch forgotten at the adoption was merged as though its new batch were the first: an edit was lost
         63,  // a device taking the conversion up sent under its new id a tag deleted elsewhere since it last synced
         113, // a tag deleted here before this device took the conversion up came back when the converting device sent it later
+        119, // a tag (and a note) a lost answer left in plain text under the old ids held every device's conversion up for good
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

@@ -113,7 +113,7 @@ public struct DerivedIdentity: Sendable {
     /// base is itself as stored reads its tags as they now are.)
     private static func renameInNoteBases(_ db: Database, _ renamed: [String: String]) throws {
         guard !renamed.isEmpty else { return }
-        let rename = { (text: String) in renamed.reduce(text) { $0.replacingOccurrences(of: "\"\($1.key)\"", with: "\"\($1.value)\"") } }
+        let rename = { (text: String) in renamingTags(text, renamed) }
         for row in try Row.fetchAll(db, sql: "SELECT noteId, tagIds FROM sync_note_base") {
             let tagIds: String = row["tagIds"]
             let new = rename(tagIds)
@@ -124,6 +124,22 @@ public struct DerivedIdentity: Sendable {
             let new = rename(base)
             if new != base { try db.execute(sql: "UPDATE note SET syncBase = ? WHERE id = ?", arguments: [new, row["id"]]) }
         }
+    }
+
+    /// `text` (a record's fields as JSON) with each tag id `renamed` names replaced.
+    static func renamingTags(_ text: String, _ renamed: [String: String]) -> String {
+        renamed.reduce(text) { $0.replacingOccurrences(of: "\"\($1.key)\"", with: "\"\($1.value)\"") }
+    }
+
+    /// The new id of each tag here by its old one, when this store follows keyed ids: the id
+    /// its name had unkeyed.
+    static func oldTagIDs(_ db: Database) throws -> [String: String] {
+        guard try current(db).keyed != nil else { return [:] }
+        var renamed: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM tag") {
+            renamed[Tag.id(forName: row["name"]).key] = row["id"]
+        }
+        return renamed
     }
 
     /// Whether `keyed` is the rule this store follows now.

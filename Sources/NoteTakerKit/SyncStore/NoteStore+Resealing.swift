@@ -82,13 +82,17 @@ extension NoteStore {
     }
 
     /// Notes that `pass` went through a stretch whose page said `next`; returns the pass as it
-    /// now stands (`nil`: done). A pass begun since (another rotation) is left as it is, and returned.
+    /// now stands (`nil`: done). A pass begun since (another rotation) is left as it is, and
+    /// returned. A conversion's pass done (the server deleted its plaintext) forgets the records
+    /// held here in plain text.
     @discardableResult
     package func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass? {
         try write { db in
             let current = try Self.pass(db)
             guard current?.below == pass.below else { return current }
             let advanced = pass.advanced(to: next)
+            // The server holds nothing in plain text now: what is held so here is out of date.
+            if pass.stage == .plaintext, advanced == nil { try SyncQuarantine.forgetPlaintext(db) }
             try Self.keep(advanced, db)
             return advanced
         }

@@ -160,6 +160,7 @@ extension NoteStore {
                                           fieldsJSON: batch.fieldsText(at: index), sentBefore: batch.sentBefore)
                 }
             }
+            try sealed.queueResealing(db)
             try apply.flushIndex(db)
             try batch.clear(db)
             try SyncDevice.recordAnswer(db, response)

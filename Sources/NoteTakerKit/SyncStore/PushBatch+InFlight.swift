@@ -79,6 +79,27 @@ extension PushBatch {
         try clearAll(db)
     }
 
+    /// Those of `records` that are creations this device sent in a batch it forgot
+    /// (``forgetKeepingCreations(_:)``) as the server made them: in plain text, each exactly
+    /// the fields this device sent, kept as its base, on a row never synced since (the tags
+    /// it names under their old ids, which the base now names by their new ones). Each with
+    /// its fields as the base names them.
+    static func keptCreations(_ db: Database, among records: [SyncRecord]) throws -> [UUID: RecordFields] {
+        var renamed: [String: String]?
+        var own: [UUID: RecordFields] = [:]
+        for record in records where !record.deleted && !record.fields.isSealed {
+            guard let type = RecordType(rawValue: record.recordType), type != .tag,
+                  let sent = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ? AND lastSyncedAt IS NULL",
+                                                 arguments: [record.recordId.key])
+            else { continue }
+            if renamed == nil { renamed = try DerivedIdentity.oldTagIDs(db) }
+            guard DerivedIdentity.renamingTags(record.fields.wireJSON, renamed ?? [:]) == sent,
+                  let fields = try? RecordFields(wireJSON: Array(sent.utf8)) else { continue }
+            own[record.recordId] = fields
+        }
+        return own
+    }
+
     /// Forgets every batch in flight (for another server or account).
     static func clearAll(_ db: Database) throws {
         for key in slots { try SyncState.set(db, key, nil) }

@@ -63,6 +63,15 @@ enum SyncQuarantine {
         return rows.count
     }
 
+    /// Forgets every record held in plain text, once the server deleted what it held so at the
+    /// end of a conversion to encryption (docs/encryption.md §2.4): each was sealed since, or
+    /// deleted, or a tag's unkeyed copy the server dropped. Returns how many.
+    @discardableResult
+    static func forgetPlaintext(_ db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM sync_quarantine WHERE \(notSealed)")
+        return db.changesCount
+    }
+
     /// A held record's fields are not an envelope: the canonical JSON of an envelope's fields
     /// begins with its marker, the first of its keys in byte order.
     private static let notSealed = "fields NOT LIKE '{\"\(RecordFields.sealedMarker)\":%'"

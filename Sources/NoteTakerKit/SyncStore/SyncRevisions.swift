@@ -71,13 +71,19 @@ package struct SealedChanges: Sendable {
     /// Records from the server this device will not apply, as they came, each with why.
     package var held: [(record: SyncRecord, reason: String)]
 
+    /// Records the server refused a change with in plain text that this device sent so (its
+    /// own creations, their answer lost before it adopted the account's encryption): taken as
+    /// they are, each goes up again, sealed.
+    package var resealing: [RecordRevision.Key]
+
     /// Nothing sealed: an account without encryption.
     package static let none = SealedChanges(revisions: [], held: [])
 
     /// What opening found.
-    package init(revisions: [RecordRevision], held: [(record: SyncRecord, reason: String)]) {
+    package init(revisions: [RecordRevision], held: [(record: SyncRecord, reason: String)], resealing: [RecordRevision.Key] = []) {
         self.revisions = revisions
         self.held = held
+        self.resealing = resealing
     }
 
     /// Holds the records and remembers the revisions.
@@ -87,6 +93,16 @@ package struct SealedChanges: Sendable {
                                     deleted: record.deleted, fields: record.fields.wireJSON, reason: reason)
         }
         if !revisions.isEmpty { try SyncRevisions.raise(db, revisions) }
+    }
+
+    /// Once the answer they came with is applied: queues each record ``resealing`` names
+    /// to go up again, sealed (a derived save, as a conversion's are).
+    func queueResealing(_ db: Database) throws {
+        for key in resealing {
+            guard let type = RecordType(rawValue: key.recordType), try Outbox.entry(db, type, key.recordId.key) == nil,
+                  try SyncRecords.fields(db, type, key.recordId.key) != nil else { continue }
+            try Outbox.record(db, type, key.recordId.key, derived: true)
+        }
     }
 }
 
@@ -122,6 +138,14 @@ extension NoteStore {
     /// The highest revisions this device has seen of `records`, those it has seen.
     package func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int] {
         try read { db in try SyncRevisions.fetch(db, records) }
+    }
+
+    /// Those of `records`, in plain text, that are this device's own creations as it sent them
+    /// in a batch forgotten at a conversion to encryption (its answer lost), with their fields
+    /// as this device names them now: the server made each of exactly the fields this device
+    /// sent, so it is no server's invention.
+    package func ownPlaintextCreations(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields] {
+        try read { db in try PushBatch.keptCreations(db, among: records) }
     }
 
     /// Forgets the revisions of those of `records` (deleted by the server or by this device)

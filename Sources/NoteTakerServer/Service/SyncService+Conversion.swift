@@ -5,18 +5,18 @@ import NoteTakerSyncProtocol
 /// (docs/encryption.md §2.4): once the converting device has sent every record again sealed,
 /// and sealed the kept versions, the server deletes what it still holds in plain text.
 extension SyncService {
-    /// Deletes the account's kept note versions that are not sealed, the tombstones of tags
-    /// under unkeyed ids, its kept batch answers, and its files kept in plain text (their
+    /// Deletes the account's kept note versions that are not sealed, its tags under unkeyed
+    /// ids (tombstones, or a copy a batch whose answer was lost left), its kept batch answers, and its files kept in plain text (their
     /// header names no data key): the account's hold on each, and the bytes when no other
     /// account holds them. The server reads 8 bytes of each file, as a listing of files to
     /// seal again does.
     ///
     /// - Throws: ``APIErrorCode/notFound`` for an account without encryption;
-    ///   ``APIErrorCode/unsealedRecords`` while any record the account holds is not sealed
-    ///   (nothing is deleted: the conversion is not finished).
+    ///   ``APIErrorCode/unsealedRecords`` while any record the account holds, tags under
+    ///   unkeyed ids aside, is not sealed (nothing is deleted: the conversion is not finished).
     public func dropPlaintext(for account: StoredAccount) async throws(SyncServerError) -> PlaintextDropped {
         try requireKeys(account)
-        let unsealed = try await storing { try await storage.unsealedRecordCount(account: account.id) }
+        let unsealed = try await storing { try await storage.unsealedRecordCount(account: account.id, unkeyedTags: false) }
         guard unsealed == 0 else {
             throw SyncServerError(.unsealedRecords, "\(unsealed) of this account's records are not sealed yet: sync from the converting device, then try again. Nothing was deleted.")
         }

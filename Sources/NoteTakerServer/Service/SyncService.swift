@@ -226,7 +226,7 @@ public struct SyncService: Sendable {
     /// are not sealed yet.
     public func status(of account: StoredAccount) async throws(SyncServerError) -> AccountStatus {
         let usage = try await storing { try await storage.usage(account: account.id) }
-        let unsealed = account.encrypted ? try await storing { try await storage.unsealedRecordCount(account: account.id) } : nil
+        let unsealed = account.encrypted ? try await storing { try await storage.unsealedRecordCount(account: account.id, unkeyedTags: true) } : nil
         return AccountStatus(username: account.username, recordCount: usage.records, usedBytes: usage.bytes, quotaBytes: quota(of: account),
                              unsealedRecords: unsealed)
     }

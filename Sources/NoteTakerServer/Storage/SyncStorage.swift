@@ -235,10 +235,13 @@ public protocol SyncStorage: Sendable {
 
     /// How many of the account's records (deletions aside) hold fields that are not sealed:
     /// what a conversion to end-to-end encryption has left to send (docs/encryption.md §2.4).
-    func unsealedRecordCount(account: Int64) async throws -> Int
+    /// Without `unkeyedTags`, tags under ids derived from their names unkeyed (a version 5
+    /// UUID) do not count: the conversion's last step deletes them, sealed or not.
+    func unsealedRecordCount(account: Int64, unkeyedTags: Bool) async throws -> Int
     /// Deletes, in one transaction, the account's kept note versions whose fields are not
-    /// sealed, the tombstones of its tags under ids derived from their names unkeyed (a
-    /// version 5 UUID), and its kept batch answers (which name such ids); the usage follows.
+    /// sealed, its tags under ids derived from their names unkeyed (a version 5 UUID: their
+    /// tombstones, and a copy a batch whose answer was lost left, which every device holds
+    /// under its keyed id), and its kept batch answers (which name such ids); the usage follows.
     func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped
     /// Leaves the bytes of rows deleted so far readable nowhere in the storage's own files,
     /// where it can.

@@ -183,4 +183,34 @@ import Testing
             try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone), ("tablet", tablet)])
         }
     }
+
+    @Test("a tag a lost answer left on the server under its old id holds no conversion up: it goes at the last step, and nothing stays held")
+    func tagLeftByALostAnswer() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            // The phone's new tag reaches the server, the answer does not: the phone sends it
+            // again, under its keyed id once it takes the conversion up.
+            let urgent = try phone.createNote(NoteDraft(title: "Call back", body: "today\n", tags: ["Urgent"]))
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
+            #expect(lost.injected > 0)
+            // The laptop stops right after the server took the keys, before it learned of the tag.
+            let parameters = EncryptedAccountTests.cheap()
+            let keys = try PasswordKeys(password: Conversion.newPassword, parameters: parameters, minimumCost: 1 << 14)
+            let made = try AccountKeyring.create(account: "ada", password: keys, parameters: parameters)
+            try await laptop.syncTransport().changePassword(current: Conversion.oldPassword, new: keys.loginSecretText, keys: made.material)
+
+            for device in [laptop, phone] { try await Conversion.logIn(device, server) }
+            for device in [laptop, phone, laptop, phone] { _ = try await device.syncEngine(transport: try device.syncTransport()).sync() }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.resealingPass() == nil, "\(name): the conversion finished")
+                let held = try device.syncSummary().held
+                #expect(held.isEmpty, "\(name): \(held)")
+                #expect(try device.tags().map(\.tag.name) == ["Red", "Urgent", "Work"], "\(name)")
+                #expect(try device.note(id: urgent.id).tags == ["Urgent"], "\(name)")
+                #expect(try device.note(id: note).tags == ["Red", "Work"], "\(name)")
+            }
+        }
+    }
 }

@@ -5,15 +5,17 @@ import PostgresNIO
 /// What the last step of converting an account to end-to-end encryption reads and deletes
 /// (docs/encryption.md §2.4).
 extension PostgresSyncStorage {
-    /// How many of the account's records, deletions aside, are not sealed.
-    public func unsealedRecordCount(account: Int64) async throws -> Int {
+    /// How many of the account's records, deletions (and, unless `unkeyedTags`, tags under
+    /// unkeyed ids) aside, are not sealed.
+    public func unsealedRecordCount(account: Int64, unkeyedTags: Bool) async throws -> Int {
         Int(try await Self.first(database.query("""
             SELECT COUNT(*) FROM record
             WHERE account_id = \(account) AND NOT deleted AND NOT jsonb_exists(fields::jsonb, \(RecordFields.sealedMarker))
+              AND (\(unkeyedTags) OR NOT (record_type = 'tag' AND substr(record_id, 15, 1) = '5'))
             """), Int64.self) ?? 0)
     }
 
-    /// Deletes the account's plaintext versions, unkeyed tag tombstones and kept answers. The
+    /// Deletes the account's plaintext versions, tags under unkeyed ids and kept answers. The
     /// account's row is locked first, as a batch locks it.
     public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         let logger = database.logger
@@ -29,7 +31,7 @@ extension PostgresSyncStorage {
             let tombstones = try await Self.counted(connection.query("""
                 WITH gone AS (
                     DELETE FROM record
-                    WHERE account_id = \(account) AND record_type = 'tag' AND deleted AND substr(record_id, 15, 1) = '5' RETURNING size)
+                    WHERE account_id = \(account) AND record_type = 'tag' AND substr(record_id, 15, 1) = '5' RETURNING size)
                 UPDATE account SET record_bytes = record_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone) WHERE id = \(account)
                 RETURNING (SELECT COUNT(*) FROM gone)
                 """, logger: logger))

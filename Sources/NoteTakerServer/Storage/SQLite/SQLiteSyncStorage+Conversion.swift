@@ -8,21 +8,27 @@ extension SQLiteSyncStorage {
     /// The SQL condition, on a row's `fields`, that they are not an envelope.
     private static let unsealedSQL = "json_extract(fields, '$.\"\(RecordFields.sealedMarker)\"') IS NULL"
 
-    /// How many of the account's records, deletions aside, are not sealed.
-    public func unsealedRecordCount(account: Int64) async throws -> Int {
+    /// A tag under the id its name gives unkeyed (a version 5 UUID).
+    private static let unkeyedTagSQL = "recordType = 'tag' AND substr(recordId, 15, 1) = '5'"
+
+    /// How many of the account's records, deletions (and, unless `unkeyedTags`, tags under
+    /// unkeyed ids) aside, are not sealed.
+    public func unsealedRecordCount(account: Int64, unkeyedTags: Bool) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE accountId = ? AND NOT deleted AND \(Self.unsealedSQL)",
-                             arguments: [account]) ?? 0
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM record
+                WHERE accountId = ? AND NOT deleted AND \(Self.unsealedSQL)\(unkeyedTags ? "" : " AND NOT (\(Self.unkeyedTagSQL))")
+                """, arguments: [account]) ?? 0
         }
     }
 
-    /// Deletes the account's plaintext versions, unkeyed tag tombstones and kept answers.
+    /// Deletes the account's plaintext versions, tags under unkeyed ids and kept answers.
     public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         try await writer.write { db in
             let versions = try Row.fetchAll(db, sql: "DELETE FROM record_version WHERE accountId = ? AND \(Self.unsealedSQL) RETURNING size",
                                             arguments: [account]).map { $0[0] as Int64 }
             let tombstones = try Row.fetchAll(db, sql: """
-                DELETE FROM record WHERE accountId = ? AND recordType = 'tag' AND deleted AND substr(recordId, 15, 1) = '5' RETURNING size
+                DELETE FROM record WHERE accountId = ? AND \(Self.unkeyedTagSQL) RETURNING size
                 """, arguments: [account]).map { $0[0] as Int64 }
             let answers = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(length(response)), 0) FROM request WHERE accountId = ?",
                                              arguments: [account]) ?? 0
