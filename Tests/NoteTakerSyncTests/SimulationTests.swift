@@ -50,10 +50,11 @@ struct SimulationTests {
     /// every property above holds, and at the end the server holds nothing in plain text.
     ///
     /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
-    /// `scripts/simulate --converting N`), not CI's moving window: a fault it found is open
+    /// `scripts/simulate --converting N`), not CI's moving window: two faults it found are open
     /// (issue 41's note, docs/encryption.md §2.4): a server restored from a backup taken while
     /// a conversion went on holds records in plain text again, which no device then seals
-    /// (seed 74).
+    /// (seed 74); an edit made against a plain-text version older than the server's, when the
+    /// conversion's answer was lost, waits for a sealed version no device sends (seed 148).
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
         let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
