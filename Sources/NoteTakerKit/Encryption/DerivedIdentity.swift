@@ -62,6 +62,7 @@ public struct DerivedIdentity: Sendable {
         // A batch in flight names the old ids, and went unanswered (its session ended): its
         // changes wait in the outbox still, and go up under the new ids instead.
         try PushBatch.forgetKeepingCreations(db)
+        if adoption == .afresh { try ForgottenSaves.forget(db) }
         let identity = DerivedIdentity(keyed: keyed)
         // Names are unique, and so are the ids made from them: no rename meets another tag.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

@@ -92,7 +92,10 @@ extension NoteStore {
             guard current?.below == pass.below else { return current }
             let advanced = pass.advanced(to: next)
             // The server holds nothing in plain text now: what is held so here is out of date.
-            if pass.stage == .plaintext, advanced == nil { try SyncQuarantine.forgetPlaintext(db) }
+            if pass.stage == .plaintext, advanced == nil {
+                try SyncQuarantine.forgetPlaintext(db)
+                try ForgottenSaves.forget(db)
+            }
             try Self.keep(advanced, db)
             return advanced
         }

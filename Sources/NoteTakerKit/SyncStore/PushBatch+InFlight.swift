@@ -67,9 +67,12 @@ extension PushBatch {
     /// ids, and the batches name the old ones): their changes wait in the outbox still, and go
     /// up in a new batch. Each creation a batch carried, which the server may have applied,
     /// keeps the fields it sent as its base: its new batch may carry more, and if refused
-    /// with the version the server made of the first, it merges with it from there.
+    /// with the version the server made of the first, it merges with it from there. Every save
+    /// they carried is remembered (``ForgottenSaves``).
     static func forgetKeepingCreations(_ db: Database) throws {
-        for batch in try loadAll(db) {
+        let batches = try loadAll(db)
+        try ForgottenSaves.keep(db, batches)
+        for batch in batches {
             for change in batch.request.changes where change.operation == .save && change.baseChangeTag == nil {
                 guard let type = RecordType(rawValue: change.recordType), type != .tag, let fields = change.fields, !fields.isSealed else { continue }
                 try db.execute(sql: "UPDATE \(type.table) SET syncBase = ? WHERE id = ? AND lastSyncedAt IS NULL AND syncBase IS NULL",
@@ -77,27 +80,6 @@ extension PushBatch {
             }
         }
         try clearAll(db)
-    }
-
-    /// Those of `records` that are creations this device sent in a batch it forgot
-    /// (``forgetKeepingCreations(_:)``) as the server made them: in plain text, each exactly
-    /// the fields this device sent, kept as its base, on a row never synced since (the tags
-    /// it names under their old ids, which the base now names by their new ones). Each with
-    /// its fields as the base names them.
-    static func keptCreations(_ db: Database, among records: [SyncRecord]) throws -> [UUID: RecordFields] {
-        var renamed: [String: String]?
-        var own: [UUID: RecordFields] = [:]
-        for record in records where !record.deleted && !record.fields.isSealed {
-            guard let type = RecordType(rawValue: record.recordType), type != .tag,
-                  let sent = try String.fetchOne(db, sql: "SELECT syncBase FROM \(type.table) WHERE id = ? AND lastSyncedAt IS NULL",
-                                                 arguments: [record.recordId.key])
-            else { continue }
-            if renamed == nil { renamed = try DerivedIdentity.oldTagIDs(db) }
-            guard DerivedIdentity.renamingTags(record.fields.wireJSON, renamed ?? [:]) == sent,
-                  let fields = try? RecordFields(wireJSON: Array(sent.utf8)) else { continue }
-            own[record.recordId] = fields
-        }
-        return own
     }
 
     /// Forgets every batch in flight (for another server or account).

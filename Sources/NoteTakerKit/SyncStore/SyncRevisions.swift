@@ -140,12 +140,12 @@ extension NoteStore {
         try read { db in try SyncRevisions.fetch(db, records) }
     }
 
-    /// Those of `records`, in plain text, that are this device's own creations as it sent them
-    /// in a batch forgotten at a conversion to encryption (its answer lost), with their fields
-    /// as this device names them now: the server made each of exactly the fields this device
-    /// sent, so it is no server's invention.
-    package func ownPlaintextCreations(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields] {
-        try read { db in try PushBatch.keptCreations(db, among: records) }
+    /// Those of `records`, in plain text, that are this device's own saves as it sent them in
+    /// a batch forgotten at a conversion to encryption (its answer lost), with their fields as
+    /// this device names them now: the server made each of exactly the fields this device
+    /// sent, so it is no server's invention (``ForgottenSaves``).
+    package func ownPlaintextSaves(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields] {
+        try read { db in try ForgottenSaves.own(db, among: records) }
     }
 
     /// Forgets the revisions of those of `records` (deleted by the server or by this device)

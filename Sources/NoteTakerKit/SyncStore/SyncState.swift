@@ -26,6 +26,9 @@ enum SyncState {
         /// Where sealing the server's kept note versions and files again is, after this device
         /// rotated the account's keys (``ResealingPass``, as JSON); absent when there is nothing to do.
         case resealingPass
+        /// The saves of the batches forgotten at a conversion to encryption, until it is done
+        /// (``ForgottenSaves``).
+        case forgottenSaves
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

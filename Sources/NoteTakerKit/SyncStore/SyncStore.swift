@@ -96,10 +96,10 @@ package protocol SyncStore: Sendable {
 
     /// The highest revisions this device has seen of `records`, those it has seen.
     func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int]
-    /// Those of `records`, in plain text, that are this device's own creations as it sent them
+    /// Those of `records`, in plain text, that are this device's own saves as it sent them
     /// before it adopted the account's encryption (their answer lost), with their fields as
     /// this device names them now.
-    func ownPlaintextCreations(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields]
+    func ownPlaintextSaves(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields]
     /// Forgets the revisions of those of `records` that are deleted here.
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
 

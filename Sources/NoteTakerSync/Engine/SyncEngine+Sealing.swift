@@ -60,14 +60,14 @@ extension SyncEngine {
         var response = response
         let current = response.results.compactMap(\.serverRecord)
         let seen = try local { try $0.seenRevisions(current.map(\.revisionKey)) }
-        let own = try ownPlaintextCreations(among: current)
+        let own = try ownPlaintextSaves(among: current)
         var held: [(record: SyncRecord, reason: String)] = []
         var resealing: [RecordRevision.Key] = []
         for index in response.results.indices {
             guard let record = response.results[index].serverRecord else { continue }
             let opened = sealing.unseal(record)
             if case .failure(.notSealed) = opened, let fields = own[record.recordId] {
-                // This device's own creation as it sent it: taken, and sent again sealed.
+                // This device's own save as it sent it: taken, and sent again sealed.
                 response.results[index].serverRecord?.fields = fields
                 resealing.append(record.revisionKey)
                 continue
@@ -182,14 +182,14 @@ extension SyncEngine {
         return .failure(.replayed(revision: revision, seen: highest))
     }
 
-    /// Those of `records` in plain text that this device made and sent as they are, before it
-    /// adopted the account's encryption, in a batch whose answer was lost, with their fields as
-    /// this device names them now: the server holds them as this device sent them (it refused
-    /// the creation sent again, sealed), and they go up again sealed against them. (Fetched,
-    /// one is held until then: its creation still waits to go up.)
-    private func ownPlaintextCreations(among records: [SyncRecord]) throws(SyncError) -> [UUID: RecordFields] {
+    /// Those of `records` in plain text that this device saved as they are, before it adopted
+    /// the account's encryption, in a batch whose answer was lost, with their fields as this
+    /// device names them now: the server holds them as this device sent them (it refused the
+    /// save sent again, sealed), and they go up again sealed against them. (Fetched, one is
+    /// held until then: its save still waits to go up.)
+    private func ownPlaintextSaves(among records: [SyncRecord]) throws(SyncError) -> [UUID: RecordFields] {
         let plain = records.filter { !$0.deleted && !$0.fields.isSealed }
-        return plain.isEmpty ? [:] : try local { try $0.ownPlaintextCreations(among: plain) }
+        return plain.isEmpty ? [:] : try local { try $0.ownPlaintextSaves(among: plain) }
     }
 
     /// Forgets the revisions of the records deleted since the last call that are gone here.

@@ -184,32 +184,55 @@ import Testing
         }
     }
 
+    /// The phone syncs and the server applies what it sent, but the answer is lost; the laptop,
+    /// not knowing of it, has the server take the keys and stops there; both log in again (taking
+    /// the conversion up) and sync twice each. The conversion is then finished, with nothing
+    /// held, failed or waiting on either.
+    static func lostAnswerThenTakenUp(_ laptop: NoteStore, _ phone: NoteStore, _ server: LiveServer) async throws {
+        let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+        _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
+        #expect(lost.injected > 0)
+        let parameters = EncryptedAccountTests.cheap()
+        let keys = try PasswordKeys(password: Conversion.newPassword, parameters: parameters, minimumCost: 1 << 14)
+        let made = try AccountKeyring.create(account: "ada", password: keys, parameters: parameters)
+        try await laptop.syncTransport().changePassword(current: Conversion.oldPassword, new: keys.loginSecretText, keys: made.material)
+
+        for device in [laptop, phone] { try await Conversion.logIn(device, server) }
+        for device in [laptop, phone, laptop, phone] { _ = try await device.syncEngine(transport: try device.syncTransport()).sync() }
+        #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+        for (name, device) in [("laptop", laptop), ("phone", phone)] {
+            #expect(try device.resealingPass() == nil, "\(name): the conversion finished")
+            let summary = try device.syncSummary()
+            #expect(summary.held.isEmpty && summary.failures.isEmpty && summary.pending == 0, "\(name): \(summary)")
+        }
+    }
+
     @Test("a tag a lost answer left on the server under its old id holds no conversion up: it goes at the last step, and nothing stays held")
     func tagLeftByALostAnswer() async throws {
         try await withLiveServer { server, _ in
             let (laptop, phone, note) = try await Self.twoDevices(server)
-            // The phone's new tag reaches the server, the answer does not: the phone sends it
-            // again, under its keyed id once it takes the conversion up.
+            // The phone's new tag and note reach the server in plain text: the phone sends them
+            // again, sealed, the tag under its keyed id.
             let urgent = try phone.createNote(NoteDraft(title: "Call back", body: "today\n", tags: ["Urgent"]))
-            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
-            _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
-            #expect(lost.injected > 0)
-            // The laptop stops right after the server took the keys, before it learned of the tag.
-            let parameters = EncryptedAccountTests.cheap()
-            let keys = try PasswordKeys(password: Conversion.newPassword, parameters: parameters, minimumCost: 1 << 14)
-            let made = try AccountKeyring.create(account: "ada", password: keys, parameters: parameters)
-            try await laptop.syncTransport().changePassword(current: Conversion.oldPassword, new: keys.loginSecretText, keys: made.material)
-
-            for device in [laptop, phone] { try await Conversion.logIn(device, server) }
-            for device in [laptop, phone, laptop, phone] { _ = try await device.syncEngine(transport: try device.syncTransport()).sync() }
-            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try await Self.lostAnswerThenTakenUp(laptop, phone, server)
             for (name, device) in [("laptop", laptop), ("phone", phone)] {
-                #expect(try device.resealingPass() == nil, "\(name): the conversion finished")
-                let held = try device.syncSummary().held
-                #expect(held.isEmpty, "\(name): \(held)")
                 #expect(try device.tags().map(\.tag.name) == ["Red", "Urgent", "Work"], "\(name)")
                 #expect(try device.note(id: urgent.id).tags == ["Urgent"], "\(name)")
                 #expect(try device.note(id: note).tags == ["Red", "Work"], "\(name)")
+            }
+        }
+    }
+
+    @Test("an edit whose answer was lost before the conversion is sent again sealed over its own plain-text version; an edit made elsewhere meanwhile merges with it")
+    func editLeftByALostAnswer() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try phone.updateNote(id: note, body: "a list\nfrom the phone\n")
+            _ = try laptop.removeTags(["Red"], fromNote: note)
+            try await Self.lostAnswerThenTakenUp(laptop, phone, server)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                let merged = try device.note(id: note)
+                #expect(merged.body == "a list\nfrom the phone\n" && merged.tags == ["Work"], "\(name): \(merged)")
             }
         }
     }

@@ -155,7 +155,7 @@ final class SyncStoreDouble: SyncStore {
     }
 
     func seenRevisions(_ records: [RecordRevision.Key]) -> [RecordRevision.Key: Int] { [:] }
-    func ownPlaintextCreations(among records: [SyncRecord]) -> [UUID: RecordFields] { [:] }
+    func ownPlaintextSaves(among records: [SyncRecord]) -> [UUID: RecordFields] { [:] }
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) { log("forgetRevisions") }
 }
 
