@@ -211,6 +211,18 @@ struct RecordTests {
             #expect(try await delete(plain, base: before) == .serverRecordChanged)
             // A deletion never based on any version is refused as before.
             #expect(try await delete(plain, base: nil) == .serverRecordChanged)
+
+            // Made by the software alone (a tag a conversion sent again under its keyed id),
+            // and saved so again: no one edited it, and a deletion based on nothing applies.
+            let unedited = UUID()
+            let made = try await save(unedited, "sent again", base: nil, derived: true)
+            _ = try await save(unedited, "sent again, sealed anew", base: made, derived: true)
+            #expect(try await delete(unedited, base: nil) == .saved)
+            // Edited once since, it is refused.
+            let editedSince = UUID()
+            let sentAgain = try await save(editedSince, "sent again", base: nil, derived: true)
+            _ = try await save(editedSince, "renamed", base: sentAgain)
+            #expect(try await delete(editedSince, base: nil) == .serverRecordChanged)
         }
     }
 

@@ -210,6 +210,43 @@ struct RestoredServerHealTests {
     }
 }
 
+extension RestoredServerHealTests {
+    @Test("a server restored from a backup made while the account was converted to encryption: the devices seal again what it holds in plain text, and every edit stays")
+    func restoredDuringAConversion() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try await AccountConversionTests.plainDevice(admin.server)
+        let note = try laptop.createNote(NoteDraft(title: "Plans", body: "a list\n", tags: ["Work"]))
+        try await EncryptedAccountTests.sync(laptop)
+        _ = try laptop.updateNote(id: note.id, body: "a list\nmilk\n")
+        try await EncryptedAccountTests.sync(laptop)
+        let phone = try await AccountConversionTests.plainDevice(admin.server)
+        // The copy holds the keys and the records still in plain text.
+        try await ConvertedTagTests.convert(laptop, admin.server, finishing: false)
+        try await admin.backUp()
+        try await EncryptedAccountTests.sync(laptop)
+        try await AccountConversionTests.logIn(phone, admin.server)
+        _ = try phone.updateNote(id: note.id, title: "Plans, from the phone")
+        try await EncryptedAccountTests.sync(phone)
+        try await admin.restore()
+
+        let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+        #expect(report.serverRestored && report.conversionFinished, "\(report)")
+        // The phone's session was made after the copy: it logs in again.
+        try await AccountConversionTests.logIn(phone, admin.server)
+        for device in [phone, laptop] { try await EncryptedAccountTests.sync(device) }
+        let transport = try laptop.syncTransport()
+        #expect(try await transport.accountStatus().unsealedRecords == 0)
+        #expect(try await transport.keptVersions(sealedBelow: 1, after: nil).versions.isEmpty, "no version stays in plain text")
+        for (name, device) in [("laptop", laptop), ("phone", phone)] {
+            let summary = try device.syncSummary()
+            #expect(summary.held.isEmpty && summary.failures.isEmpty && summary.pending == 0, "\(name): \(summary)")
+            let merged = try device.note(id: note.id)
+            #expect(merged.title == "Plans, from the phone" && merged.body == "a list\nmilk\n" && merged.tags == ["Work"], "\(name): \(merged)")
+        }
+        await admin.stop()
+    }
+}
+
 /// A server's operator, as the README tells one to back up and restore: the server stopped,
 /// its storage copied (or the copy put back), and the server started again on it.
 private final class ServerOperator {
@@ -239,14 +276,14 @@ private final class ServerOperator {
     func backUp() async throws {
         await server.stop()
         backup = try await TestStorage.backUp(storage, into: backupFolder)
-        server = try await LiveServer.start(database: storage)
+        server = try await LiveServer.start(database: storage, port: server.url.port ?? 0)
     }
 
     func restore() async throws {
         let backup = try #require(backup, "restored before any backup")
         await server.stop()
         storage = try await TestStorage.restore(backup, over: storage)
-        server = try await LiveServer.start(database: storage)
+        server = try await LiveServer.start(database: storage, port: server.url.port ?? 0)
     }
 
     func stop() async {

@@ -26,13 +26,14 @@ final class LiveServer: Sendable {
         self.task = task
     }
 
-    /// Starts a server over fresh storage, or over `database` (a stopped server's).
+    /// Starts a server over fresh storage, or over `database` (a stopped server's), on a free
+    /// port or on `port` (a stopped server's, so that its devices find it where it was).
     static func start(
-        database: ServerDatabase? = nil, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60,
+        database: ServerDatabase? = nil, port: Int = 0, quotaBytes: Int64 = ServerConfiguration.defaultQuota, idleTimeoutSeconds: Int64 = 60,
         headerTimeoutSeconds: Int64 = 30
     ) async throws -> LiveServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-sync-\(UUID().uuidString)")
-        var configuration = try await TestStorage.configuration(directory: directory, port: 0, quotaBytes: quotaBytes)
+        var configuration = try await TestStorage.configuration(directory: directory, port: port, quotaBytes: quotaBytes)
         if let database { configuration.database = database }
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
         configuration.headerTimeoutSeconds = headerTimeoutSeconds

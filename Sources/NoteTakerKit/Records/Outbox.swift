@@ -137,7 +137,8 @@ enum Outbox {
     }
 
     /// Puts a record's change back in line, however often it failed: a version of the record
-    /// arrived and merged with it, and the change goes up on top of that version now.
+    /// arrived and merged with it (for a deletion: arrived), and the change goes up on top of
+    /// that version now.
     static func resetFailure(_ db: Database, _ type: RecordType, _ key: String) throws {
         try db.cachedStatement(sql: "UPDATE outbox SET attempts = 0, lastError = NULL WHERE recordType = ? AND recordId = ? AND attempts > 0")
             .execute(arguments: [type.rawValue, key])

@@ -115,11 +115,11 @@ extension NoteStore {
         try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT contentHash FROM attachment") }
     }
 
-    private static func pass(_ db: Database) throws -> ResealingPass? {
+    static func pass(_ db: Database) throws -> ResealingPass? {
         try SyncState.get(db, .resealingPass).flatMap { try? JSONDecoder().decode(ResealingPass.self, from: Data($0.utf8)) }
     }
 
-    private static func keep(_ pass: ResealingPass?, _ db: Database) throws {
+    static func keep(_ pass: ResealingPass?, _ db: Database) throws {
         try SyncState.set(db, .resealingPass, try pass.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) })
     }
 }

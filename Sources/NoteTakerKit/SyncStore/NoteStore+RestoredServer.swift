@@ -17,6 +17,13 @@ import GRDB
 ///    another device wrote since the restore is lost either.
 /// 3. What is then still different goes up; ``finishRestoredServerHeal()`` counts it for
 ///    `sync status`, which tells the user.
+///
+/// An end-to-end encrypted account's server restored from a copy made while the account was
+/// converted to encryption holds records, note versions and files in plain text again. A
+/// device that follows keyed ids then starts a conversion's pass (unless a pass is under way
+/// here): each record it sends again, refused with a version in plain text it cannot open,
+/// goes up sealed against it (``SyncEngine``), the pass seals the plain-text versions, and its
+/// last step has the server delete what is left in plain text (docs/encryption.md §2.4).
 extension NoteStore {
     /// Queues everything here to go up again to a server restored from an older copy, and
     /// starts the heal; deletions waiting here stay.
@@ -24,6 +31,7 @@ extension NoteStore {
         try write { db in
             try Self.requeueEverything(db, keepingDeletions: true)
             try SyncState.set(db, .healingRestoredServer, String(sources.now.storageValue))
+            if try DerivedIdentity.current(db).keyed != nil, try Self.pass(db) == nil { try Self.keep(ResealingPass(below: 1), db) }
         }
     }
 

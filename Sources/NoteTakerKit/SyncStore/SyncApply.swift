@@ -134,6 +134,11 @@ struct SyncApply {
                 report.merged += 1
             }
         }
+        if case .delete? = situation.pending, !record.deleted {
+            // A deletion that failed against a version it could not open (one in plain text,
+            // while a conversion to encryption went on) goes up against this one.
+            try Outbox.resetFailure(db, type, key)
+        }
         if deletedHere, !record.deleted, let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
             // Deleted here under its old id, before this device adopted the keyed ids.
             try RecordWriter.deleteTag(db, Tag(row: tag))

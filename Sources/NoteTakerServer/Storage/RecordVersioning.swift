@@ -16,13 +16,15 @@ enum RecordVersioning {
     }
 
     /// Decides a change against the record the server holds now (`nil` if none), whose last
-    /// edit, a change not ``RecordChange/derived``, was change `editSequence`; `editedBySender`:
-    /// the device sending the change made that edit.
+    /// edit, a change not ``RecordChange/derived``, was change `editSequence` (0: none, the
+    /// software alone saved it); `editedBySender`: the device sending the change made that edit.
     ///
     /// A deletion whose base is stale still applies when nothing since its base was an edit:
     /// what the software changed on its own (a subfolder moved up because another device
-    /// deleted its folder) never outranks a person's deletion. Any edit since does. So does
-    /// the deletion of a device that made the record's last edit itself, whatever its base:
+    /// deleted its folder) never outranks a person's deletion. Any edit since does. So a
+    /// deletion against no version applies to a record no one ever edited (a tag a conversion
+    /// sent again under its keyed id). The deletion of a device that made the record's last
+    /// edit itself applies too, whatever its base:
     /// that device's edit was applied over every edit before it, so it has seen them all
     /// (its base is stale, or missing, when the answer to its edit was lost).
     ///
@@ -54,7 +56,8 @@ enum RecordVersioning {
         }
         if change.baseChangeTag == current.changeTag { return .apply }
         if change.operation == .delete {
-            if editedBySender { return .apply }
+            // No edit at all (only the software saved it), or none the sender had not seen.
+            if editedBySender || editSequence == 0 { return .apply }
             if let base = change.baseChangeTag.flatMap({ Int64($0) }), let edited = editSequence ?? Int64(current.changeTag), edited <= base {
                 return .apply
             }
@@ -71,11 +74,13 @@ enum RecordVersioning {
 
     /// The last edit of a record after `change`, sent by `device`, is stored as change
     /// `sequence`: this change and its device, unless it is derived from another (then the
-    /// record's last edit stays `previous`'s).
+    /// record's last edit stays `previous`'s, or is none, 0, for a record the software made
+    /// on its own: a tag a conversion to encryption sent again under its keyed id).
     static func lastEdit(
         after change: RecordChange, sequence: Int64, device: String?, previous: BatchPlan.StoredRecord?
     ) -> (sequence: Int64, author: String?) {
-        guard change.derived == true, change.operation == .save, let previous else { return (sequence, device) }
+        guard change.derived == true, change.operation == .save else { return (sequence, device) }
+        guard let previous else { return (0, nil) }
         return (previous.editSequence, previous.editAuthor)
     }
 

@@ -61,13 +61,16 @@ extension SyncEngine {
         let current = response.results.compactMap(\.serverRecord)
         let seen = try local { try $0.seenRevisions(current.map(\.revisionKey)) }
         let own = try ownPlaintextSaves(among: current)
+        let converting = try local { try $0.resealingPass()?.converts ?? false }
         var held: [(record: SyncRecord, reason: String)] = []
         var resealing: [RecordRevision.Key] = []
         for index in response.results.indices {
             guard let record = response.results[index].serverRecord else { continue }
             let opened = sealing.unseal(record)
-            if case .failure(.notSealed) = opened, let fields = own[record.recordId] {
-                // This device's own save as it sent it: taken, and sent again sealed.
+            if case .failure(.notSealed) = opened, let fields = own[record.recordId]
+                ?? Self.replacing(record, refusing: batch.request.changes.first { $0.recordId == record.recordId }, converting: converting) {
+                // This device's own save as it sent it, or a version it replaces: taken as
+                // this device's, and sent again sealed.
                 response.results[index].serverRecord?.fields = fields
                 resealing.append(record.revisionKey)
                 continue
@@ -190,6 +193,18 @@ extension SyncEngine {
     private func ownPlaintextSaves(among records: [SyncRecord]) throws(SyncError) -> [UUID: RecordFields] {
         let plain = records.filter { !$0.deleted && !$0.fields.isSealed }
         return plain.isEmpty ? [:] : try local { try $0.ownPlaintextSaves(among: plain) }
+    }
+
+    /// The fields `sent` carried, when the plain-text `record` it was refused with is replaced by
+    /// it: while this device goes through a conversion's pass, a save sent against no version
+    /// (a server restored from a copy made during the conversion, to which this device sends
+    /// everything again as the heal does) replaces a version the server holds in plain text:
+    /// no device can save one any more, so it dates from before the conversion sealed the
+    /// record, and this device's side wins over such a copy as it does throughout a heal.
+    private static func replacing(_ record: SyncRecord, refusing sent: RecordChange?, converting: Bool) -> RecordFields? {
+        guard converting, let sent, sent.operation == .save, sent.baseChangeTag == nil, sent.recordType == record.recordType,
+              let fields = sent.fields, !fields.isSealed else { return nil }
+        return fields
     }
 
     /// Forgets the revisions of the records deleted since the last call that are gone here.

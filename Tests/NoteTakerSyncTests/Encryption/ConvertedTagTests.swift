@@ -124,6 +124,48 @@ import Testing
         }
     }
 
+    @Test("a deletion refused against a version still in plain text while a conversion goes on goes up once the sealed version arrives")
+    func deletionRefusedAgainstPlainTextGoesUpLater() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let tablet = try await Conversion.plainDevice(server)
+            _ = try tablet.updateNote(id: note, body: "a list\nfrom the tablet\n")
+            try await EncryptedAccountTests.sync(tablet)
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server, finishing: false)
+
+            // The phone takes the conversion up and deletes the note it has not seen edited.
+            try await Conversion.logIn(phone, server)
+            _ = try phone.trashNotes(ids: [note])
+            _ = try phone.purgeNotes(ids: [note])
+            for _ in 0..<3 { _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync() }
+            #expect(try phone.syncSummary().failures.map(\.recordId).contains(note), "refused: the server's version is not sealed")
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            // The tablet's edit, which the phone had not seen, outranks its deletion.
+            #expect(try phone.syncSummary().failures.isEmpty)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.note(id: note).body == "a list\nfrom the tablet\n", "\(name)")
+            }
+        }
+    }
+
+    @Test("a tag the converting device deletes before it sent it under its new id stays deleted, though a device taking the conversion up sent it meanwhile")
+    func deletedByTheConvertingDeviceBeforeItSentIt() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            try await Self.convert(laptop, server, finishing: false)
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try laptop.deleteTag("Red")
+
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+
     @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced; the others it sends")
     func takingUpLeavesDeletedTagsDeleted() async throws {
         try await withLiveServer { server, _ in

@@ -148,7 +148,8 @@ extension Simulation {
     }
 
     /// Before settling a converting run: the account is converted (by device 1 when no device
-    /// did during the steps), and every device logs in.
+    /// did during the steps), and every device logs in, including one whose session a restore
+    /// of the server forgot (made after the backup), which it would find at its next sync.
     func completeConversion(
         _ conversion: inout SimulatedConversion, _ devices: inout Devices, network: SimulatedNetwork,
         log: inout IntentLog, trace: inout [String]
@@ -157,6 +158,9 @@ extension Simulation {
             try await settle(devices, log: &log, trace: &trace)
             try await convert(0, &conversion, &devices, network: network, trace: &trace)
             guard conversion.converted else { throw Failure(seed: seed, problem: "device 1 could not convert the account after settling") }
+        }
+        for index in devices.indices where try await !network.holdsSession(token: conversion.tokens[index]) {
+            conversion.endedSession(of: index)
         }
         for index in conversion.loggedOut.sorted() where try await !logIn(index, &conversion, &devices, network: network, trace: &trace) {
             throw Failure(seed: seed, problem: "device \(index + 1) could not log in after healing")

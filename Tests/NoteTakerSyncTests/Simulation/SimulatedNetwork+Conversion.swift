@@ -41,6 +41,11 @@ extension SimulatedNetwork {
         try await service.loginParameters(username: "sim").kdf != KDFParameters.none.kdf
     }
 
+    /// Whether the server holds the session of `token` (a restore forgets those made after its backup).
+    func holdsSession(token: String) async -> Bool {
+        (try? await service.authenticate(token: token)) != nil
+    }
+
     /// How many of the account's records are not sealed yet.
     func unsealedRecords(token: String) async throws -> Int {
         try await service.status(of: try await service.authenticate(token: token)).unsealedRecords ?? 0
