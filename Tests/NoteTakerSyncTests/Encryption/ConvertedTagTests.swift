@@ -97,21 +97,30 @@ import Testing
         }
     }
 
+    /// A tablet edits the note and syncs; the laptop, which fetched it, converts and stops once
+    /// the server took the keys; the phone, which has not seen the edit, takes the conversion
+    /// up, makes its `change`, and syncs three times: refused each time against the tablet's
+    /// version in plain text, the change waits as failed.
+    static func refusedAgainstPlainText(_ server: LiveServer, change: (NoteStore, UUID) throws -> Void) async throws -> (laptop: NoteStore, phone: NoteStore, note: UUID) {
+        let (laptop, phone, note) = try await twoDevices(server)
+        let tablet = try await Conversion.plainDevice(server)
+        _ = try tablet.updateNote(id: note, body: "a list\nfrom the tablet\n")
+        try await EncryptedAccountTests.sync(tablet)
+        try await EncryptedAccountTests.sync(laptop)
+        try await convert(laptop, server, finishing: false)
+        try await Conversion.logIn(phone, server)
+        try change(phone, note)
+        for _ in 0..<3 { _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync() }
+        #expect(try phone.syncSummary().failures.map(\.recordId).contains(note), "refused: the server's version is not sealed")
+        return (laptop, phone, note)
+    }
+
     @Test("an edit refused against a version still in plain text while a conversion goes on goes up once the sealed version arrives")
     func editRefusedAgainstPlainTextGoesUpLater() async throws {
         try await withLiveServer { server, _ in
-            let (laptop, phone, note) = try await Self.twoDevices(server)
-            let tablet = try await Conversion.plainDevice(server)
-            _ = try tablet.updateNote(id: note, body: "a list\nfrom the tablet\n")
-            try await EncryptedAccountTests.sync(tablet)
-            try await EncryptedAccountTests.sync(laptop)
-            try await Self.convert(laptop, server, finishing: false)
-
-            // The phone takes the conversion up; its edit meets the tablet's version in plain text.
-            try await Conversion.logIn(phone, server)
-            _ = try phone.updateNote(id: note, title: "Plans, from the phone")
-            for _ in 0..<3 { _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync() }
-            #expect(try phone.syncSummary().failures.map(\.recordId).contains(note), "refused: the server's version is not sealed")
+            let (laptop, phone, note) = try await Self.refusedAgainstPlainText(server) { phone, note in
+                _ = try phone.updateNote(id: note, title: "Plans, from the phone")
+            }
 
             try await EncryptedAccountTests.sync(laptop)
             try await EncryptedAccountTests.sync(phone)
@@ -127,19 +136,10 @@ import Testing
     @Test("a deletion refused against a version still in plain text while a conversion goes on goes up once the sealed version arrives")
     func deletionRefusedAgainstPlainTextGoesUpLater() async throws {
         try await withLiveServer { server, _ in
-            let (laptop, phone, note) = try await Self.twoDevices(server)
-            let tablet = try await Conversion.plainDevice(server)
-            _ = try tablet.updateNote(id: note, body: "a list\nfrom the tablet\n")
-            try await EncryptedAccountTests.sync(tablet)
-            try await EncryptedAccountTests.sync(laptop)
-            try await Self.convert(laptop, server, finishing: false)
-
-            // The phone takes the conversion up and deletes the note it has not seen edited.
-            try await Conversion.logIn(phone, server)
-            _ = try phone.trashNotes(ids: [note])
-            _ = try phone.purgeNotes(ids: [note])
-            for _ in 0..<3 { _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync() }
-            #expect(try phone.syncSummary().failures.map(\.recordId).contains(note), "refused: the server's version is not sealed")
+            let (laptop, phone, note) = try await Self.refusedAgainstPlainText(server) { phone, note in
+                _ = try phone.trashNotes(ids: [note])
+                _ = try phone.purgeNotes(ids: [note])
+            }
 
             try await EncryptedAccountTests.sync(laptop)
             try await EncryptedAccountTests.sync(phone)
