@@ -135,6 +135,8 @@ extension NoteStore {
         guard pullDone else { return }
         try FolderCycles.break(db)
         try TagTombstones.untagLateDeletions(db)
+        // A listing after a purge: what it did not list is known now (every page was marked).
+        if try SyncState.get(db, .listingAfterPurge) != nil { try RenamedTags.crossOffUnlisted(db) }
         if try RenamedTags.settle(db) > 0 { apply.cache.forgetFoldersAndTags() }
     }
 

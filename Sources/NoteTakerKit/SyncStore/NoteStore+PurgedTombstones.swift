@@ -17,7 +17,8 @@ import NoteTakerSyncProtocol
 /// 3. Once everything is fetched, what is still not listed, and has no change of this
 ///    device's waiting, was deleted elsewhere: it is staged as a deletion from the server
 ///    (``stageUnlistedDeletions()``), which a pull applies as any other, counted first
-///    against the mass-deletion limit. A record changed here goes up again instead: an edit
+///    against the mass-deletion limit. (So is the old id of a tag this device renamed taking
+///    a conversion to encryption up: ``RenamedTags``.) A record changed here goes up again instead: an edit
 ///    outranks a deletion, as everywhere in sync. A change the software made on its own
 ///    (derived: a tag or folder deleted took it off) does not, and yields to the deletion.
 ///
@@ -53,6 +54,7 @@ extension NoteStore {
                 try db.execute(sql: "INSERT INTO sync_unlisted (recordType, recordId) SELECT ?, id FROM \(type.table) WHERE changeTag IS NOT NULL",
                                arguments: [type.rawValue])
             }
+            try RenamedTags.noteUnlisted(db)
             try Self.forgetChangeToken(db, keepingAuthoredToken: true)
             try SyncState.set(db, .listingAfterPurge, String(sources.now.storageValue))
         }
@@ -89,6 +91,7 @@ extension NoteStore {
                     """, arguments: [type.applyOrder, type.rawValue])
                 staged += db.changesCount
             }
+            try RenamedTags.crossOffUnlisted(db)
             try db.execute(sql: "DELETE FROM sync_unlisted")
             try SyncState.set(db, .listingAfterPurge, nil)
             return staged

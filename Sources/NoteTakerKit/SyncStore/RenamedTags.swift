@@ -81,6 +81,22 @@ enum RenamedTags {
         try db.execute(sql: "INSERT OR REPLACE INTO sync_renamed_tag (id, kind, oldId) VALUES (?, ?, ?)", arguments: [id, kind.rawValue, oldId])
     }
 
+    /// Notes the old id of each tag taken up as not listed yet, as a listing of everything
+    /// after a purge begins (``NoteStore/adoptPurgedTombstones()``): its deletion may be
+    /// among those purged.
+    static func noteUnlisted(_ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO sync_unlisted (recordType, recordId) SELECT 'tag', oldId FROM sync_renamed_tag WHERE oldId IS NOT NULL")
+    }
+
+    /// As that listing ends: a tag taken up whose old id the server did not list was deleted
+    /// there (its deletion purged since), as if that deletion had arrived.
+    static func crossOffUnlisted(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE sync_renamed_tag SET oldDeleted = 1
+            WHERE oldId IN (SELECT recordId FROM sync_unlisted WHERE recordType = 'tag')
+            """)
+    }
+
     /// Forgets every such tag (a store starting afresh with an account).
     static func forgetAll(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM sync_renamed_tag")

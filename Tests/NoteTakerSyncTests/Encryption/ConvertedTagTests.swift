@@ -166,8 +166,11 @@ import Testing
         }
     }
 
-    @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced; the others it sends")
-    func takingUpLeavesDeletedTagsDeleted() async throws {
+    /// With `purged`, the server purged the deletion before the phone came back (months later,
+    /// the phone logged out meanwhile): the phone lists everything, and misses it all the same.
+    @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced, even once the deletion was purged; the others it sends",
+          arguments: [false, true])
+    func takingUpLeavesDeletedTagsDeleted(purged: Bool) async throws {
         try await withLiveServer { server, _ in
             let (laptop, phone, note) = try await Self.twoDevices(server)
             let tablet = try await Conversion.plainDevice(server)
@@ -176,6 +179,9 @@ import Testing
             try await EncryptedAccountTests.sync(laptop)
             // The laptop stops once the server took the keys; the phone, behind, takes the conversion up.
             try await Self.convert(laptop, server, finishing: false)
+            if purged {
+                #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones >= 1)
+            }
             try await Conversion.logIn(phone, server)
             _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
             #expect(try phone.tags().map(\.tag.name) == ["Work"], "the tag deleted elsewhere is deleted here, not sent")
