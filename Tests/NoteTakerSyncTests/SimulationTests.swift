@@ -133,6 +133,7 @@ struct SimulationTests {
         157, // a restore forgot the sessions made after its backup (the devices log in again)
         203, // a deletion refused against plain text never went up; a tag the converting device deleted came back
         279, // a device taking the conversion up missed a tag's deletion the server had purged, and sent the tag again
+        359, // a tag's version came back as the answer to the device's own push, no fetch brought it, and it was taken for deleted
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

@@ -125,6 +125,15 @@ enum RenamedTags {
     /// arrived; then forgets them all, and the names of tags whose deletion went up.
     /// Returns how many tags it deleted here.
     static func settle(_ db: Database) throws -> Int {
+        // A tag this device synced under its new id since arrived, though no fetch brought it:
+        // a push's answer held the server's version (the same as the one sent), and a fetch
+        // then skips it as this device's own.
+        for id in try String.fetchAll(db, sql: """
+            SELECT r.id FROM sync_renamed_tag r JOIN tag t ON t.id = r.id
+            WHERE t.changeTag IS NOT NULL AND r.kind <> \(Kind.deletedHere.rawValue)
+            """) {
+            _ = try arrived(db, id: id, deleted: false)
+        }
         let rows = try Row.fetchAll(db, sql: """
             SELECT r.id, r.kind, r.oldId, r.oldDeleted, \(Outbox.waitsSQL(type: "'tag'", id: "r.id", editsOnly: true)) AS edited
             FROM sync_renamed_tag r JOIN tag t ON t.id = r.id

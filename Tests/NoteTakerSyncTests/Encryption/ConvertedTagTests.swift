@@ -194,6 +194,24 @@ import Testing
         }
     }
 
+    @Test("a tag whose new case went up with its answer lost stays on a device following the conversion, though the server's version came back as the answer to its own")
+    func recasedWithItsAnswerLost() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try phone.renameTag("Red", to: "RED")
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
+            #expect(lost.injected > 0)
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server)
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try Self.expectTags(["RED", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+
     @Test("the converting device's tags, sent again under their new ids, yield to a deletion another device made since")
     func renamedTagsYieldToADeletion() async throws {
         try await withLiveServer { server, _ in
