@@ -17,10 +17,11 @@ import NoteTakerSyncProtocol
 /// 3. Once everything is fetched, what is still not listed, and has no change of this
 ///    device's waiting, was deleted elsewhere: it is staged as a deletion from the server
 ///    (``stageUnlistedDeletions()``), which a pull applies as any other, counted first
-///    against the mass-deletion limit. (So is the old id of a tag this device renamed taking
-///    a conversion to encryption up: ``RenamedTags``.) A record changed here goes up again instead: an edit
-///    outranks a deletion, as everywhere in sync. A change the software made on its own
-///    (derived: a tag or folder deleted took it off) does not, and yields to the deletion.
+///    against the mass-deletion limit (and the old id of a tag this device renamed taking a
+///    conversion to encryption up counts as deleted: ``RenamedTags``). A record changed here
+///    goes up again instead: an edit outranks a deletion, as everywhere in sync. A change the
+///    software made on its own (derived: a tag or folder deleted took it off) does not, and
+///    yields to the deletion.
 ///
 /// The notes live in `sync_unlisted`, so a pull cut short continues where it stopped.
 enum PurgedTombstones {

@@ -71,9 +71,9 @@ package struct SealedChanges: Sendable {
     /// Records from the server this device will not apply, as they came, each with why.
     package var held: [(record: SyncRecord, reason: String)]
 
-    /// Records the server refused a change with in plain text that this device sent so (its
-    /// own creations, their answer lost before it adopted the account's encryption): taken as
-    /// they are, each goes up again, sealed.
+    /// Records the server refused a change with in plain text that this device takes as its
+    /// own (its saves, their answer lost before it adopted the account's encryption; or, after
+    /// a restore, what it sends again over such a version): each goes up again, sealed.
     package var resealing: [RecordRevision.Key]
 
     /// Nothing sealed: an account without encryption.
