@@ -53,10 +53,14 @@ extension NoteStore {
     /// to data key `keyVersion`, so that the server comes to hold everything sealed with it
     /// (docs/encryption.md §2.3). Records with a change waiting already go up with it.
     /// Returns how many records were queued.
+    ///
+    /// A conversion's pass still kept here stays: it seals the versions in plain text (with the
+    /// newest key) and ends with the server deleting its plaintext, which a rotation's pass
+    /// would not do; what it sealed with the older key before stays so, and opens.
     @discardableResult
     public func queueResealing(keyVersion: Int) throws(NoteTakerError) -> Int {
         try write { db in
-            try Self.keep(ResealingPass(below: keyVersion), db)
+            if try Self.pass(db)?.converts != true { try Self.keep(ResealingPass(below: keyVersion), db) }
             return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
         }
     }

@@ -182,4 +182,17 @@ import Testing
         // A material with fewer keys than the device holds takes none away.
         #expect(try learned.learning(material).newestVersion == 2)
     }
+
+    @Test("a rotation while the conversion's pass is still to run keeps that pass: it seals what is in plain text and has the server drop it")
+    func rotationKeepsAConversionsPass() throws {
+        let store = try NoteStore.inMemory()
+        _ = try store.createNote(NoteDraft(title: "Plans", body: "a list\n"))
+        try store.beginEncryptionConversion(identity: KeyedIdentity(idKey: SymmetricKey(size: .bits256)))
+        try store.queueResealing(keyVersion: 2)
+        #expect(try store.resealingPass() == ResealingPass(below: 1))
+        // Without a conversion's pass, the rotation's is kept.
+        let other = try NoteStore.inMemory()
+        try other.queueResealing(keyVersion: 2)
+        #expect(try other.resealingPass() == ResealingPass(below: 2))
+    }
 }
