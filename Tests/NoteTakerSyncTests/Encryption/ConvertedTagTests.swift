@@ -166,11 +166,21 @@ import Testing
         }
     }
 
-    /// With `purged`, the server purged the deletion before the phone came back (months later,
-    /// the phone logged out meanwhile): the phone lists everything, and misses it all the same.
-    @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced, even once the deletion was purged; the others it sends",
-          arguments: [false, true])
-    func takingUpLeavesDeletedTagsDeleted(purged: Bool) async throws {
+    /// What happened on the server while the phone was away, besides the deletion.
+    enum WhileAway: CaseIterable, Sendable {
+        /// Nothing more: the deletion arrives as the phone fetches.
+        case nothing
+        /// The deletion was purged (months later, the phone logged out meanwhile): the phone
+        /// lists everything, and misses it all the same.
+        case purged
+        /// The laptop finished the conversion after the phone logged in: its last step deleted
+        /// the tags under unkeyed ids, the deletion's tombstone among them.
+        case finished
+    }
+
+    @Test("a device taking a conversion up does not send under its new id a tag deleted elsewhere since it last synced, even once the deletion was purged or the conversion finished; the others it sends",
+          arguments: WhileAway.allCases)
+    func takingUpLeavesDeletedTagsDeleted(whileAway: WhileAway) async throws {
         try await withLiveServer { server, _ in
             let (laptop, phone, note) = try await Self.twoDevices(server)
             let tablet = try await Conversion.plainDevice(server)
@@ -179,10 +189,14 @@ import Testing
             try await EncryptedAccountTests.sync(laptop)
             // The laptop stops once the server took the keys; the phone, behind, takes the conversion up.
             try await Self.convert(laptop, server, finishing: false)
-            if purged {
+            if whileAway == .purged {
                 #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones >= 1)
             }
             try await Conversion.logIn(phone, server)
+            if whileAway == .finished {
+                let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+                #expect(report.conversionFinished, "\(report)")
+            }
             _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
             #expect(try phone.tags().map(\.tag.name) == ["Work"], "the tag deleted elsewhere is deleted here, not sent")
 
