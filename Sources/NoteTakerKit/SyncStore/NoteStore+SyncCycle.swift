@@ -161,6 +161,11 @@ extension NoteStore {
                 }
             }
             try sealed.queueResealing(db)
+            // A deletion answered to a change that yielded to it: the record is gone here, and
+            // what was seen of it with it, as when a deletion is fetched (docs/encryption.md §3.4).
+            try SyncRevisions.forgetDeleted(db, response.results.compactMap(\.serverRecord).filter(\.deleted).map {
+                RecordRevision.Key(recordType: $0.recordType, recordId: $0.recordId)
+            })
             try apply.flushIndex(db)
             try batch.clear(db)
             try SyncDevice.recordAnswer(db, response)

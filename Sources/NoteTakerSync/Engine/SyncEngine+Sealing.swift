@@ -14,8 +14,9 @@ import NoteTakerSyncProtocol
 /// A deletion is applied as it comes (the server can delete). Its sealed revision counts as
 /// seen, so that a device whose edit outranks the deletion brings the record back sealed above
 /// every version before. Once a record is gone here (at the end of the push or pull that
-/// deleted it), its revision is forgotten: a device that never saw the record may make it
-/// again under the same id (a tag of the same name) from revision 1.
+/// deleted it, or as the answer whose deletion a change yielded to is applied), its revision
+/// is forgotten: a device that never saw the record may make it again under the same id (a
+/// tag of the same name) from revision 1.
 extension SyncEngine {
     /// The revision each change of `batch` is sealed at, remembered until its answer: one
     /// above the highest seen. The same while the batch waits for its answer (a batch kept

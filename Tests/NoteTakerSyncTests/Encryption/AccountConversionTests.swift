@@ -147,6 +147,47 @@ import Testing
         }
     }
 
+    /// The laptop converts the account and stops once the server took the keys; the phone
+    /// takes the conversion up, edits the note and deletes it (sealed revisions 1 and 2). The
+    /// laptop's save of the note, sealed, is refused with the deletion, to which it yields
+    /// (the software's own): the note goes here, and the sync ends there. Months
+    /// later (the deletion purged), the tablet, offline throughout, brings the note back with
+    /// an edit sealed at revision 1, the only one it knows of.
+    @Test("a note brought back by a device that never saw its deletion opens on a device whose conversion's save yielded to that deletion")
+    func broughtBackAfterAConversionsSaveYielded() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await Self.plainDevice(server)
+            let note = try laptop.createNote(NoteDraft(title: "Recipe", body: "flour\n"))
+            try await EncryptedAccountTests.sync(laptop)
+            let (phone, tablet) = (try await Self.plainDevice(server), try await Self.plainDevice(server))
+            _ = try tablet.updateNote(id: note.id, body: "flour\nsugar\n")
+
+            _ = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: Self.oldPassword, newPassword: Self.newPassword,
+                allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            try await Self.logIn(phone, server)
+            _ = try phone.updateNote(id: note.id, body: "flour\neggs\n")
+            try await EncryptedAccountTests.sync(phone)
+            _ = try phone.trashNotes(ids: [note.id])
+            _ = try phone.purgeNotes(ids: [note.id])
+            try await EncryptedAccountTests.sync(phone)
+            // The laptop's sync ends as it fetches, right after the answer.
+            let cut = FaultyTransport(try laptop.syncTransport(), .fetchCut)
+            let sealing = try laptop.syncKeyring().map(RecordSealing.init(keyring:))
+            _ = try? await SyncEngine(store: laptop, transport: cut, options: .init(sealing: sealing)).sync()
+            #expect(cut.injected > 0)
+            #expect(throws: NoteTakerError.self, "the laptop's save yielded to the deletion") { try laptop.note(id: note.id) }
+
+            #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(400 * 86_400)).tombstones >= 1)
+            try await Self.logIn(tablet, server)
+            for device in [tablet, laptop, phone] { try await EncryptedAccountTests.sync(device) }
+            for (name, device) in [("laptop", laptop), ("phone", phone), ("tablet", tablet)] {
+                #expect(try device.note(id: note.id).body == "flour\nsugar\n", "\(name)")
+                #expect(try device.syncSummary().held.isEmpty, "\(name): nothing held as a replay")
+            }
+        }
+    }
+
     @Test("a device that does not hold everything converts nothing: it says what is left, and the account stays as it was")
     func refusedUntilEverythingIsHeld() async throws {
         try await withLiveServer { server, token in
