@@ -135,6 +135,7 @@ struct SimulationTests {
         157, // a restore forgot the sessions made after its backup (the devices log in again)
         203, // a deletion refused against plain text never went up; a tag the converting device deleted came back
         279, // a device taking the conversion up missed a tag's deletion the server had purged, and sent the tag again
+        472, // the converting device's sealed deletion of a tag's old id arrived without its save under the new id: taken for a deletion
         429, // a conversion's save yielded to a deletion answered to it, whose revision stayed: the note brought back was held
         359, // a tag's version came back as the answer to the device's own push, no fetch brought it, and it was taken for deleted
         6345705, // a rotation right after the conversion replaced its pass: versions in plain text stayed on the server

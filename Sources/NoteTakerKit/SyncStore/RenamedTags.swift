@@ -17,7 +17,8 @@ import GRDB
 /// device last synced. So a tag the server held under its old id goes up under its new id only
 /// once this device has fetched everything: not when the new id arrived meanwhile (the other
 /// device sent it; the old id's deletion still goes up), nor when the old id's deletion arrived
-/// (deleted elsewhere: it is deleted here too, unless edited here since).
+/// in plain text (deleted elsewhere before the conversion: it is deleted here too, unless
+/// edited here since).
 ///
 /// **Deleted here** (deleted, renamed or merged away) with the deletion not gone up yet: the
 /// deletion goes up under the old id, which misses the tag the server holds under its new id.
@@ -103,10 +104,16 @@ enum RenamedTags {
         try db.execute(sql: "DELETE FROM sync_deleted_tag_name")
     }
 
-    /// A version of tag `id` arrived from the server (`deleted`: its deletion). Returns whether
-    /// the tag was deleted here under its old id (its caller deletes it again).
-    static func arrived(_ db: Database, id: String, deleted: Bool) throws -> Bool {
-        if deleted {
+    /// A version of tag `id` arrived from the server (`deleted`: its deletion; `sealed`: one
+    /// a device sealed). Returns whether the tag was deleted here under its old id (its caller
+    /// deletes it again).
+    ///
+    /// Only a deletion in plain text deletes a tag taken up: made before the conversion, by a
+    /// person. A sealed deletion of an old id is a rename (a device converting, or taking the
+    /// conversion up, sends the tag under its new id in a batch of its own, which may arrive
+    /// later); a person's deletion sealed names the new id too (``settle(_:)``).
+    static func arrived(_ db: Database, id: String, deleted: Bool, sealed: Bool = false) throws -> Bool {
+        if deleted, !sealed {
             try db.cachedStatement(sql: "UPDATE sync_renamed_tag SET oldDeleted = 1 WHERE oldId = ?").execute(arguments: [id])
         }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING kind, oldId"),

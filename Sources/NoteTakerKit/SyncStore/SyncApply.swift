@@ -94,7 +94,7 @@ struct SyncApply {
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        let deletedHere = try type == .tag && RenamedTags.arrived(db, id: key, deleted: record.deleted)
+        let deletedHere = try type == .tag && RenamedTags.arrived(db, id: key, deleted: record.deleted, sealed: record.fields.isSealed)
         var situation = try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion)
         situation.resentCreation = resentCreation
         let steps = ApplyStep.plan(situation)

@@ -78,7 +78,7 @@ extension SyncEngine {
             }
             switch Self.checked(opened, record, seen: seen) {
             case .success(let (fields, revision)):
-                response.results[index].serverRecord?.fields = fields
+                response.results[index].serverRecord?.fields = Self.applied(fields, of: record, revision: revision)
                 revisions += revision.map { [RecordRevision(record.revisionKey, revision: $0)] } ?? []
             case .failure(let refusal):
                 held.append((record, refusal.reason))
@@ -166,7 +166,7 @@ extension SyncEngine {
             switch Self.checked(result, record, seen: seen) {
             case .success(let (fields, revision)):
                 revisions += revision.map { [RecordRevision(record.revisionKey, revision: $0)] } ?? []
-                record.fields = fields
+                record.fields = Self.applied(fields, of: record, revision: revision)
                 opened.records.append(record)
             case .failure(let refusal):
                 held.append((record, refusal.reason))
@@ -174,6 +174,14 @@ extension SyncEngine {
         }
         report.errors += held.count
         return (opened, SealedChanges(revisions: revisions, held: held))
+    }
+
+    /// The fields the store applies for `record`, opened as `fields` at `revision`: a deletion
+    /// that opened keeps its envelope (the store reads no deletion's fields), so that the store
+    /// can tell a deletion a device sealed from one made before the account's conversion to
+    /// encryption (``RenamedTags``: a tag's old id is deleted in plain text only by a person).
+    private static func applied(_ fields: RecordFields, of record: SyncRecord, revision: Int?) -> RecordFields {
+        record.deleted && revision != nil ? record.fields : fields
     }
 
     /// A record opened, checked against the highest revision seen of it: a lower one is a replay.

@@ -208,6 +208,31 @@ import Testing
         }
     }
 
+    /// The laptop converts; the batch with its save of Red under the new id is lost, the one
+    /// with the old id's deletion (sealed) arrives. The phone takes the conversion up and
+    /// fetches that deletion alone.
+    @Test("a device taking a conversion up keeps a tag whose old id the converting device deleted, sealed, when its save under the new id has not arrived")
+    func renameDeletionWithoutItsSave() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            let oldRed = try #require(try phone.tags().first { $0.tag.name == "Red" }).tag.id
+            try await Self.convert(laptop, server, finishing: false)
+            let red = try #require(try laptop.tags().first { $0.tag.name == "Red" }).tag.id
+            let lost = FaultyTransport(try laptop.syncTransport(), .batchLost(holding: red))
+            let options = SyncEngine.Options(batchSize: 1, sealing: try laptop.syncKeyring().map(RecordSealing.init(keyring:)))
+            _ = try? await SyncEngine(store: laptop, transport: lost, options: options).sync()
+            let held = try await SealedSyncTests.serverRecords(server)
+            #expect(held.contains { $0.recordId == oldRed && $0.deleted }, "the old id's deletion arrived")
+            #expect(!held.contains { $0.recordId == red }, "the save under the new id did not")
+
+            try await Conversion.logIn(phone, server)
+            _ = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
+            #expect(try phone.tags().map(\.tag.name) == ["Red", "Work"], "a rename, not a deletion")
+            for device in [laptop, phone, laptop, phone] { _ = try await device.syncEngine(transport: try device.syncTransport()).sync() }
+            try Self.expectTags(["Red", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+
     @Test("a tag whose new case went up with its answer lost stays on a device following the conversion, though the server's version came back as the answer to its own")
     func recasedWithItsAnswerLost() async throws {
         try await withLiveServer { server, _ in
