@@ -6,11 +6,11 @@ import NoteTakerSyncProtocol
 /// and sealed the kept versions, the server deletes what it still holds in plain text.
 extension SyncService {
     /// Deletes the account's kept note versions that are not sealed, its tags under unkeyed
-    /// ids (tombstones, or a copy a batch whose answer was lost left; as a purge, so that a
-    /// device that fetched from before one of them lists everything), its kept batch answers,
-    /// and its files kept in plain text (their header names no data key): the account's hold
-    /// on each, and the bytes when no other account holds them. The server reads 8 bytes of
-    /// each file, as a listing of files to seal again does.
+    /// ids (tombstones, or a copy a batch whose answer was lost left; a deletion in plain text
+    /// as a purge, so that a device that fetched from before it lists everything), its kept
+    /// batch answers, and its files kept in plain text (their header names no data key): the
+    /// account's hold on each, and the bytes when no other account holds them. The server
+    /// reads 8 bytes of each file, as a listing of files to seal again does.
     ///
     /// - Throws: ``APIErrorCode/notFound`` for an account without encryption;
     ///   ``APIErrorCode/unsealedRecords`` while any record the account holds, tags under

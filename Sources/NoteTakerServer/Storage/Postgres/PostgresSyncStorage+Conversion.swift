@@ -15,9 +15,9 @@ extension PostgresSyncStorage {
             """), Int64.self) ?? 0)
     }
 
-    /// Deletes the account's plaintext versions, tags under unkeyed ids (as a purge of
-    /// tombstones does: a device that fetched from before the newest lists everything again)
-    /// and kept answers. The account's row is locked first, as a batch locks it.
+    /// Deletes the account's plaintext versions, tags under unkeyed ids (their deletions in
+    /// plain text as a purge of tombstones does: a device that fetched from before the newest
+    /// lists everything again) and kept answers. The account's row is locked first, as a batch locks it.
     public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         let logger = database.logger
         return try await database.transaction { connection in
@@ -32,9 +32,10 @@ extension PostgresSyncStorage {
             let tombstones = try await Self.counted(connection.query("""
                 WITH gone AS (
                     DELETE FROM record
-                    WHERE account_id = \(account) AND record_type = 'tag' AND substr(record_id, 15, 1) = '5' RETURNING seq, size)
+                    WHERE account_id = \(account) AND record_type = 'tag' AND substr(record_id, 15, 1) = '5'
+                    RETURNING size, CASE WHEN deleted AND NOT jsonb_exists(fields::jsonb, \(RecordFields.sealedMarker)) THEN seq ELSE 0 END AS plain_deletion)
                 UPDATE account SET record_bytes = record_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone),
-                    purged_through = GREATEST(purged_through, (SELECT COALESCE(MAX(seq), 0) FROM gone))
+                    purged_through = GREATEST(purged_through, (SELECT COALESCE(MAX(plain_deletion), 0) FROM gone))
                 WHERE id = \(account)
                 RETURNING (SELECT COUNT(*) FROM gone)
                 """, logger: logger))

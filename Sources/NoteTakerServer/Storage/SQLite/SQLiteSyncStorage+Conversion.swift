@@ -22,20 +22,22 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Deletes the account's plaintext versions, tags under unkeyed ids (as a purge of
-    /// tombstones does: a device that fetched from before the newest lists everything again)
-    /// and kept answers.
+    /// Deletes the account's plaintext versions, tags under unkeyed ids (their deletions in
+    /// plain text as a purge of tombstones does: a device that fetched from before the newest
+    /// lists everything again) and kept answers.
     public func dropPlaintextRows(account: Int64) async throws -> PlaintextDropped {
         try await writer.write { db in
             let versions = try Row.fetchAll(db, sql: "DELETE FROM record_version WHERE accountId = ? AND \(Self.unsealedSQL) RETURNING size",
                                             arguments: [account]).map { $0[0] as Int64 }
             let tags = try Row.fetchAll(db, sql: """
-                DELETE FROM record WHERE accountId = ? AND \(Self.unkeyedTagSQL) RETURNING seq, size
+                DELETE FROM record WHERE accountId = ? AND \(Self.unkeyedTagSQL)
+                RETURNING size, CASE WHEN deleted AND \(Self.unsealedSQL) THEN seq ELSE 0 END AS plainDeletion
                 """, arguments: [account])
             let tombstones = tags.map { $0["size"] as Int64 }
-            // A purge: a device that last fetched before one of them may have missed a deletion.
+            // A purge of the deletions made in plain text (a person's, before the conversion): a
+            // device that last fetched before one may have missed it. A sealed one is a rename.
             try db.execute(sql: "UPDATE account SET purgedThrough = MAX(purgedThrough, ?) WHERE id = ?",
-                           arguments: [tags.map { $0["seq"] as Int64 }.max() ?? 0, account])
+                           arguments: [tags.map { $0["plainDeletion"] as Int64 }.max() ?? 0, account])
             let answers = try Int64.fetchOne(db, sql: "SELECT IFNULL(SUM(length(response)), 0) FROM request WHERE accountId = ?",
                                              arguments: [account]) ?? 0
             try db.execute(sql: "DELETE FROM request WHERE accountId = ?", arguments: [account])
