@@ -51,8 +51,8 @@ struct SimulationTests {
     ///
     /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
     /// `scripts/simulate --converting N`), not CI's moving window: a fault it found is open
-    /// (issue 41's note): a tag renamed on the converting device before the conversion came
-    /// back (seed 9906309).
+    /// (issue 41's note): an edit in a batch a device forgot at its adoption of the keyed ids
+    /// (applied, its answer never came) outlives that device's later edit undoing it (seed 486).
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
         let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
