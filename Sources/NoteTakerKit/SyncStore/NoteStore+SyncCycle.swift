@@ -41,6 +41,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_tag_tombstone")
         try db.execute(sql: "DELETE FROM sync_tag_deleted_late")
         try db.execute(sql: "DELETE FROM sync_revision")
+        try ForgottenSaves.forgetEdits(db)
         let forgotten: [SyncState.Key] = keepingDeletions ? [.changeToken, .inboxToken, .authoredToken] : [.changeToken, .inboxToken, .serverId, .authoredToken]
         for key in forgotten { try SyncState.set(db, key, nil) }
         try PushBatch.clearAll(db)

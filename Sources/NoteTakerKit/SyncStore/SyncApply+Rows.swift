@@ -43,12 +43,21 @@ extension SyncApply {
         stored: Bool = false, sentHere: Bool = false
     ) throws {
         if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
+        _ = try takeForgottenEdit(db, type, key)
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
                 \(type == .note ? "sentHere = \(sentHere ? 1 : 0)," : "")
                 syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
             WHERE id = ?
             """).execute(arguments: [tag, type == .note && stored ? SyncBase.asStored : baseText ?? base.wireJSON, now.storageValue, key])
+    }
+
+    /// The fields of an edit of the record forgotten at a conversion to encryption, once
+    /// (``ForgottenSaves``): a merge moves the base on to them; the record synced, they are moot.
+    mutating func takeForgottenEdit(_ db: Database, _ type: RecordType, _ key: String) throws -> RecordFields? {
+        if forgottenEdits == nil { forgottenEdits = try ForgottenSaves.holdsEdits(db) }
+        guard forgottenEdits == true else { return nil }
+        return try ForgottenSaves.takeEdit(db, type, key)
     }
 
     /// Whether a pull left records staged (looked up once per transaction, which adds none).

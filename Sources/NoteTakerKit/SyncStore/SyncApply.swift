@@ -35,6 +35,9 @@ struct SyncApply {
     var healing: Bool?
     /// Whether records are held in quarantine (`nil`: not looked yet).
     var quarantined: Bool?
+    /// Whether edits forgotten at a conversion to encryption wait (`nil`: not looked yet;
+    /// ``ForgottenSaves``).
+    var forgottenEdits: Bool?
 
     init(policy: MergePolicy, sources: StoreSources) {
         self.policy = policy
@@ -214,6 +217,9 @@ struct SyncApply {
     private mutating func merge(_ db: Database, _ type: RecordType, _ key: String, local: RecordFields, server: SyncRecord,
                                 sent: RecordChange? = nil, policy: MergePolicy) throws {
         var base = try SyncBase.fields(db, type, key)
+        if let forgotten = try takeForgottenEdit(db, type, key) {
+            base = RecordMerge.base(base, afterSending: forgotten, server: server.fields)
+        }
         if let sent, let fields = sent.fields {
             // A creation's base is what it sent, or what an earlier batch of it, forgotten, sent.
             base = try Self.isCreation(db, sent) ? base ?? fields : RecordMerge.base(base, afterSending: fields, server: server.fields)

@@ -29,6 +29,9 @@ enum SyncState {
         /// The saves of the batches forgotten at a conversion to encryption, until it is done
         /// (``ForgottenSaves``).
         case forgottenSaves
+        /// The fields of the edits among them, until their records next merge or sync
+        /// (``ForgottenSaves/takeEdit(_:_:_:)``).
+        case forgottenEdits
     }
 
     static func get(_ db: Database, _ key: Key) throws -> String? {

@@ -188,6 +188,40 @@ import Testing
         }
     }
 
+    /// The phone pins a note and tags it; the server applies the batch, and its answer is
+    /// lost. The laptop converts the account, sealing the note as the phone left it. The
+    /// phone, logged out, undoes both, then logs in again: it forgets the batch (it names the
+    /// tag's old id), and its edit is refused with the laptop's sealed version (converting seed 486).
+    @Test("an edit in a batch forgotten at a conversion, applied with its answer lost, is undone by the same device's later edit")
+    func forgottenEditUndone() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await Self.plainDevice(server)
+            let note = try laptop.createNote(NoteDraft(title: "Groceries", body: "milk\n", tags: ["Home"]))
+            try await EncryptedAccountTests.sync(laptop)
+            let phone = try await Self.plainDevice(server)
+            _ = try phone.changeNote(id: note.id, NoteChanges(isPinned: true, tags: ["Home", "Errands"]))
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost).sync()
+            #expect(lost.injected == 1)
+
+            _ = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: Self.oldPassword, newPassword: Self.newPassword,
+                allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+            #expect(report.conversionFinished, "\(report)")
+            #expect(try laptop.note(id: note.id).isPinned && laptop.note(id: note.id).tags == ["Errands", "Home"])
+
+            _ = try phone.changeNote(id: note.id, NoteChanges(isPinned: false, tags: ["Home"]))
+            try await Self.logIn(phone, server)
+            for device in [phone, laptop] { try await EncryptedAccountTests.sync(device) }
+            for (name, device) in [("phone", phone), ("laptop", laptop)] {
+                let held = try device.note(id: note.id)
+                #expect(!held.isPinned, "\(name): the later unpin stands")
+                #expect(held.tags == ["Home"], "\(name): the tag taken off stays off")
+            }
+        }
+    }
+
     @Test("a device that does not hold everything converts nothing: it says what is left, and the account stays as it was")
     func refusedUntilEverythingIsHeld() async throws {
         try await withLiveServer { server, token in
