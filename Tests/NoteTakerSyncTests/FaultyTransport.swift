@@ -26,6 +26,8 @@ final class FaultyTransport: SyncTransport, Sendable {
         case batchLost(holding: UUID)
         /// The server has none of the files asked for.
         case filesMissing
+        /// The network goes as the server is asked to drop its plaintext (a conversion's last step).
+        case plaintextDropCut
     }
 
     private let base: HTTPSyncTransport
@@ -91,6 +93,28 @@ final class FaultyTransport: SyncTransport, Sendable {
     func assetExists(hash: String) async throws(SyncError) -> Bool { try await base.assetExists(hash: hash) }
 
     func uploadAsset(hash: String, from file: URL) async throws(SyncError) { try await base.uploadAsset(hash: hash, from: file) }
+
+    func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {
+        try await base.keptVersions(sealedBelow: sealedBelow, after: after)
+    }
+
+    func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
+        try await base.resealVersion(recordId, resealed)
+    }
+
+    func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage {
+        try await base.keptFiles(sealedBelow: sealedBelow, after: after)
+    }
+
+    func uploadResealedAsset(address: String, from file: URL) async throws(SyncError) {
+        try await base.uploadResealedAsset(address: address, from: file)
+    }
+
+    func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
+        guard fault == .plaintextDropCut else { return try await base.dropPlaintext() }
+        inject()
+        throw .unreachable("the network went")
+    }
 
     func downloadAsset(hash: String, to file: URL) async throws(SyncError) {
         guard fault == .filesMissing else { return try await base.downloadAsset(hash: hash, to: file) }

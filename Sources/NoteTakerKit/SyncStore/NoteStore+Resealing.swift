@@ -23,22 +23,28 @@ public struct ResealingPass: Sendable, Hashable, Codable {
     /// Where the next stretch of the server's versions or files starts (a page's `next`);
     /// `nil` at the stage's start.
     public var after: String?
+    /// A rotation's pass that waits for this one, a conversion's, to be done: what is sealed
+    /// below this data key is sealed again then (the conversion sealed some of it with a key
+    /// the rotation replaced).
+    public var thenBelow: Int?
 
     /// A pass at some point.
-    public init(below: Int, stage: Stage = .versions, after: String? = nil) {
+    public init(below: Int, stage: Stage = .versions, after: String? = nil, thenBelow: Int? = nil) {
         self.below = below
         self.stage = stage
         self.after = after
+        self.thenBelow = thenBelow
     }
 
     /// The pass after a stretch whose page said `next`: further in the same stage, the next
-    /// stage, or `nil` when it is done. A conversion's pass (below key 1) seals the plaintext
-    /// versions, then has the server drop its plaintext files: their sealed copies went up
-    /// under keyed addresses with the records, so none is sealed again in place.
+    /// stage, or, when it is done, the rotation's pass that waits for it (else `nil`). A
+    /// conversion's pass (below key 1) seals the plaintext versions, then has the server drop
+    /// its plaintext files: their sealed copies went up under keyed addresses with the
+    /// records, so none is sealed again in place.
     public func advanced(to next: String?) -> ResealingPass? {
-        if let next { return ResealingPass(below: below, stage: stage, after: next) }
-        guard stage == .versions else { return nil }
-        return ResealingPass(below: below, stage: converts ? .plaintext : .files)
+        if let next { return ResealingPass(below: below, stage: stage, after: next, thenBelow: thenBelow) }
+        guard stage == .versions else { return thenBelow.map { ResealingPass(below: $0) } }
+        return ResealingPass(below: below, stage: converts ? .plaintext : .files, thenBelow: thenBelow)
     }
 
     /// Whether this pass converts the account to end-to-end encryption: it seals what is in
@@ -56,11 +62,16 @@ extension NoteStore {
     ///
     /// A conversion's pass still kept here stays: it seals the versions in plain text (with the
     /// newest key) and ends with the server deleting its plaintext, which a rotation's pass
-    /// would not do; what it sealed with the older key before stays so, and opens.
+    /// would not do. The rotation's pass follows it: what it sealed with the older key is sealed again.
     @discardableResult
     public func queueResealing(keyVersion: Int) throws(NoteTakerError) -> Int {
         try write { db in
-            if try Self.pass(db)?.converts != true { try Self.keep(ResealingPass(below: keyVersion), db) }
+            var pass = ResealingPass(below: keyVersion)
+            if var conversion = try Self.pass(db), conversion.converts {
+                conversion.thenBelow = keyVersion
+                pass = conversion
+            }
+            try Self.keep(pass, db)
             return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
         }
     }
@@ -94,9 +105,12 @@ extension NoteStore {
         try write { db in
             let current = try Self.pass(db)
             guard current?.below == pass.below else { return current }
-            let advanced = pass.advanced(to: next)
+            // As stored: a rotation since may wait for it (``ResealingPass/thenBelow``).
+            var stored = pass
+            stored.thenBelow = current?.thenBelow
+            let advanced = stored.advanced(to: next)
             // The server holds nothing in plain text now: what is held so here is out of date.
-            if pass.stage == .plaintext, advanced == nil {
+            if pass.stage == .plaintext, advanced?.below != pass.below {
                 try SyncQuarantine.forgetPlaintext(db)
                 try ForgottenSaves.forget(db)
             }
@@ -109,8 +123,8 @@ extension NoteStore {
     /// replaced it): a conversion whose last step found a record not sealed yet.
     package func restartResealing(_ pass: ResealingPass) throws(NoteTakerError) {
         try write { db in
-            guard try Self.pass(db)?.below == pass.below else { return }
-            try Self.keep(ResealingPass(below: pass.below), db)
+            guard let current = try Self.pass(db), current.below == pass.below else { return }
+            try Self.keep(ResealingPass(below: pass.below, thenBelow: current.thenBelow), db)
         }
     }
 

@@ -183,13 +183,49 @@ import Testing
         #expect(try learned.learning(material).newestVersion == 2)
     }
 
-    @Test("a rotation while the conversion's pass is still to run keeps that pass: it seals what is in plain text and has the server drop it")
+    @Test("a rotation while a conversion's pass is cut short before its last step: what the pass sealed with the older key is sealed again")
+    func rotationDuringAConversionsPass() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await AccountConversionTests.plainDevice(server)
+            let note = try laptop.createNote(NoteDraft(title: "Diary", body: "Monday\n"))
+            for day in ["Tuesday", "Wednesday"] {
+                try await EncryptedAccountTests.sync(laptop)
+                _ = try laptop.updateNote(id: note.id, body: try laptop.note(id: note.id).body + day + "\n")
+            }
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: AccountConversionTests.oldPassword,
+                newPassword: AccountConversionTests.newPassword, allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            // The pass seals the versions kept in plain text with key 1; the last step is cut.
+            let cut = FaultyTransport(try laptop.syncTransport(), .plaintextDropCut)
+            let sealing = try laptop.syncKeyring().map(RecordSealing.init(keyring:))
+            _ = try? await SyncEngine(store: laptop, transport: cut, options: .init(sealing: sealing)).sync()
+            #expect(cut.injected == 1)
+            #expect(try laptop.resealingPass() == ResealingPass(below: 1, stage: .plaintext))
+            let transport = try laptop.syncTransport()
+            #expect(try await transport.keptVersions(sealedBelow: 2, after: nil).versions.count >= 2)
+
+            try await laptop.rotateSyncKeys(password: AccountConversionTests.newPassword, minimumCost: 1 << 14)
+            let report = try await laptop.syncEngine(transport: transport).sync()
+            #expect(report.conversionFinished && report.resealedVersions >= 2, "\(report)")
+            #expect(try await transport.keptVersions(sealedBelow: 2, after: nil).versions.isEmpty, "every kept version sealed with key 2")
+            #expect(try laptop.resealingPass() == nil)
+        }
+    }
+
+    @Test("a rotation while the conversion's pass is still to run keeps that pass: it seals what is in plain text and has the server drop it, then the rotation's runs")
     func rotationKeepsAConversionsPass() throws {
         let store = try NoteStore.inMemory()
         _ = try store.createNote(NoteDraft(title: "Plans", body: "a list\n"))
         try store.beginEncryptionConversion(identity: KeyedIdentity(idKey: SymmetricKey(size: .bits256)))
         try store.queueResealing(keyVersion: 2)
-        #expect(try store.resealingPass() == ResealingPass(below: 1))
+        #expect(try store.resealingPass() == ResealingPass(below: 1, thenBelow: 2), "the rotation's pass waits for it")
+        try store.noteResealing(ResealingPass(below: 1), next: "a stretch further")
+        try store.restartResealing(ResealingPass(below: 1, stage: .plaintext))
+        #expect(try store.resealingPass() == ResealingPass(below: 1, thenBelow: 2), "started over, it still waits")
+        try store.noteResealing(ResealingPass(below: 1), next: nil)
+        #expect(try store.noteResealing(ResealingPass(below: 1, stage: .plaintext), next: nil) == ResealingPass(below: 2),
+                "the conversion done, the rotation's pass comes")
         // Without a conversion's pass, the rotation's is kept.
         let other = try NoteStore.inMemory()
         try other.queueResealing(keyVersion: 2)
