@@ -42,16 +42,16 @@ public struct DerivedIdentity: Sendable {
         /// (``NoteStore/requeueEverything(_:keepingDeletions:)``).
         case afresh
         /// The device converting its account to end-to-end encryption (docs/encryption.md
-        /// §2.4): each renamed tag goes up as a save of its new id (derived) and a deletion of its old one.
+        /// §2.4), or taking up a conversion another device began and left unfinished: a tag the
+        /// server held under its old id goes up under its new one once this device has fetched
+        /// everything, unless it arrived (another device sent it), or its old id's deletion did
+        /// (``RenamedTags``); a tag never sent goes up at once, derived. Sent before a fetch, a
+        /// tag deleted elsewhere since this device last synced, its tombstone purged while it
+        /// was away, would come back (converting seed 593).
         case converting
         /// Another device of an account converted meanwhile: the converting device sent the
         /// renamed tags; a change waiting here of a tag's old id waits as a change of its new one.
         case following
-        /// Taking up a conversion another device began and left unfinished: a tag the server
-        /// held under its old id goes up under its new one once this device has fetched
-        /// everything, unless it arrived, or its old id's deletion did (``RenamedTags``); a tag
-        /// never sent goes up as the converting device's do.
-        case takingUp
     }
 
     /// Follows `keyed` (an account's id key, or `nil` for an account without encryption) from
@@ -77,7 +77,7 @@ public struct DerivedIdentity: Sendable {
             switch adoption {
             case .afresh:
                 try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'tag' AND recordId IN (?, ?)", arguments: [old, new])
-            case .converting, .following, .takingUp:
+            case .converting, .following:
                 // The new id is a record the server holds no version of here. Its base stays: the
                 // version the server sends under the new id is the old one's, sealed again, and a
                 // change waiting here (a new case of the name) merges with it as with the old.
@@ -89,18 +89,13 @@ public struct DerivedIdentity: Sendable {
                     if synced != nil { try RenamedTags.note(db, new, .following) }
                     continue
                 }
-                if adoption == .takingUp, let synced {
+                if let synced {
                     try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
                                    arguments: [old, synced])
-                    try RenamedTags.note(db, new, .takingUp, oldId: old)
-                    continue
-                }
-                // Derived: made by the software, it yields to a deletion of the tag made elsewhere since.
-                try Outbox.record(db, .tag, new, derived: true)
-                if let changeTag: String = row["changeTag"] {
-                    try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
-                                   arguments: [old, changeTag])
-                    try Outbox.append(db, .tag, old, .delete)
+                    try RenamedTags.note(db, new, .converting, oldId: old)
+                } else {
+                    // Derived: made by the software, it yields to a deletion of the tag made elsewhere since.
+                    try Outbox.record(db, .tag, new, derived: true)
                 }
             }
         }

@@ -78,14 +78,15 @@ extension NoteStore {
 
     /// Starts converting this store's account to end-to-end encryption, once its server took
     /// the keys (docs/encryption.md §2.4): ids derived from content follow the account's id
-    /// key `identity` (each renamed tag goes up under its new id, its old one deleted), every
+    /// key `identity` (each renamed tag goes up under its new id once this device has fetched
+    /// everything, its old one deleted: ``DerivedIdentity/Adoption/converting``), every
     /// record the server holds is queued to go up again, sealed this time (a derived save), and
     /// a pass seals the note versions the server keeps, then has it delete what it still
     /// holds in plain text. Returns how many records were queued.
     @discardableResult
-    public func beginEncryptionConversion(identity: KeyedIdentity, takingUp: Bool = false) throws(NoteTakerError) -> Int {
+    public func beginEncryptionConversion(identity: KeyedIdentity) throws(NoteTakerError) -> Int {
         try write { db in
-            try DerivedIdentity.adopt(db, keyed: identity, takingUp ? .takingUp : .converting)
+            try DerivedIdentity.adopt(db, keyed: identity, .converting)
             try Self.keep(ResealingPass(below: 1), db)
             return try RecordType.parentsFirst.reduce(0) { queued, type in queued + (try Outbox.queueDerivedSaves(db, type)) }
         }

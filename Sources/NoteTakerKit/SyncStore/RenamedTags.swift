@@ -12,10 +12,10 @@ import GRDB
 /// edited here since (an edit outranks a deletion). A change the software made on its own
 /// (derived) yields.
 ///
-/// **Taking up** a conversion another device began and left unfinished: that device may or
-/// may not have sent a tag under its new id, and the tag may have been deleted since this
-/// device last synced. So a tag the server held under its old id goes up under its new id only
-/// once this device has fetched everything: not when the new id arrived meanwhile (the other
+/// **Converting**, or taking up a conversion another device began and left unfinished: another
+/// device may or may not have sent a tag under its new id, and the tag may have been deleted
+/// since this device last synced. So a tag the server held under its old id goes up under its
+/// new id only once this device has fetched everything: not when the new id arrived meanwhile (the other
 /// device sent it; the old id's deletion still goes up), nor when the old id's deletion arrived
 /// in plain text (deleted elsewhere before the conversion: it is deleted here too, unless
 /// edited here since).
@@ -31,7 +31,7 @@ import GRDB
 enum RenamedTags {
     /// What became of a renamed tag, as noted at the adoption.
     enum Kind: Int {
-        case following = 0, deletedHere = 1, takingUp = 2
+        case following = 0, deletedHere = 1, converting = 2
     }
 
     static func create(_ db: Database) throws {
@@ -118,7 +118,7 @@ enum RenamedTags {
         }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING kind, oldId"),
                                          arguments: [id]) else { return false }
-        if row["kind"] == Kind.takingUp.rawValue, let old: String = row["oldId"] {
+        if row["kind"] == Kind.converting.rawValue, let old: String = row["oldId"] {
             // Sent under its new id by the device that began the conversion: the old id goes.
             try Outbox.append(db, .tag, old, .delete)
         }
@@ -153,7 +153,7 @@ enum RenamedTags {
                 try Outbox.remove(db, .tag, id)
                 _ = try RecordWriter.deleteFromServer(db, .tag, id)
                 deleted += 1
-            } else if kind == .takingUp, !oldDeleted {
+            } else if kind == .converting, !oldDeleted {
                 try Outbox.record(db, .tag, id, derived: true)
                 if let old: String = row["oldId"] { try Outbox.append(db, .tag, old, .delete) }
             }

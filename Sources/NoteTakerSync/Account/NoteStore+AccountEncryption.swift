@@ -70,7 +70,7 @@ extension NoteStore {
         guard let unsealed = try await transport.accountStatus().unsealedRecords, unsealed > 0,
               try syncsWith(server: server, username: username) else { return }
         try keepKeyring(keyring)
-        do { try beginEncryptionConversion(identity: KeyedIdentity(idKey: keyring.idKey), takingUp: true) } catch { throw .store(error) }
+        do { try beginEncryptionConversion(identity: KeyedIdentity(idKey: keyring.idKey)) } catch { throw .store(error) }
     }
 
     /// Before converting an account that holds records: this store must sync with it, and

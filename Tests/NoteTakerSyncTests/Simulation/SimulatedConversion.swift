@@ -139,7 +139,7 @@ extension Simulation {
         let sealing = await conversion.keys.sealing(of: index, fromServer: true)
         let identity = KeyedIdentity(idKey: sealing.keyring.idKey)
         let store = devices[index].store
-        if unsealed > 0 { try store.beginEncryptionConversion(identity: identity, takingUp: true) }
+        if unsealed > 0 { try store.beginEncryptionConversion(identity: identity) }
         try store.setSyncAccount(serverURL: SimulatedConversion.server, username: "sim", allowInsecure: false, identity: identity)
         conversion.loggedIn(index, token: token, tookUp: unsealed > 0)
         devices[index].engine = await engine(for: store, index: index, token: token, keys: conversion.keys, network: network)
