@@ -15,10 +15,10 @@ import GRDB
 /// **Converting**, or taking up a conversion another device began and left unfinished: another
 /// device may or may not have sent a tag under its new id, and the tag may have been deleted
 /// since this device last synced. So a tag the server held under its old id goes up under its
-/// new id only once this device has fetched everything: not when the new id arrived meanwhile (the other
-/// device sent it; the old id's deletion still goes up), nor when the old id's deletion arrived
-/// in plain text (deleted elsewhere before the conversion: it is deleted here too, unless
-/// edited here since).
+/// new id only once this device has fetched everything: not when the new id arrived meanwhile
+/// (the other device sent it; the old id's deletion still goes up), nor when the old id's
+/// deletion arrived in plain text (deleted elsewhere before the conversion: it is deleted here
+/// too, unless edited here since).
 ///
 /// **Deleted here** (deleted, renamed or merged away) with the deletion not gone up yet: the
 /// deletion goes up under the old id, which misses the tag the server holds under its new id.
