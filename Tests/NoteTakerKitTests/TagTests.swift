@@ -67,6 +67,16 @@ struct TagTests {
         #expect(try store.pendingChanges() == before)
     }
 
+    @Test("a tag made again while its deletion waits to go up leaves the deletion waiting, to go up first")
+    func madeAgainWhileItsDeletionWaits() throws {
+        try store.make("a", tags: ["Red"])
+        try store.deleteTag("Red")
+        try store.make("b", tags: ["red"])
+        let changes = try store.pendingChanges().filter { $0.recordType == .tag }
+        #expect(changes.map(\.operation) == [.delete])
+        #expect(try store.tags().map(\.tag.name) == ["red"])
+    }
+
     @Test func renameOntoAnExistingNameMerges() throws {
         try store.make("a", tags: ["todo"])
         try store.make("b", tags: ["to-do", "todo"])

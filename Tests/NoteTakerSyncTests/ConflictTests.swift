@@ -207,16 +207,19 @@ struct ConflictTests {
     }
 
     /// Seed 7074 of the simulation: the tag made again hid its deletion from a device that
-    /// had the tag from before, and a note that device's edit brought back kept it.
-    @Test("a tag deleted and made again: a device that had it from before takes it off its notes, also one its edit brought back")
-    func tagMadeAgainStillDeletedOnDevicesBehind() async throws {
+    /// had the tag from before, and a note that device's edit brought back kept it. Seed 596
+    /// of the converting run (`deletionWentUp: false`): made again before its deletion went
+    /// up, the tag's save took the deletion's place in the outbox, and no deletion went up.
+    @Test("a tag deleted and made again: a device that had it from before takes it off its notes, also one its edit brought back",
+          arguments: [true, false])
+    func tagMadeAgainStillDeletedOnDevicesBehind(deletionWentUp: Bool) async throws {
         try await withDevices(2) { devices, _ in
             let (deleter, behind) = (devices[0], devices[1])
             let note = try await shared(devices, NoteDraft(title: "Brought back", tags: ["Red"]))
             _ = try deleter.store.trashNotes(ids: [note.id])
             _ = try deleter.store.emptyTrash()
             try deleter.store.deleteTag("Red")
-            try await deleter.sync()
+            if deletionWentUp { try await deleter.sync() }
             let again = try deleter.store.createNote(NoteDraft(title: "Tagged again", tags: ["Red"]))
             try await deleter.sync()
             _ = try behind.store.updateNote(id: note.id, title: "Edited meanwhile")

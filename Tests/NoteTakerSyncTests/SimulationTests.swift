@@ -51,9 +51,7 @@ struct SimulationTests {
     ///
     /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
     /// `scripts/simulate --converting N`), not CI's moving window yet: through seed 596 it found
-    /// a fault every 50–110 seeds (issue 41's notes), each replayed by ``foundConversionFaults(seed:)``;
-    /// seed 596 is open (a tag deleted and made again before its deletion went up, a rule of
-    /// plain sync too).
+    /// a fault every 50–110 seeds (issue 41's notes), each replayed by ``foundConversionFaults(seed:)``.
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
         let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
@@ -139,6 +137,7 @@ struct SimulationTests {
         472, // the converting device's sealed deletion of a tag's old id arrived without its save under the new id: taken for a deletion
         429, // a conversion's save yielded to a deletion answered to it, whose revision stayed: the note brought back was held
         593, // the converting device, away past a purge, sent a renamed tag another device had deleted before fetching
+        596, // a tag deleted and made again before its deletion went up sent no deletion: a note brought back kept it
         486, // an edit in a batch forgotten at the adoption, applied with its answer lost, outlived the device's later edit undoing it
         359, // a tag's version came back as the answer to the device's own push, no fetch brought it, and it was taken for deleted
         6345705, // a rotation right after the conversion replaced its pass: versions in plain text stayed on the server

@@ -38,8 +38,14 @@ enum Outbox {
     }
 
     /// Appends the change to the outbox only: for a row just inserted, which starts `pending`.
+    ///
+    /// A tag's save never takes the place of its deletion waiting: a tag's id follows from its
+    /// name, so the tag was made again, and the deletion still goes up first, for the notes
+    /// other devices tagged before it. Once it is done, the tag made again goes up over it
+    /// (``SyncApply/forgetDeletion(_:_:_:tombstone:)``).
     static func append(_ db: Database, _ type: RecordType, _ id: String, _ operation: PendingChange.Operation = .save,
                        derived: Bool = false) throws {
+        if type == .tag, operation == .save, try entry(db, type, id)?.operation == .delete { return }
         try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt, derived)
             VALUES (?1, ?2, ?3, ?4, ?5 AND IFNULL((SELECT derived FROM outbox WHERE recordType = ?1 AND recordId = ?2), 1))

@@ -16,10 +16,12 @@ extension RecordWriter {
     ///
     /// With `arriving`, the record is a note this device does not hold: it is inserted
     /// already in sync at that version, and left for the caller to add to the search index.
-    /// A text it replaces goes into the note's history, replaced `at`.
+    /// A text it replaces goes into the note's history, replaced `at`. `tagHeldFromBefore`:
+    /// the tag here is from before any deletion of its id, though it has no change tag under it
+    /// (see ``RenamedTags/Kind/heldFromBefore``).
     static func writeFromServer(
         _ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields,
-        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, at date: Date
+        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, tagHeldFromBefore: Bool = false, at date: Date
     ) throws {
         do {
             switch type {
@@ -27,7 +29,7 @@ extension RecordWriter {
             case .folder:
                 try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
                 try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
-            case .tag: try writeTag(db, id, try TagRecord(fields: fields))
+            case .tag: try writeTag(db, id, try TagRecord(fields: fields), heldFromBefore: tagHeldFromBefore)
             case .attachment: try writeAttachment(db, id, try AttachmentRecord(fields: fields))
             }
         } catch let error as RecordFieldError {
@@ -35,13 +37,15 @@ extension RecordWriter {
         }
     }
 
-    private static func writeTag(_ db: Database, _ id: String, _ record: TagRecord) throws {
+    private static func writeTag(_ db: Database, _ id: String, _ record: TagRecord, heldFromBefore: Bool) throws {
         if let replaced = record.replaces.flatMap({ Int64($0) }),
-           let held = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM tag WHERE id = ?"), arguments: [id]).flatMap({ Int64($0) }),
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM tag WHERE id = ?"), arguments: [id]),
+           let held = (row[0] as String?).flatMap({ Int64($0) }) ?? (heldFromBefore ? Int64.min : nil),
            held < replaced {
             // The tag here is from before a deletion this device never saw (the tag was made
             // again since, hiding it): that deletion takes the tag off every note here, but
-            // for notes tagged again after it, once this device caught up with the server.
+            // for notes tagged again after it, once this device caught up with the server. A
+            // tag renamed here at a conversion is from before any deletion of its new id.
             try TagTombstones.learnedLate(db, id: id, deletion: replaced)
         }
         let name = try NoteStore.validatedTagName(record.name)

@@ -32,6 +32,11 @@ enum RenamedTags {
     /// What became of a renamed tag, as noted at the adoption.
     enum Kind: Int {
         case following = 0, deletedHere = 1, converting = 2
+
+        /// Whether this device held the tag, under its old id, from before any deletion of its
+        /// new id: a deletion the tag's record names when it arrives made again over it
+        /// (``TagRecord/replaces``) is one this device never saw.
+        var heldFromBefore: Bool { self != .deletedHere }
     }
 
     static func create(_ db: Database) throws {
@@ -105,24 +110,24 @@ enum RenamedTags {
     }
 
     /// A version of tag `id` arrived from the server (`deleted`: its deletion; `sealed`: one
-    /// a device sealed). Returns whether the tag was deleted here under its old id (its caller
-    /// deletes it again).
+    /// a device sealed). Returns what became of the tag, if it was renamed here: `.deletedHere`,
+    /// it was deleted here under its old id (its caller deletes it again).
     ///
     /// Only a deletion in plain text deletes a tag taken up: made before the conversion, by a
     /// person. A sealed deletion of an old id is a rename (a device converting, or taking the
     /// conversion up, sends the tag under its new id in a batch of its own, which may arrive
     /// later); a person's deletion sealed names the new id too (``settle(_:)``).
-    static func arrived(_ db: Database, id: String, deleted: Bool, sealed: Bool = false) throws -> Bool {
+    static func arrived(_ db: Database, id: String, deleted: Bool, sealed: Bool = false) throws -> Kind? {
         if deleted, !sealed {
             try db.cachedStatement(sql: "UPDATE sync_renamed_tag SET oldDeleted = 1 WHERE oldId = ?").execute(arguments: [id])
         }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING kind, oldId"),
-                                         arguments: [id]) else { return false }
+                                         arguments: [id]) else { return nil }
         if row["kind"] == Kind.converting.rawValue, let old: String = row["oldId"] {
             // Sent under its new id by the device that began the conversion: the old id goes.
             try Outbox.append(db, .tag, old, .delete)
         }
-        return row["kind"] == Kind.deletedHere.rawValue
+        return Kind(rawValue: row["kind"])
     }
 
     /// Once this device has fetched everything: deletes here each tag renamed following a

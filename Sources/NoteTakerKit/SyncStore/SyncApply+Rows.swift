@@ -16,7 +16,8 @@ extension SyncApply {
     ) throws -> Bool {
         let reason: String
         do {
-            try RecordWriter.writeFromServer(db, type, key, fields, cache: &cache, arriving: arriving, at: now)
+            try RecordWriter.writeFromServer(db, type, key, fields, cache: &cache, arriving: arriving,
+                                             tagHeldFromBefore: incomingTagHeldFromBefore, at: now)
             if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             return true
         } catch let error as SyncRecordError {
@@ -80,8 +81,16 @@ extension SyncApply {
 
     /// The deletion made here is done with: the record was deleted on the server too (at
     /// change tag `tombstone`, remembered for a tag), or came back.
+    ///
+    /// A tag made again here while its deletion waited (``Outbox/append(_:_:_:_:derived:)``)
+    /// goes up now, over that tombstone, as one made again after its deletion was seen does.
     func forgetDeletion(_ db: Database, _ type: RecordType, _ key: String, tombstone: String? = nil) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_deleted WHERE recordType = ? AND recordId = ?").execute(arguments: [type.rawValue, key])
-        if type == .tag, let tombstone { try TagTombstones.remember(db, id: key, changeTag: tombstone) }
+        guard type == .tag, let tombstone else { return }
+        try TagTombstones.remember(db, id: key, changeTag: tombstone)
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tag WHERE id = ?"), arguments: [key]) == true {
+            try TagTombstones.adopt(db, id: key)
+            try Outbox.record(db, .tag, key, derived: true)
+        }
     }
 }

@@ -21,6 +21,9 @@ struct SyncApply {
     var unindexed: [String] = []
     /// The server's record being applied: the one held if it cannot be.
     var incoming: SyncRecord?
+    /// Whether the tag being applied is held here from before any deletion of its id (renamed
+    /// at a conversion: ``RenamedTags/Kind/heldFromBefore``).
+    var incomingTagHeldFromBefore = false
     /// Whether new notes enter the search index with their transaction or are left for
     /// ``NoteStore/indexPendingNotes(progress:)`` (a first sync, like an import).
     var indexing = SearchIndexing.immediately
@@ -97,7 +100,9 @@ struct SyncApply {
     ) throws {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
-        let deletedHere = try type == .tag && RenamedTags.arrived(db, id: key, deleted: record.deleted, sealed: record.fields.isSealed)
+        let renamed = type == .tag ? try RenamedTags.arrived(db, id: key, deleted: record.deleted, sealed: record.fields.isSealed) : nil
+        incomingTagHeldFromBefore = renamed?.heldFromBefore == true
+        defer { incomingTagHeldFromBefore = false }
         var situation = try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion)
         situation.resentCreation = resentCreation
         let steps = ApplyStep.plan(situation)
@@ -142,7 +147,7 @@ struct SyncApply {
             // while a conversion to encryption went on) goes up against this one.
             try Outbox.resetFailure(db, type, key)
         }
-        if deletedHere, !record.deleted, let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
+        if renamed == .deletedHere, !record.deleted, let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
             // Deleted here under its old id, before this device adopted the keyed ids.
             try RecordWriter.deleteTag(db, Tag(row: tag))
             cache.forgetFoldersAndTags()

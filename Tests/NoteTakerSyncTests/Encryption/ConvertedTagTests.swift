@@ -275,6 +275,35 @@ import Testing
         }
     }
 
+    /// Converting seed 596: the laptop converts, deletes a note and the tag Red, and makes Red
+    /// again before the deletion went up; the phone, offline through all of it, had edited the
+    /// note (an edit outranks a deletion, so the note comes back). Its Red, renamed to the new id
+    /// as it logs in, has no version under that id, yet is from before the deletion.
+    @Test("a tag deleted and made again after the conversion is taken off a note brought back by a device that held it from before")
+    func madeAgainOverADeletionAfterTheConversion() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            try await Self.convert(laptop, server)
+            _ = try phone.updateNote(id: note, title: "Plans, edited offline")
+            _ = try laptop.trashNotes(ids: [note])
+            _ = try laptop.emptyTrash()
+            try laptop.deleteTag("Red")
+            let again = try laptop.createNote(NoteDraft(title: "Tagged again", tags: ["Red"]))
+            // The deletion goes up, then Red made again over it: the phone never sees the deletion.
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(laptop)
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.note(id: note).title == "Plans, edited offline", "\(name)")
+                #expect(try device.note(id: note).tags == ["Work"], "\(name) kept the deleted tag on the note brought back")
+                #expect(try device.note(id: again.id).tags == ["Red"], "\(name)")
+            }
+        }
+    }
+
     @Test("a tag deleted here before this device took a conversion up stays deleted when the converting device sends it under its new id afterwards")
     func deletedHereBeforeTakingUp() async throws {
         try await withLiveServer { server, _ in
