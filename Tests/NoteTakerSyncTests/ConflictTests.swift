@@ -266,6 +266,35 @@ struct ConflictTests {
         }
     }
 
+    /// Converting seed 789: the device behind sent its edit of the note again (its first
+    /// request lost), met the note tagged again, merged, and sent the merge in the same push,
+    /// before the pull brought the tag made again; the version it sent counted as carrying no
+    /// tag from elsewhere, and it took the tag off.
+    @Test("a tag deleted and made again: a device behind that sends its merge of a note tagged again before the tag arrives keeps the tag on it")
+    func mergeSentBeforeTheTagMadeAgainArrives() async throws {
+        try await withDevices(3) { devices, _ in
+            let (deleter, tagger, behind) = (devices[0], devices[1], devices[2])
+            let note = try await shared(devices, NoteDraft(title: "Tagged again", tags: ["Red"]))
+            try await behind.sync()
+            _ = try behind.store.updateNote(id: note.id, title: "Retitled behind")
+            let cut = FaultyTransport(behind.transport, .requestsLost)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: behind.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            try deleter.store.deleteTag("Red")
+            try await deleter.sync()
+            try await tagger.sync()
+            _ = try tagger.store.addTags(["Red"], toNote: note.id)
+            try await tagger.sync()
+            try await behind.sync()
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).tags == ["Red"], "\(device.name) lost the tag given again after the deletion")
+                #expect(try device.store.note(id: note.id).title == "Retitled behind", "\(device.name)")
+            }
+        }
+    }
+
     /// Seed 1546 of the simulation: an edit sent against a deletion, its request lost, went up
     /// again after another device's edit had brought the note back; merged against what it
     /// had sent as though the server held it, the edit was taken for unchanged and lost.

@@ -138,6 +138,7 @@ struct SimulationTests {
         429, // a conversion's save yielded to a deletion answered to it, whose revision stayed: the note brought back was held
         593, // the converting device, away past a purge, sent a renamed tag another device had deleted before fetching
         596, // a tag deleted and made again before its deletion went up sent no deletion: a note brought back kept it
+        789, // a merge of a note tagged again, sent in the same push before the tag made again came down, lost the tag
         486, // an edit in a batch forgotten at the adoption, applied with its answer lost, outlived the device's later edit undoing it
         359, // a tag's version came back as the answer to the device's own push, no fetch brought it, and it was taken for deleted
         6345705, // a rotation right after the conversion replaced its pass: versions in plain text stayed on the server

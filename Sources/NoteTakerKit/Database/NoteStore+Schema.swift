@@ -228,6 +228,10 @@ extension NoteStore {
             // A conversion taken up sends the tags it renamed once it has fetched everything.
             try RenamedTags.addOldIDs(db)
         }
+        migrator.registerMigration("v31-note-tags-versions") { db in
+            // A merge sent before a tag's record came down keeps the tags it carried.
+            try NoteTagsVersion.create(db)
+        }
         return migrator
     }
 }

@@ -29,11 +29,11 @@ struct NoteRow {
     func insert(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn,
-                changeTag, syncBase, lastSyncedAt, syncStatus, searchSeq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+                changeTag, tagsVersion, syncBase, lastSyncedAt, syncStatus, searchSeq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
             """).execute(arguments: [
                 id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, fields.tagNames, fields.facets, editedOn,
-                synced?.tag, syncBase, synced?.at.storageValue, synced == nil ? SyncStatus.pending.rawValue : SyncStatus.synced.rawValue,
+                synced?.tag, synced.flatMap { Int64($0.tag) }, syncBase, synced?.at.storageValue, synced == nil ? SyncStatus.pending.rawValue : SyncStatus.synced.rawValue,
             ])
     }
 }

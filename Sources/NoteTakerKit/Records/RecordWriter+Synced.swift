@@ -165,7 +165,7 @@ extension RecordWriter {
     /// (``TagTombstones/taggedAfter(_:note:tag:deletion:)``).
     static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
         var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
-        if let deletion { notes = try notes.filter { try !TagTombstones.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
+        if let deletion { notes = try notes.filter { try !NoteTagsVersion.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
         let untag = try db.cachedStatement(sql: "DELETE FROM noteTag WHERE tagId = ? AND noteId = ?")
         for note in notes { try untag.execute(arguments: [id, note]) }
         try SearchFields.refresh(db, noteIds: notes)

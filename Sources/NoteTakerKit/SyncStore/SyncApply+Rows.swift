@@ -38,19 +38,23 @@ extension SyncApply {
     /// Marks a row as in sync with the server's version `tag`, `base` its fields then. With `stored`, the row holds exactly those fields
     /// (it was just written from them, or sent and not changed since): a note then keeps
     /// no copy of them (``SyncBase``). `sentHere`: the version is one this device sent (a
-    /// note remembers it: see ``TagTombstones``).
+    /// note's tags then come from where they came from before, if anywhere: ``NoteTagsVersion``).
     mutating func markSynced(
         _ db: Database, _ type: RecordType, _ key: String, tag: String, base: RecordFields, baseText: String? = nil,
         stored: Bool = false, sentHere: Bool = false
     ) throws {
         if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
         _ = try takeForgottenEdit(db, type, key)
+        let tagsVersion = type != .note ? nil : sentHere
+            ? try NoteTagsVersion.afterSending(db, note: key, sentTagIds: base[NoteRecord.Field.tagIds.rawValue]?.strings ?? [])
+            : Int64(tag)
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = ?, syncBase = ?, lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL,
-                \(type == .note ? "sentHere = \(sentHere ? 1 : 0)," : "")
+                \(type == .note ? "tagsVersion = ?5," : "")
                 syncStatus = \(type == .note ? "CASE WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = id) THEN 'conflict' ELSE 'synced' END" : "'synced'")
-            WHERE id = ?
-            """).execute(arguments: [tag, type == .note && stored ? SyncBase.asStored : baseText ?? base.wireJSON, now.storageValue, key])
+            WHERE id = ?4
+            """).execute(arguments: [tag, type == .note && stored ? SyncBase.asStored : baseText ?? base.wireJSON, now.storageValue, key]
+                            + (type == .note ? [tagsVersion] : []))
     }
 
     /// The fields of an edit of the record forgotten at a conversion to encryption, once

@@ -26,6 +26,9 @@ extension SyncApply {
         let unchanged = try Outbox.waiting(db, sequences: sent)
         for (typeName, indices) in Dictionary(grouping: changes.indices, by: { changes[$0].recordType }) {
             guard let type = RecordType(rawValue: typeName) else { continue }
+            let tagsVersions = type != .note ? [:] : try NoteTagsVersion.afterSending(db, notes: indices.map {
+                (changes[$0].recordId.key, changes[$0].fields?[NoteRecord.Field.tagIds.rawValue]?.strings ?? [])
+            })
             var writer = WireWriter()
             writer.array(indices) { writer, index in
                 let stored = unchanged.contains(batch.sequences[index])
@@ -35,6 +38,7 @@ extension SyncApply {
                                   : batch.fieldsText(at: index) ?? (changes[index].fields ?? [:]).wireJSON)
                     writer.key("id"); writer.string(changes[index].recordId.key)
                     writer.key("tag"); writer.string(response.results[index].changeTag ?? "")
+                    if let version = tagsVersions[changes[index].recordId.key] { writer.key("tagsVersion"); writer.integer(version) }
                     writer.key("unchanged"); writer.bool(stored)
                 }
             }
@@ -45,14 +49,15 @@ extension SyncApply {
         return true
     }
 
-    /// Marks rows synced, from a JSON array of `{base, id, tag, unchanged}` objects: an
-    /// unchanged row is synced (or stays in conflict), a changed one pending. A row that is
-    /// gone (deleted while in flight) has its deletion sent against the version saved.
+    /// Marks rows synced, from a JSON array of `{base, id, tag, tagsVersion, unchanged}` objects
+    /// (``NoteTagsVersion``): an unchanged row is synced (or stays in conflict), a changed one
+    /// pending. A row that is gone (deleted while in flight) has its deletion sent against the
+    /// version saved.
     private func markBatchSynced(_ db: Database, _ type: RecordType, rows: String, count: Int) throws {
         let conflict = type == .note ? "WHEN EXISTS (SELECT 1 FROM sync_conflict WHERE noteId = \(type.table).id) THEN 'conflict'" : ""
         try db.cachedStatement(sql: """
             UPDATE \(type.table) SET changeTag = json_extract(j.value, '$.tag'), syncBase = json_extract(j.value, '$.base'),
-                lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL, \(type == .note ? "sentHere = 1," : "")
+                lastSyncedAt = ?, syncRetryCount = 0, syncErrorMessage = NULL, \(type == .note ? "tagsVersion = json_extract(j.value, '$.tagsVersion')," : "")
                 syncStatus = CASE \(conflict) WHEN json_extract(j.value, '$.unchanged') THEN 'synced' ELSE 'pending' END
             FROM json_each(?) AS j WHERE \(type.table).id = json_extract(j.value, '$.id')
             """).execute(arguments: [now.storageValue, rows])

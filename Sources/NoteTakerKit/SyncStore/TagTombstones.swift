@@ -65,19 +65,6 @@ enum TagTombstones {
         try db.execute(sql: "DELETE FROM sync_tag_deleted_late")
     }
 
-    /// Whether `note` is tagged `tag` by a version from after the tag's `deletion`, which this
-    /// device learned of late: the server's version of the note here is newer than the
-    /// deletion, has the tag, and was not sent from here. Whoever sent it had seen the
-    /// deletion (they tagged the note again), or takes the tag off themselves when they learn
-    /// of it, as this device does from the versions it sent.
-    static func taggedAfter(_ db: Database, note: String, tag: String, deletion: Int64) throws -> Bool {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT changeTag, sentHere FROM note WHERE id = ?"), arguments: [note]),
-              let version = (row["changeTag"] as String?).flatMap({ Int64($0) }), version > deletion, row["sentHere"] == false,
-              let base = try SyncBase.fields(db, .note, note)
-        else { return false }
-        return (try? NoteRecord(fields: base))?.tagIds.contains(tag) == true
-    }
-
     /// Gives tag `id`, just made here, the change tag of its deletion, when this device saw
     /// one. Until the tag is synced past it, its record names that deletion
     /// (``TagRecord/replaces``): a device that had the tag from before, and never saw the
