@@ -138,13 +138,13 @@ struct SyncRoutes {
             let query = ChangesQuery(
                 since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing,
                 holding: holding)
-            return try JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
+            return JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
         router.post("/v1/records/modify") { request, context in
             let (account, _) = try await service.account(of: request, context)
             var fieldsJSON: [String?] = []
             let batch = try await JSONBody.read(request) { bytes throws(WireJSONError) in try ModifyRequest(wireJSON: bytes, fieldsJSON: &fieldsJSON) }
-            return try JSONBody.response(try await service.modify(batch, fieldsJSON: fieldsJSON, for: account))
+            return JSONBody.response(try await service.modify(batch, fieldsJSON: fieldsJSON, for: account))
         }
         router.get("/v1/records/:id/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
