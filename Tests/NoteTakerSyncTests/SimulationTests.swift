@@ -50,10 +50,10 @@ struct SimulationTests {
     /// every property above holds, and at the end the server holds nothing in plain text.
     ///
     /// Its own seeds, 50 by default (`NOTETAKER_CONVERT_SEEDS`, `NOTETAKER_CONVERT_FROM`;
-    /// `scripts/simulate --converting N`), not CI's moving window yet: through seed 1015 it found
-    /// a fault every 50–110 seeds (issue 41's notes), each mended replayed by
-    /// ``foundConversionFaults(seed:)``; seeds 706, 838 and 1015 are open (tags a device taking
-    /// the conversion up never held under their old ids, and a tag's new case).
+    /// `scripts/simulate --converting N`), not CI's moving window yet: through seed 1057 it found
+    /// a fault every 40–180 seeds (issue 41's notes), each mended replayed by
+    /// ``foundConversionFaults(seed:)``; seeds 706, 838, 1015 and 1057 are open (plain-text
+    /// versions of tags under their old ids reaching a device after it adopted the keyed ids).
     @Test("the same, converted to end-to-end encryption midway: replicas converge, no edit is lost, nothing stays in plain text")
     func simulateConversion() async throws {
         let seeds = TestSeeds.list("NOTETAKER_CONVERT", defaultCount: 50)
