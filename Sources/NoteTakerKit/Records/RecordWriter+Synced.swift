@@ -162,7 +162,7 @@ extension RecordWriter {
     /// Takes tag `id` off every note here, as its deletion does: a change each note makes
     /// only because of it (derived). With `deletion` (a deletion's change tag this device
     /// learned of late), notes the server holds tagged since it stay tagged
-    /// (``TagTombstones/taggedAfter(_:note:tag:deletion:)``).
+    /// (``NoteTagsVersion/taggedAfter(_:note:tag:deletion:)``).
     static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
         var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
         if let deletion { notes = try notes.filter { try !NoteTagsVersion.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
