@@ -266,6 +266,46 @@ struct ConflictTests {
         }
     }
 
+    /// Seed 5973339 of the simulation (`makerHeldTheNote: false`): a device received a note
+    /// tagged from before the tag's deletion, which it had seen, and kept the reference
+    /// waiting; tagged again with the tag made again, the note read as tagged in its base as
+    /// here, and its merge with the version the tagger sent without the tag took it off.
+    /// With `makerHeldTheNote`, the device took the tag off the note it held as the deletion
+    /// arrived, and its base kept the tag the same way.
+    @Test("a note tagged with a tag made again keeps it, though its base had the tag from before the deletion",
+          arguments: [true, false])
+    func noteTaggedWithTheTagMadeAgainKeepsIt(makerHeldTheNote: Bool) async throws {
+        try await withDevices(3) { devices, _ in
+            let (deleter, tagger, maker) = (devices[0], devices[1], devices[2])
+            let scratch = try deleter.store.createNote(NoteDraft(title: "Scratch", tags: ["Red"]))
+            try await deleter.sync()
+            try await tagger.sync()
+            let note = try tagger.store.createNote(NoteDraft(title: "Tagged", tags: ["Red"]))
+            try await tagger.sync()
+            if makerHeldTheNote { try await maker.sync() }
+            _ = try deleter.store.trashNotes(ids: [scratch.id])
+            _ = try deleter.store.emptyTrash()
+            try deleter.store.deleteTag("Red")
+            // The deletion goes up; the note, which the deleter does not hold, stays tagged on
+            // the server, and no note the maker holds changes with it (which would merge).
+            let cut = FaultyTransport(deleter.transport, .fetchCut)
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: deleter.store, transport: cut, options: .init(policy: .localWins)).sync()
+            }
+            try await maker.sync()
+            try await tagger.sync()
+            _ = try tagger.store.updateNote(id: note.id, title: "Edited")
+            try await tagger.sync()
+            _ = try maker.store.addTags(["Red"], toNote: note.id)
+            try await maker.sync()
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).tags == ["Red"], "\(device.name) lost the tag given again after the deletion")
+                #expect(try device.store.note(id: note.id).title == "Edited", "\(device.name)")
+            }
+        }
+    }
+
     /// Converting seed 789: the device behind sent its edit of the note again (its first
     /// request lost), met the note tagged again, merged, and sent the merge in the same push,
     /// before the pull brought the tag made again; the version it sent counted as carrying no

@@ -105,6 +105,7 @@ struct SimulationTests {
         2_227_343,  // a note purged where it was made, its creation's answer lost, came back: another device had moved it out of a deleted folder
         6_590_872,  // the check that a sync keeps what it replaced in history did not spare purged notes, as the text check does
         1_013,      // a tag made again over its purged deletion was taken for a derived save of a deleted record, and dropped
+        5_973_339,  // a note from before a tag's deletion kept the tag in its base: tagged with the tag made again, it lost it in a merge
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

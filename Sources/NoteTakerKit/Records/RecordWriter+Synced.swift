@@ -16,16 +16,21 @@ extension RecordWriter {
     ///
     /// With `arriving`, the record is a note this device does not hold: it is inserted
     /// already in sync at that version, and left for the caller to add to the search index.
+    /// `version`: the server's change tag of `fields`, when they are its version whole (not
+    /// a merge): a tag it names that this device saw deleted since is not kept waiting but
+    /// dropped, and the note goes up without it (derived), as every note that held it did.
     /// A text it replaces goes into the note's history, replaced `at`. `tagHeldFromBefore`:
     /// the tag here is from before any deletion of its id, though it has no change tag under it
     /// (see ``RenamedTags/Kind/heldFromBefore``).
     static func writeFromServer(
         _ db: Database, _ type: RecordType, _ id: String, _ fields: RecordFields,
-        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, tagHeldFromBefore: Bool = false, at date: Date
+        cache: inout RecordWriteCache, arriving: SyncedVersion? = nil, version: String? = nil, tagHeldFromBefore: Bool = false, at date: Date
     ) throws {
         do {
             switch type {
-            case .note: try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving, at: date)
+            case .note:
+                try writeNote(db, id, try NoteRecord(fields: fields), cache: &cache, arriving: arriving,
+                              version: (arriving?.tag ?? version).flatMap { Int64($0) }, at: date)
             case .folder:
                 try writeFolder(db, id, try FolderRecord(fields: fields, maximumIconBytes: NoteStore.maximumIconBytes))
                 try SearchFields.refresh(db, noteIds: UnresolvedReferences.resolve(db, arrived: .folder, id))
@@ -80,7 +85,8 @@ extension RecordWriter {
     }
 
     private static func writeNote(
-        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?, at date: Date
+        _ db: Database, _ id: String, _ record: NoteRecord, cache: inout RecordWriteCache, arriving: SyncedVersion?, version: Int64?,
+        at date: Date
     ) throws {
         let title = try NoteStore.validatedTitle(record.title)
         let body = try NoteStore.validatedBody(record.body)
@@ -94,7 +100,10 @@ extension RecordWriter {
         // The search fields are computed first, so the note is indexed once.
         let fields = SearchFields(isPinned: record.isPinned, isTrashed: record.trashedAt != nil, tags: tags, folderChain: folderChain ?? [])
         let tagKeys = NoteStore.jsonArray(tags.map(\.id.key))
-        let unresolvedTags = tags.count < wanted.count
+        var missingTags = tags.count < wanted.count ? Set(wanted).subtracting(tags.map(\.id.key)) : []
+        let deletedTags = missingTags.isEmpty ? [] : try version.map { try TagTombstones.deleted(db, among: missingTags, after: $0) } ?? []
+        missingTags.subtract(deletedTags)
+        let unresolvedTags = !missingTags.isEmpty
         let unresolvedFolder = folderId == nil && wantedFolder != nil
         // An arriving note is in sync as stored (``SyncBase``) once its tags and references are
         // written: until then its base is left unset, so that writing them copies nothing.
@@ -136,8 +145,9 @@ extension RecordWriter {
                 .execute(arguments: [id])
         }
         if unresolvedTags {
-            try UnresolvedReferences.keep(db, .tags, of: id, targets: Set(wanted).subtracting(tags.map(\.id.key)))
+            try UnresolvedReferences.keep(db, .tags, of: id, targets: missingTags)
         }
+        if !deletedTags.isEmpty { try Outbox.record(db, .note, id, derived: true) }
         if unresolvedFolder, let wantedFolder { try UnresolvedReferences.keep(db, .folder, of: id, targets: [wantedFolder]) }
         if arriving != nil, completedLater {
             try db.cachedStatement(sql: "UPDATE note SET syncBase = ? WHERE id = ?").execute(arguments: [SyncBase.asStored, id])
@@ -159,15 +169,17 @@ extension RecordWriter {
         if parentId == nil, let wantedParent { try UnresolvedReferences.keep(db, .parent, of: id, targets: [wantedParent]) }
     }
 
-    /// Takes tag `id` off every note here, as its deletion does: a change each note makes
-    /// only because of it (derived). With `deletion` (a deletion's change tag this device
-    /// learned of late), notes the server holds tagged since it stay tagged
+    /// Takes tag `id`, deleted on the server, off every note here, as its deletion does: a
+    /// change each note makes only because of it (derived), and from each note's base too
+    /// (``SyncBase/dropTag(_:_:fromNotes:)``). With `deletion` (a deletion's change tag this
+    /// device learned of late), notes the server holds tagged since it stay tagged
     /// (``NoteTagsVersion/taggedAfter(_:note:tag:deletion:)``).
     static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
         var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
         if let deletion { notes = try notes.filter { try !NoteTagsVersion.taggedAfter(db, note: $0, tag: id, deletion: deletion) } }
         let untag = try db.cachedStatement(sql: "DELETE FROM noteTag WHERE tagId = ? AND noteId = ?")
         for note in notes { try untag.execute(arguments: [id, note]) }
+        try SyncBase.dropTag(db, id, fromNotes: notes)
         try SearchFields.refresh(db, noteIds: notes)
         for note in notes { try Outbox.record(db, .note, note, derived: true) }
     }

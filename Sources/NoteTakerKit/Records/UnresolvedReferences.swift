@@ -127,10 +127,13 @@ enum UnresolvedReferences {
     }
 
     /// Drops the references to a record whose deletion arrived; returns the records that
-    /// held one, which change and go up without it.
+    /// held one, which change and go up without it. A deleted tag leaves the bases of the
+    /// notes that named it too, as it leaves the notes that hold it (``SyncBase/dropTag(_:_:fromNotes:)``).
     static func forget(_ db: Database, deleted id: String) throws -> [(RecordType, String)] {
         let rows = try Row.fetchAll(db, sql: "SELECT DISTINCT recordType, recordId FROM sync_reference WHERE targetId = ?", arguments: [id])
+        let tagged = try holders(db, .tags, of: id)
         try db.execute(sql: "DELETE FROM sync_reference WHERE targetId = ?", arguments: [id])
+        try SyncBase.dropTag(db, id, fromNotes: tagged)
         return rows.compactMap { row in RecordType(rawValue: row[0]).map { ($0, row[1]) } }
     }
 

@@ -5,18 +5,19 @@ import NoteTakerSyncProtocol
 /// The row bookkeeping of ``SyncApply``: writing a record into its row (or holding it), and
 /// the sync columns, the outbox and the deletions that follow.
 extension SyncApply {
-    /// Writes fields into the row. A record this device cannot store (malformed, or its note
+    /// Writes fields into the row (`version`: the server's change tag of them, when they are
+    /// its version whole). A record this device cannot store (malformed, or its note
     /// is missing) is counted as an error and held in ``SyncQuarantine``; returns whether it
     /// was written.
     ///
     /// Every check runs before the first write, so a refused record leaves nothing behind
     /// without a savepoint (a savepoint per record would make FTS5 flush its index each time).
     mutating func write(
-        _ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, arriving: SyncedVersion? = nil
+        _ db: Database, _ type: RecordType, _ key: String, _ fields: RecordFields, arriving: SyncedVersion? = nil, version: String? = nil
     ) throws -> Bool {
         let reason: String
         do {
-            try RecordWriter.writeFromServer(db, type, key, fields, cache: &cache, arriving: arriving,
+            try RecordWriter.writeFromServer(db, type, key, fields, cache: &cache, arriving: arriving, version: version,
                                              tagHeldFromBefore: incomingTagHeldFromBefore, at: now)
             if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             return true

@@ -123,7 +123,7 @@ struct SyncApply {
                 // Written once, already in sync (``apply(_:_:fieldsText:absent:refusedDeletion:sent:)`` released any held version).
                 if try write(db, type, key, record.fields, arriving: SyncedVersion(tag: record.changeTag, at: now)) { unindexed.append(key) }
             case .takeServerVersion:
-                if try write(db, type, key, record.fields) {
+                if try write(db, type, key, record.fields, version: record.changeTag) {
                     try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
                 }
             case .deleteRow:

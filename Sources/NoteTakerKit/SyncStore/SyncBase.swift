@@ -88,6 +88,32 @@ enum SyncBase {
         """
     }
 
+    /// Takes tag `tagId`, whose deletion arrived from the server, out of the bases of `notes`
+    /// as it came off the notes themselves (call it after): the deletion took the tag off
+    /// every note, so each one's synced version reads as without it. Tagging a note again with
+    /// the tag made again is then a change here, and a version sent elsewhere with the tag
+    /// made again a change there; kept in the base, the tag read as held from before on both
+    /// sides, and a merge with a version without it took it off.
+    static func dropTag(_ db: Database, _ tagId: String, fromNotes notes: [String]) throws {
+        guard !notes.isEmpty else { return }
+        let list = NoteStore.jsonArray(notes)
+        // A base kept as stored was copied as the tag came off.
+        try db.execute(sql: """
+            UPDATE sync_note_base SET tagIds = (SELECT json_group_array(value) FROM json_each(sync_note_base.tagIds) WHERE value <> ?1)
+            WHERE noteId IN (SELECT value FROM json_each(?2))
+            """, arguments: [tagId, list])
+        let written = try Row.fetchAll(db, sql: "SELECT id, syncBase FROM note WHERE syncBase <> ? AND id IN (SELECT value FROM json_each(?))",
+                                       arguments: [asStored, list])
+        let key = NoteRecord.Field.tagIds.rawValue
+        for row in written {
+            guard var fields = try? RecordFields(wireJSON: (row["syncBase"] as String).utf8),
+                  let tags = fields[key]?.strings, tags.contains(tagId)
+            else { continue }
+            fields[key] = .array(tags.filter { $0 != tagId }.map(FieldValue.string))
+            try db.execute(sql: "UPDATE note SET syncBase = ? WHERE id = ?", arguments: [fields.wireJSON, row["id"]])
+        }
+    }
+
     /// The base of a record, or `nil` when this device has none (never synced, or
     /// unreadable).
     static func fields(_ db: Database, _ type: RecordType, _ key: String) throws -> RecordFields? {

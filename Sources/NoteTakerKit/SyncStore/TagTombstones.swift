@@ -28,6 +28,15 @@ enum TagTombstones {
             .execute(arguments: [id, changeTag])
     }
 
+    /// Which of the tags `ids` this device saw deleted on the server after `version`: a
+    /// record of that version naming one names it from before the deletion, which took it
+    /// off every note.
+    static func deleted(_ db: Database, among ids: Set<String>, after version: Int64) throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: """
+            SELECT id FROM sync_tag_tombstone WHERE id IN (SELECT value FROM json_each(?)) AND CAST(changeTag AS INTEGER) > ?
+            """), arguments: [NoteStore.jsonArray(ids.sorted()), version]))
+    }
+
     /// The server holds tag `id` again: its deletion is no longer the latest version.
     static func forget(_ db: Database, id: String) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_tag_tombstone WHERE id = ?").execute(arguments: [id])
