@@ -306,6 +306,28 @@ struct ConflictTests {
         }
     }
 
+    /// Seed 5973423 of the simulation: a tag deleted and made again before its deletion went
+    /// up, a note tagged with it goes up first, the tag after; a device that merged that
+    /// note's version in its push, then pulled the deletion, took the tag off the note and
+    /// sent it so, though the note was tagged after the deletion.
+    @Test("a note tagged after a tag's deletion keeps it on a device that learns of the deletion after merging the note")
+    func noteTaggedAfterTheDeletionKeepsItOnAMergingDevice() async throws {
+        try await withDevices(2) { devices, _ in
+            let (maker, behind) = (devices[0], devices[1])
+            let note = try await shared(devices, NoteDraft(title: "Tagged", tags: ["Work"]))
+            _ = try behind.store.updateNote(id: note.id, title: "Retitled behind")
+            try maker.store.deleteTag("Work")
+            _ = try maker.store.addTags(["Work"], toNote: note.id)
+            try await maker.sync()
+            try await behind.sync()
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.note(id: note.id).tags == ["Work"], "\(device.name) lost the tag given again after the deletion")
+                #expect(try device.store.note(id: note.id).title == "Retitled behind", "\(device.name)")
+            }
+        }
+    }
+
     /// Converting seed 789: the device behind sent its edit of the note again (its first
     /// request lost), met the note tagged again, merged, and sent the merge in the same push,
     /// before the pull brought the tag made again; the version it sent counted as carrying no

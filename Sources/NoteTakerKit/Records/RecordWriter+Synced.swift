@@ -171,8 +171,8 @@ extension RecordWriter {
 
     /// Takes tag `id`, deleted on the server, off every note here, as its deletion does: a
     /// change each note makes only because of it (derived), and from each note's base too
-    /// (``SyncBase/dropTag(_:_:fromNotes:)``). With `deletion` (a deletion's change tag this
-    /// device learned of late), notes the server holds tagged since it stay tagged
+    /// (``SyncBase/dropTag(_:_:fromNotes:)``). With `deletion` (the deletion's change tag),
+    /// notes the server holds tagged since it stay tagged
     /// (``NoteTagsVersion/taggedAfter(_:note:tag:deletion:)``).
     static func untagEverywhere(_ db: Database, _ id: String, butTaggedAfter deletion: Int64? = nil) throws {
         var notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
@@ -184,9 +184,14 @@ extension RecordWriter {
         for note in notes { try Outbox.record(db, .note, note, derived: true) }
     }
 
-    /// Deletes a local row because the server holds a tombstone for it. Returns the
-    /// content hashes whose files may now be unreferenced.
-    static func deleteFromServer(_ db: Database, _ type: RecordType, _ id: String) throws -> Set<String> {
+    /// Deletes a local row because the server holds a tombstone for it (at change tag
+    /// `deletion`, when known). Returns the content hashes whose files may now be unreferenced.
+    ///
+    /// A tag's deletion takes it off every note here but those the server holds tagged since
+    /// (``NoteTagsVersion/taggedAfter(_:note:tag:deletion:)``: merged in here before the
+    /// deletion came down): the tag was made again, and its record follows; until it comes,
+    /// they keep it as a reference not resolved yet.
+    static func deleteFromServer(_ db: Database, _ type: RecordType, _ id: String, deletion: Int64? = nil) throws -> Set<String> {
         switch type {
         case .note:
             let hashes = try String.fetchAll(db, sql: "SELECT contentHash FROM attachment WHERE noteId = ?", arguments: [id])
@@ -195,8 +200,11 @@ extension RecordWriter {
         case .folder:
             try RecordWriter.removeFolder(db, id: id)
         case .tag:
-            try untagEverywhere(db, id)
+            try untagEverywhere(db, id, butTaggedAfter: deletion)
+            let taggedAfter = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [id])
+            for note in taggedAfter { try UnresolvedReferences.keep(db, .tags, of: note, targets: [id]) }
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            try SearchFields.refresh(db, noteIds: taggedAfter)
         case .attachment:
             let hash = try String.fetchOne(db, sql: "SELECT contentHash FROM attachment WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])

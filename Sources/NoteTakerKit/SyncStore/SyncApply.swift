@@ -127,7 +127,7 @@ struct SyncApply {
                     try markSynced(db, type, key, tag: record.changeTag, base: record.fields, baseText: fieldsText, stored: true)
                 }
             case .deleteRow:
-                releasedHashes.formUnion(try RecordWriter.deleteFromServer(db, type, key))
+                releasedHashes.formUnion(try RecordWriter.deleteFromServer(db, type, key, deletion: Int64(record.changeTag)))
                 if type == .folder || type == .tag { cache.forgetFoldersAndTags() }
             case .forgetDeletion(let keepingTombstone):
                 try forgetDeletion(db, type, key, tombstone: keepingTombstone ? record.changeTag : nil)
