@@ -137,6 +137,15 @@ enum UnresolvedReferences {
         return rows.compactMap { row in RecordType(rawValue: row[0]).map { ($0, row[1]) } }
     }
 
+    /// Whether a note here names a tag under a keyed id (a version 8 UUID, docs/encryption.md
+    /// §4) that has not arrived: a device converting the account sends its tags under their new
+    /// ids once it has fetched everything, after the notes that name them.
+    static func waitsForKeyedTag(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM sync_reference WHERE property = 'tagIds' AND substr(targetId, 15, 1) = '8')
+            """) ?? false
+    }
+
     private static func holders(_ db: Database, _ property: Property, of target: String) throws -> [String] {
         try String.fetchAll(db.cachedStatement(sql: "SELECT recordId FROM sync_reference WHERE property = ? AND targetId = ?"),
                             arguments: [property.rawValue, target])

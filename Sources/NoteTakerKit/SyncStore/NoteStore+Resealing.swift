@@ -129,6 +129,12 @@ extension NoteStore {
         }
     }
 
+    /// Whether a conversion's last step waits for tags under their new ids that notes here
+    /// name (``UnresolvedReferences/waitsForKeyedTag(_:)``).
+    package func waitsForRenamedTags() throws(NoteTakerError) -> Bool {
+        try read { db in try UnresolvedReferences.waitsForKeyedTag(db) }
+    }
+
     /// The hashes of the attachment files this device's notes name.
     package func attachmentHashes() throws(NoteTakerError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT contentHash FROM attachment") }

@@ -111,6 +111,8 @@ package protocol SyncStore: Sendable {
     func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass?
     /// Starts a pass over from its first stage.
     func restartResealing(_ pass: ResealingPass) throws(NoteTakerError)
+    /// Whether a conversion's last step waits for tags under their new ids that notes here name.
+    func waitsForRenamedTags() throws(NoteTakerError) -> Bool
     /// The hashes of the attachment files this device's notes name.
     func attachmentHashes() throws(NoteTakerError) -> [String]
 }

@@ -36,6 +36,11 @@ extension SyncEngine {
                 }
                 next = page.next
             case .plaintext:
+                // A note here names a tag under its new id that has not arrived: the device that
+                // converts sends it once it has fetched everything. Dropped now, its old id would
+                // go with nothing in its place, and a device following the conversion would take
+                // the tag for one deleted before it. The next sync looks again.
+                guard try !local({ try $0.waitsForRenamedTags() }) else { return }
                 do {
                     _ = try await transport.dropPlaintext()
                 } catch .server(let code, _) where code == APIErrorCode.unsealedRecords.rawValue {

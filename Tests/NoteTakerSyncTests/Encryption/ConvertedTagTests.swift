@@ -325,6 +325,35 @@ import Testing
         }
     }
 
+    /// Converting seed 1057: the laptop's notes went up sealed, naming its tags by their new
+    /// ids, and the batch with the tags was lost; the tablet, which never held the tags (it
+    /// cannot take them up from the server's plain text, which it does not trust), took the
+    /// conversion up and finished it, dropping the tags' old ids with nothing in their place,
+    /// and the phone, following, took its tags for ones deleted before the conversion.
+    @Test("a device taking a conversion up does not finish it while its notes name tags under new ids that have not arrived")
+    func notFinishedBeforeTheRenamedTagsArrive() async throws {
+        try await withLiveServer { server, _ in
+            let tablet = try await Conversion.plainDevice(server)
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            try await Self.convert(laptop, server, finishing: false)
+            let cut = FaultyTransport(try laptop.syncTransport(), .secondBatchLost)
+            let sealing = try laptop.syncKeyring().map(RecordSealing.init(keyring:))
+            await #expect(throws: SyncError.self) {
+                try await SyncEngine(store: laptop, transport: cut, options: .init(policy: .localWins, sealing: sealing)).sync()
+            }
+            #expect(cut.injected == 1)
+            try await Conversion.logIn(tablet, server)
+            for _ in 0..<2 { try await EncryptedAccountTests.sync(tablet) }
+            #expect(try tablet.resealingPass() != nil, "the tablet finished the conversion before the tags arrived")
+
+            try await Conversion.logIn(phone, server)
+            try await EncryptedAccountTests.sync(phone)
+            for device in [laptop, tablet, phone, laptop, tablet, phone] { try await EncryptedAccountTests.sync(device) }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try Self.expectTags(["Red", "Work"], on: note, [("laptop", laptop), ("phone", phone), ("tablet", tablet)])
+        }
+    }
+
     /// The phone syncs and the server applies what it sent, but the answer is lost; the laptop,
     /// not knowing of it, has the server take the keys and stops there; both log in again (taking
     /// the conversion up) and sync twice each. The conversion is then finished, with nothing

@@ -37,6 +37,7 @@ final class SyncStoreDouble: SyncStore {
     func resealingPass() throws(NoteTakerError) -> ResealingPass? { nil }
     func noteResealing(_ pass: ResealingPass, next: String?) throws(NoteTakerError) -> ResealingPass? { nil }
     func restartResealing(_ pass: ResealingPass) throws(NoteTakerError) {}
+    func waitsForRenamedTags() throws(NoteTakerError) -> Bool { false }
     func attachmentHashes() throws(NoteTakerError) -> [String] { [] }
 
     /// Applies records to the notes held; returns their report.
