@@ -18,6 +18,8 @@ import Testing
         #expect(try FolderRecord(fields: folder.fields) == folder)
         let tag = TagRecord(name: "Errands", createdAt: -1_000)
         #expect(try TagRecord(fields: tag.fields) == tag)
+        let converted = TagRecord(name: "Errands", createdAt: -1_000, replaces: "17", convertedFrom: "12")
+        #expect(try TagRecord(fields: converted.fields) == converted)
         let attachment = AttachmentRecord(
             noteId: Self.noteId, kind: "image", fileName: "photo.jpg", fileSize: 123_456, contentHash: String(repeating: "ab", count: 32),
             createdAt: 1_700_000_000)

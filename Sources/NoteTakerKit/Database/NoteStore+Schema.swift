@@ -232,6 +232,10 @@ extension NoteStore {
             // A merge sent before a tag's record came down keeps the tags it carried.
             try NoteTagsVersion.create(db)
         }
+        migrator.registerMigration("v32-converted-tags") { db in
+            // A tag a conversion sends again under its keyed id names the version it carries.
+            try ConvertedTags.create(db)
+        }
         return migrator
     }
 }

@@ -58,7 +58,10 @@ public struct DerivedIdentity: Sendable {
     /// now on, and gives every tag here the id it has under it: the tag's links follow it.
     static func adopt(_ db: Database, keyed: KeyedIdentity?, _ adoption: Adoption = .afresh) throws {
         try SyncState.set(db, .identityKey, keyed?.keyBytes.base64EncodedString())
-        if adoption == .afresh { try RenamedTags.forgetAll(db) }
+        if adoption == .afresh {
+            try RenamedTags.forgetAll(db)
+            try ConvertedTags.forgetAll(db)
+        }
         // A batch in flight names the old ids, and went unanswered (its session ended): its
         // changes wait in the outbox still, and go up under the new ids instead.
         try PushBatch.forgetKeepingCreations(db)
@@ -84,6 +87,7 @@ public struct DerivedIdentity: Sendable {
                 try db.execute(sql: "UPDATE tag SET changeTag = NULL WHERE id = ?", arguments: [new])
                 try db.execute(sql: "UPDATE outbox SET recordId = ? WHERE recordType = 'tag' AND recordId = ?", arguments: [new, old])
                 let synced = row["changeTag"] as String?
+                if let synced { try ConvertedTags.note(db, new, carrying: synced) }
                 if adoption == .following {
                     // The converting device sent it under the new id, unless it was deleted there.
                     if synced != nil { try RenamedTags.note(db, new, .following) }

@@ -114,6 +114,7 @@ extension NoteStore {
             if pass.stage == .plaintext, advanced?.below != pass.below {
                 try SyncQuarantine.forgetPlaintext(db)
                 try ForgottenSaves.forget(db)
+                try ConvertedTags.forgetAll(db)
             }
             try Self.keep(advanced, db)
             return advanced

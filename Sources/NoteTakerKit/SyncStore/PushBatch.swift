@@ -61,7 +61,7 @@ package struct PushBatch: Codable, Sendable {
             } else if type == .note {
                 notes[key].map { ($0.record.fields, $0.changeTag, $0.record.wireJSON) }
             } else {
-                try SyncRecords.stored(db, type, key, deviceName: deviceName).map { ($0.fields, $0.changeTag, $0.fields.wireJSON) }
+                try SyncRecords.stored(db, type, key, deviceName: deviceName, derivedSave: queued.derived).map { ($0.fields, $0.changeTag, $0.fields.wireJSON) }
             }
             let fields = stored?.fields
             let text = stored?.text

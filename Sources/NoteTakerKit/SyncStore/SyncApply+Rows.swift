@@ -46,6 +46,7 @@ extension SyncApply {
     ) throws {
         if try holdsRecords(db) { try SyncQuarantine.release(db, recordType: type.rawValue, recordId: key) }
         _ = try takeForgottenEdit(db, type, key)
+        if type == .tag { try ConvertedTags.forget(db, key) }
         let tagsVersion = type != .note ? nil : sentHere
             ? try NoteTagsVersion.afterSending(db, note: key, sentTagIds: base[NoteRecord.Field.tagIds.rawValue]?.strings ?? [])
             : Int64(tag)

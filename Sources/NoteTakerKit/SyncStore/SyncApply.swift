@@ -101,6 +101,8 @@ struct SyncApply {
         guard let type = RecordType(rawValue: record.recordType) else { return }
         let key = record.recordId.key
         let renamed = type == .tag ? try RenamedTags.arrived(db, id: key, deleted: record.deleted, sealed: record.fields.isSealed) : nil
+        // Another device's conversion sent it from an older version than this device's.
+        if renamed != .deletedHere, type == .tag, try ConvertedTags.keepsLater(db, key, than: record) { return }
         incomingTagHeldFromBefore = renamed?.heldFromBefore == true
         defer { incomingTagHeldFromBefore = false }
         var situation = try situation(db, type, record, absent: absent, refusedDeletion: refusedDeletion)

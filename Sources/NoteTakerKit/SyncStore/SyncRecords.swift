@@ -12,9 +12,11 @@ enum SyncRecords {
     }
 
     /// The fields of a local row and the change tag of the server's version it was last
-    /// synced with (`nil`: never synced), or `nil` when the row does not exist.
+    /// synced with (`nil`: never synced), or `nil` when the row does not exist. `derivedSave`:
+    /// the fields go up in a derived save (a tag renamed at a conversion then names the
+    /// version of its old id it carries, ``ConvertedTags``).
     static func stored(
-        _ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil
+        _ db: Database, _ type: RecordType, _ id: String, deviceName: String? = nil, derivedSave: Bool = false
     ) throws -> (fields: RecordFields, changeTag: String?)? {
         switch type {
         case .note:
@@ -33,12 +35,15 @@ enum SyncRecords {
             return (record.fields, row[6])
         case .tag:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT name, createdAt, changeTag, (SELECT changeTag FROM sync_tag_tombstone WHERE id = tag.id) FROM tag WHERE id = ?
+                SELECT name, createdAt, changeTag, (SELECT changeTag FROM sync_tag_tombstone WHERE id = tag.id),
+                       (SELECT oldChangeTag FROM sync_converted_tag WHERE id = tag.id)
+                FROM tag WHERE id = ?
                 """), arguments: [id]) else { return nil }
             // A tag made again over a deletion this device saw names it (see TagTombstones).
             let tombstone: String? = row[3]
             let replaces = tombstone != nil && tombstone == row[2] ? tombstone : nil
-            return (TagRecord(name: row[0], createdAt: row[1], replaces: replaces).fields, row[2])
+            let record = TagRecord(name: row[0], createdAt: row[1], replaces: replaces, convertedFrom: derivedSave ? row[4] : nil)
+            return (record.fields, row[2])
         case .attachment:
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT noteId, kind, fileName, fileSize, contentHash, createdAt, changeTag FROM attachment WHERE id = ?
