@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import NoteTakerSyncProtocol
 
 /// How this store derives the ids of things named by their content (docs/encryption.md §4):
 /// a tag's from its name, an import's notes, folders and files from their paths and bytes.
@@ -140,6 +141,27 @@ public struct DerivedIdentity: Sendable {
             renamed[Tag.id(forName: row["name"]).key] = row["id"]
         }
         return renamed
+    }
+
+    /// A note's `fields` from the server with each tag it names by an unkeyed id (a version 5
+    /// UUID) of a tag held here under its keyed id renamed to that; `nil` when none is. A device
+    /// that took a conversion up holding a note whose tag it never received (its reference
+    /// waited under the old id) sends the note sealed naming the old id: read as it is, the
+    /// tag would seem taken off the note here, and the old id goes at the conversion's last step.
+    /// (Its caller looks first whether this store follows keyed ids.)
+    static func keyingOldTagIDs(_ db: Database, in fields: RecordFields) throws -> RecordFields? {
+        let field = NoteRecord.Field.tagIds.rawValue
+        guard let ids = fields[field]?.strings, ids.contains(where: isUnkeyed) else { return nil }
+        let renamed = try oldTagIDs(db)
+        guard ids.contains(where: { renamed[$0] != nil }) else { return nil }
+        var keyed = fields
+        keyed[field] = .array(ids.map { .string(renamed[$0] ?? $0) })
+        return keyed
+    }
+
+    /// Whether `id` is a name-based id made without a key (a version 5 UUID).
+    private static func isUnkeyed(_ id: String) -> Bool {
+        id.utf8.count == 36 && id.utf8[id.utf8.index(id.utf8.startIndex, offsetBy: 14)] == UInt8(ascii: "5")
     }
 
     /// Whether `keyed` is the rule this store follows now.

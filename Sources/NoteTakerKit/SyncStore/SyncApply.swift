@@ -41,6 +41,8 @@ struct SyncApply {
     /// Whether edits forgotten at a conversion to encryption wait (`nil`: not looked yet;
     /// ``ForgottenSaves``).
     var forgottenEdits: Bool?
+    /// Whether this store follows keyed ids (`nil`: not looked yet; ``DerivedIdentity``).
+    var followsKeyedIDs: Bool?
 
     init(policy: MergePolicy, sources: StoreSources) {
         self.policy = policy
@@ -89,7 +91,15 @@ struct SyncApply {
         if try !absent || holdsRecords(db) {
             try SyncQuarantine.release(db, recordType: record.recordType, recordId: record.recordId.key)
         }
-        try applyRecord(db, record, fieldsText: fieldsText, absent: absent, refusedDeletion: refusedDeletion, sent: sent, resentCreation: resentCreation)
+        if let rekeyed = try keyingOldTagIDs(db, record) {
+            // Sent naming a tag by its old id: applied, and sent again, naming it as it is now.
+            var applied = record
+            applied.fields = rekeyed
+            try applyRecord(db, applied, fieldsText: nil, absent: absent, refusedDeletion: refusedDeletion, sent: sent, resentCreation: resentCreation)
+            try Outbox.record(db, .note, record.recordId.key, derived: true)
+        } else {
+            try applyRecord(db, record, fieldsText: fieldsText, absent: absent, refusedDeletion: refusedDeletion, sent: sent, resentCreation: resentCreation)
+        }
         if record.recordType == RecordType.note.rawValue, !record.deleted {
             try applyWaiting(db, noteId: record.recordId.key)
         }
@@ -201,6 +211,15 @@ struct SyncApply {
             else { continue }
             try apply(db, SyncRecord(recordType: RecordType.attachment.rawValue, recordId: id, changeTag: row[1], deleted: false, fields: fields))
         }
+    }
+
+    /// A note's fields from the server with the tags it names by their unkeyed ids renamed
+    /// (``DerivedIdentity/keyingOldTagIDs(_:in:)``), when this store follows keyed ids and
+    /// one is held here; else `nil`.
+    private mutating func keyingOldTagIDs(_ db: Database, _ record: SyncRecord) throws -> RecordFields? {
+        guard record.recordType == RecordType.note.rawValue, !record.deleted else { return nil }
+        if followsKeyedIDs == nil { followsKeyedIDs = try DerivedIdentity.current(db).keyed != nil }
+        return followsKeyedIDs == true ? try DerivedIdentity.keyingOldTagIDs(db, in: record.fields) : nil
     }
 
     /// Whether a fetched record is this device's own latest version of it (its echo):

@@ -26,4 +26,30 @@ extension ConvertedTagTests {
             try Self.expectTags(["RED", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
         }
     }
+
+    /// Converting seed 1015: the laptop renamed Red to Blue (a new tag, under its unkeyed id)
+    /// and synced; the phone's edit of the note was refused with that version and merged, and
+    /// its fetch cut before the tag Blue came, so its note named Blue by its old id, with no
+    /// tag of that id here. Taking the conversion up, it sent the note sealed so; the laptop's
+    /// conversion merged it and took the old id, which the last step then deleted.
+    @Test("a note sent sealed naming a tag by its old id, by a device that never received the tag, keeps the tag on the devices that hold it")
+    func noteNamingATagByItsOldID() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try laptop.renameTag("Red", to: "Blue")
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try phone.updateNote(id: note, title: "Plans for May")
+            let cut = FaultyTransport(try phone.syncTransport(), .fetchCut)
+            _ = try? await SyncEngine(store: phone, transport: cut, options: .init()).sync()
+            #expect(cut.injected > 0)
+            #expect(try !phone.tags().map(\.tag.name).contains("Blue"), "the phone holds no tag Blue")
+            try await Self.convert(laptop, server, finishing: false)
+
+            try await Conversion.logIn(phone, server)
+            for device in [phone, laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try Self.expectTags(["Blue", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
+            #expect(try phone.note(id: note).title == "Plans for May")
+        }
+    }
 }
