@@ -7,6 +7,10 @@ import NoteTakerSyncProtocol
 /// below it is a replay. Only an account with end-to-end encryption keeps any; a record's is
 /// forgotten once it is deleted here.
 ///
+/// Only revisions above 1 are kept: no record comes below 1, so a 1 seen is never a replay's
+/// mark, and a change sent against a version of the server's is of a record seen at 1 at
+/// least (the engine counts it so). A first sync, every record at 1, writes none.
+///
 /// Forgotten with everything else this device knew of a server (``NoteStore/requeueEverything(_:keepingDeletions:)``):
 /// a different server, or one restored from an older copy, holds older revisions, which this
 /// device then takes as the base of its merges, knowingly.
@@ -49,13 +53,13 @@ enum SyncRevisions {
         }
     }
 
-    /// Raises each record's revision seen to the one given, where it is higher.
+    /// Raises each record's revision seen to the one given, where it is higher (and above 1).
     static func raise(_ db: Database, _ revisions: [RecordRevision]) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO sync_revision (recordType, recordId, revision) VALUES (?, ?, ?)
             ON CONFLICT (recordType, recordId) DO UPDATE SET revision = MAX(revision, excluded.revision)
             """)
-        for revision in revisions {
+        for revision in revisions where revision.revision > 1 {
             try statement.execute(arguments: [revision.key.recordType, revision.key.recordId.key, revision.revision])
         }
     }

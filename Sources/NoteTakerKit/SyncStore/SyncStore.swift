@@ -94,7 +94,8 @@ package protocol SyncStore: Sendable {
 
     // MARK: Sealed records (end-to-end encryption)
 
-    /// The highest revisions this device has seen of `records`, those it has seen.
+    /// The highest revisions this device has seen of `records`, those it has seen above 1
+    /// (a record synced here was seen at 1 at least).
     func seenRevisions(_ records: [RecordRevision.Key]) throws(NoteTakerError) -> [RecordRevision.Key: Int]
     /// Those of `records`, in plain text, that are this device's own saves as it sent them
     /// before it adopted the account's encryption (their answer lost), with their fields as

@@ -20,10 +20,12 @@ import NoteTakerSyncProtocol
 extension SyncEngine {
     /// The revision each change of `batch` is sealed at, remembered until its answer: one
     /// above the highest seen. The same while the batch waits for its answer (a batch kept
-    /// in flight is kept as the store wrote it, and sealed again at every sending).
+    /// in flight is kept as the store wrote it, and sealed again at every sending). A change
+    /// sent against a version of the server's is of a record seen at revision 1 at least (the
+    /// store keeps only revisions above 1: ``SyncStore/seenRevisions(_:)``).
     func revisions(toSeal batch: PushBatch) throws(SyncError) -> [Int] {
         let seen = try local { store in try store.seenRevisions(batch.request.changes.map(\.revisionKey)) }
-        let revisions = batch.request.changes.map { (seen[$0.revisionKey] ?? 0) + 1 }
+        let revisions = batch.request.changes.map { (seen[$0.revisionKey] ?? ($0.baseChangeTag != nil ? 1 : 0)) + 1 }
         sealedRevisions[batch.request.requestId] = zip(batch.request.changes, revisions).map { RecordRevision($0.revisionKey, revision: $1) }
         return revisions
     }

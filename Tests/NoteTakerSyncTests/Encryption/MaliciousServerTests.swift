@@ -55,6 +55,7 @@ final class TamperingTransport: SyncTransport, Sendable {
         let honest: Device
         let victim: Device
         let tampering: TamperingTransport
+        let sealing: RecordSealing
     }
 
     private func withVictim(_ body: (Setup) async throws -> Void) async throws {
@@ -64,7 +65,7 @@ final class TamperingTransport: SyncTransport, Sendable {
             let tampering = TamperingTransport(try HTTPSyncTransport(server: server.url, token: token))
             let engine = SyncEngine(store: store, transport: tampering, options: .init(policy: .localWins, sealing: sealing))
             let victim = Device(name: "victim", store: store, transport: try HTTPSyncTransport(server: server.url, token: token), engine: engine)
-            try await body(Setup(honest: honest, victim: victim, tampering: tampering))
+            try await body(Setup(honest: honest, victim: victim, tampering: tampering, sealing: sealing))
         }
     }
 
@@ -145,6 +146,36 @@ final class TamperingTransport: SyncTransport, Sendable {
             #expect(report.errors == 1)
             #expect(try setup.victim.store.note(id: note.id).body == "owed: 0")
             #expect(try held(setup.victim)[note.id.key]?.contains("An older version of this record came back") == true)
+        }
+    }
+
+    /// A device keeps no record of a first revision (a first sync writes none): an edit of a
+    /// record it saw only at revision 1 still goes up above it, and the first version, handed
+    /// out again, is a replay.
+    @Test func aRecordSeenOnlyAtItsFirstRevisionIsEditedAboveIt() async throws {
+        try await withVictim { setup in
+            let note = try setup.honest.store.createNote(NoteDraft(title: "Balance", body: "owed: 10"))
+            try await setup.honest.sync()
+            try await setup.victim.sync()
+            let key = RecordRevision.Key(recordType: "note", recordId: note.id)
+            #expect(try setup.victim.store.seenRevisions([key]).isEmpty)
+            let first = try #require(try await SealedSyncTests.serverRecords(setup.honest.transport).first { $0.recordId == note.id })
+
+            _ = try setup.victim.store.updateNote(id: note.id, body: "owed: 0")
+            try await setup.victim.sync()
+            let edited = try #require(try await SealedSyncTests.serverRecords(setup.honest.transport).first { $0.recordId == note.id })
+            #expect(try setup.sealing.unseal(edited).get().revision == 2)
+            #expect(try setup.victim.store.seenRevisions([key]) == [key: 2])
+
+            setup.tampering.page.withLock {
+                $0 = { page in
+                    var replayed = first
+                    replayed.changeTag = "999999"
+                    page.records = [replayed]
+                }
+            }
+            #expect(try await setup.victim.sync().errors == 1)
+            #expect(try setup.victim.store.note(id: note.id).body == "owed: 0")
         }
     }
 
