@@ -52,5 +52,8 @@ struct PublishCommandTests {
         #expect(try ada.ok(["publish", "--list"]).contains("No page is published"))
         let twice = try ada.run(["unpublish", "--page", try #require(URL(string: link)?.lastPathComponent)])
         #expect(twice.status == 1 && twice.stderr.contains("no published page"), "\(twice.stderr)")
+        // One id in 64 begins with "-"; it is still a page's id, not an option.
+        let dashed = try ada.run(["unpublish", "--page", "-AAAAAAAAAAAAAAAAAAAAA"])
+        #expect(dashed.status == 1 && dashed.stderr.contains("no published page"), "\(dashed.stderr)")
     }
 }

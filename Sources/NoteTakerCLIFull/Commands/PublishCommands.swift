@@ -100,7 +100,8 @@ struct UnpublishCommand: AsyncParsableCommand {
         abstract: "Take down a note's published page (or, with --page, any of the account's pages).")
     @Argument(help: "The note's id or a unique prefix.")
     var id: String?
-    @Option(help: "A page's id, as `notetaker publish --list` shows it: for a page published from another device.")
+    // A page's id is base64url and may begin with "-": taken as given, never as an option's name.
+    @Option(parsing: .unconditional, help: "A page's id, as `notetaker publish --list` shows it: for a page published from another device.")
     var page: String?
     @OptionGroup var storeOptions: StoreOptions
 
