@@ -15,6 +15,9 @@ final class FaultyTransport: SyncTransport, Sendable {
         /// A listing's first page says more is coming, and the network goes as the next
         /// one is asked for.
         case listingCutAfterFirstPage
+        /// A fetch's first page (one that is not a listing's) says more is coming, and the
+        /// network goes as the next one is asked for: the first page stays staged.
+        case fetchCutAfterFirstPage
         /// Every batch is applied, and its answer lost.
         case answersLost
         /// The second batch never reaches the server (the first is answered).
@@ -34,6 +37,7 @@ final class FaultyTransport: SyncTransport, Sendable {
     private let fault: Fault
     private let count = Mutex(0)
     private let modifies = Mutex(0)
+    private let fetches = Mutex(0)
 
     init(_ base: HTTPSyncTransport, _ fault: Fault) {
         self.base = base
@@ -53,6 +57,18 @@ final class FaultyTransport: SyncTransport, Sendable {
         if fault == .fetchCut || (fault == .listingCut && query.since == nil && query.listing) {
             inject()
             throw .unreachable("the network went")
+        }
+        if fault == .fetchCutAfterFirstPage, !query.listing {
+            guard fetches.withLock({ count in
+                count += 1
+                return count == 1
+            }) else {
+                inject()
+                throw .unreachable("the network went")
+            }
+            var page = try await base.fetchChanges(query)
+            page.moreComing = true
+            return page
         }
         guard fault == .listingCutAfterFirstPage, query.listing else { return try await base.fetchChanges(query) }
         guard query.since == nil else {

@@ -67,6 +67,9 @@ public struct DerivedIdentity: Sendable {
         // changes wait in the outbox still, and go up under the new ids instead.
         try PushBatch.forgetKeepingCreations(db)
         if adoption == .afresh { try ForgottenSaves.forget(db) }
+        // A pull cut short before the account's encryption left pages staged in plain text:
+        // from now on they would reach the store unopened (converting seed 3,000,126).
+        if adoption != .afresh { try SyncQuarantine.holdStagedPlaintext(db) }
         let identity = DerivedIdentity(keyed: keyed)
         // Names are unique, and so are the ids made from them: no rename meets another tag.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

@@ -63,6 +63,29 @@ enum SyncQuarantine {
         return rows.count
     }
 
+    /// Holds the saves staged in plain text (a pull cut short, fetched while the account was
+    /// not encrypted) as a fetch would hold them now, when this device takes up the account's
+    /// encryption (docs/encryption.md §2.4): staged, they would be applied without the opening
+    /// every record from the server now passes, under the ids they had before. The conversion
+    /// sends each again sealed, which replaces it. Deletions stay staged: the store reads no
+    /// deletion's fields. Returns how many were held.
+    @discardableResult
+    static func holdStagedPlaintext(_ db: Database) throws -> Int {
+        let staged = try Row.fetchAll(db, sql: """
+            SELECT seq, recordType, recordId, changeTag, fields FROM sync_inbox WHERE deleted = 0 AND \(notSealed) ORDER BY seq
+            """)
+        for row in staged {
+            try hold(db, recordType: row["recordType"], recordId: row["recordId"], changeTag: row["changeTag"], deleted: false,
+                     fields: row["fields"], reason: stagedPlaintextReason)
+            try db.execute(sql: "DELETE FROM sync_inbox WHERE seq = ?", arguments: [row["seq"] as Int64])
+        }
+        return staged.count
+    }
+
+    /// Why a save staged in plain text is held at the account's encryption.
+    static let stagedPlaintextReason =
+        "It came from the server without encryption before this device took up the account's; the encrypted version replaces it."
+
     /// Forgets every record held in plain text, once the server deleted what it held so at the
     /// end of a conversion to encryption (docs/encryption.md §2.4): each was sealed since, or
     /// deleted, or a tag's unkeyed copy the server dropped. Returns how many.

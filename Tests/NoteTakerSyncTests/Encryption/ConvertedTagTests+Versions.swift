@@ -52,4 +52,31 @@ extension ConvertedTagTests {
             #expect(try phone.note(id: note).title == "Plans for May")
         }
     }
+
+    /// Converting seed 3,000,126: the phone's pull was cut after a page that held the laptop's
+    /// new tag Green and the note it tagged, staged (in plain text, under Green's unkeyed id)
+    /// and not applied. Following the conversion, it applied them at its next sync, unopened:
+    /// it held Green under its old id beside the keyed one, and the note named the old one.
+    @Test("a page staged in plain text before a device follows the conversion is held, not applied: the sealed versions replace it")
+    func stagedPlaintextIsHeldAtTheAdoption() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try laptop.updateNote(id: note, title: "Plans for June")
+            _ = try laptop.addTags(["Green"], toNote: note)
+            try await EncryptedAccountTests.sync(laptop)
+            let cut = FaultyTransport(try phone.syncTransport(), .fetchCutAfterFirstPage)
+            _ = try? await SyncEngine(store: phone, transport: cut, options: .init()).sync()
+            #expect(try cut.injected > 0 && phone.stagedCount() > 0, "the phone's pull stopped with a page staged")
+            try await Self.convert(laptop, server, finishing: false)
+
+            try await Conversion.logIn(phone, server)
+            #expect(try phone.stagedCount() == 0)
+            for device in [phone, laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try Self.expectTags(["Green", "Red", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
+            #expect(try phone.note(id: note).title == "Plans for June")
+            let held = try phone.syncSummary().held
+            #expect(held.isEmpty, "\(held)")
+        }
+    }
 }
