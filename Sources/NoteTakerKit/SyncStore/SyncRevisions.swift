@@ -152,6 +152,12 @@ extension NoteStore {
         try read { db in try ForgottenSaves.own(db, among: records) }
     }
 
+    /// The ids of those of `changes` that create their row: sent against no version by a row
+    /// never synced here, with an id no other device makes (``SyncApply/isCreation(_:_:)``).
+    package func creations(among changes: [RecordChange]) throws(NoteTakerError) -> Set<UUID> {
+        try read { db in try Set(changes.filter { try SyncApply.isCreation(db, $0) }.map(\.recordId)) }
+    }
+
     /// Forgets the revisions of those of `records` (deleted by the server or by this device)
     /// that are deleted here: gone, with nothing waiting to go up and nothing staged. A
     /// record this device brought back (its edit outranked the deletion) keeps its own.

@@ -65,13 +65,15 @@ extension SyncEngine {
         let seen = try local { try $0.seenRevisions(current.map(\.revisionKey)) }
         let own = try ownPlaintextSaves(among: current)
         let converting = try local { try $0.resealingPass()?.converts ?? false }
+        let creations = try creations(refusedWithPlaintext: response, of: batch, converting: converting)
         var held: [(record: SyncRecord, reason: String)] = []
         var resealing: [RecordRevision.Key] = []
         for index in response.results.indices {
             guard let record = response.results[index].serverRecord else { continue }
             let opened = sealing.unseal(record)
-            if case .failure(.notSealed) = opened, let fields = own[record.recordId]
-                ?? Self.replacing(record, refusing: batch.request.changes.first { $0.recordId == record.recordId }, converting: converting) {
+            if case .failure(.notSealed) = opened, let fields = own[record.recordId] ?? Self.replacing(
+                record, refusing: batch.request.changes.first { $0.recordId == record.recordId }, converting: converting,
+                creation: creations.contains(record.recordId)) {
                 // This device's own save as it sent it, or a version it replaces: taken as
                 // this device's, and sent again sealed.
                 response.results[index].serverRecord?.fields = fields
@@ -212,10 +214,24 @@ extension SyncEngine {
     /// everything again as the heal does) replaces a version the server holds in plain text:
     /// no device can save one any more, so it dates from before the conversion sealed the
     /// record, and this device's side wins over such a copy as it does throughout a heal.
-    private static func replacing(_ record: SyncRecord, refusing sent: RecordChange?, converting: Bool) -> RecordFields? {
-        guard converting, let sent, sent.operation == .save, sent.baseChangeTag == nil, sent.recordType == record.recordType,
+    ///
+    /// Not a save that creates its row (`creation`): its answer lost before the conversion,
+    /// the version the server holds may be another device's edit of what it created, which
+    /// that device's conversion seals again; it is merged with once it comes sealed
+    /// (converting seed 3,000,148: a tag added elsewhere was lost).
+    private static func replacing(_ record: SyncRecord, refusing sent: RecordChange?, converting: Bool, creation: Bool) -> RecordFields? {
+        guard converting, !creation, let sent, sent.operation == .save, sent.baseChangeTag == nil, sent.recordType == record.recordType,
               let fields = sent.fields, !fields.isSealed else { return nil }
         return fields
+    }
+
+    /// The ids of the changes of `batch` that create their row, among those refused with a
+    /// version in plain text while a conversion's pass goes on (see ``replacing(_:refusing:converting:creation:)``).
+    private func creations(refusedWithPlaintext response: ModifyResponse, of batch: PushBatch, converting: Bool) throws(SyncError) -> Set<UUID> {
+        guard converting else { return [] }
+        let refused = Set(response.results.compactMap { $0.serverRecord.flatMap { $0.fields.isSealed ? nil : $0.recordId } })
+        let sent = batch.request.changes.filter { refused.contains($0.recordId) && $0.operation == .save && $0.baseChangeTag == nil }
+        return sent.isEmpty ? [] : try local { try $0.creations(among: sent) }
     }
 
     /// Forgets the revisions of the records deleted since the last call that are gone here.

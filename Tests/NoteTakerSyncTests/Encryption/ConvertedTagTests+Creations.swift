@@ -1,0 +1,40 @@
+import Foundation
+import NoteTakerKit
+import Testing
+
+@testable import NoteTakerSync
+
+/// A note this device made whose answer was lost before the conversion, changed elsewhere
+/// before it too.
+extension ConvertedTagTests {
+    /// Converting seed 3,000,148: the phone's new note reached the server, its answer lost; the
+    /// laptop tagged it (in plain text) and converted the account. The phone, taking the
+    /// conversion up, sent the note again as made (against no version), was refused with the
+    /// laptop's version in plain text, and took its own as replacing it, as a device sending
+    /// everything again to a restored server does: the tag was lost everywhere.
+    @Test("a note whose making was answered to no one, tagged elsewhere before the conversion, keeps the tag once its maker takes the conversion up")
+    func madeHereTaggedElsewhere() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, _) = try await Self.twoDevices(server)
+            let trip = try phone.createNote(NoteDraft(title: "Trip", body: "passport\n"))
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
+            #expect(lost.injected > 0)
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try laptop.addTags(["Green"], toNote: trip.id)
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server, finishing: false)
+
+            try await Conversion.logIn(phone, server)
+            _ = try phone.updateNote(id: trip.id, body: "passport\ntickets\n")
+            for device in [phone, laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                let note = try device.note(id: trip.id)
+                #expect(note.tags == ["Green"] && note.body == "passport\ntickets\n", "\(name): \(note)")
+                let summary = try device.syncSummary()
+                #expect(summary.held.isEmpty && summary.failures.isEmpty && summary.pending == 0, "\(name): \(summary)")
+            }
+        }
+    }
+}
