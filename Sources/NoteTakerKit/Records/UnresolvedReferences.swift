@@ -139,10 +139,14 @@ enum UnresolvedReferences {
 
     /// Whether a note here names a tag under a keyed id (a version 8 UUID, docs/encryption.md
     /// §4) that has not arrived: a device converting the account sends its tags under their new
-    /// ids once it has fetched everything, after the notes that name them.
+    /// ids once it has fetched everything, after the notes that name them. A tag deleted here,
+    /// or seen deleted on the server, is not waited for: a note another device tagged with it
+    /// before it learned of the deletion names it (converting seed 3,000,251).
     static func waitsForKeyedTag(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM sync_reference WHERE property = 'tagIds' AND substr(targetId, 15, 1) = '8')
+            SELECT EXISTS (SELECT 1 FROM sync_reference r WHERE property = 'tagIds' AND substr(targetId, 15, 1) = '8'
+                AND NOT EXISTS (SELECT 1 FROM sync_tag_tombstone WHERE id = r.targetId)
+                AND NOT EXISTS (SELECT 1 FROM outbox WHERE recordType = 'tag' AND recordId = r.targetId AND operation = 'delete'))
             """) ?? false
     }
 

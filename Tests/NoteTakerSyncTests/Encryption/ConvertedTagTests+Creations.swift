@@ -4,8 +4,8 @@ import Testing
 
 @testable import NoteTakerSync
 
-/// A note this device made whose answer was lost before the conversion, changed elsewhere
-/// before it too.
+/// A note changed on two devices across a conversion: made on one, its answer lost, and
+/// tagged on the other; tagged on one with a tag the converting device deleted.
 extension ConvertedTagTests {
     /// Converting seed 3,000,148: the phone's new note reached the server, its answer lost; the
     /// laptop tagged it (in plain text) and converted the account. The phone, taking the
@@ -35,6 +35,29 @@ extension ConvertedTagTests {
                 let summary = try device.syncSummary()
                 #expect(summary.held.isEmpty && summary.failures.isEmpty && summary.pending == 0, "\(name): \(summary)")
             }
+        }
+    }
+
+    /// Converting seed 3,000,251: the converting laptop deleted Red; the phone, offline through
+    /// the conversion, had tagged the note Red again, and sent it naming Red's keyed id once
+    /// it took the conversion up. The laptop kept the note's reference to a tag it had deleted
+    /// as waiting for the tag to arrive, and never took the conversion's last step.
+    @Test("a note naming under its keyed id a tag the converting device deleted holds the conversion's last step up no longer")
+    func noteNamingATagDeletedByTheConvertingDevice() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try phone.removeTags(["Red"], fromNote: note)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try await Self.convert(laptop, server, finishing: false)
+            try laptop.deleteTag("Red")
+            _ = try phone.addTags(["Red"], toNote: note)
+
+            try await Conversion.logIn(phone, server)
+            for device in [phone, laptop, phone, laptop] { try await EncryptedAccountTests.sync(device) }
+            #expect(try laptop.resealingPass() == nil, "the laptop took the last step")
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
         }
     }
 }
