@@ -35,17 +35,28 @@ public struct SealedRecord: Sendable, Hashable {
     /// Seals `plaintext` (the JSON of `{"fields": …, "rev": n}`) for `address` under version
     /// `keyVersion` of the zone's data key. The salt is random unless given (for the vectors).
     public static func seal(
-        _ plaintext: Data, for address: Address, zoneKey: SymmetricKey, keyVersion: Int,
-        salt: Data = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+        _ plaintext: Data, for address: Address, zoneKey: SymmetricKey, keyVersion: Int, salt: Data = randomSalts(1)[0]
     ) throws(EncryptionError) -> SealedRecord {
         let key = recordKey(zoneKey, salt: salt)
         do {
             let nonce = try AES.GCM.Nonce(data: Data(count: 12))
             let box = try AES.GCM.seal(Padme.pad(plaintext), using: key, nonce: nonce, authenticating: address.associatedData(keyVersion: keyVersion))
-            return SealedRecord(version: 1, zone: address.zone, keyVersion: keyVersion, salt: salt, sealed: Data(box.ciphertext) + Data(box.tag))
+            var sealed = Data(capacity: box.ciphertext.count + box.tag.count)
+            sealed.append(box.ciphertext)
+            sealed.append(box.tag)
+            return SealedRecord(version: 1, zone: address.zone, keyVersion: keyVersion, salt: salt, sealed: sealed)
         } catch {
             throw .malformed
         }
+    }
+
+    /// `count` salts of 32 random bytes for as many seals, drawn from the system's random
+    /// generator at once (``SystemRandom``): one draw for a batch of records, where
+    /// `SymmetricKey(size:)` makes four for each.
+    public static func randomSalts(_ count: Int) -> [Data] {
+        guard count > 0 else { return [] }
+        let bytes = SystemRandom.bytes(32 * count)
+        return (0..<count).map { bytes.subdata(in: $0 * 32..<($0 + 1) * 32) }
     }
 
     /// Opens the envelope for `address` with `zoneKey`, which must be version `keyVersion` of

@@ -49,11 +49,22 @@ public struct RecordSealing: Sendable {
     /// The envelope of a change: `fieldsJSON` (the fields as the wire codec writes them, `{}`
     /// for a deletion) at revision `revision`, sealed for the record; as fields, and as the
     /// JSON the wire codec would write for them.
-    public func seal(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int) throws(EncryptionError) -> (fields: RecordFields, json: String) {
+    ///
+    /// `salt` is the seal's 32 random bytes, drawn here unless given (a batch draws its
+    /// records' at once: ``SealedRecord/randomSalts(_:)``).
+    public func seal(
+        fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data? = nil
+    ) throws(EncryptionError) -> (fields: RecordFields, json: String) {
         let plaintext = Data("{\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
         let version = keyring.newestVersion
         guard let key = keyring.dataKey(version: version) else { throw .malformed }
-        return try SealedRecord.seal(plaintext, for: address(recordType, recordId), zoneKey: key, keyVersion: version).envelope
+        let address = address(recordType, recordId)
+        let sealed = if let salt {
+            try SealedRecord.seal(plaintext, for: address, zoneKey: key, keyVersion: version, salt: salt)
+        } else {
+            try SealedRecord.seal(plaintext, for: address, zoneKey: key, keyVersion: version)
+        }
+        return sealed.envelope
     }
 
     /// A record from the server, opened: its fields and revision, or why not. A deletion is

@@ -35,12 +35,13 @@ extension SyncEngine {
     static func sealed(_ batch: PushBatch, at revisions: [Int], with sealing: RecordSealing) throws(SyncError) -> (ModifyRequest, [String?]) {
         var request = batch.request
         var texts: [String?] = []
+        let salts = SealedRecord.randomSalts(request.changes.count)
         for (index, change) in request.changes.enumerated() {
             let written = batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil
             let plaintext = change.operation == .delete ? "{}" : written ?? (change.fields ?? [:]).wireJSON
             do {
                 let envelope = try sealing.seal(fieldsJSON: plaintext, recordType: change.recordType, recordId: change.recordId,
-                                                revision: revisions[index])
+                                                revision: revisions[index], salt: salts[index])
                 request.changes[index].fields = envelope.fields
                 texts.append(envelope.json)
             } catch {

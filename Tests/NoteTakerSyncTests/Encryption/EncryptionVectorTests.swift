@@ -122,6 +122,21 @@ import Testing
         #expect(again.salt != sealed.salt && again.sealed != sealed.sealed, "every seal has its own key")
     }
 
+    /// A batch's salts are drawn at once from the system's generator: each 32 bytes, none
+    /// the same as another, nor as the next batch's; and a record sealed with one opens.
+    @Test func aBatchDrawsItsSaltsAtOnce() throws {
+        let salts = SealedRecord.randomSalts(500) + SealedRecord.randomSalts(500)
+        #expect(salts.allSatisfy { $0.count == 32 && $0.startIndex == 0 })
+        #expect(Set(salts).count == 1_000)
+        #expect(Set(salts.flatMap { $0 }).count > 250, "the bytes are spread over their values")
+        #expect(SealedRecord.randomSalts(0).isEmpty)
+        let zoneKey = SymmetricKey(size: .bits256)
+        let address = SealedRecord.Address(zone: "private", recordType: "note", recordId: "a")
+        let plaintext = Data(#"{"fields":{},"rev":1}"#.utf8)
+        let sealed = try SealedRecord.seal(plaintext, for: address, zoneKey: zoneKey, keyVersion: 1, salt: salts[7])
+        #expect(try sealed.open(for: address, zoneKey: zoneKey) == plaintext && sealed.salt == salts[7])
+    }
+
     /// A record's key is written as HKDF's two HMACs (one output block): the same bytes as
     /// swift-crypto's HKDF, for any zone key and salt.
     @Test func recordKeyIsHKDF() {
