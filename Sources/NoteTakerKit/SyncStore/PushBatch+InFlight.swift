@@ -67,14 +67,14 @@ extension PushBatch {
     /// ids, and the batches name the old ones): their changes wait in the outbox still, and go
     /// up in a new batch. Each creation a batch carried, which the server may have applied,
     /// keeps the fields it sent as its base: its new batch may carry more, and if refused
-    /// with the version the server made of the first, it merges with it from there. Every save
-    /// they carried is remembered (``ForgottenSaves``).
+    /// with the version the server made of the first, it merges with it from there (a tag's
+    /// base goes with it to its new id). Every save they carried is remembered (``ForgottenSaves``).
     static func forgetKeepingCreations(_ db: Database) throws {
         let batches = try loadAll(db)
         try ForgottenSaves.keep(db, batches)
         for batch in batches {
             for change in batch.request.changes where change.operation == .save && change.baseChangeTag == nil {
-                guard let type = RecordType(rawValue: change.recordType), type != .tag, let fields = change.fields, !fields.isSealed else { continue }
+                guard let type = RecordType(rawValue: change.recordType), let fields = change.fields, !fields.isSealed else { continue }
                 try db.execute(sql: "UPDATE \(type.table) SET syncBase = ? WHERE id = ? AND lastSyncedAt IS NULL AND syncBase IS NULL",
                                arguments: [fields.wireJSON, change.recordId.key])
             }

@@ -79,4 +79,28 @@ extension ConvertedTagTests {
             #expect(held.isEmpty, "\(held)")
         }
     }
+
+    /// Converting seed 3,000,427: the phone made Red (tagging a note with it) and sent it, its
+    /// answer lost, then changed its case to RED; the laptop fetched Red and converted. Taking
+    /// the conversion up, the phone held RED as a tag never synced, with no base: Red arrived
+    /// under the new id from the laptop, and the merge could not tell which side had changed.
+    @Test("a tag made here whose answer was lost, its case changed since, keeps the new case when another device's conversion sends the old one first")
+    func caseChangedAfterALostAnswer() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            _ = try phone.addTags(["Green"], toNote: note)
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost, options: .init()).sync()
+            #expect(lost.injected > 0)
+            _ = try phone.renameTag("Green", to: "GREEN")
+            try await EncryptedAccountTests.sync(laptop)
+            #expect(try laptop.tags().map(\.tag.name).contains("Green"))
+            try await Self.convert(laptop, server, finishing: false)
+
+            try await Conversion.logIn(phone, server)
+            for device in [laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
+            #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
+            try Self.expectTags(["GREEN", "Red", "Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
 }
