@@ -154,6 +154,7 @@ struct SimulationTests {
         3000148, // a note made here, its answer lost, replaced another device's plain-text edit of it: a tag added there was lost
         3000251, // a note named a tag the converting device had deleted: its last step waited for the tag for good
         3000427, // a tag made here, its answer lost, then renamed: the other device's conversion sent the old case, which won
+        3000849, // a tag made here and its case changed before it first synced met the same tag from elsewhere and yielded
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

@@ -68,7 +68,14 @@ extension RecordWriter {
     ///
     /// It goes up as a derived change: a tag is nothing but its name, so its deletion on
     /// another device at the same time wins, as it wins over tagging a note with it (see Sync.md).
+    ///
+    /// A tag with no base (made here, not synced yet) keeps what it was made as for its base:
+    /// merged with a copy of the same tag made elsewhere meanwhile, the new case then reads as
+    /// a change made here, and wins (converting seed 3,000,849).
     static func recase(_ db: Database, tag: Tag, to name: String) throws {
+        if let made = try SyncRecords.fields(db, .tag, tag.id.key) {
+            try db.execute(sql: "UPDATE tag SET syncBase = ? WHERE id = ? AND syncBase IS NULL", arguments: [made.wireJSON, tag.id.key])
+        }
         try db.execute(sql: "UPDATE tag SET name = ? WHERE id = ?", arguments: [name, tag.id.key])
         try Outbox.record(db, .tag, tag.id.key, derived: true)
         try SearchFields.refresh(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [tag.id.key]))
