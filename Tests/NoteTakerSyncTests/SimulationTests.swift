@@ -155,6 +155,7 @@ struct SimulationTests {
         3000251, // a note named a tag the converting device had deleted: its last step waited for the tag for good
         3000427, // a tag made here, its answer lost, then renamed: the other device's conversion sent the old case, which won
         3000849, // a tag made here and its case changed before it first synced met the same tag from elsewhere and yielded
+        3001062, // a device that never held a tag finished the conversion before the tag went up under its new id
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

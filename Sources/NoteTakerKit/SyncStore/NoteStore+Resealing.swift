@@ -130,10 +130,11 @@ extension NoteStore {
         }
     }
 
-    /// Whether a conversion's last step waits for tags under their new ids that notes here
-    /// name (``UnresolvedReferences/waitsForKeyedTag(_:)``).
+    /// Whether a conversion's last step waits for tags under their new ids: that notes here
+    /// name (``UnresolvedReferences/waitsForKeyedTag(_:)``), or that the server still holds
+    /// under their old ids (``RenamedTags/waitsForHeldTags(_:)``).
     package func waitsForRenamedTags() throws(NoteTakerError) -> Bool {
-        try read { db in try UnresolvedReferences.waitsForKeyedTag(db) }
+        try read { db in try UnresolvedReferences.waitsForKeyedTag(db) || RenamedTags.waitsForHeldTags(db) }
     }
 
     /// The hashes of the attachment files this device's notes name.

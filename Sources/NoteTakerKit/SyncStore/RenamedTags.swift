@@ -29,6 +29,28 @@ import GRDB
 /// same: a device taking the conversion up may send the tag later, as a change of its own that
 /// yields to it.
 enum RenamedTags {
+    /// Whether the server still holds, under its old id, a tag whose new id has not arrived
+    /// here (and that is not deleted here or seen deleted): the device that held it has yet to
+    /// send it there. A conversion's last step waits for it: taken now, it would delete the old
+    /// id with nothing in its place, and the devices following the conversion would delete the
+    /// tag from their notes (converting seed 3,001,062: a device taking the conversion up, that
+    /// never held the tag, finished the conversion before the converting device sent it).
+    static func waitsForHeldTags(_ db: Database) throws -> Bool {
+        let names = try SyncQuarantine.plaintextTagNames(db)
+        guard !names.isEmpty else { return false }
+        let identity = try DerivedIdentity.current(db)
+        guard identity.keyed != nil else { return false }
+        for name in names {
+            let id = identity.tagID(name).key
+            let settled = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM tag WHERE id = ?1) OR EXISTS (SELECT 1 FROM sync_tag_tombstone WHERE id = ?1)
+                    OR EXISTS (SELECT 1 FROM outbox WHERE recordType = 'tag' AND recordId = ?1 AND operation = 'delete')
+                """, arguments: [id]) ?? false
+            if !settled { return true }
+        }
+        return false
+    }
+
     /// What became of a renamed tag, as noted at the adoption.
     enum Kind: Int {
         case following = 0, deletedHere = 1, converting = 2

@@ -95,6 +95,18 @@ enum SyncQuarantine {
         return db.changesCount
     }
 
+    /// The names of the tags held in plain text under unkeyed ids (a version 5 UUID): the
+    /// server's copies of tags as they were before a conversion to encryption, not applied. A
+    /// name is read only to know what to wait for, never applied.
+    static func plaintextTagNames(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT fields FROM sync_quarantine
+            WHERE recordType = 'tag' AND deleted = 0 AND substr(recordId, 15, 1) = '5' AND \(notSealed)
+            """).compactMap { text in
+            (try? RecordFields(wireJSON: Array(text.utf8)))?[TagRecord.Field.name.rawValue]?.string
+        }
+    }
+
     /// A held record's fields are not an envelope: the canonical JSON of an envelope's fields
     /// begins with its marker, the first of its keys in byte order.
     private static let notSealed = "fields NOT LIKE '{\"\(RecordFields.sealedMarker)\":%'"
