@@ -29,6 +29,9 @@ enum SyncRevisions {
     /// The revisions seen of `records`, those there are.
     static func fetch(_ db: Database, _ records: [RecordRevision.Key]) throws -> [RecordRevision.Key: Int] {
         guard !records.isEmpty else { return [:] }
+        // None kept (no record here was seen above revision 1, as through a first sync): no
+        // look-up at all.
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_revision)")) == true else { return [:] }
         // One look-up by the primary key each: a batch's few hundred records, in a table of
         // every record of the account.
         let statement = try db.cachedStatement(sql: "SELECT revision FROM sync_revision WHERE recordType = ? AND recordId = ?")
