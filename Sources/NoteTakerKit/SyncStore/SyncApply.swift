@@ -145,6 +145,9 @@ struct SyncApply {
                 try forgetDeletion(db, type, key, tombstone: keepingTombstone ? record.changeTag : nil)
             case .reopenAgainstTombstone:
                 try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
+                // It goes up against the deletion now, however often it failed against the
+                // version before (one in plain text, while a conversion to encryption went on).
+                try Outbox.resetFailure(db, type, key)
             case .resendAttachments:
                 try Outbox.recordSaves(db, .attachment, selection: "SELECT id FROM attachment WHERE noteId = ?", arguments: [key])
             case .merge(let derivedYields):

@@ -5,7 +5,8 @@ import Testing
 @testable import NoteTakerSync
 
 /// A note changed on two devices across a conversion: made on one, its answer lost, and
-/// tagged on the other; tagged on one with a tag the converting device deleted.
+/// tagged on the other; tagged on one with a tag the converting device deleted; edited on one
+/// and deleted on the other.
 extension ConvertedTagTests {
     /// Converting seed 3,000,148: the phone's new note reached the server, its answer lost; the
     /// laptop tagged it (in plain text) and converted the account. The phone, taking the
@@ -58,6 +59,27 @@ extension ConvertedTagTests {
             #expect(try laptop.resealingPass() == nil, "the laptop took the last step")
             #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
             try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
+        }
+    }
+
+    /// Converting seed 3,001,176: the phone's edit, refused three times against the tablet's
+    /// version in plain text, waited as failed; the laptop then deleted the note, and the phone,
+    /// meeting the deletion, reopened the note against it (an edit outranks a deletion) but
+    /// left the change failed: it never went up.
+    @Test("an edit refused against a version in plain text during a conversion goes up when the note's deletion arrives instead, and brings the note back")
+    func editRefusedAgainstPlainTextOutranksTheDeletion() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.refusedAgainstPlainText(server) { phone, note in
+                _ = try phone.updateNote(id: note, title: "Plans, from the phone")
+            }
+            _ = try laptop.trashNotes(ids: [note])
+            _ = try laptop.purgeNotes(ids: [note])
+
+            for device in [laptop, phone, laptop] { try await EncryptedAccountTests.sync(device) }
+            #expect(try phone.syncSummary().failures.isEmpty)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.note(id: note).title == "Plans, from the phone", "\(name)")
+            }
         }
     }
 }
