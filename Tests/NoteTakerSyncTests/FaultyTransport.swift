@@ -126,6 +126,8 @@ final class FaultyTransport: SyncTransport, Sendable {
         try await base.uploadResealedAsset(address: address, from: file)
     }
 
+    func accountStatus() async throws(SyncError) -> AccountStatus { try await base.accountStatus() }
+
     func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
         guard fault == .plaintextDropCut else { return try await base.dropPlaintext() }
         inject()

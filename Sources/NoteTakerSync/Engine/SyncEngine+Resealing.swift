@@ -36,11 +36,14 @@ extension SyncEngine {
                 }
                 next = page.next
             case .plaintext:
-                // A note here names a tag under its new id that has not arrived: the device that
-                // converts sends it once it has fetched everything. Dropped now, its old id would
-                // go with nothing in its place, and a device following the conversion would take
-                // the tag for one deleted before it. The next sync looks again.
-                guard try !local({ try $0.waitsForRenamedTags() }) else { return }
+                // A note here names a tag under its new id that has not arrived, or the server
+                // holds a tag under its old id only: the device that held it sends it once it
+                // has fetched everything. Dropped now, its old id would go with nothing in its
+                // place, and a device following the conversion would take the tag for one
+                // deleted before it. The next sync looks again, unless the server holds nothing
+                // in plain text any more (another device finished the conversion; a copy held
+                // here is then of a tag gone).
+                if try local({ try $0.waitsForRenamedTags() }), (try await transport.accountStatus().unsealedRecords ?? 0) > 0 { return }
                 do {
                     _ = try await transport.dropPlaintext()
                 } catch .server(let code, _) where code == APIErrorCode.unsealedRecords.rawValue {

@@ -40,6 +40,9 @@ public protocol SyncTransport: Sendable {
     /// Asks the server to delete what the account, converted to end-to-end encryption, still
     /// holds in plain text: ``APIErrorCode/unsealedRecords`` while a record is not sealed.
     func dropPlaintext() async throws(SyncError) -> PlaintextDropped
+    /// The account's status: its usage, and, for an end-to-end encrypted account, how many of
+    /// its records are not sealed yet (tags under unkeyed ids counted).
+    func accountStatus() async throws(SyncError) -> AccountStatus
 }
 
 extension SyncTransport {
@@ -79,5 +82,10 @@ extension SyncTransport {
     /// A transport without plaintext to drop (test doubles) drops nothing.
     public func dropPlaintext() async throws(SyncError) -> PlaintextDropped {
         PlaintextDropped(versions: 0, files: 0, tombstones: 0)
+    }
+
+    /// A transport without accounts (test doubles) answers an empty one's status.
+    public func accountStatus() async throws(SyncError) -> AccountStatus {
+        AccountStatus(username: "", recordCount: 0, usedBytes: 0, quotaBytes: 0)
     }
 }

@@ -51,6 +51,11 @@ extension SimulatedNetwork {
         try await service.status(of: try await service.authenticate(token: token)).unsealedRecords ?? 0
     }
 
+    /// The account's status, as a device asks it (through the network's faults).
+    func accountStatus(token: String) async throws(SyncError) -> AccountStatus {
+        try await faulty(token) { service, account, _ in try await service.status(of: account) }
+    }
+
     /// The last step of a conversion: the server deletes what it holds in plain text.
     func dropPlaintext(token: String) async throws(SyncError) -> PlaintextDropped {
         try await faulty(token) { service, account, twice in

@@ -270,4 +270,5 @@ struct SimulatedTransport: SyncTransport {
         try await network.resealVersion(token: token, recordId: recordId, resealed)
     }
     func dropPlaintext() async throws(SyncError) -> PlaintextDropped { try await network.dropPlaintext(token: token) }
+    func accountStatus() async throws(SyncError) -> AccountStatus { try await network.accountStatus(token: token) }
 }
