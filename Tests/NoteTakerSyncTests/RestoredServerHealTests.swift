@@ -70,6 +70,52 @@ struct RestoredServerHealTests {
         await admin.stop()
     }
 
+    /// Converting seed 3,001,797 of the simulation, without encryption: the heal took every
+    /// record here over the server's copy, and a device that had not fetched another's changes
+    /// made before the backup undid them (a folder's rename).
+    @Test("a device that heals first keeps what another device changed before the backup and it never fetched")
+    func aStaleDeviceHealingFirstKeepsOthersChanges() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        let folder = try laptop.createFolder(name: "Projects")
+        let plan = try laptop.createNote(NoteDraft(title: "Plan", body: "v1"))
+        let list = try laptop.createNote(NoteDraft(title: "List", body: "one\ntwo\nthree\nfour"))
+        try await admin.engine(laptop).sync()
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        _ = try laptop.renameFolder(id: folder.id, to: "Work")
+        _ = try laptop.updateNote(id: plan.id, body: "v2 from the laptop")
+        _ = try laptop.updateNote(id: list.id, body: "zero\none\ntwo\nthree\nfour")
+        try await admin.engine(laptop).sync()
+        try await admin.backUp()
+
+        // The tablet's batch is answered after the backup (its edit of the list merged with the
+        // laptop's first); it fetches nothing else before the restore.
+        _ = try tablet.store.createNote(NoteDraft(title: "After", body: "answered after the backup"))
+        _ = try tablet.store.updateNote(id: list.id, body: "one\ntwo\nthree\nfour\nfive")
+        var pushed = SyncReport()
+        try await admin.engine(tablet.store).push(into: &pushed)
+        try await admin.engine(tablet.store).push(into: &pushed)
+        #expect(try !tablet.store.hasPushableChanges())
+        #expect(try tablet.store.note(id: list.id).body == "zero\none\ntwo\nthree\nfour\nfive")
+        try await admin.restore()
+
+        let report = try await admin.engine(tablet.store).sync()
+        #expect(report.serverRestored)
+        #expect(try tablet.store.folder(id: folder.id).name == "Work")
+        #expect(try tablet.store.note(id: plan.id).body == "v2 from the laptop")
+        #expect(try tablet.store.note(id: list.id).body == "zero\none\ntwo\nthree\nfour\nfive")
+        // The server's older text of the list (the version the tablet merged with) is kept in a
+        // conflict copy, as a heal keeps any text the server holds that this device never had.
+        #expect(try tablet.store.conflicts().map(\.serverBody) == ["zero\none\ntwo\nthree\nfour"])
+        try await admin.engine(laptop).sync()
+        #expect(try laptop.folder(id: folder.id).name == "Work")
+        #expect(try laptop.note(id: plan.id).body == "v2 from the laptop")
+        #expect(try laptop.note(id: list.id).body == "zero\none\ntwo\nthree\nfour\nfive")
+        #expect(try tablet.titles().filter { !$0.contains("conflict copy") } == ["After", "List", "Plan"])
+        await admin.stop()
+    }
+
     /// Seed 7956 of the simulation: the batch kept in flight behind an answered one was sent
     /// again after the restore with the tokens it was first sent with, which the restored
     /// server held; taken, its answer replaced the token that told of the restore, and the

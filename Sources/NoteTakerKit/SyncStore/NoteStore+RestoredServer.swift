@@ -8,6 +8,13 @@ import GRDB
 /// change token from the history it lost and refuses it (``SyncError/serverRestored``);
 /// the device then heals:
 ///
+/// 0. When the server still holds the change token this device last fetched with (only the
+///    token of a batch answered after the backup is unknown to it), this device first
+///    fetches what changed since that token, as any pull does, with no authored token
+///    (``catchUpBeforeHeal()``): changes other devices made before the backup, which this
+///    device never fetched, merge against its bases instead of losing to its older copies
+///    in the heal. A record fetched then at a version no newer than the one this device
+///    synced (its own batch after the fetch; ``SyncApply``) is left for the heal.
 /// 1. Everything here is queued to go up again, against no change tag and no merge base
 ///    (``adoptRestoredServer()``): nothing here is taken to be on the server any more.
 /// 2. Everything is fetched again and merged with what is here, this device's side winning
@@ -25,10 +32,29 @@ import GRDB
 /// goes up sealed against it (``SyncEngine``), the pass seals the plain-text versions, and its
 /// last step has the server delete what is left in plain text (docs/encryption.md §2.4).
 extension NoteStore {
+    /// Starts catching up with a server restored from an older copy before the heal: the
+    /// next pull fetches from this device's change token without its authored token (the
+    /// one the server refused, perhaps). False, and nothing changed, when this device
+    /// fetched nothing yet: the heal then starts at once (``adoptRestoredServer()``).
+    package func catchUpBeforeHeal() throws(NoteTakerError) -> Bool {
+        try write { db in
+            guard try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken) != nil else { return false }
+            try SyncState.set(db, .catchingUpBeforeHeal, "1")
+            try SyncState.set(db, .authoredToken, nil)
+            return true
+        }
+    }
+
+    /// Whether this device catches up with a restored server before healing.
+    package func catchesUpBeforeHeal() throws(NoteTakerError) -> Bool {
+        try read { db in try SyncState.get(db, .catchingUpBeforeHeal) != nil }
+    }
+
     /// Queues everything here to go up again to a server restored from an older copy, and
     /// starts the heal; deletions waiting here stay.
     package func adoptRestoredServer() throws(NoteTakerError) {
         try write { db in
+            try SyncState.set(db, .catchingUpBeforeHeal, nil)
             try Self.requeueEverything(db, keepingDeletions: true)
             try SyncState.set(db, .healingRestoredServer, String(sources.now.storageValue))
             if try DerivedIdentity.current(db).keyed != nil, try Self.pass(db) == nil { try Self.keep(ResealingPass(below: 1), db) }

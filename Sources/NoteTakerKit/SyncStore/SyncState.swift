@@ -11,6 +11,9 @@ enum SyncState {
         /// Set while this device heals from a server restored from an older copy (see
         /// `NoteStore+RestoredServer.swift`); the last such event, for `sync status`.
         case healingRestoredServer, restoredServer
+        /// Set while this device catches up with a restored server that still holds its change
+        /// token, before the heal (see `NoteStore+RestoredServer.swift`).
+        case catchingUpBeforeHeal
         /// Set while this device lists everything on a server that purged deletions it had
         /// not fetched (see `NoteStore+PurgedTombstones.swift`).
         case listingAfterPurge

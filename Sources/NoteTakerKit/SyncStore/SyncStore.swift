@@ -77,6 +77,11 @@ package protocol SyncStore: Sendable {
 
     // MARK: A server restored, or one that purged deletions
 
+    /// Starts catching up with a restored server that may still hold this device's change
+    /// token, before the heal; false when this device fetched nothing yet.
+    func catchUpBeforeHeal() throws(NoteTakerError) -> Bool
+    /// Whether this device catches up with a restored server before healing.
+    func catchesUpBeforeHeal() throws(NoteTakerError) -> Bool
     /// Queues everything here to go up again to a server restored from an older copy.
     func adoptRestoredServer() throws(NoteTakerError)
     /// Whether this device is healing from a restored server.

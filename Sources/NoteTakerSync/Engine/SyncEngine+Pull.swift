@@ -20,13 +20,15 @@ extension SyncEngine {
     ///
     /// A server restored from an older copy (``SyncError/serverRestored``) gets everything
     /// here queued to go up again, and the pull starts from scratch, this device's side
-    /// winning every merge (see `NoteStore+RestoredServer.swift`). A server that purged
+    /// winning every merge (see `NoteStore+RestoredServer.swift`); first, when the server
+    /// still holds this device's change token, the pull catches up from it as usual. A server that purged
     /// deletions this device had not fetched (``SyncError/tombstonesPurged``; with no token,
     /// deletions newer than what it holds: ``ChangesQuery/holding``) gets everything listed
     /// again, and what is no longer listed is deleted here (see
     /// `NoteStore+PurgedTombstones.swift`).
     func pull(into report: inout SyncReport) async throws(SyncError) {
         var healing = try local { try $0.healsRestoredServer() }
+        var catchingUp = try local { try $0.catchesUpBeforeHeal() }
         var listing = try local { try $0.listsAfterPurge() }
         var direct = try local { try $0.pullsFromScratch() }
         // A pull that began with no token relies on no deletion the server may have purged
@@ -55,8 +57,15 @@ extension SyncEngine {
                 case .resyncRequired where !restarted:
                     try local { try $0.resetChangeToken() }
                 case .serverRestored where !restarted:
+                    if !catchingUp, !healing, try local({ try $0.catchUpBeforeHeal() }) {
+                        // Perhaps only the authored token is from the history the server lost.
+                        catchingUp = true
+                        query = try local { try $0.changesQuery() }
+                        fetch = prefetch(query)
+                        continue
+                    }
                     try local { try $0.adoptRestoredServer() }
-                    healing = true
+                    (healing, catchingUp) = (true, false)
                     direct = try local { try $0.pullsFromScratch() }
                 case .tombstonesPurged where !listedAfterPurge:
                     listedAfterPurge = true
@@ -100,6 +109,11 @@ extension SyncEngine {
         if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }
         try indexPendingNotes()
         try forgetDeletedRevisions()
+        if catchingUp {
+            // Caught up: the heal fetches everything again, merging with this device's side winning.
+            try local { try $0.adoptRestoredServer() }
+            return try await pull(into: &report)
+        }
         if healing {
             try local { try $0.finishRestoredServerHeal() }
             report.serverRestored = true

@@ -171,8 +171,9 @@ public actor SyncEngine {
         do throws(SyncError) {
             try await push(into: &report)
         } catch .serverRestored {
-            // Nothing went up: everything does, after the pull from scratch below merged it.
-            try local { try $0.adoptRestoredServer() }
+            // Nothing went up: everything does, after the pull from scratch below merged it;
+            // first, the pull catches up from this device's change token, if the server holds it.
+            try local { store in if try !store.catchUpBeforeHeal() { try store.adoptRestoredServer() } }
         }
         try await pull(into: &report)
         // Merging leaves changes to send back; a few more rounds settle them. A restored

@@ -76,7 +76,8 @@ struct EngineCycleTests {
     @Test("a restored server: everything here goes up again, the pull heals with this device winning, the report says so")
     func restoredServerHeals() async throws {
         let store = SyncStoreDouble(notes: [Self.note(1).recordId], token: "t9")
-        let transport = ScriptedTransport([.failure(.serverRestored), Self.page([Self.note(1)], token: "t1")])
+        // The change token is refused too: the catch-up before the heal is refused in turn.
+        let transport = ScriptedTransport([.failure(.serverRestored), .failure(.serverRestored), Self.page([Self.note(1)], token: "t1")])
         let engine = SyncEngine(syncStore: store, transport: transport, options: .init(policy: .serverWins))
         let report = try await engine.sync()
         #expect(report.serverRestored)
@@ -88,5 +89,22 @@ struct EngineCycleTests {
             return
         }
         #expect(!store.healsRestoredServer())
+    }
+
+    @Test("a restored server that holds this device's change token: the pull catches up from it as usual, then heals")
+    func restoredServerCatchesUpFirst() async throws {
+        let store = SyncStoreDouble(notes: [Self.note(1).recordId], token: "t9")
+        let transport = ScriptedTransport([
+            .failure(.serverRestored), Self.page([Self.note(2)], token: "t10"), Self.page([Self.note(1), Self.note(2)], token: "t11"),
+        ])
+        let engine = SyncEngine(syncStore: store, transport: transport, options: .init(policy: .serverWins))
+        let report = try await engine.sync()
+        #expect(report.serverRestored)
+        #expect(store.calls.filter { ["catchUpBeforeHeal", "adoptRestoredServer", "finishRestoredServerHeal"].contains($0) }
+            == ["catchUpBeforeHeal", "adoptRestoredServer", "finishRestoredServerHeal"])
+        // The catch-up merged as any pull does; the heal with this device's side winning.
+        let policies = store.state.withLock { $0.policies.map { "\($0)" } }
+        #expect(policies.first == "\(MergePolicy.serverWins)" && policies.last == "\(MergePolicy.localWins)")
+        #expect(!store.catchesUpBeforeHeal() && !store.healsRestoredServer())
     }
 }

@@ -14,6 +14,7 @@ final class SyncStoreDouble: SyncStore {
         var token: String?
         var staged: [SyncRecord] = []
         var healing = false
+        var catchingUp = false
         var listing = false
         /// Every call, by name, in order.
         var calls: [String] = []
@@ -121,10 +122,20 @@ final class SyncStoreDouble: SyncStore {
 
     func indexPendingNotes(progress: ReindexProgress?) {}
 
+    func catchUpBeforeHeal() -> Bool {
+        state.withLock {
+            $0.calls.append("catchUpBeforeHeal")
+            $0.catchingUp = $0.token != nil
+            return $0.catchingUp
+        }
+    }
+
+    func catchesUpBeforeHeal() -> Bool { state.withLock { $0.catchingUp } }
+
     func adoptRestoredServer() {
         state.withLock {
             $0.calls.append("adoptRestoredServer")
-            ($0.healing, $0.token, $0.staged) = (true, nil, [])
+            ($0.healing, $0.catchingUp, $0.token, $0.staged) = (true, false, nil, [])
         }
     }
 
