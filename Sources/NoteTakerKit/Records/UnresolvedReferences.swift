@@ -145,8 +145,7 @@ enum UnresolvedReferences {
     static func waitsForKeyedTag(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM sync_reference r WHERE property = 'tagIds' AND substr(targetId, 15, 1) = '8'
-                AND NOT EXISTS (SELECT 1 FROM sync_tag_tombstone WHERE id = r.targetId)
-                AND NOT EXISTS (SELECT 1 FROM outbox WHERE recordType = 'tag' AND recordId = r.targetId AND operation = 'delete'))
+                AND NOT \(TagTombstones.deletedSQL("r.targetId")))
             """) ?? false
     }
 

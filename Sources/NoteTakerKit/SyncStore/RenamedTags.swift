@@ -43,8 +43,7 @@ enum RenamedTags {
         for name in names {
             let id = identity.tagID(name).key
             let settled = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM tag WHERE id = ?1) OR EXISTS (SELECT 1 FROM sync_tag_tombstone WHERE id = ?1)
-                    OR EXISTS (SELECT 1 FROM outbox WHERE recordType = 'tag' AND recordId = ?1 AND operation = 'delete')
+                SELECT EXISTS (SELECT 1 FROM tag WHERE id = ?1) OR \(TagTombstones.deletedSQL("?1"))
                 """, arguments: [id]) ?? false
             if !settled { return true }
         }

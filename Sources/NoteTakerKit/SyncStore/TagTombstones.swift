@@ -22,6 +22,15 @@ enum TagTombstones {
             """)
     }
 
+    /// SQL true when the tag whose id is `id` (an SQL expression) is deleted as far as this
+    /// device knows: seen deleted on the server, or its deletion waiting to go up here.
+    static func deletedSQL(_ id: String) -> String {
+        """
+        (EXISTS (SELECT 1 FROM sync_tag_tombstone WHERE id = \(id)) \
+        OR EXISTS (SELECT 1 FROM outbox WHERE recordType = 'tag' AND recordId = \(id) AND operation = 'delete'))
+        """
+    }
+
     /// Notes that the server holds tag `id` deleted, at `changeTag`.
     static func remember(_ db: Database, id: String, changeTag: String) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_tag_tombstone (id, changeTag) VALUES (?, ?)")
