@@ -228,4 +228,33 @@ struct TombstonePurgeTests {
             #expect(malformed.status == .badRequest)
         }
     }
+
+    /// Converting seed 3,002,257 of the simulation: a tag the converting device deleted under its
+    /// keyed id had its tombstone purged; a device taking the conversion up then sent the tag
+    /// under that id (as it sends every tag it held under the old one), and it came back.
+    @Test("an encrypted account whose conversion is not finished (a tag under its unkeyed id left) keeps its tombstones until it is")
+    func conversionUnderWayKeepsTombstones() async throws {
+        let server = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
+        try await server.test { client in
+            let token = try await client.register("ada")
+            let (plainTag, keyedTag) = (UUID(uuidString: "3f2a8c1e-5b7d-5e21-9a0b-1c2d3e4f5a6b")!, UUID(uuidString: "3f2a8c1e-5b7d-8e21-9a0b-1c2d3e4f5a6b")!)
+            _ = try await client.modify(token, [RecordChange(recordType: "tag", recordId: plainTag, operation: .save, baseChangeTag: nil,
+                                                             fields: ["name": .string("Work")])])
+            let change = PasswordChange(currentPassword: "correct horse", newPassword: "a login secret", keys: AccountKeysTests.keys())
+            #expect(try await client.send(.put, "/v1/accounts/current/password", token: token, json: change).status == .noContent)
+            let saved = try await client.modify(token, [RecordChange(recordType: "tag", recordId: keyedTag, operation: .save, baseChangeTag: nil,
+                                                                     fields: ResealingTests.envelope(key: 1, "work"))])
+            _ = try await client.modify(token, [RecordChange(recordType: "tag", recordId: keyedTag, operation: .delete,
+                                                             baseChangeTag: saved.results[0].changeTag, fields: nil)])
+            _ = try await client.changes(token, since: try await client.changes(token).token)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 0, "the conversion is under way")
+            #expect(try await client.changes(token).records.contains { $0.recordId == keyedTag && $0.deleted })
+
+            // Its last step deletes the tag under its unkeyed id: the tombstone goes at the next purge.
+            #expect(try await client.send(.delete, "/v1/accounts/current/plaintext", token: token).status == .ok)
+            _ = try await client.changes(token, since: try await client.changes(token).token)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            #expect(try await client.changes(token).records.isEmpty)
+        }
+    }
 }

@@ -10,6 +10,12 @@ import Foundation
 /// ``APIErrorCode/tombstonesPurged``: it fetches everything again and deletes what it
 /// synced, did not change, and no longer finds. The window is configurable
 /// (`--tombstone-days`).
+///
+/// An end-to-end encrypted account that still holds a tag under its unkeyed id (a conversion
+/// to encryption not finished: its last step deletes them all) keeps its tombstones: a device
+/// taking the conversion up gives its tags their keyed ids and sends them, and must meet the
+/// deletions of those ids made since (converting seed 3,002,257: a tag deleted by the
+/// converting device came back once its deletion was purged).
 public struct TombstoneRetention: Sendable, Hashable {
     /// The least time a tombstone is kept, in seconds.
     public var seconds: TimeInterval

@@ -30,6 +30,12 @@ extension PostgresSyncStorage {
             let removed = try await database.transaction { connection in
                 let latest = try await Self.first(
                     connection.query("SELECT sequence FROM account WHERE id = \(account) FOR UPDATE", logger: logger), Int64.self) ?? 0
+                let converting = try await Self.first(connection.query("""
+                    SELECT EXISTS (SELECT 1 FROM account WHERE id = \(account) AND keys IS NOT NULL)
+                        AND EXISTS (SELECT 1 FROM record WHERE account_id = \(account) AND record_type = 'tag' AND substr(record_id, 15, 1) = '5')
+                    """, logger: logger), Bool.self) ?? false
+                // A conversion to encryption under way (see ``TombstoneRetention``).
+                if converting { return Int64(0) }
                 // Every live session has applied the changes up to where it last fetched from;
                 // without one, nobody waits for anything.
                 let seen = try await Self.first(connection.query("""

@@ -9,7 +9,7 @@ extension SQLiteSyncStorage {
     private static let unsealedSQL = "json_extract(fields, '$.\"\(RecordFields.sealedMarker)\"') IS NULL"
 
     /// A tag under the id its name gives unkeyed (a version 5 UUID).
-    private static let unkeyedTagSQL = "recordType = 'tag' AND substr(recordId, 15, 1) = '5'"
+    static let unkeyedTagSQL = "recordType = 'tag' AND substr(recordId, 15, 1) = '5'"
 
     /// How many of the account's records, deletions (and, unless `unkeyedTags`, tags under
     /// unkeyed ids) aside, are not sealed.

@@ -30,6 +30,11 @@ extension SQLiteSyncStorage {
         var summary = PurgeSummary()
         for account in accounts {
             let removed = try await writer.write { db in
+                if try Bool.fetchOne(db, sql: "SELECT keys IS NOT NULL FROM account WHERE id = ?", arguments: [account]) == true,
+                   try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM record WHERE accountId = ? AND \(Self.unkeyedTagSQL))",
+                                     arguments: [account]) == true {
+                    return 0 // A conversion to encryption under way (see ``TombstoneRetention``).
+                }
                 // Every live session has applied the changes up to where it last fetched from;
                 // without one, nobody waits for anything.
                 let seen = try Int64.fetchOne(db, sql: """
