@@ -160,6 +160,7 @@ struct SimulationTests {
         3001289, // a device waited for good for a tag it held in plain text, though another device had finished the conversion
         3001797, // a device healing a restored server (its answered batch lost) undid a folder rename it had never fetched
         3002257, // a tag the converting device deleted came back from a device taking the conversion up, its deletion purged
+        3002602, // a heal's fetch after its batch left out a tag this device made before the backup and deleted after it
     ] as [UInt64])
     func foundConversionFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, converting: true).run()

@@ -186,6 +186,13 @@ extension NoteStore {
     package func changesQuery() throws(NoteTakerError) -> ChangesQuery {
         try read { db in
             var query = try SyncDevice.query(db, since: SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken))
+            if try SyncState.get(db, .healingRestoredServer) != nil {
+                // The heal fetches everything, this device's own changes too: the restored copy
+                // may hold one it changed or deleted since, that change lost with the restore, and
+                // the batch it sent again first would otherwise leave that one out (converting
+                // seed 3,002,602: a tag it had deleted since came back everywhere but here).
+                query.authoredToken = nil
+            }
             if try SyncState.get(db, .listingAfterPurge) != nil {
                 query.deviceId = nil
             } else if query.since == nil {
