@@ -171,8 +171,9 @@ import Testing
     enum WhileAway: CaseIterable, Sendable {
         /// Nothing more: the deletion arrives as the phone fetches.
         case nothing
-        /// The deletion was purged (months later, the phone logged out meanwhile): the phone
-        /// lists everything, and misses it all the same.
+        /// The deletion was purged months later, before the conversion began (no session used
+        /// since; none is purged while a conversion is under way): the phone lists everything,
+        /// and misses it all the same.
         case purged
         /// The laptop finished the conversion after the phone logged in: its last step deleted
         /// the tags under unkeyed ids, the deletion's tombstone among them.
@@ -188,11 +189,11 @@ import Testing
             try tablet.deleteTag("Red")
             try await EncryptedAccountTests.sync(tablet)
             try await EncryptedAccountTests.sync(laptop)
-            // The laptop stops once the server took the keys; the phone, behind, takes the conversion up.
-            try await Self.convert(laptop, server, finishing: false)
             if whileAway == .purged {
                 #expect(try await server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones >= 1)
             }
+            // The laptop stops once the server took the keys; the phone, behind, takes the conversion up.
+            try await Self.convert(laptop, server, finishing: false)
             try await Conversion.logIn(phone, server)
             if whileAway == .finished {
                 let report = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
