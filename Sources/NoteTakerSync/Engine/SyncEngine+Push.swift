@@ -18,7 +18,9 @@ extension SyncEngine {
                 // A server restored from an older copy may have lost the files it took for
                 // the batch: they go up again first (a file already there is not sent).
                 _ = try await uploadAssets(inflight.assetHashes, into: &report)
-                _ = try await settle(inflight, answer: try modify(inflight).value, into: &report)
+                let answer = try await modify(inflight).value
+                await learnKeys(answering: answer)
+                _ = try settle(inflight, answer: answer, into: &report)
             }
         }
         let total = try local { try $0.pushableChangeCount() }

@@ -70,6 +70,55 @@ import Testing
         }
     }
 
+    /// Converting seed 3,004,075 of the simulation: a device whose batch went up with its
+    /// answer lost sent it again once the conversion's last step had dropped the answers the
+    /// server kept, and another device had rotated the keys. The server answered with the
+    /// device's own note sealed with the new key; a batch sent again did not learn keys from
+    /// its answer, so the note was refused unopened, never taken as this device's own save,
+    /// and its tag, taken off here since, came back from a merge without a base.
+    @Test("a batch sent again after its answer was lost learns the key another device rotated to since, takes its own save, and a change made here since stands")
+    func batchSentAgainLearnsTheNewKey() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await AccountConversionTests.plainDevice(server)
+            _ = try laptop.createNote(NoteDraft(title: "Diary", body: "Monday\n"))
+            try await EncryptedAccountTests.sync(laptop)
+            let phone = try await AccountConversionTests.plainDevice(server)
+            _ = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: AccountConversionTests.oldPassword,
+                newPassword: AccountConversionTests.newPassword, allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            let cut = FaultyTransport(try laptop.syncTransport(), .plaintextDropCut)
+            let laptopSealing = try laptop.syncKeyring().map(RecordSealing.init(keyring:))
+            _ = try? await SyncEngine(store: laptop, transport: cut, options: .init(sealing: laptopSealing)).sync()
+            #expect(cut.injected == 1, "the conversion's last step is still to come")
+
+            try await AccountConversionTests.logIn(phone, server)
+            let note = try phone.createNote(NoteDraft(title: "Made on the phone", body: "first\n", tags: ["Work"]))
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            let sealing = try phone.syncKeyring().map(RecordSealing.init(keyring:))
+            _ = try? await SyncEngine(store: phone, transport: lost, options: .init(sealing: sealing)).sync()
+            #expect(lost.injected >= 1)
+
+            // The laptop takes the note, finishes the conversion (the answers kept go), and rotates.
+            let finished = try await laptop.syncEngine(transport: try laptop.syncTransport()).sync()
+            #expect(finished.conversionFinished, "\(finished)")
+            #expect(try laptop.note(id: note.id).tags == ["Work"])
+            #expect(try await laptop.rotateSyncKeys(password: AccountConversionTests.newPassword, minimumCost: 1 << 14) == 2)
+            try await EncryptedAccountTests.sync(laptop)
+            #expect(try await Self.keyVersions(laptop) == [2])
+
+            _ = try phone.removeTags(["Work"], fromNote: note.id)
+            let report = try await phone.syncEngine(transport: try phone.syncTransport()).sync()
+            #expect(report.errors == 0, "\(report)")
+            #expect(try phone.syncKeyring()?.newestVersion == 2)
+            #expect(try phone.syncSummary().held.isEmpty && phone.syncSummary().failures.isEmpty)
+            try await EncryptedAccountTests.sync(laptop)
+            for device in [phone, laptop] {
+                #expect(try device.note(id: note.id).tags == [], "the tag taken off on the phone stays off")
+                #expect(try device.note(id: note.id).body == "first\n")
+            }
+        }
+    }
+
     @Test("after a rotation the note versions and files the server keeps are sealed again with the new key, once; a new device reads them all")
     func keptVersionsSealedAgain() async throws {
         try await withLiveServer { server, _ in
