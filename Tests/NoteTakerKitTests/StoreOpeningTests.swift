@@ -108,7 +108,7 @@ struct StoreOpeningTests {
         let applied = try store.read { db in try NoteStore.migrator.appliedMigrations(db) }
         // The index keeps up to 64 MB of new entries in memory before writing a segment.
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT v FROM note_fts_config WHERE k = 'hashsize'") } == 64 << 20)
-        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change", "v19-no-syncing-status", "v20-unlisted-after-purge", "v21-tag-tombstones", "v22-tag-deletions-learned-late", "v23-preferences", "v24-sealed-record-revisions", "v25-import-bases", "v26-import-bases-as-digests", "v27-known-identities", "v28-published-notes", "v29-renamed-tags", "v30-renamed-tags-taken-up", "v31-note-tags-versions", "v32-converted-tags"])
+        #expect(applied == ["v1-schema", "v2-search", "v3-metrics", "v4-explicit-indexing", "v5-marked-facets", "v6-sync", "v7-references-and-derived-changes", "v8-staged-by-record", "v9-quarantine", "v10-history-and-revisions", "v11-version-devices", "v12-note-links", "v13-spaceless-search", "v14-spaceless-characters", "v15-deferred-indexing", "v16-larger-index-segments", "v17-edited-notes-stay-pending", "v18-note-bases-copied-on-change", "v19-no-syncing-status", "v20-unlisted-after-purge", "v21-tag-tombstones", "v22-tag-deletions-learned-late", "v23-preferences", "v24-sealed-record-revisions", "v25-import-bases", "v26-import-bases-as-digests", "v27-known-identities", "v28-published-notes", "v29-renamed-tags", "v30-renamed-tags-taken-up", "v31-note-tags-versions", "v32-converted-tags", "v33-synced-through"])
     }
 
     @Test("v31: a synced note's tags come from its version when another device sent it, from none when this one did")
@@ -132,6 +132,29 @@ struct StoreOpeningTests {
             try Row.fetchAll(db, sql: "SELECT title, tagsVersion FROM note ORDER BY id").map { "\($0["title"] as String): \(($0["tagsVersion"] as Int64?).map(String.init) ?? "none")" }
         }
         #expect(versions == ["From elsewhere: 12", "Sent here: none", "Never synced: none"])
+    }
+
+    @Test("v33: a store that synced before the marks were kept starts its synced mark at the highest change tag a row holds, and has fetched through none")
+    func syncedThroughStartsFromRows() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("NoteTaker.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: NoteStore.configuration())
+            try NoteStore.migrator.migrate(queue, upTo: "v32-converted-tags")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO note (id, title, body, createdAt, modifiedAt, changeTag)
+                    VALUES ('22222222-2222-2222-2222-222222222222', 'Nine', '', 0, 0, '9'),
+                           ('44444444-4444-4444-4444-444444444444', 'Never synced', '', 0, 0, NULL);
+                    INSERT INTO folder (id, name, createdAt, modifiedAt, changeTag) VALUES ('33333333-3333-3333-3333-333333333333', 'Twelve', 0, 0, '12');
+                    """)
+            }
+        }
+        let store = try NoteStore.open(at: url)
+        let marks = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state WHERE key IN ('syncedThrough', 'fetchedThrough')").map { "\($0["key"] as String)=\($0["value"] as String)" }
+        }
+        #expect(marks == ["syncedThrough=12"])
     }
 
     @Test func rowsAnOlderVersionLeftSyncingArePendingAgain() throws {

@@ -116,6 +116,44 @@ struct RestoredServerHealTests {
         await admin.stop()
     }
 
+    /// The catch-up before a heal leaves to the heal every record this device synced after
+    /// its last fetch, whatever version arrives: its own edit, answered after the backup and
+    /// lost with it, then edited again by another device after the restore (under a higher
+    /// number, as the restored server numbers from the backup on), stays this note's text,
+    /// the other's kept in a conflict copy, as the heal keeps every text the server holds.
+    @Test("an edit of this device lost with the restore, and edited elsewhere since, is kept as the note's text by the heal, the other's in a conflict copy")
+    func anEditLostWithTheRestoreAndEditedElsewhereStays() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        let plan = try laptop.createNote(NoteDraft(title: "Plan", body: "v1"))
+        try await admin.engine(laptop).sync()
+        let tablet = try Device("tablet", server: admin.server, token: admin.token)
+        try await tablet.sync()
+        try await admin.backUp()
+
+        // The tablet's edit is answered after the backup; it fetches nothing before the restore.
+        _ = try tablet.store.updateNote(id: plan.id, body: "v2 from the tablet")
+        var pushed = SyncReport()
+        try await admin.engine(tablet.store).push(into: &pushed)
+        #expect(try !tablet.store.hasPushableChanges())
+        try await admin.restore()
+
+        // The laptop, which never saw it, writes twice to the restored server, then edits the note.
+        _ = try laptop.createNote(NoteDraft(title: "After the restore", body: "one"))
+        try await admin.engine(laptop).sync()
+        _ = try laptop.updateNote(id: plan.id, body: "v2 from the laptop")
+        try await admin.engine(laptop).sync()
+
+        let report = try await admin.engine(tablet.store).sync()
+        #expect(report.serverRestored)
+        #expect(try tablet.store.note(id: plan.id).body == "v2 from the tablet")
+        #expect(try tablet.store.conflicts().map(\.serverBody) == ["v2 from the laptop"])
+        try await admin.engine(laptop).sync()
+        #expect(try laptop.note(id: plan.id).body == "v2 from the tablet")
+        #expect(try laptop.notes(NoteQuery(limit: 10)).contains { $0.body == "v2 from the laptop" }, "the laptop's text is in the conflict copy")
+        await admin.stop()
+    }
+
     /// Converting seed 3,002,602 of the simulation: a device whose heal's fetch failed sent
     /// everything again at its next sync, and the fetch after it, with that batch's authored
     /// token, left out every record this device had last written, those from before the backup

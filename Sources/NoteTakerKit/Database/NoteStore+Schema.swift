@@ -236,6 +236,10 @@ extension NoteStore {
             // A tag a conversion sends again under its keyed id names the version it carries.
             try ConvertedTags.create(db)
         }
+        migrator.registerMigration("v33-synced-through") { db in
+            // The catch-up before a restored server's heal tells what this device synced after its last fetch.
+            try SyncedThrough.startFromRows(db)
+        }
         return migrator
     }
 }

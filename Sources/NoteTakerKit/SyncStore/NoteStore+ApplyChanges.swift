@@ -70,6 +70,7 @@ extension NoteStore {
                 }
                 try Self.finishApplying(db, with: &apply, pullDone: !page.moreComing)
                 try SyncState.set(db, .changeToken, page.token)
+                try SyncedThrough.noteFetched(db, page)
                 return apply
             }
         } hold: { db, index, reason in

@@ -13,8 +13,9 @@ import GRDB
 ///    fetches what changed since that token, as any pull does, with no authored token
 ///    (``catchUpBeforeHeal()``): changes other devices made before the backup, which this
 ///    device never fetched, merge against its bases instead of losing to its older copies
-///    in the heal. A record fetched then at a version no newer than the one this device
-///    synced (its own batch after the fetch; ``SyncApply``) is left for the heal.
+///    in the heal. A record this device synced after its last fetch (by its own batch,
+///    answered then, perhaps after the backup: ``SyncedThrough``) is left for the heal,
+///    whatever version arrives.
 /// 1. Everything here is queued to go up again, against no change tag and no merge base
 ///    (``adoptRestoredServer()``): nothing here is taken to be on the server any more.
 /// 2. Everything is fetched again and merged with what is here, this device's side winning
@@ -39,7 +40,7 @@ extension NoteStore {
     package func catchUpBeforeHeal() throws(NoteTakerError) -> Bool {
         try write { db in
             guard try SyncState.get(db, .inboxToken) ?? SyncState.get(db, .changeToken) != nil else { return false }
-            try SyncState.set(db, .catchingUpBeforeHeal, "1")
+            try SyncState.set(db, .catchingUpBeforeHeal, String(try SyncedThrough.fetched(db)))
             try SyncState.set(db, .authoredToken, nil)
             return true
         }

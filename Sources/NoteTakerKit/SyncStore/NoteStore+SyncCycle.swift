@@ -44,7 +44,7 @@ extension NoteStore {
         try db.execute(sql: "DELETE FROM sync_revision")
         try ForgottenSaves.forgetEdits(db)
         let forgotten: [SyncState.Key] = keepingDeletions ? [.changeToken, .inboxToken, .authoredToken] : [.changeToken, .inboxToken, .serverId, .authoredToken]
-        for key in forgotten { try SyncState.set(db, key, nil) }
+        for key in forgotten + SyncedThrough.keys { try SyncState.set(db, key, nil) }
         try PushBatch.clearAll(db)
     }
 
@@ -171,6 +171,7 @@ extension NoteStore {
             try apply.flushIndex(db)
             try batch.clear(db)
             try SyncDevice.recordAnswer(db, response)
+            try SyncedThrough.noteAnswer(db, response)
             return (apply, try then(db))
         }
         try removeUnreferencedFiles(apply.releasedHashes)
@@ -217,6 +218,7 @@ extension NoteStore {
                 ])
             }
             try SyncState.set(db, .inboxToken, page.token)
+            try SyncedThrough.noteFetched(db, page)
         }
     }
 

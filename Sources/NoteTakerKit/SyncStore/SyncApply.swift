@@ -36,9 +36,11 @@ struct SyncApply {
     /// Whether this device heals from a restored server (`nil`: not looked yet; see
     /// `NoteStore+RestoredServer.swift`).
     var healing: Bool?
-    /// Whether this device catches up with a restored server before healing (`nil`: not
-    /// looked yet; see `NoteStore+RestoredServer.swift`).
-    var catchingUp: Bool?
+    /// While this device catches up with a restored server before healing, the change tag it
+    /// had fetched through, above which a record here was synced by its own batches since
+    /// (``SyncedThrough``); `Int64.max` otherwise (`nil`: not looked yet; see
+    /// `NoteStore+RestoredServer.swift`).
+    var catchingUpAbove: Int64?
     /// Whether records are held in quarantine (`nil`: not looked yet).
     var quarantined: Bool?
     /// Whether edits forgotten at a conversion to encryption wait (`nil`: not looked yet;
@@ -88,7 +90,7 @@ struct SyncApply {
     /// `resentCreation`: see ``ApplyDecision/Situation/resentCreation``.
     mutating func apply(_ db: Database, _ record: SyncRecord, fieldsText: String? = nil, absent: Bool = false,
                         refusedDeletion: Bool = false, sent: RecordChange? = nil, resentCreation: Bool = false) throws {
-        if !absent, try isOlderThanSyncedHere(db, record) { return }
+        if !absent, try isSyncedAfterLastFetch(db, record) { return }
         let outer = incoming
         incoming = record
         defer { incoming = outer }
@@ -289,15 +291,16 @@ struct SyncApply {
         return try Bool.fetchOne(db, sql: "SELECT lastSyncedAt IS NULL FROM \(type.table) WHERE id = ?", arguments: [sent.recordId.key]) ?? false
     }
 
-    /// Whether `record`, fetched while this device catches up with a restored server, is no
-    /// newer than the version this device synced of it (sent in a batch answered after its
-    /// last fetch): that version may be one the server lost, so the record is left for the
-    /// heal, which merges it with this device's side winning.
-    private mutating func isOlderThanSyncedHere(_ db: Database, _ record: SyncRecord) throws -> Bool {
-        if catchingUp == nil { catchingUp = try SyncState.get(db, .catchingUpBeforeHeal) != nil }
-        guard catchingUp == true, let type = RecordType(rawValue: record.recordType), let incoming = Int64(record.changeTag) else { return false }
+    /// Whether `record`, fetched while this device catches up with a restored server, is one
+    /// this device synced after its last fetch (by its own batch, answered then): that version
+    /// may be one the server lost, so the record is left for the heal, which merges it with
+    /// this device's side winning, whatever version arrives (another device's edit of it since
+    /// the restore too, its text then kept in a conflict copy).
+    private mutating func isSyncedAfterLastFetch(_ db: Database, _ record: SyncRecord) throws -> Bool {
+        if catchingUpAbove == nil { catchingUpAbove = try SyncState.get(db, .catchingUpBeforeHeal).map { Int64($0) ?? 0 } ?? .max }
+        guard let bound = catchingUpAbove, bound < .max, let type = RecordType(rawValue: record.recordType) else { return false }
         let synced = try String.fetchOne(db, sql: "SELECT changeTag FROM \(type.table) WHERE id = ?", arguments: [record.recordId.key])
-        return synced.flatMap(Int64.init).map { $0 >= incoming } ?? false
+        return synced.flatMap { Int64($0) }.map { $0 > bound } ?? false
     }
 
     /// Whether the server's text of a note that lost to this device's is one this note had

@@ -12,8 +12,12 @@ enum SyncState {
         /// `NoteStore+RestoredServer.swift`); the last such event, for `sync status`.
         case healingRestoredServer, restoredServer
         /// Set while this device catches up with a restored server that still holds its change
-        /// token, before the heal (see `NoteStore+RestoredServer.swift`).
+        /// token, before the heal (see `NoteStore+RestoredServer.swift`): the change tag it had
+        /// fetched through then (``SyncedThrough``).
         case catchingUpBeforeHeal
+        /// The highest change tag an answer or a fetched page brought here, and that mark when
+        /// this device last kept a fetched page's token (``SyncedThrough``).
+        case syncedThrough, fetchedThrough
         /// Set while this device lists everything on a server that purged deletions it had
         /// not fetched (see `NoteStore+PurgedTombstones.swift`).
         case listingAfterPurge
