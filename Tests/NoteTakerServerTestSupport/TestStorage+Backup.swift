@@ -26,7 +26,7 @@ extension TestStorage {
         switch (backup, database) {
         case (.sqlite(let copy), .sqlite(let directory)):
             let restored = directory.deletingLastPathComponent()
-                .appendingPathComponent("\(directory.lastPathComponent) restored \(UUID().uuidString)", isDirectory: true)
+                .appendingPathComponent("restored \(UUID().uuidString)", isDirectory: true)  // not longer at each restore
             try FileManager.default.copyItem(at: copy, to: restored)
             return .sqlite(restored)
         case (.postgres(let copy), .postgres):

@@ -26,6 +26,10 @@ struct Simulation {
     var sealed = false
     /// Whether the account starts without encryption and is converted midway (``SimulatedConversion``).
     var converting = false
+    /// Whether the operator backs the server up and restores it far more often than in other
+    /// runs (a server event one step in twelve, four in five of them a backup or a restore),
+    /// so that most seeds heal a restored server, many more than once.
+    var restoring = false
 
     struct Failure: Error, CustomStringConvertible {
         var seed: UInt64
@@ -137,11 +141,12 @@ struct Simulation {
                 } catch {
                     trace.append("\(step) d\(index + 1) sync failed: \(error)")
                 }
-            case 25..<27:
+            case 25..<(restoring ? 33 : 27):
                 // Some restarts are the operator's backups, and a later one may put the last
                 // backup back (drawn apart from the steps, so that seeds found before restores
                 // were simulated still replay as they did up to the first backup).
-                switch Int.random(in: 0..<10, using: &serverEvents) {
+                let event = Int.random(in: 0..<10, using: &serverEvents)
+                switch restoring ? event / 2 : event {
                 case 0..<2:
                     try await network.backUp()
                     log.serverBackedUp()
