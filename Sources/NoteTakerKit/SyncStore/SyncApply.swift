@@ -291,6 +291,18 @@ struct SyncApply {
         return try Bool.fetchOne(db, sql: "SELECT lastSyncedAt IS NULL FROM \(type.table) WHERE id = ?", arguments: [sent.recordId.key]) ?? false
     }
 
+    /// Whether `sent` is a creation (``isCreation(_:_:)``) that alone can have made its record on
+    /// the server: no batch this device forgot at a conversion to encryption carried another
+    /// creation of it (``PushBatch/forgetKeepingCreations(_:)`` keeps that one's fields as the
+    /// row's base), or the one it carried holds exactly these fields. Otherwise the forgotten
+    /// one may have made the record, and a deletion of it may not have seen what this one adds
+    /// (converting seed 3,004,856: an edit lost).
+    static func isOnlyCreation(_ db: Database, _ sent: RecordChange) throws -> Bool {
+        guard try isCreation(db, sent), let type = RecordType(rawValue: sent.recordType) else { return false }
+        guard let base = try SyncBase.fields(db, type, sent.recordId.key) else { return true }
+        return base == sent.fields
+    }
+
     /// Whether `record`, fetched while this device catches up with a restored server, is one
     /// this device synced after its last fetch (by its own batch, answered then): that version
     /// may be one the server lost, so the record is left for the heal, which merges it with
@@ -356,7 +368,7 @@ struct SyncApply {
             case .applyServerRecord(let resent):
                 if let record = result.serverRecord {
                     try apply(db, record, refusedDeletion: change.operation == .delete, sent: resent ? change : nil,
-                              resentCreation: resent && unchangedSince && Self.isCreation(db, change))
+                              resentCreation: resent && unchangedSince && Self.isOnlyCreation(db, change))
                 }
             case .recordFailure:
                 report.errors += 1

@@ -222,6 +222,45 @@ import Testing
         }
     }
 
+    /// Converting seed 3,004,856 of the simulation: a note made on a phone went up, its answer
+    /// lost; the phone edited it, took up the conversion (forgetting that batch, keeping its
+    /// creation as the note's base) and sent the note, as a creation, refused (the answer lost
+    /// too); the laptop deleted the note. Sent again, the creation met the deletion and was
+    /// taken for the only save that could have made the note, which the deletion followed:
+    /// the note went, and the phone's edit with it.
+    @Test("an edit sent with a note's creation after a conversion forgot an earlier creation of it outranks a deletion that never saw it")
+    func editAfterForgottenCreationBeatsDeletion() async throws {
+        try await withLiveServer { server, _ in
+            let laptop = try await Self.plainDevice(server)
+            let phone = try await Self.plainDevice(server)
+            let note = try phone.createNote(NoteDraft(title: "Draft", body: "one\n"))
+            let lost = FaultyTransport(try phone.syncTransport(), .answersLost)
+            _ = try? await SyncEngine(store: phone, transport: lost).sync()
+            #expect(lost.injected == 1)
+            try await EncryptedAccountTests.sync(laptop)
+            _ = try await laptop.encryptSyncAccount(
+                server: server.url, username: "ada", currentPassword: Self.oldPassword, newPassword: Self.newPassword,
+                allowInsecure: false, parameters: EncryptedAccountTests.cheap(), minimumCost: 1 << 14)
+            #expect(try await laptop.syncEngine(transport: try laptop.syncTransport()).sync().conversionFinished)
+
+            _ = try phone.updateNote(id: note.id, body: "one\ntwo\n")
+            try await Self.logIn(phone, server)
+            let lostAgain = FaultyTransport(try phone.syncTransport(), .answersLost)
+            let sealing = try phone.syncKeyring().map(RecordSealing.init(keyring:))
+            _ = try? await SyncEngine(store: phone, transport: lostAgain, options: .init(sealing: sealing)).sync()
+            #expect(lostAgain.injected == 1)
+
+            _ = try laptop.trashNotes(ids: [note.id])
+            _ = try laptop.purgeNotes(ids: [note.id])
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            for (name, device) in [("phone", phone), ("laptop", laptop)] {
+                #expect(try device.note(id: note.id).body == "one\ntwo\n", "\(name): the edit the deletion never saw brings the note back")
+            }
+        }
+    }
+
     @Test("a device that does not hold everything converts nothing: it says what is left, and the account stays as it was")
     func refusedUntilEverythingIsHeld() async throws {
         try await withLiveServer { server, token in
