@@ -21,6 +21,10 @@
 /// reference to a folder or tag that was deleted is not checked (the deletion unfiles and
 /// untags, on every device); folder cycles made by two devices are broken at the smallest id.
 ///
+/// A record a device holds without applying it (it did not open, or came in plain text while
+/// the device seals: `sync status` lists it) is not seen with the sync that brought it: a
+/// change the device makes to it is stamped with what the device had seen of it before.
+///
 /// A server restored from a backup loses what reached it after the backup, and each device
 /// that synced since heals it by sending everything it holds again, its own side winning
 /// (see `NoteStore+RestoredServer.swift`). Until every device has synced after the restore,
@@ -43,6 +47,9 @@ struct IntentLog {
 
     private(set) var writes: [Write] = []
     private var seen: [[Int]]
+    /// For each device, the records it held at its last complete sync, with what it had seen
+    /// before it first held each.
+    private var seenOfHeld: [[RecordKey: [Int]]]
     /// What a device that syncs completely learns: what every complete sync published.
     private var published: [Int]
     /// What the server held when it was last backed up: the last step of each device's.
@@ -54,6 +61,7 @@ struct IntentLog {
     init(devices: Int) {
         seen = Array(repeating: Array(repeating: -1, count: devices), count: devices)
         published = Array(repeating: -1, count: devices)
+        seenOfHeld = Array(repeating: [:], count: devices)
     }
 
     /// Logs what a device's operation changed, from its state before and after.
@@ -76,8 +84,11 @@ struct IntentLog {
 
     private mutating func record(device: Int, step: Int, changes: [(RecordKey, String, String)]) {
         let seenNow = seen[device]
+        let held = seenOfHeld[device]
         let stamp = { (key: RecordKey, property: String, value: String) in
-            Write(key: key, property: property, value: value, device: device, step: step, seen: seenNow)
+            var seen = held[key] ?? seenNow
+            seen[device] = seenNow[device]
+            return Write(key: key, property: property, value: value, device: device, step: step, seen: seen)
         }
         for (key, property, value) in changes {
             writes.append(stamp(key, property, value))
@@ -91,8 +102,11 @@ struct IntentLog {
     }
 
     /// A device finished a sync whose pull completed, at `step`; `pushedEverything` when its
-    /// outbox was empty after it, so everything it had seen is on the server.
-    mutating func synced(device: Int, pushedEverything: Bool, step: Int) {
+    /// outbox was empty after it, so everything it had seen is on the server; `holding` the
+    /// records it holds without applying them.
+    mutating func synced(device: Int, pushedEverything: Bool, holding: Set<RecordKey>, step: Int) {
+        let before = seen[device]
+        seenOfHeld[device] = Dictionary(uniqueKeysWithValues: holding.map { ($0, seenOfHeld[device][$0] ?? before) })
         seen[device] = zip(seen[device], published).map { max($0, $1) }
         if pushedEverything { published = zip(published, seen[device]).map { max($0, $1) } }
         for index in restores.indices where restores[index].healedAt == nil {

@@ -207,7 +207,10 @@ struct Simulation {
     /// Tells the oracle what a completed sync carried.
     private func noteSync(_ report: SyncReport, of index: Int, step: Int, _ devices: Devices, _ log: inout IntentLog) throws {
         guard report.errors == 0 else { return }
-        log.synced(device: index, pushedEverything: try devices[index].store.pendingChanges().isEmpty, step: step)
+        let store = devices[index].store
+        let held = try store.syncSummary().held.filter { ["note", "folder", "tag"].contains($0.recordType) }
+        log.synced(device: index, pushedEverything: try store.pendingChanges().isEmpty,
+                   holding: Set(held.map { RecordKey(type: $0.recordType, id: $0.recordId) }), step: step)
     }
 
     /// Settles the healed network and judges the end.
