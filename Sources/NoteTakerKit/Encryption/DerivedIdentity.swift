@@ -107,14 +107,16 @@ public struct DerivedIdentity: Sendable {
                 }
             }
         }
+        if adoption != .afresh { renamed.merge(try RenamedTags.noteDeletions(db, under: identity)) { kept, _ in kept } }
         try renameInNoteBases(db, renamed)
-        if adoption != .afresh { try RenamedTags.noteDeletions(db, under: identity) }
     }
 
-    /// Gives the renamed tags their new ids in the bases of the notes that keep a copy of
-    /// theirs (edited since they last synced): a note's merge would otherwise read each tag it
-    /// carries as added here, and one taken off it elsewhere would come back. (A note whose
-    /// base is itself as stored reads its tags as they now are.)
+    /// Gives the renamed tags, and those deleted here whose deletion waits, their new ids in
+    /// the bases of the notes that keep a copy of theirs (edited since they last synced): a
+    /// note's merge would otherwise read each tag it carries as added here, and one taken off
+    /// it elsewhere would come back; and a version naming a tag deleted here by its new id
+    /// would put it back on the note, were the tag made here again (converting seed
+    /// 3,007,204). (A note whose base is itself as stored reads its tags as they now are.)
     private static func renameInNoteBases(_ db: Database, _ renamed: [String: String]) throws {
         guard !renamed.isEmpty else { return }
         let rename = { (text: String) in renamingTags(text, renamed) }

@@ -89,18 +89,21 @@ enum RenamedTags {
     }
 
     /// At an adoption of `identity`: notes the new id of each tag deleted here whose deletion
-    /// waits, unless a tag of that name was made here again since.
-    static func noteDeletions(_ db: Database, under identity: DerivedIdentity) throws {
+    /// waits, unless a tag of that name was made here again since. Returns them by old id.
+    static func noteDeletions(_ db: Database, under identity: DerivedIdentity) throws -> [String: String] {
         let waiting = try Row.fetchAll(db, sql: """
             SELECT d.id, d.name FROM sync_deleted_tag_name d
             JOIN outbox o ON o.recordType = 'tag' AND o.recordId = d.id AND o.operation = 'delete'
             """)
+        var noted: [String: String] = [:]
         for row in waiting {
-            let new = identity.tagID(row["name"]).key
+            let (old, new): (String, String) = (row["id"], identity.tagID(row["name"]).key)
             let madeAgain = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tag WHERE id = ?)", arguments: [new]) ?? false
-            guard new != row["id"], !madeAgain else { continue }
+            guard new != old, !madeAgain else { continue }
             try note(db, new, .deletedHere)
+            noted[old] = new
         }
+        return noted
     }
 
     /// Notes that tag `id`, named so now, was held by the server under `oldId`.

@@ -168,10 +168,8 @@ struct SyncApply {
             // while a conversion to encryption went on) goes up against this one.
             try Outbox.resetFailure(db, type, key)
         }
-        if renamed == .deletedHere, !record.deleted, let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
-            // Deleted here under its old id, before this device adopted the keyed ids.
-            try RecordWriter.deleteTag(db, Tag(row: tag))
-            cache.forgetFoldersAndTags()
+        if renamed == .deletedHere, !record.deleted {
+            try deleteAgain(db, tag: key, version: record.changeTag, madeAgain: situation.exists)
         }
     }
 

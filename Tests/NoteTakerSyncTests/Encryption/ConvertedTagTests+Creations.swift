@@ -6,7 +6,8 @@ import Testing
 
 /// A note changed on two devices across a conversion: made on one, its answer lost, and
 /// tagged on the other; tagged on one with a tag the converting device deleted; edited on one
-/// and deleted on the other.
+/// and deleted on the other. A tag deleted on one before it learned of the conversion and
+/// made again there after.
 extension ConvertedTagTests {
     /// Converting seed 3,000,148: the phone's new note reached the server, its answer lost; the
     /// laptop tagged it (in plain text) and converted the account. The phone, taking the
@@ -79,6 +80,30 @@ extension ConvertedTagTests {
             #expect(try phone.syncSummary().failures.isEmpty)
             for (name, device) in [("laptop", laptop), ("phone", phone)] {
                 #expect(try device.note(id: note).title == "Plans, from the phone", "\(name)")
+            }
+        }
+    }
+
+    /// Converting seed 3,007,204: the phone deleted a tag before it learned of the conversion
+    /// and made it again after (tagging a new note), under its new id; the converting laptop's
+    /// version of the tag under that id, arriving, was taken for the one the phone deleted,
+    /// and the tag made again was deleted with it.
+    @Test("a tag deleted here before this device learned of the conversion and made again after stays, on the notes tagged since only")
+    func deletedHereAndMadeAgainAfterLearningOfIt() async throws {
+        try await withLiveServer { server, _ in
+            let (laptop, phone, note) = try await Self.twoDevices(server)
+            try phone.deleteTag("Red")
+            try await Self.convert(laptop, server)
+
+            try await Conversion.logIn(phone, server)
+            let again = try phone.createNote(NoteDraft(title: "Errands", body: "stamps\n", tags: ["Red"]))
+            try await EncryptedAccountTests.sync(phone)
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
+            for (name, device) in [("laptop", laptop), ("phone", phone)] {
+                #expect(try device.tags().map(\.tag.name) == ["Red", "Work"], "\(name)")
+                #expect(try device.note(id: note).tags == ["Work"], "\(name)")
+                #expect(try device.note(id: again.id).tags == ["Red"], "\(name)")
             }
         }
     }
