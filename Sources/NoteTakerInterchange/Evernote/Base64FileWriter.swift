@@ -31,7 +31,7 @@ struct Base64FileWriter {
     mutating func finish() -> String {
         decode(final: true)
         try? handle?.close()
-        return md5.finalize().map { String(format: "%02x", $0) }.joined()
+        return md5.finalize().lowercaseHex
     }
 
     private mutating func decode(final: Bool) {

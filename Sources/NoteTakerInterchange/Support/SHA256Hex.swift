@@ -3,5 +3,5 @@ import Foundation
 
 /// Hex SHA-256 of some bytes.
 func sha256Hex(_ data: some DataProtocol) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(data: data).lowercaseHex
 }

@@ -63,7 +63,7 @@ extension FileSeal {
             try? FileManager.default.removeItem(at: destination)
             throw error
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().lowercaseHex
     }
 
     private static func copying(from source: URL, to destination: URL, _ body: (FileHandle, FileHandle) throws -> Void) throws {

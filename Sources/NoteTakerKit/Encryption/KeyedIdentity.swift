@@ -23,7 +23,7 @@ public struct KeyedIdentity: Sendable {
 
     /// The address a file with this plaintext SHA-256 is stored under: lowercase hex.
     public func fileAddress(contentSHA256: Data) -> String {
-        mac(Data("file".utf8) + [0] + contentSHA256).map { String(format: "%02x", $0) }.joined()
+        mac(Data("file".utf8) + [0] + contentSHA256).lowercaseHex
     }
 
     private func mac(_ message: Data) -> [UInt8] {

@@ -86,7 +86,7 @@ package struct AttachmentFiles {
             try output.write(contentsOf: chunk)
         }
         try output.synchronize()
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let hash = hasher.finalize().lowercaseHex
         return Stored(contentHash: hash, size: size, header: header)
     }
 

@@ -95,6 +95,6 @@ enum SessionToken {
 
     /// The hash under which a token is stored.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).lowercaseHex
     }
 }

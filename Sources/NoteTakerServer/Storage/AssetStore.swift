@@ -71,7 +71,7 @@ public struct UploadCheck {
     /// Checks the whole upload's SHA-256.
     func verify() throws {
         guard checksContent else { return }
-        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let actual = hasher.finalize().lowercaseHex
         guard actual == expectedHash else {
             throw SyncServerError(.hashMismatch, "The uploaded file's SHA-256 is \(actual), not \(expectedHash) as its address says. Nothing was stored.")
         }

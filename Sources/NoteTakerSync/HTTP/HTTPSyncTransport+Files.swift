@@ -130,7 +130,7 @@ extension HTTPSyncTransport {
         } catch {
             throw .store(.fileUnreadable(path: file.path, reason: error.localizedDescription))
         }
-        let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let actual = hasher.finalize().lowercaseHex
         guard actual == hash else {
             throw .server(code: "hashMismatch", message: "The downloaded attachment file does not match its SHA-256; it was not saved.")
         }

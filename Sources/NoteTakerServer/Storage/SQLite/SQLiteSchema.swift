@@ -188,7 +188,7 @@ extension SQLiteSyncStorage {
                 ALTER TABLE account ADD COLUMN kdf TEXT;
                 ALTER TABLE account ADD COLUMN keys TEXT;
                 """)
-            let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+            let hex = (0..<32).map { _ in UInt8.random(in: .min ... .max) }.lowercaseHex
             try db.execute(sql: "INSERT INTO server_info (key, value) VALUES ('loginDecoySecret', ?)", arguments: [hex])
         }
         migrator.registerMigration("v14-recovery-hash") { db in

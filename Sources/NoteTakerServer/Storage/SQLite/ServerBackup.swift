@@ -120,7 +120,7 @@ public enum ServerBackup {
             size += Int64(chunk.count)
         }
         try output.synchronize()
-        guard !checkingHash || digest.finalize().map({ String(format: "%02x", $0) }).joined() == hash else {
+        guard !checkingHash || digest.finalize().lowercaseHex == hash else {
             throw SyncServerError(.hashMismatch, "The attachment file \(hash) in \(source.path) does not match its SHA-256: it is damaged; nothing was copied.")
         }
         return size
