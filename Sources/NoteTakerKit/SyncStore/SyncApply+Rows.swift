@@ -108,20 +108,17 @@ extension SyncApply {
     /// version arrived) stays, as one made again while its deletion waits does
     /// (``Outbox/append(_:_:_:_:derived:)``): the deletion goes up first, taking the tag off
     /// the notes elsewhere, and the tag goes up over it after (``forgetDeletion(_:_:_:tombstone:)``),
-    /// on the notes tagged here since (converting seed 3,007,204). Those go up again after the
-    /// deletion, so that they name the tag from after it; a note that carries the tag from
-    /// a version sent elsewhere loses it here too, as it does everywhere the deletion goes.
+    /// on the notes tagged here since (converting seed 3,007,204), which go up again after the
+    /// deletion, so that they name the tag from after it. (A note tagged elsewhere that
+    /// arrives meanwhile takes the tag made again here; the device that tagged it takes the
+    /// tag off when the deletion reaches it, and sends the note without it.)
     mutating func deleteAgain(_ db: Database, tag key: String, version: String, madeAgain: Bool) throws {
         if madeAgain {
             try db.execute(sql: "INSERT OR REPLACE INTO sync_deleted (recordType, recordId, changeTag) VALUES ('tag', ?, ?)",
                            arguments: [key, version])
             try db.execute(sql: "UPDATE tag SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending' WHERE id = ?", arguments: [key])
             try Outbox.record(db, .tag, key, .delete)
-            let notes = try String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [key])
-            try db.execute(sql: """
-                DELETE FROM noteTag WHERE tagId = ? AND noteId IN (SELECT id FROM note WHERE tagsVersion IS NOT NULL)
-                """, arguments: [key])
-            try RecordWriter.requeue(db, noteIds: notes)
+            try RecordWriter.requeue(db, noteIds: String.fetchAll(db, sql: "SELECT noteId FROM noteTag WHERE tagId = ?", arguments: [key]))
         } else if let tag = try Row.fetchOne(db, sql: "SELECT \(Columns.tag) FROM tag WHERE id = ?", arguments: [key]) {
             try RecordWriter.deleteTag(db, Tag(row: tag))
         }

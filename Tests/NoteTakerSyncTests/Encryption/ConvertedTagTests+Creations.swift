@@ -56,7 +56,7 @@ extension ConvertedTagTests {
             _ = try phone.addTags(["Red"], toNote: note)
 
             try await Conversion.logIn(phone, server)
-            for device in [phone, laptop, phone, laptop] { try await EncryptedAccountTests.sync(device) }
+            for device in [phone, laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
             #expect(try laptop.resealingPass() == nil, "the laptop took the last step")
             #expect(try await laptop.syncTransport().accountStatus().unsealedRecords == 0)
             try Self.expectTags(["Work"], on: note, [("laptop", laptop), ("phone", phone)])
@@ -87,23 +87,30 @@ extension ConvertedTagTests {
     /// Converting seed 3,007,204: the phone deleted a tag before it learned of the conversion
     /// and made it again after (tagging a new note), under its new id; the converting laptop's
     /// version of the tag under that id, arriving, was taken for the one the phone deleted,
-    /// and the tag made again was deleted with it.
+    /// and the tag made again was deleted with it. A note from elsewhere tagged here since
+    /// keeps it too.
     @Test("a tag deleted here before this device learned of the conversion and made again after stays, on the notes tagged since only")
     func deletedHereAndMadeAgainAfterLearningOfIt() async throws {
         try await withLiveServer { server, _ in
             let (laptop, phone, note) = try await Self.twoDevices(server)
+            let shopping = try laptop.createNote(NoteDraft(title: "Shopping", body: "milk\n"))
+            try await EncryptedAccountTests.sync(laptop)
+            try await EncryptedAccountTests.sync(phone)
             try phone.deleteTag("Red")
             try await Self.convert(laptop, server)
+            let holiday = try laptop.createNote(NoteDraft(title: "Holiday", body: "tickets\n", tags: ["Red"]))
+            try await EncryptedAccountTests.sync(laptop)
 
             try await Conversion.logIn(phone, server)
             let again = try phone.createNote(NoteDraft(title: "Errands", body: "stamps\n", tags: ["Red"]))
-            try await EncryptedAccountTests.sync(phone)
-            try await EncryptedAccountTests.sync(laptop)
-            try await EncryptedAccountTests.sync(phone)
+            _ = try phone.addTags(["Red"], toNote: shopping.id)
+            for device in [phone, laptop, phone, laptop, phone] { try await EncryptedAccountTests.sync(device) }
             for (name, device) in [("laptop", laptop), ("phone", phone)] {
                 #expect(try device.tags().map(\.tag.name) == ["Red", "Work"], "\(name)")
                 #expect(try device.note(id: note).tags == ["Work"], "\(name)")
                 #expect(try device.note(id: again.id).tags == ["Red"], "\(name)")
+                #expect(try device.note(id: shopping.id).tags == ["Red"], "\(name)")
+                #expect(try device.note(id: holiday.id).tags == [], "\(name)")
             }
         }
     }
