@@ -140,9 +140,13 @@ enum RenamedTags {
     /// Only a deletion in plain text deletes a tag taken up: made before the conversion, by a
     /// person. A sealed deletion of an old id is a rename (a device converting, or taking the
     /// conversion up, sends the tag under its new id in a batch of its own, which may arrive
-    /// later); a person's deletion sealed names the new id too (``settle(_:)``).
+    /// later); a person's deletion sealed names the new id too (``settle(_:)``). But in a
+    /// listing after a purge, any deletion of an old id counts, as an old id the listing does
+    /// not hold does (``crossOffUnlisted(_:)``): the listing holds the rename's save under the
+    /// new id, which crosses the tag off, unless that was deleted since and its tombstone
+    /// purged, as a person's deletion of the new id may have been (converting seed 3,008,687).
     static func arrived(_ db: Database, id: String, deleted: Bool, sealed: Bool = false) throws -> Kind? {
-        if deleted, !sealed {
+        if deleted, try !sealed || SyncState.get(db, .listingAfterPurge) != nil {
             try db.cachedStatement(sql: "UPDATE sync_renamed_tag SET oldDeleted = 1 WHERE oldId = ?").execute(arguments: [id])
         }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM sync_renamed_tag WHERE id = ? RETURNING kind, oldId"),
