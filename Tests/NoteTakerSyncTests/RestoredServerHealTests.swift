@@ -260,6 +260,49 @@ struct RestoredServerHealTests {
         await admin.stop()
     }
 
+    /// Restoring seed 1937 of the simulation: a device healing a restored server sent
+    /// everything again, and its fetch after was cut; the server was restored again (losing
+    /// what the heal sent), and purged deletions. The heal's next fetch, which named no batch
+    /// of this device's, did not notice the second restore: refused for the purge, the device
+    /// listed everything and deleted as gone what the restore had lost (a folder made here,
+    /// on no other device).
+    @Test("a device whose heal is cut short notices the server restored again, and deletes nothing the restore lost")
+    func aHealCutShortNoticesASecondRestore() async throws {
+        let admin = try await ServerOperator.start()
+        let laptop = try NoteStore.inMemory()
+        _ = try laptop.createNote(NoteDraft(title: "Before", body: "in the backup"))
+        try await admin.engine(laptop).sync()
+        let phone = try Device("phone", server: admin.server, token: admin.token)
+        try await phone.sync()
+        try await admin.backUp()
+        let after = try laptop.createNote(NoteDraft(title: "After", body: "made after the backup"))
+        try await admin.engine(laptop).sync()
+        try await admin.restore()
+
+        // The heal: its first fetch is cut before anything goes up, then everything goes up
+        // and the fetch after it is cut.
+        for fault in [FaultyTransport.Fault.listingCut, .fetchCut] {
+            let cut = FaultyTransport(try HTTPSyncTransport(server: admin.server.url, token: admin.token), fault)
+            await #expect(throws: SyncError.self) { try await SyncEngine(store: laptop, transport: cut, options: .init()).sync() }
+            #expect(cut.injected == 1)
+        }
+        #expect(try !laptop.hasPushableChanges())
+        try await admin.restore()
+        let temporary = try phone.store.createNote(NoteDraft(title: "Temporary"))
+        try await phone.sync()
+        _ = try phone.store.trashNotes(ids: [temporary.id])
+        _ = try phone.store.purgeNotes(ids: [temporary.id])
+        try await phone.sync()
+        #expect(try await admin.server.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+
+        let report = try await admin.engine(laptop).sync()
+        #expect(report.serverRestored)
+        #expect(try laptop.note(id: after.id).body == "made after the backup")
+        try await phone.sync()
+        #expect(try phone.titles() == ["After", "Before"])
+        await admin.stop()
+    }
+
     /// Seed 7636 of the simulation: a note sent again for a restored server, its request lost,
     /// went up once more after another device had changed the note; taken for the note's
     /// creation, what it sent became the merge's base, and the edit after the backup was lost.

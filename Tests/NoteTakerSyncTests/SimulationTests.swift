@@ -129,6 +129,15 @@ struct SimulationTests {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()
     }
 
+    /// The same, for seeds of the restoring run (``simulateRestores()``).
+    @Test("restoring seeds that once found a fault still pass", arguments: [
+        1_937,  // a heal cut short did not notice the server restored again, and listed after a purge: a folder the restore lost was deleted
+        2_123,  // as 1937: the devices differed
+    ] as [UInt64])
+    func foundRestoringFaults(seed: UInt64) async throws {
+        _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, restoring: true).run()
+    }
+
     /// The same, for seeds whose fault showed end to end encrypted.
     @Test("sealed seeds that once found a fault still pass", arguments: [
         907,    // a rotation's re-seal, sent after the server purged a folder's deletion the device had missed, made the folder again

@@ -191,8 +191,10 @@ extension NoteStore {
                 // The heal fetches everything, this device's own changes too: the restored copy
                 // may hold one it changed or deleted since, that change lost with the restore, and
                 // the batch it sent again first would otherwise leave that one out (converting
-                // seed 3,002,602: a tag it had deleted since came back everywhere but here).
-                query.authoredToken = nil
+                // seed 3,002,602: a tag it had deleted since came back everywhere but here). It
+                // still names the batch it sent again, so that a server restored once more
+                // meanwhile is noticed, not listed after a purge (restoring seed 1937).
+                query.deviceId = nil
             }
             if try SyncState.get(db, .listingAfterPurge) != nil {
                 query.deviceId = nil
