@@ -251,10 +251,16 @@ public struct SyncService: Sendable {
     }
 
     /// Tells the push streams of every process on the storage about an event (this
-    /// process's directly when there is no broadcast, or the broadcast fails).
+    /// process's directly when there is no broadcast, or the broadcast fails; a session's
+    /// end, directly always).
     func announce(_ event: ServerEvent) async {
+        // A session's end takes effect on this node at once, not when the broadcast comes back:
+        // a notification this node's listener misses (connecting, or connecting again) would
+        // leave the session's streams open. Ending a stream twice does nothing.
+        let endsSessions = if case .changed = event { false } else { true }
+        if endsSessions { await notifier.apply(event) }
         if let broadcast, (try? await broadcast.publish(event)) != nil { return }
-        await notifier.apply(event)
+        if !endsSessions { await notifier.apply(event) }
     }
 
     /// Tells every listening device of this process the newest change of its account: what
