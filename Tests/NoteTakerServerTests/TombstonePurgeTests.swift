@@ -169,6 +169,24 @@ struct TombstonePurgeTests {
         }
     }
 
+    /// Restoring seed 2816 of the simulation: a device kept the token of a fetch that found
+    /// the account empty, sent a note, and missed the note's deletion, purged meanwhile.
+    @Test("a fetch from a token taken when the account was empty answers 410 once anything was purged")
+    func tokenOfAnEmptyAccountRefused() async throws {
+        let server = try await TestServer(tombstoneRetention: TombstoneRetention(seconds: 0))
+        try await server.test { client in
+            let session = try await client.register("ada")
+            let empty = try await client.changes(session).token
+            #expect(try await client.send(.get, "/v1/changes?since=\(empty)", token: session).status == .ok)
+            let made = try await deletedNote(server, client, session)
+            _ = try await client.changes(session, since: made.afterDeletion)
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            let stale = try await client.send(.get, "/v1/changes?since=\(empty)", token: session)
+            #expect(stale.status == .gone)
+            #expect(try stale.decode(APIErrorBody.self).error == .tombstonesPurged)
+        }
+    }
+
     @Test("a fetch from scratch holding a version from before a purged deletion answers 410; holding a later one, or none, it answers")
     func fetchFromScratchHoldingOldVersions() async throws {
         try await withDeletion { server, client, sessions, _ in

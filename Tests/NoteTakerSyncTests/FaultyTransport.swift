@@ -12,6 +12,8 @@ final class FaultyTransport: SyncTransport, Sendable {
         case listingCut
         /// The network goes as changes are asked for.
         case fetchCut
+        /// The network goes as changes are asked for once a batch was answered.
+        case fetchCutAfterBatch
         /// A listing's first page says more is coming, and the network goes as the next
         /// one is asked for.
         case listingCutAfterFirstPage
@@ -54,7 +56,13 @@ final class FaultyTransport: SyncTransport, Sendable {
     func health() async throws(SyncError) -> HealthResponse { try await base.health() }
 
     func fetchChanges(_ query: ChangesQuery) async throws(SyncError) -> ChangesResponse {
-        if fault == .fetchCut || (fault == .listingCut && query.since == nil && query.listing) {
+        let cut = switch fault {
+        case .fetchCut: true
+        case .listingCut: query.since == nil && query.listing
+        case .fetchCutAfterBatch: modifies.withLock { $0 > 0 }
+        default: false
+        }
+        if cut {
             inject()
             throw .unreachable("the network went")
         }
@@ -101,6 +109,7 @@ final class FaultyTransport: SyncTransport, Sendable {
             return try await base.modify(request, fieldsJSON: fieldsJSON)
         }
         let answer = try await base.modify(request, fieldsJSON: fieldsJSON)
+        if fault == .fetchCutAfterBatch { modifies.withLock { $0 += 1 } }
         guard fault == .answersLost else { return answer }
         inject()
         throw .unreachable("answer lost")

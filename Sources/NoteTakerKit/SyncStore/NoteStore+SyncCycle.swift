@@ -224,9 +224,10 @@ extension NoteStore {
         }
     }
 
-    /// Forgets the change token and anything staged, for a resync from scratch.
-    package func resetChangeToken() throws(NoteTakerError) {
-        try write { db in try Self.forgetChangeToken(db) }
+    /// Forgets the change token and anything staged, for a resync from scratch; the
+    /// authored token too unless `keepingAuthoredToken`.
+    package func resetChangeToken(keepingAuthoredToken: Bool = false) throws(NoteTakerError) {
+        try write { db in try Self.forgetChangeToken(db, keepingAuthoredToken: keepingAuthoredToken) }
     }
 
     /// Forgets the change token and anything staged, and the authored token unless

@@ -57,8 +57,9 @@ package protocol SyncStore: Sendable {
 
     /// What to fetch next: the change token, and what this device holds.
     func changesQuery() throws(NoteTakerError) -> ChangesQuery
-    /// Forgets the change token: the next pull starts from nothing.
-    func resetChangeToken() throws(NoteTakerError)
+    /// Forgets the change token, and the authored token unless `keepingAuthoredToken`: the
+    /// next pull starts from nothing.
+    func resetChangeToken(keepingAuthoredToken: Bool) throws(NoteTakerError)
     /// Whether this pull starts from nothing, so its pages may be applied as they arrive.
     func pullsFromScratch() throws(NoteTakerError) -> Bool
     /// Applies a page as it came, with what opening it found; `nil`, having changed nothing,

@@ -30,8 +30,9 @@ extension SyncService {
         let page = try await storing {
             try await storage.changes(account: account.id, after: after, skipping: own, limit: limit, maxBytes: SyncLimits.maxPageBytes)
         }
-        // Checked after reading, so that a purge during the read is noticed too.
-        if after > 0, !query.listing { try await checkNotPurged(after: after, account: account.id) }
+        // Checked after reading, so that a purge during the read is noticed too. A token from
+        // when the account was empty (at 0) counts: the device relies on every deletion since.
+        if query.since != nil, !query.listing { try await checkNotPurged(after: after, account: account.id) }
         // A fetch from nothing by a device holding records from before: their deletions
         // are newer than what it holds, and it must not miss those purged.
         if after == 0, let holding = query.holding.flatMap({ Int64($0) }) { try await checkNotPurged(after: holding, account: account.id) }

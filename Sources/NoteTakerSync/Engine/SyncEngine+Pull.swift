@@ -37,10 +37,11 @@ extension SyncEngine {
         // deletions purged since that token may be of records it already crossed off, so
         // the server refuses it then, and the listing starts again from nothing.
         var query = try local { try $0.changesQuery() }
-        let fromNothing = query.since == nil && query.authoredToken == nil
         query.listing = direct
         var received = 0
         var restarted = false
+        // What the fetch the pull last (re)started from asked for, and how much came since.
+        var start = (everything: query.asksForEverything, received: 0)
         // A fetch from nothing refused for deletions purged past what it holds (after a
         // restart above too) lists everything, once.
         var listedAfterPurge = false
@@ -55,12 +56,13 @@ extension SyncEngine {
                 // everything from what the store asks for now.
                 switch error {
                 case .resyncRequired where !restarted:
-                    try local { try $0.resetChangeToken() }
+                    try local { try $0.resetChangeToken(keepingAuthoredToken: false) }
                 case .serverRestored where !restarted:
                     if !catchingUp, !healing, try local({ try $0.catchUpBeforeHeal() }) {
                         // Perhaps only the authored token is from the history the server lost.
                         catchingUp = true
                         query = try local { try $0.changesQuery() }
+                        start = (query.asksForEverything, 0)
                         fetch = prefetch(query)
                         continue
                     }
@@ -78,6 +80,7 @@ extension SyncEngine {
                 restarted = true
                 query = try local { try $0.changesQuery() }
                 query.listing = true
+                start = (query.asksForEverything, 0)
                 fetch = prefetch(query)
                 continue
             }
@@ -89,6 +92,7 @@ extension SyncEngine {
             if page.moreComing { fetch = prefetch(query) }
             let policy = healing ? MergePolicy.localWins : options.policy
             received += page.records.count
+            start.received += page.records.count
             progress?(.fetching(received: received))
             if direct, let applied = try local({ try $0.applyPage(page, policy: policy, noting: sealed) }) {
                 report.add(applied)
@@ -98,12 +102,14 @@ extension SyncEngine {
             }
             if !page.moreComing { break }
         }
-        if fromNothing, !restarted, received == 0 {
-            // A first pull that found nothing (the account was empty) keeps no token: one for
-            // nothing would stand for "fetched up to here" in the next pull, which could not
-            // then name the oldest version this device holds (see ChangesQuery.holding), and
-            // the deletions of what it sends meanwhile could be purged unseen.
-            try local { try $0.resetChangeToken() }
+        if start.everything, start.received == 0 {
+            // A pull from nothing that found nothing (the account was empty: a first sync, or a
+            // heal of a server restored to a copy from before anything was sent) keeps no
+            // token: one for nothing would stand for "fetched up to here" in the next pull,
+            // which could not then name the oldest version this device holds (see
+            // ChangesQuery.holding), and the deletions of what it sends meanwhile could be
+            // purged unseen (restoring seed 2816: a note deleted elsewhere stayed here).
+            try local { try $0.resetChangeToken(keepingAuthoredToken: true) }
         }
         if listing, try local({ try $0.stageUnlistedDeletions() }) > 0 { direct = false }
         if !direct { try applyStaged(into: &report, policy: healing ? .localWins : options.policy) }
@@ -187,4 +193,10 @@ extension SyncEngine {
         }
         try local { try $0.makeThumbnails(hashes: missing) }
     }
+}
+
+extension ChangesQuery {
+    /// Asks for every record from the beginning, this device's own too: an answer with none
+    /// means the account holds nothing.
+    var asksForEverything: Bool { since == nil && (authoredToken == nil || deviceId == nil) }
 }

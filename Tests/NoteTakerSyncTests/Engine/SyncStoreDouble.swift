@@ -74,7 +74,7 @@ final class SyncStoreDouble: SyncStore {
 
     func changesQuery() -> ChangesQuery { state.withLock { ChangesQuery(since: $0.token) } }
 
-    func resetChangeToken() {
+    func resetChangeToken(keepingAuthoredToken: Bool) {
         state.withLock {
             $0.calls.append("resetChangeToken")
             $0.token = nil
