@@ -18,11 +18,11 @@ import Testing
         vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
-    private func vector(_ name: String) throws -> [String: Any] {
+    func vector(_ name: String) throws -> [String: Any] {
         try #require(vectors[name] as? [String: Any], "no vector \(name)")
     }
 
-    private func bytes(_ value: Any?) throws -> Data {
+    func bytes(_ value: Any?) throws -> Data {
         var text = try #require(value as? String).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
         return try #require(Data(base64Encoded: text))
@@ -30,7 +30,7 @@ import Testing
 
     private func key(_ value: Any?) throws -> SymmetricKey { SymmetricKey(data: try bytes(value)) }
 
-    private func raw(_ key: SymmetricKey) -> Data { key.withUnsafeBytes { Data($0) } }
+    func raw(_ key: SymmetricKey) -> Data { key.withUnsafeBytes { Data($0) } }
 
     @Test(arguments: ["kdf_quick", "kdf_production"])
     func passwordKeys(name: String) throws {
