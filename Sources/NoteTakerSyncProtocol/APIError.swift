@@ -71,4 +71,10 @@ public enum APIErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case unsealedRecords
     /// Another account holds a published page of that id (409); nothing was changed.
     case pageTaken
+    /// The account may not do this in a share (403): a member that is not its owner changing
+    /// its members or keys, or the owner leaving it; nothing was changed.
+    case forbidden
+    /// A share's members record changed meanwhile (409: another of the owner's devices wrote
+    /// the next epoch first); nothing was changed: fetch it again, then try again.
+    case membersChanged
 }

@@ -83,6 +83,22 @@ public enum SyncAPI {
     public static let unpublishPage = Endpoint(method: "DELETE", path: "/v1/published/{id}")
     /// A published page's sealed blob, to anyone (no session).
     public static let publishedPage = Endpoint(method: "GET", path: "/v1/published/{id}")
+    /// The shares the account is a member of, invitations included (``ShareSummary``).
+    public static let shares = Endpoint(method: "GET", path: "/v1/zones")
+    /// Deletes a share, by its owner.
+    public static let deleteShare = Endpoint(method: "DELETE", path: "/v1/zones/{zone}")
+    /// Puts a share's members record, by its owner (``SignedShareMembers``).
+    public static let putShareMembers = Endpoint(method: "PUT", path: "/v1/zones/{zone}/members")
+    /// A share's members record, to a member.
+    public static let shareMembers = Endpoint(method: "GET", path: "/v1/zones/{zone}/members")
+    /// Puts a share's key boxes, by its owner (``ZoneKeyBox``).
+    public static let putZoneKeys = Endpoint(method: "PUT", path: "/v1/zones/{zone}/keys")
+    /// A member's own key boxes of a share.
+    public static let zoneKeys = Endpoint(method: "GET", path: "/v1/zones/{zone}/keys")
+    /// Accepts an invitation to a share.
+    public static let acceptShare = Endpoint(method: "PUT", path: "/v1/zones/{zone}/membership")
+    /// Leaves a share, or declines an invitation.
+    public static let leaveShare = Endpoint(method: "DELETE", path: "/v1/zones/{zone}/membership")
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
@@ -91,6 +107,7 @@ public enum SyncAPI {
         login, logout, nameSession, sessions, endSession,
         changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
         publishedPages, publishPage, unpublishPage, publishedPage,
+        shares, deleteShare, putShareMembers, shareMembers, putZoneKeys, zoneKeys, acceptShare, leaveShare,
     ]
 }
 

@@ -69,6 +69,9 @@ struct OpenAPITests {
                 status: "unavailable", apiVersion: "v1", serverId: "s", maxBatchSize: 500, version: "1.2.3", database: "unreachable", message: "m"),
             "APIErrorBody": APIErrorBody(error: .badRequest, message: "m"),
             "PublishedPageSummary": PublishedPageSummary(id: "AAAAAAAAAAAAAAAAAAAAAA", size: 32, createdAt: 0),
+            "SignedShareMembers": SignedShareMembers(members: "{}", signature: "s"),
+            "ZoneKeyBox": ZoneKeyBox(zone: "z", version: 1, member: "m", from: "f", enc: "e", sealed: "s"),
+            "ShareSummary": ShareSummary(zone: "z", owner: "o", role: .editor, accepted: false, epoch: 1),
         ]
         for (name, sample) in samples {
             let schema = try #require(schemas[name], "\(name) is not documented")

@@ -29,7 +29,12 @@ struct TestServer {
 
     /// A second server (node) on the storage of `other`.
     init(sharing other: TestServer) async throws {
-        configuration = other.configuration
+        try await self.init(configuration: other.configuration)
+    }
+
+    /// A server on the storage `configuration` names.
+    init(configuration: ServerConfiguration) async throws {
+        self.configuration = configuration
         let backend = try await configuration.openBackend()
         TestStorage.start(backend)
         service = backend.service

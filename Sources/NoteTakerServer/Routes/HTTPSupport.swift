@@ -10,8 +10,8 @@ extension SyncServerError: HTTPResponseError {
         case .unauthorized, .sessionEnded: .unauthorized
         case .resyncRequired, .serverRestored, .tombstonesPurged: .gone
         case .notFound: .notFound
-        case .accountExists, .keysChanged, .sealedAlready, .unsealedRecords, .pageTaken: .conflict
-        case .registrationClosed: .forbidden
+        case .accountExists, .keysChanged, .sealedAlready, .unsealedRecords, .pageTaken, .membersChanged: .conflict
+        case .registrationClosed, .forbidden: .forbidden
         case .tooLarge: .contentTooLarge
         case .quotaExceeded, .serverFull: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .tooManyRequests: .tooManyRequests

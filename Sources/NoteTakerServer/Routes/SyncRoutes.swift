@@ -177,6 +177,7 @@ struct SyncRoutes {
         }
         AssetRoutes(service: service).register(on: router)
         PublishedRoutes(service: service).register(on: router)
+        ShareRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
     }
 }

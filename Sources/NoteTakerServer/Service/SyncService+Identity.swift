@@ -32,15 +32,21 @@ extension SyncService {
     /// no account has and for an account without them (not end-to-end encrypted, or not yet
     /// started on a version that makes them).
     public func identity(ofUserNamed username: String) async throws(SyncServerError) -> AccountIdentity {
+        try await identifiedAccount(named: username).identity
+    }
+
+    /// The account named `username` and its public identity keys; `notFound` as
+    /// ``identity(ofUserNamed:)`` says.
+    func identifiedAccount(named username: String) async throws(SyncServerError) -> (account: StoredAccount, identity: AccountIdentity) {
         try Self.validate(username: username)
-        let json = try await storing { () async throws -> String? in
-            guard let account = try await storage.account(named: username) else { return nil }
-            return try await storage.keys(account: account.id)
+        let found = try await storing { () async throws -> (StoredAccount, String)? in
+            guard let account = try await storage.account(named: username), let json = try await storage.keys(account: account.id) else { return nil }
+            return (account, json)
         }
-        guard let json, let identity = (try? JSONDecoder().decode(AccountKeys.self, from: Data(json.utf8)))?.identity else {
+        guard let found, let identity = (try? JSONDecoder().decode(AccountKeys.self, from: Data(found.1.utf8)))?.identity else {
             throw SyncServerError(.notFound, "No account named \(username) has identity keys on this server: it may not exist, not be end-to-end encrypted, or not have started a version that shares.")
         }
-        return identity.identity
+        return (found.0, identity.identity)
     }
 
     /// `identity` as the key material keeps it: JSON with sorted keys.

@@ -140,6 +140,28 @@ public enum StorageCopy {
                         \(rows.map { $0[4] as Double })::float8[])
                     """, logger: logger)
             }
+            _ = try await copy("SELECT id, ownerId, epoch, members, signature, createdAt FROM share_zone ORDER BY id") { rows in
+                try await connection.query("""
+                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
+                        \(rows.map { $0[2] as Int64 })::bigint[], \(rows.map { $0[3] as String })::text[], \(rows.map { $0[4] as String })::text[],
+                        \(rows.map { $0[5] as Double })::float8[])
+                    """, logger: logger)
+            }
+            _ = try await copy("SELECT zoneId, accountId, role, accepted FROM share_member ORDER BY zoneId, accountId") { rows in
+                try await connection.query("""
+                    INSERT INTO share_member (zone_id, account_id, role, accepted)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
+                        \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Bool })::boolean[])
+                    """, logger: logger)
+            }
+            _ = try await copy("SELECT zoneId, version, accountId, box FROM share_key_box ORDER BY zoneId, accountId, version") { rows in
+                try await connection.query("""
+                    INSERT INTO share_key_box (zone_id, version, account_id, box)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
+                        \(rows.map { $0[2] as Int64 })::bigint[], \(rows.map { $0[3] as String })::text[])
+                    """, logger: logger)
+            }
             let hashes = try await sqlite.read { try String.fetchAll($0, sql: "SELECT DISTINCT hash FROM asset") }
             for hash in hashes where try await copyFile(hash) { summary.files += 1 }
             return summary

@@ -193,6 +193,28 @@ public protocol SyncStorage: Sendable {
     func publishedPage(id: String) async throws -> Data?
     /// Whether a page is published at `id`.
     func publishedPageExists(id: String) async throws -> Bool
+    /// Keeps a share's members record (docs/sharing.md §3.2): makes the zone at epoch 1, or
+    /// replaces its record at the next epoch, the members' rows following it (a member no
+    /// longer named loses its row and its key boxes; one newly named has not accepted).
+    func putShareMembers(_ share: StoredShareMembers) async throws -> ShareWrite
+    /// The share's members record, when `account` is a member (invited, or accepted).
+    func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers?
+    /// `account`'s role in the share, or `nil` when it is not a member.
+    func shareRole(zone: String, account: Int64) async throws -> ShareMembers.Role?
+    /// The shares `account` is a member of, invitations included, by zone.
+    func shares(account: Int64) async throws -> [ShareSummary]
+    /// Keeps key boxes (each ``ZoneKeyBox``'s JSON) for members of the share, in place of
+    /// those of the same version and member; a box for an account no longer a member is
+    /// dropped.
+    func putZoneKeyBoxes(zone: String, boxes: [(account: Int64, version: Int, box: String)]) async throws
+    /// The key boxes of the share for `account`, by version (each ``ZoneKeyBox``'s JSON).
+    func zoneKeyBoxes(zone: String, account: Int64) async throws -> [String]
+    /// Notes that `account` accepted the share; `false` when it is not a member.
+    func acceptShare(zone: String, account: Int64) async throws -> Bool
+    /// Ends `account`'s membership (its row and key boxes go); `false` when it was none.
+    func leaveShare(zone: String, account: Int64) async throws -> Bool
+    /// Deletes the share `owner` owns, with every member's row and box; `false` when it owns none of that id.
+    func deleteShare(zone: String, owner: Int64) async throws -> Bool
     /// The newest change of a tombstone the account's purges removed (0 when none was): a
     /// device that fetched less far may have missed a deletion.
     func purgedThrough(account: Int64) async throws -> Int64

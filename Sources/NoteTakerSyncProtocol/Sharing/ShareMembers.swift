@@ -101,7 +101,8 @@ public struct ShareMembers: Sendable, Hashable, Codable {
         return nil
     }
 
-    static func isLowercaseUUID(_ text: String) -> Bool {
+    /// Whether `text` is a UUID written in lowercase, as zone and record ids are.
+    public static func isLowercaseUUID(_ text: String) -> Bool {
         UUID(uuidString: text)?.uuidString.lowercased() == text
     }
 }

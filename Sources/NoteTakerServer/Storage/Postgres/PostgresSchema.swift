@@ -205,6 +205,39 @@ enum PostgresSchema {
             """,
             "CREATE INDEX request_marker_age ON request_marker (created_at)",
         ],
+        [
+            // Shared zones (docs/sharing.md §3): each one's members record as its owner signed
+            // it, the members it names with their roles (which the server enforces), and the
+            // zone's keys boxed for each member by the owner (which it cannot open).
+            """
+            CREATE TABLE share_zone (
+                id TEXT PRIMARY KEY,
+                owner_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                epoch BIGINT NOT NULL,
+                members TEXT NOT NULL,
+                signature TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX share_zone_owner ON share_zone (owner_id)",
+            """
+            CREATE TABLE share_member (
+                zone_id TEXT NOT NULL REFERENCES share_zone(id) ON DELETE CASCADE,
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                role TEXT NOT NULL,
+                accepted BOOLEAN NOT NULL DEFAULT false,
+                PRIMARY KEY (zone_id, account_id))
+            """,
+            "CREATE INDEX share_member_account ON share_member (account_id)",
+            """
+            CREATE TABLE share_key_box (
+                zone_id TEXT NOT NULL,
+                version BIGINT NOT NULL,
+                account_id BIGINT NOT NULL,
+                box TEXT NOT NULL,
+                PRIMARY KEY (zone_id, account_id, version),
+                FOREIGN KEY (zone_id, account_id) REFERENCES share_member (zone_id, account_id) ON DELETE CASCADE)
+            """,
+        ],
     ]
 
     /// The newest schema version this server knows.

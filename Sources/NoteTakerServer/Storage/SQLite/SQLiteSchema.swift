@@ -227,6 +227,35 @@ extension SQLiteSyncStorage {
                 CREATE INDEX request_marker_age ON request_marker (createdAt);
                 """)
         }
+        migrator.registerMigration("v18-shares") { db in
+            // Shared zones (docs/sharing.md §3): each one's members record as its owner signed
+            // it, the members it names with their roles (which the server enforces), and the
+            // zone's keys boxed for each member by the owner (which it cannot open).
+            try db.execute(sql: """
+                CREATE TABLE share_zone (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    ownerId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    epoch INTEGER NOT NULL,
+                    members TEXT NOT NULL,
+                    signature TEXT NOT NULL,
+                    createdAt REAL NOT NULL);
+                CREATE INDEX share_zone_owner ON share_zone (ownerId);
+                CREATE TABLE share_member (
+                    zoneId TEXT NOT NULL REFERENCES share_zone(id) ON DELETE CASCADE,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    accepted INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (zoneId, accountId)) WITHOUT ROWID;
+                CREATE INDEX share_member_account ON share_member (accountId);
+                CREATE TABLE share_key_box (
+                    zoneId TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    accountId INTEGER NOT NULL,
+                    box TEXT NOT NULL,
+                    PRIMARY KEY (zoneId, accountId, version),
+                    FOREIGN KEY (zoneId, accountId) REFERENCES share_member (zoneId, accountId) ON DELETE CASCADE) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

@@ -1,0 +1,108 @@
+import Foundation
+import NoteTakerSyncProtocol
+import PostgresNIO
+
+/// Shared zones (docs/sharing.md §3), as the SQLite storage keeps them.
+extension PostgresSyncStorage {
+    public func putShareMembers(_ share: StoredShareMembers) async throws -> ShareWrite {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            var held: (owner: Int64, epoch: Int64)?
+            for try await row in try await connection.query(
+                "SELECT owner_id, epoch FROM share_zone WHERE id = \(share.zone) FOR UPDATE", logger: logger).decode((Int64, Int64).self) {
+                held = row
+            }
+            let (epoch, members, signature) = (Int64(share.epoch), share.signed.members, share.signed.signature)
+            if let held {
+                guard held.owner == share.owner else { return .notOwner }
+                guard epoch == held.epoch + 1 else { return .staleEpoch(current: Int(held.epoch)) }
+                try await connection.query(
+                    "UPDATE share_zone SET epoch = \(epoch), members = \(members), signature = \(signature) WHERE id = \(share.zone)", logger: logger)
+            } else {
+                guard epoch == 1 else { return .staleEpoch(current: 0) }
+                // A zone of this id made meanwhile makes the insert fail on the key: nothing changes.
+                try await connection.query("""
+                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at)
+                    VALUES (\(share.zone), \(share.owner), \(epoch), \(members), \(signature), \(Date().timeIntervalSince1970))
+                    """, logger: logger)
+            }
+            let named = share.members.map(\.account)
+            try await connection.query(
+                "DELETE FROM share_member WHERE zone_id = \(share.zone) AND NOT (account_id = ANY(\(named)::bigint[]))", logger: logger)
+            for member in share.members {
+                try await connection.query("""
+                    INSERT INTO share_member (zone_id, account_id, role, accepted)
+                    VALUES (\(share.zone), \(member.account), \(member.role.rawValue), \(member.account == share.owner))
+                    ON CONFLICT (zone_id, account_id) DO UPDATE SET role = EXCLUDED.role
+                    """, logger: logger)
+            }
+            return .kept
+        }
+    }
+
+    public func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers? {
+        let rows = try await database.query("""
+            SELECT members, signature FROM share_zone
+            WHERE id = \(zone) AND EXISTS (SELECT 1 FROM share_member WHERE zone_id = share_zone.id AND account_id = \(account))
+            """)
+        for try await (members, signature) in rows.decode((String, String).self) {
+            return SignedShareMembers(members: members, signature: signature)
+        }
+        return nil
+    }
+
+    public func shareRole(zone: String, account: Int64) async throws -> ShareMembers.Role? {
+        try await Self.first(database.query("SELECT role FROM share_member WHERE zone_id = \(zone) AND account_id = \(account)"), String.self)
+            .flatMap(ShareMembers.Role.init(rawValue:))
+    }
+
+    public func shares(account: Int64) async throws -> [ShareSummary] {
+        let rows = try await database.query("""
+            SELECT share_zone.id, owner.username, share_member.role, share_member.accepted, share_zone.epoch
+            FROM share_member JOIN share_zone ON share_zone.id = share_member.zone_id JOIN account owner ON owner.id = share_zone.owner_id
+            WHERE share_member.account_id = \(account) ORDER BY share_zone.id
+            """)
+        var shares: [ShareSummary] = []
+        for try await (zone, owner, role, accepted, epoch) in rows.decode((String, String, String, Bool, Int64).self) {
+            if let role = ShareMembers.Role(rawValue: role) {
+                shares.append(ShareSummary(zone: zone, owner: owner, role: role, accepted: accepted, epoch: Int(epoch)))
+            }
+        }
+        return shares
+    }
+
+    public func putZoneKeyBoxes(zone: String, boxes: [(account: Int64, version: Int, box: String)]) async throws {
+        guard !boxes.isEmpty else { return }
+        try await database.query("""
+            INSERT INTO share_key_box (zone_id, version, account_id, box)
+            SELECT \(zone), box.version, box.account_id, box.box
+            FROM UNNEST(\(boxes.map { Int64($0.version) })::bigint[], \(boxes.map(\.account))::bigint[], \(boxes.map(\.box))::text[])
+                AS box (version, account_id, box)
+            WHERE EXISTS (SELECT 1 FROM share_member WHERE zone_id = \(zone) AND account_id = box.account_id)
+            ON CONFLICT (zone_id, account_id, version) DO UPDATE SET box = EXCLUDED.box
+            """)
+    }
+
+    public func zoneKeyBoxes(zone: String, account: Int64) async throws -> [String] {
+        var boxes: [String] = []
+        let rows = try await database.query(
+            "SELECT box FROM share_key_box WHERE zone_id = \(zone) AND account_id = \(account) ORDER BY version")
+        for try await box in rows.decode(String.self) { boxes.append(box) }
+        return boxes
+    }
+
+    public func acceptShare(zone: String, account: Int64) async throws -> Bool {
+        try await Self.first(database.query(
+            "UPDATE share_member SET accepted = true WHERE zone_id = \(zone) AND account_id = \(account) RETURNING 1"), Int32.self) != nil
+    }
+
+    public func leaveShare(zone: String, account: Int64) async throws -> Bool {
+        try await Self.first(database.query(
+            "DELETE FROM share_member WHERE zone_id = \(zone) AND account_id = \(account) RETURNING 1"), Int32.self) != nil
+    }
+
+    public func deleteShare(zone: String, owner: Int64) async throws -> Bool {
+        try await Self.first(database.query(
+            "DELETE FROM share_zone WHERE id = \(zone) AND owner_id = \(owner) RETURNING 1"), Int32.self) != nil
+    }
+}

@@ -1,0 +1,194 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NoteTakerServerTestSupport
+import NoteTakerSyncProtocol
+import Testing
+
+@testable import NoteTakerServer
+
+/// Shared zones on the server (docs/sharing.md §3): the owner keeps a zone's members record and
+/// its key boxes; members see their own; the roles hold against a raw client. On SQLite, and on
+/// PostgreSQL under `NOTETAKER_TEST_STORAGE=postgres`.
+@Suite("Shared zones on the server")
+struct ShareZoneTests {
+    /// An end-to-end encrypted account with real identity keys.
+    private struct Person {
+        let name: String
+        let token: String
+        let signing = Curve25519.Signing.PrivateKey()
+        let agreement = Curve25519.KeyAgreement.PrivateKey()
+
+        init(_ name: String, _ client: some TestClientProtocol) async throws {
+            self.name = name
+            var keys = AccountKeysTests.keys()
+            let wrapped = Base64URL.encode(Data(repeating: 9, count: AccountKeys.wrappedKeySize))
+            keys.identity = IdentityKeys(agreement: Base64URL.encode(agreement.publicKey.rawRepresentation),
+                                         signing: Base64URL.encode(signing.publicKey.rawRepresentation), agreementKey: wrapped, signingKey: wrapped)
+            let registered = try await client.send(.post, "/v1/accounts", json: Credentials(username: name, password: "a login secret of 43 characters", keys: keys))
+            #expect(registered.status == .created)
+            token = try registered.decode(SessionResponse.self).token
+            identity = try #require(keys.identity).identity
+        }
+
+        var identity: AccountIdentity
+
+        func member(_ role: ShareMembers.Role) -> ShareMembers.Member { .init(account: name, role: role, identity: identity) }
+
+        /// `record` written and signed as its owner does.
+        func signed(_ record: ShareMembers) throws -> SignedShareMembers {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+            return SignedShareMembers(members: text, signature: Base64URL.encode(try signing.signature(for: SignedShareMembers.signedBytes(text))))
+        }
+
+        /// A box of the right shape for `member` (the server cannot open one, so it need not open).
+        func box(zone: String, version: Int = 1, for member: String) -> ZoneKeyBox {
+            ZoneKeyBox(zone: zone, version: version, member: member, from: name,
+                       enc: Base64URL.encode(Data(repeating: 3, count: 32)), sealed: Base64URL.encode(Data(repeating: 4, count: ZoneKeyBox.sealedSize)))
+        }
+    }
+
+    private func members(_ zone: UUID, epoch: Int, _ members: [ShareMembers.Member], keyVersion: Int = 1) -> ShareMembers {
+        ShareMembers(zone: zone, epoch: epoch, root: .init(kind: "folder", id: UUID()), members: members, keyVersion: keyVersion)
+    }
+
+    @Test("the owner keeps who is in a share and sends its keys; members see their own, others nothing, and only the owner changes them")
+    func membersAndKeys() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let (ada, bob, carol) = (try await Person("ada", client), try await Person("bob", client), try await Person("carol", client))
+            let zone = UUID()
+            let path = "/v1/zones/\(zone.uuidString.lowercased())"
+            let first = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
+            #expect(try await client.send(.put, path + "/members", token: ada.token, json: first).status == .noContent)
+
+            let listed = try await client.send(.get, "/v1/zones", token: bob.token)
+            #expect(try listed.decode([ShareSummary].self) == [ShareSummary(zone: zone.uuidString.lowercased(), owner: "ada", role: .editor, accepted: false, epoch: 1)])
+            #expect(try await client.send(.get, path + "/members", token: bob.token).decode(SignedShareMembers.self) == first)
+            // Carol is in no share of this id; bob may not change who is in it.
+            #expect(try await client.send(.get, path + "/members", token: carol.token).status == .notFound)
+            #expect(try await client.send(.get, "/v1/zones", token: carol.token).decode([ShareSummary].self).isEmpty)
+            let bobsOwn = try bob.signed(members(zone, epoch: 2, [bob.member(.owner), ada.member(.editor)]))
+            #expect(try await client.send(.put, path + "/members", token: bob.token, json: bobsOwn).status == .forbidden)
+            #expect(try await client.send(.put, path + "/members", token: carol.token, json: try carol.signed(members(zone, epoch: 2, [carol.member(.owner)]))).status == .notFound)
+            // The same epoch again, or one skipped: another device of the owner wrote meanwhile.
+            for epoch in [1, 3] {
+                let stale = try await client.send(.put, path + "/members", token: ada.token, json: try ada.signed(members(zone, epoch: epoch, [ada.member(.owner)])))
+                let error = try stale.decode(APIErrorBody.self).error
+                #expect(stale.status == .conflict && error == .membersChanged, "epoch \(epoch)")
+            }
+
+            #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [ada.box(zone: zone.uuidString.lowercased(), for: "bob")]).status == .noContent)
+            #expect(try await client.send(.get, path + "/keys", token: bob.token).decode([ZoneKeyBox].self) == [ada.box(zone: zone.uuidString.lowercased(), for: "bob")])
+            #expect(try await client.send(.get, path + "/keys", token: carol.token).status == .notFound)
+            #expect(try await client.send(.put, path + "/keys", token: bob.token, json: [bob.box(zone: zone.uuidString.lowercased(), for: "bob")]).status == .forbidden)
+            for bad in [ada.box(zone: zone.uuidString.lowercased(), for: "carol"), ada.box(zone: zone.uuidString.lowercased(), version: 2, for: "bob"),
+                        ada.box(zone: UUID().uuidString.lowercased(), for: "bob"), bob.box(zone: zone.uuidString.lowercased(), for: "bob")] {
+                #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [bad]).status == .badRequest, "\(bad)")
+            }
+
+            #expect(try await client.send(.put, path + "/membership", token: bob.token).status == .noContent)
+            #expect(try await client.send(.get, "/v1/zones", token: bob.token).decode([ShareSummary].self).first?.accepted == true)
+            #expect(try await client.send(.put, path + "/membership", token: carol.token).status == .notFound)
+
+            // Bob removed, carol invited: bob sees nothing of it any more, his boxes gone with him.
+            let second = try ada.signed(members(zone, epoch: 2, [ada.member(.owner), carol.member(.viewer)], keyVersion: 2))
+            #expect(try await client.send(.put, path + "/members", token: ada.token, json: second).status == .noContent)
+            #expect(try await client.send(.get, path + "/members", token: bob.token).status == .notFound)
+            #expect(try await client.send(.get, path + "/keys", token: bob.token).status == .notFound)
+            #expect(try await client.send(.get, "/v1/zones", token: carol.token).decode([ShareSummary].self).map(\.role) == [.viewer])
+            // Bob invited again: his old boxes did not come back with him.
+            let third = try ada.signed(members(zone, epoch: 3, [ada.member(.owner), carol.member(.viewer), bob.member(.viewer)], keyVersion: 2))
+            #expect(try await client.send(.put, path + "/members", token: ada.token, json: third).status == .noContent)
+            #expect(try await client.send(.get, path + "/keys", token: bob.token).decode([ZoneKeyBox].self).isEmpty)
+
+            // Leaving: carol at once; the owner deletes the share instead.
+            #expect(try await client.send(.delete, path + "/membership", token: carol.token).status == .noContent)
+            #expect(try await client.send(.get, path + "/members", token: carol.token).status == .notFound)
+            #expect(try await client.send(.delete, path + "/membership", token: ada.token).status == .forbidden)
+            #expect(try await client.send(.delete, path, token: bob.token).status == .forbidden)
+            #expect(try await client.send(.delete, path, token: ada.token).status == .noContent)
+            #expect(try await client.send(.get, path + "/members", token: bob.token).status == .notFound)
+            #expect(try await client.send(.get, "/v1/zones", token: ada.token).decode([ShareSummary].self).isEmpty)
+        }
+    }
+
+    @Test("a members record is refused, changing nothing, when malformed, for another share, or naming an account without those keys")
+    func refusedRecords() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
+            let plain = try await client.register("dora")
+            let zone = UUID()
+            let path = "/v1/zones/\(zone.uuidString.lowercased())/members"
+            let good = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
+            var swapped = bob.member(.editor)
+            swapped.signing = ada.identity.signing
+            let cases: [(String, SignedShareMembers, HTTPResponse.Status)] = [
+                ("not a members record", SignedShareMembers(members: "[1]", signature: good.signature), .badRequest),
+                ("a short signature", SignedShareMembers(members: good.members, signature: "c2ln"), .badRequest),
+                ("another share", try ada.signed(members(UUID(), epoch: 1, [ada.member(.owner)])), .badRequest),
+                ("two owners", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.owner)])), .badRequest),
+                ("an account with no such name", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), .init(account: "nobody", role: .viewer, identity: bob.identity)])), .notFound),
+                ("an account without encryption", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), .init(account: "dora", role: .viewer, identity: bob.identity)])), .notFound),
+                ("keys that are not the member's", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), swapped])), .conflict),
+            ]
+            for (name, record, status) in cases {
+                #expect(try await client.send(.put, path, token: ada.token, json: record).status == status, "\(name)")
+            }
+            #expect(try await client.send(.put, "/v1/zones/\(zone.uuidString)/members", token: ada.token, json: good).status == .badRequest, "an id in uppercase")
+            #expect(try await client.send(.get, "/v1/zones", token: ada.token).decode([ShareSummary].self).isEmpty, "nothing was kept")
+            #expect(try await client.send(.get, "/v1/zones", token: plain).decode([ShareSummary].self).isEmpty)
+            #expect(try await client.send(.put, path, token: ada.token, json: good).status == .noContent)
+        }
+    }
+
+    @Test("a member's account deleted leaves the share; the owner's account deleted takes the share with it")
+    func accountsDeleted() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let (ada, bob, carol) = (try await Person("ada", client), try await Person("bob", client), try await Person("carol", client))
+            let zone = UUID()
+            let path = "/v1/zones/\(zone.uuidString.lowercased())"
+            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor), carol.member(.viewer)]))
+            #expect(try await client.send(.put, path + "/members", token: ada.token, json: record).status == .noContent)
+            #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [ada.box(zone: zone.uuidString.lowercased(), for: "carol")]).status == .noContent)
+            try await server.service.deleteAccount(named: "carol")
+            #expect(try await client.send(.get, path + "/members", token: bob.token).status == .ok)
+            try await server.service.deleteAccount(named: "ada")
+            #expect(try await client.send(.get, path + "/members", token: bob.token).status == .notFound)
+            #expect(try await client.send(.get, "/v1/zones", token: bob.token).decode([ShareSummary].self).isEmpty)
+        }
+    }
+
+    @Test("moving a server from SQLite to PostgreSQL (migrate-data) takes its shares along", .enabled(if: TestStorage.usesPostgres))
+    func movedToPostgres() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try await TestServer(configuration: ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests))
+        let zone = UUID()
+        let path = "/v1/zones/\(zone.uuidString.lowercased())"
+        let (bobsToken, record, box) = try await sqlite.test { client in
+            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
+            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
+            let box = ada.box(zone: zone.uuidString.lowercased(), for: "bob")
+            #expect(try await client.send(.put, path + "/members", token: ada.token, json: record).status == .noContent)
+            #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [box]).status == .noContent)
+            #expect(try await client.send(.put, path + "/membership", token: bob.token).status == .noContent)
+            return (bob.token, record, box)
+        }
+        var moved = sqlite.configuration
+        moved.database = .postgres(try await TestStorage.newDatabase())
+        guard case .postgres(let url) = moved.database else { return }
+        _ = try await StorageCopy.copy(from: directory, to: try PostgresDatabase(url: url))
+        try await TestServer(configuration: moved).test { client in
+            let members = try await client.send(.get, path + "/members", token: bobsToken)
+            #expect(try members.decode(SignedShareMembers.self) == record)
+            #expect(try await client.send(.get, path + "/keys", token: bobsToken).decode([ZoneKeyBox].self) == [box])
+            #expect(try await client.send(.get, "/v1/zones", token: bobsToken).decode([ShareSummary].self).map(\.accepted) == [true])
+        }
+    }
+}
