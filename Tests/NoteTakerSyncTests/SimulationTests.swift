@@ -134,6 +134,7 @@ struct SimulationTests {
         1_937,  // a heal cut short did not notice the server restored again, and listed after a purge: a folder the restore lost was deleted
         2_123,  // as 1937: the devices differed
         2_816,  // a heal that found the account empty kept a token for nothing, and missed a folder's deletion purged before its next fetch
+        4_138,  // a tag made again long after its deletion yielded to the deletion's purged tombstone, back with a restore
     ] as [UInt64])
     func foundRestoringFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, restoring: true).run()

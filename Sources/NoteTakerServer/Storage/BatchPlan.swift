@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
     /// A record as a storage holds it, with the bytes its fields take and the sequence and
-    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:)``).
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:senderFetched:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
@@ -59,21 +59,23 @@ struct BatchPlan {
     /// `fieldsJSON`, when it has an entry for each change, holds their fields as the request
     /// wrote them, stored as they are instead of written again.
     /// With `appliedBefore`, the server applied this batch once and has forgotten its answer
-    /// (see ``markerRetention``).
+    /// (see ``markerRetention``). `serverId` reads how far the sender had fetched from its
+    /// change token.
     init(
         _ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, appliedBefore: Bool = false,
-        current: [RecordKey: StoredRecord]
+        serverId: String = "", current: [RecordKey: StoredRecord]
     ) throws {
         self.sequence = sequence
         var current = current
         let sender = request.deviceId?.key
+        let fetched = request.changeToken.flatMap { HistoryMark.parse($0, serverId: serverId)?.sequence } ?? 0
         for (change, text) in zip(request.changes, request.fieldsTexts(fieldsJSON)) {
             let key = RecordKey(recordId: change.recordId.key, recordType: change.recordType)
             let held = current[key]
             let editedBySender = sender != nil && held?.editAuthor == sender
             switch RecordVersioning.decide(
                 change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough,
-                appliedBefore: appliedBefore) {
+                appliedBefore: appliedBefore, senderFetched: fetched) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))

@@ -38,9 +38,16 @@ enum RecordVersioning {
     /// forgotten since) of a record it no longer holds, once it has purged tombstones: that
     /// batch made the record or found it, and a deletion came after; made again, the record
     /// would come back over it.
+    ///
+    /// A derived save against no version (a tag made by tagging a note) meets a deletion the
+    /// sending device had fetched past (`senderFetched`, its change token's position) without
+    /// learning of it: the tombstone was purged then, and a server restored from a copy taken
+    /// before the purge holds it again. The device made the record after that deletion, as it
+    /// would have without the restore (the server then held nothing of it): it is applied
+    /// (restoring seed 4138: a tag deleted long before, made again, went with the old tombstone).
     static func decide(
         _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0,
-        appliedBefore: Bool = false
+        appliedBefore: Bool = false, senderFetched: Int64 = 0
     ) -> Decision {
         guard let current else {
             if appliedBefore, change.operation == .save, purgedThrough > 0 {
@@ -55,6 +62,10 @@ enum RecordVersioning {
             return .alreadyApplied(changeTag: current.changeTag)
         }
         if change.baseChangeTag == current.changeTag { return .apply }
+        if change.operation == .save, change.derived == true, change.baseChangeTag == nil, current.deleted,
+           let deletion = Int64(current.changeTag), deletion <= senderFetched {
+            return .apply
+        }
         if change.operation == .delete {
             // No edit at all (only the software saved it), or none the sender had not seen.
             if editedBySender || editSequence == 0 { return .apply }

@@ -99,7 +99,7 @@ extension PostgresSyncStorage {
                     "SELECT 1 FROM request_marker WHERE account_id = \(account) AND request_id = \(requestKey)", logger: logger), Int32.self) != nil
             }
             let plan = try BatchPlan(
-                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore,
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
                 current: try await current(connection, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {

@@ -66,7 +66,7 @@ extension SQLiteSyncStorage {
                 SELECT 1 FROM request_marker WHERE accountId = ? AND requestId = ?
                 """), arguments: [account, requestKey]) == true
             let plan = try BatchPlan(
-                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore,
+                request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
                 current: try Self.current(db, account: account, request.keys))
             var versionBytes: Int64 = 0
             for step in plan.steps {
