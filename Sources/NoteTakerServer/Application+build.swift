@@ -34,7 +34,9 @@ public func buildMetricsRouter(service: SyncService) -> Router<BasicRequestConte
 /// Prometheus' scrape: keep it off the public side of a reverse proxy (see the README).
 private func addMetricsRoute<Context: RequestContext>(to router: Router<Context>, service: SyncService) {
     router.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
+        // Counted from the storage at each scrape, so every node tells the same.
+        try? await service.countShares()
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.text())))
     }
 }
 

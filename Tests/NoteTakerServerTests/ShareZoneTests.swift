@@ -116,6 +116,23 @@ struct ShareZoneTests {
         }
     }
 
+    @Test("/metrics counts shares and their members, and names none")
+    func counted() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
+            let zone = UUID()
+            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
+            #expect(try await client.send(.put, "/v1/zones/\(zone.uuidString.lowercased())/members", token: ada.token, json: record).status == .noContent)
+            let text = String(buffer: try await client.send(.get, "/metrics").body)
+            #expect(text.contains("notetaker_shares 1") && text.contains("notetaker_share_members 2"), "\(text)")
+            #expect(!text.contains("ada") && !text.contains("bob") && !text.contains(zone.uuidString.lowercased()))
+            #expect(try await client.send(.delete, "/v1/zones/\(zone.uuidString.lowercased())", token: ada.token).status == .noContent)
+            let after = String(buffer: try await client.send(.get, "/metrics").body)
+            #expect(after.contains("notetaker_shares 0") && after.contains("notetaker_share_members 0"))
+        }
+    }
+
     @Test("a members record is refused, changing nothing, when malformed, for another share, or naming an account without those keys")
     func refusedRecords() async throws {
         let server = try await TestServer()

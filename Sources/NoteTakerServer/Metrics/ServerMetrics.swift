@@ -3,7 +3,7 @@ import Prometheus
 
 /// What the server counts, for `/metrics` in Prometheus' text format: requests and their
 /// latencies by route and status, records saved, sent and in conflict, attachment bytes in
-/// and out, open push streams, and the storage's work: operations in flight (each holds a
+/// and out, open push streams, shares and their members (how many, never which), and the storage's work: operations in flight (each holds a
 /// database connection, or SQLite's writer), their latencies and failures. One registry per
 /// service; nothing global.
 public struct ServerMetrics: Sendable {
@@ -45,6 +45,12 @@ public struct ServerMetrics: Sendable {
     func assetBytes(_ bytes: Int64, incoming: Bool) {
         registry.makeCounter(name: "notetaker_asset_bytes_total", labels: [("direction", incoming ? "in" : "out")],
                              help: "Attachment file bytes stored and served.").increment(by: bytes)
+    }
+
+    /// How many shares there are, and members in them (owners included), across every node.
+    func shares(_ shares: Int, members: Int) {
+        registry.makeGauge(name: "notetaker_shares", help: "Shared folders and notes (zones) on this server.").set(Double(shares))
+        registry.makeGauge(name: "notetaker_share_members", help: "Members of shares, owners included.").set(Double(members))
     }
 
     /// A push stream opened (+1) or closed (-1).

@@ -104,6 +104,13 @@ extension SyncService {
         guard try await storing({ try await storage.deleteShare(zone: zone, owner: account.id) }) else { throw Self.noShare }
     }
 
+    /// Sets the share gauges of `/metrics` to how many shares and members the storage holds
+    /// now (never which).
+    public func countShares() async throws(SyncServerError) {
+        let (shares, members) = try await storing { try await storage.shareCounts() }
+        metrics.shares(shares, members: members)
+    }
+
     /// The account's role in the share; ``noShare`` when it is not a member (whether the share
     /// exists is not told).
     @discardableResult

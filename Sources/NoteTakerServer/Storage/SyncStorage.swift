@@ -215,6 +215,8 @@ public protocol SyncStorage: Sendable {
     func leaveShare(zone: String, account: Int64) async throws -> Bool
     /// Deletes the share `owner` owns, with every member's row and box; `false` when it owns none of that id.
     func deleteShare(zone: String, owner: Int64) async throws -> Bool
+    /// How many shares there are in all, and how many members they have (owners included).
+    func shareCounts() async throws -> (shares: Int, members: Int)
     /// The newest change of a tombstone the account's purges removed (0 when none was): a
     /// device that fetched less far may have missed a deletion.
     func purgedThrough(account: Int64) async throws -> Int64

@@ -101,6 +101,12 @@ extension PostgresSyncStorage {
             "DELETE FROM share_member WHERE zone_id = \(zone) AND account_id = \(account) RETURNING 1"), Int32.self) != nil
     }
 
+    public func shareCounts() async throws -> (shares: Int, members: Int) {
+        let rows = try await database.query("SELECT (SELECT count(*) FROM share_zone), (SELECT count(*) FROM share_member)")
+        for try await (shares, members) in rows.decode((Int64, Int64).self) { return (Int(shares), Int(members)) }
+        return (0, 0)
+    }
+
     public func deleteShare(zone: String, owner: Int64) async throws -> Bool {
         try await Self.first(database.query(
             "DELETE FROM share_zone WHERE id = \(zone) AND owner_id = \(owner) RETURNING 1"), Int32.self) != nil

@@ -93,6 +93,12 @@ extension SQLiteSyncStorage {
         }
     }
 
+    public func shareCounts() async throws -> (shares: Int, members: Int) {
+        try await writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM share_zone") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM share_member") ?? 0)
+        }
+    }
+
     public func deleteShare(zone: String, owner: Int64) async throws -> Bool {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM share_zone WHERE id = ? AND ownerId = ?", arguments: [zone, owner])
