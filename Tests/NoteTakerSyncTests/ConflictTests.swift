@@ -445,19 +445,54 @@ struct ConflictTests {
     @Test("two devices making folders into each other's parents end with no cycle, the same on both")
     func folderCycle() async throws {
         try await withDevices(2) { devices, _ in
-            let first = try devices[0].store.createFolder(name: "First")
-            let second = try devices[0].store.createFolder(name: "Second")
-            try await devices[0].sync()
-            try await devices[1].sync()
-            _ = try devices[0].store.moveFolder(id: first.id, toParent: second.id)
-            _ = try devices[1].store.moveFolder(id: second.id, toParent: first.id)
-            try await settle(devices)
-            let trees = try devices.map { device in
-                try [first.id, second.id].map { try device.store.folder(id: $0).parentId }
+            let (shown, inside) = try await makeFolderCycle(devices)
+            for device in devices {
+                #expect(try device.store.folder(id: shown).parentId == nil)
+                #expect(try device.store.folder(id: inside).parentId == shown)
+                #expect(try device.store.folderTree().count == 1)
             }
-            #expect(trees[0] == trees[1])
-            #expect(trees[0].contains(nil))
-            #expect(try devices[0].store.folderTree().count == 1)
         }
+    }
+
+    @Test("a folder shown at the top level to break a cycle goes back where it was moved once a later move undoes the cycle")
+    func folderCycleUndone() async throws {
+        try await withDevices(2) { devices, _ in
+            let (shown, inside) = try await makeFolderCycle(devices)
+            // Someone takes the other folder out to the top level: no cycle is left, and the
+            // move that put `shown` under it holds.
+            _ = try devices[1].store.moveFolder(id: inside, toParent: nil)
+            #expect(try devices[1].store.folder(id: shown).parentId == inside)
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.folder(id: shown).parentId == inside)
+                #expect(try device.store.folder(id: inside).parentId == nil)
+            }
+        }
+    }
+
+    @Test("a folder shown at the top level to break a cycle stays there once the folder it was moved into is deleted")
+    func folderCycleMemberDeleted() async throws {
+        try await withDevices(2) { devices, _ in
+            let (shown, inside) = try await makeFolderCycle(devices)
+            try devices[0].store.deleteFolder(id: inside)
+            try await settle(devices)
+            for device in devices {
+                #expect(try device.store.folder(id: shown).parentId == nil)
+                #expect(try device.store.folderTree().map(\.folder.id) == [shown])
+            }
+        }
+    }
+
+    /// Two folders, each moved into the other on one of two devices, settled: the cycle is
+    /// broken at the smallest id, `shown` at the top level with `inside` under it.
+    private func makeFolderCycle(_ devices: [Device]) async throws -> (shown: UUID, inside: UUID) {
+        let first = try devices[0].store.createFolder(name: "First")
+        let second = try devices[0].store.createFolder(name: "Second")
+        try await devices[0].sync()
+        try await devices[1].sync()
+        _ = try devices[0].store.moveFolder(id: first.id, toParent: second.id)
+        _ = try devices[1].store.moveFolder(id: second.id, toParent: first.id)
+        try await settle(devices)
+        return first.id.key < second.id.key ? (first.id, second.id) : (second.id, first.id)
     }
 }

@@ -24,18 +24,24 @@ extension RecordWriter {
         try Outbox.record(db, .folder, id)
     }
 
-    /// Moves a folder under another (`nil`: to the top level) and refreshes the search
-    /// fields of the notes in it and below. A move a person made is modified `at` a date; a
-    /// move the software makes on its own (`at` `nil`: breaking a cycle two devices made)
-    /// goes up derived. The caller checks that the move makes no cycle.
-    static func moveFolder(_ db: Database, id: String, toParent parentId: String?, at date: Date?) throws {
+    /// Moves a folder under another (`nil`: to the top level) at `date` and refreshes the
+    /// search fields of the notes in it and below. The caller checks that the move makes no
+    /// cycle; the move replaces a parent asked for and not shown (``FolderCycles``).
+    static func moveFolder(_ db: Database, id: String, toParent parentId: String?, at date: Date) throws {
         let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId IN (\(NoteStore.folderSubtreeSQL))", arguments: [id])
-        if let date {
-            try db.execute(sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?", arguments: [parentId, date.storageValue, id])
-        } else {
-            try db.execute(sql: "UPDATE folder SET parentId = ? WHERE id = ?", arguments: [parentId, id])
-        }
-        try Outbox.record(db, .folder, id, derived: date == nil)
+        try db.execute(sql: "UPDATE folder SET parentId = ?, modifiedAt = ? WHERE id = ?", arguments: [parentId, date.storageValue, id])
+        try Outbox.record(db, .folder, id)
+        try SearchFields.refresh(db, noteIds: notes)
+        try FolderCycles.settle(db)
+    }
+
+    /// Shows a folder under `parent` (`nil`: at the top level) with no change of its own: the
+    /// parent its record asks for stays `askedFor`, kept as a reference while another is shown
+    /// (``FolderCycles``). Refreshes the search fields of the notes in it and below.
+    static func showFolder(_ db: Database, id: String, under parent: String?, askedFor: String) throws {
+        try db.execute(sql: "UPDATE folder SET parentId = ? WHERE id = ?", arguments: [parent, id])
+        if parent != askedFor { try UnresolvedReferences.keep(db, .parent, of: id, targets: [askedFor]) }
+        let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE folderId IN (\(NoteStore.folderSubtreeSQL))", arguments: [id])
         try SearchFields.refresh(db, noteIds: notes)
     }
 
@@ -58,6 +64,8 @@ extension RecordWriter {
         try db.execute(sql: "UPDATE note SET folderId = NULL WHERE folderId = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
         for folder in subfolders { try Outbox.record(db, .folder, folder, derived: true) }
+        // A folder shown at the top level that asked for this one as its parent stays there.
+        for (type, holder) in try UnresolvedReferences.forget(db, deleted: id) { try Outbox.record(db, type, holder, derived: true) }
         for note in notes { try Outbox.record(db, .note, note, derived: true) }
         try SearchFields.refresh(db, noteIds: affectedNotes)
     }

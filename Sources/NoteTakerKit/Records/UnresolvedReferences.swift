@@ -6,13 +6,14 @@ import NoteTakerSyncProtocol
 /// Another device can add a tag it just created to a note, or move a note into a new
 /// folder, and this device can see the note before the tag or folder — when it merges its
 /// own edit with the server's copy during a push, before it has pulled. Such a reference is
-/// kept here, never dropped:
+/// kept here, never dropped (so is a folder's parent that would close a cycle: see
+/// ``FolderCycles``):
 ///
 /// - it is part of the record this device sends up (``SyncRecords/fields(_:_:_:)`` adds it),
 ///   so no device pushes a reduced record back as the truth;
 /// - it is resolved when the target arrives (the tag is linked, the note or folder moved);
-/// - it is dropped when the target's deletion arrives (the holder then goes up without it,
-///   as for any deleted tag or folder), or when the property is changed here: moving a note
+/// - it is dropped when the target is deleted (the holder then goes up without it, as for
+///   any deleted tag or folder), or when the property is changed here: moving a note
 ///   or folder replaces its pending folder (triggers in ``create(_:)``), and purging the
 ///   holder removes its references.
 enum UnresolvedReferences {

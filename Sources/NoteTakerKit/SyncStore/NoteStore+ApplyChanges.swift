@@ -128,13 +128,13 @@ extension NoteStore {
     }
 
     /// Ends a transaction of applied records: indexes the new notes, and once the whole pull
-    /// is applied (`pullDone`), breaks the folder cycles two devices' moves made, takes off
+    /// is applied (`pullDone`), settles the folder cycles devices' moves made (``FolderCycles``), takes off
     /// notes the tags whose deletion this device learned of late, and settles the tags renamed
     /// at a conversion (``RenamedTags``).
     private static func finishApplying(_ db: Database, with apply: inout SyncApply, pullDone: Bool) throws {
         try apply.flushIndex(db)
         guard pullDone else { return }
-        try FolderCycles.break(db)
+        try FolderCycles.settle(db)
         try TagTombstones.untagLateDeletions(db)
         // A listing after a purge: what it did not list is known now (every page was marked).
         if try SyncState.get(db, .listingAfterPurge) != nil { try RenamedTags.crossOffUnlisted(db) }

@@ -281,29 +281,3 @@ extension NoteStore {
         }
     }
 }
-
-/// Folder cycles that two devices can make together (each moving a folder under the
-/// other): broken the same way on every device, by taking the smallest id in the cycle
-/// to the top level.
-enum FolderCycles {
-    static func `break`(_ db: Database) throws {
-        let parents = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, parentId FROM folder")
-            .map { ($0["id"] as String, $0["parentId"] as String?) })
-        var broken: Set<String> = []
-        for start in parents.keys {
-            var seen: [String] = []
-            var current: String? = start
-            while let id = current, !seen.contains(id), seen.count <= parents.count {
-                seen.append(id)
-                current = parents[id] ?? nil
-            }
-            if let id = current, let index = seen.firstIndex(of: id) {
-                let cycle = seen[index...]
-                if let smallest = cycle.min(), !broken.contains(smallest), cycle.allSatisfy({ !broken.contains($0) }) {
-                    broken.insert(smallest)
-                }
-            }
-        }
-        for id in broken { try RecordWriter.moveFolder(db, id: id, toParent: nil, at: nil) }
-    }
-}
