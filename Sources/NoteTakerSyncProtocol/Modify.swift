@@ -62,10 +62,17 @@ public struct RecordChange: Sendable, Hashable, Codable {
     /// record was deleted since: the save yields, answered with a deletion, as it would yield
     /// to the tombstone. Absent otherwise (and from older devices, whose saves are applied).
     public var baseLive: Bool?
+    /// For a save a device sends again, unchanged, to heal a server restored from an older
+    /// copy: the change tag of the version it held (its base is forgotten, as everything the
+    /// server was known to hold). When the server holds nothing of the record but the deletion
+    /// it purged at a later change, the device never learned of that deletion (its session
+    /// ended, its listing was cut short by the restore): the save yields, answered with the
+    /// deletion. Absent otherwise (and from older devices, whose saves are applied).
+    public var sentAgainFrom: String?
 
     /// Creates a change.
     public init(recordType: String, recordId: UUID, operation: Operation, baseChangeTag: String?, fields: RecordFields?,
-                derived: Bool = false, baseLive: Bool = false) {
+                derived: Bool = false, baseLive: Bool = false, sentAgainFrom: String? = nil) {
         self.recordType = recordType
         self.recordId = recordId
         self.operation = operation
@@ -73,6 +80,7 @@ public struct RecordChange: Sendable, Hashable, Codable {
         self.fields = fields
         self.derived = derived ? true : nil
         self.baseLive = baseLive ? true : nil
+        self.sentAgainFrom = sentAgainFrom
     }
 }
 

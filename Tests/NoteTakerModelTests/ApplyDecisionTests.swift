@@ -21,6 +21,7 @@ struct ApplyDecisionTests {
         var noteMissing = false
         /// The server refused this device's creation, sent again and unchanged since.
         var resentCreation = false
+        var serverTag = "t2"
         var expected: ApplyDecision
 
         enum Synced: Sendable { case atServerTag, atOlderTag, never }
@@ -31,7 +32,7 @@ struct ApplyDecisionTests {
             case .atOlderTag: "t1"
             case .never: nil
             }
-            var situation = Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: "t2", exists: exists, localTag: localTag,
+            var situation = Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: serverTag, exists: exists, localTag: localTag,
                                       pending: pending, refusedDeletion: refusedDeletion, noteMissing: noteMissing)
             situation.resentCreation = resentCreation
             return situation
@@ -65,6 +66,10 @@ struct ApplyDecisionTests {
              synced: .atOlderTag, pending: .save(derived: true), expected: .deleteOverDerivedChange),
         Case(what: "deleted elsewhere after this device's creation made it, sent again unchanged: the deletion wins", serverDeleted: true,
              synced: .never, pending: .save(derived: false), resentCreation: true, expected: .deleteOverDerivedChange),
+        Case(what: "deleted elsewhere after the version a heal sends again unchanged: the deletion wins", serverDeleted: true,
+             synced: .never, pending: .save(derived: false, sentAgainFrom: "5"), serverTag: "7", expected: .deleteOverDerivedChange),
+        Case(what: "deleted elsewhere before the version a heal sends again (made again since): the version wins", serverDeleted: true,
+             synced: .never, pending: .save(derived: false, sentAgainFrom: "9"), serverTag: "7", expected: .editBeatsServerDeletion),
         Case(what: "deleted elsewhere, created here and changed since: the change wins", serverDeleted: true,
              synced: .never, pending: .save(derived: false), expected: .editBeatsServerDeletion),
         Case(what: "an attachment whose note is not here waits for it", exists: false, synced: .never, recordType: .attachment,

@@ -39,7 +39,7 @@ struct OpenAPITests {
         let samples: [String: any Encodable] = [
             "SyncRecord": record,
             "ChangesResponse": ChangesResponse(records: [record], token: "t", moreComing: false),
-            "RecordChange": RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: "1", fields: [:], derived: true, baseLive: true),
+            "RecordChange": RecordChange(recordType: "note", recordId: UUID(), operation: .save, baseChangeTag: "1", fields: [:], derived: true, baseLive: true, sentAgainFrom: "1"),
             "ModifyRequest": ModifyRequest(changes: [], deviceId: UUID(), changeToken: "s:1:0123456789abcdef", authoredToken: "s:1:0123456789abcdef"),
             "RecordResult": RecordResult(recordId: UUID(), recordType: "note", outcome: .error, changeTag: "1", serverRecord: record, message: "m"),
             "ModifyResponse": ModifyResponse(results: [], authoredToken: "t"),

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NoteTakerServerTestSupport
 @testable import NoteTakerServer
 import NoteTakerSyncProtocol
 import Testing
@@ -223,6 +224,53 @@ struct TombstonePurgeTests {
             #expect(back.records.map(\.recordId) == [made.x])
             let deletion = RecordChange(recordType: "note", recordId: UUID(), operation: .delete, baseChangeTag: "2", fields: nil)
             #expect(try await client.modify(sessions[0], [deletion]).results[0].outcome == .saved)
+        }
+    }
+
+    @Test("a save sent again to heal a restored server, unchanged since a version before a purged deletion, is answered with the deletion")
+    func healYieldsToPurgedDeletion() async throws {
+        try await withDeletion { server, client, sessions, made in
+            #expect(try await server.service.purgeTombstones(now: moment).tombstones == 1)
+            var healed = noteSave(made.x, title: "X")
+            healed.sentAgainFrom = "1"
+            let yielded = try await client.modify(sessions[0], [healed]).results[0]
+            #expect(yielded.outcome == .serverRecordChanged, "\(yielded)")
+            #expect(yielded.serverRecord?.deleted == true && yielded.serverRecord?.changeTag == "3", "the deletion it missed, at its change")
+            #expect(try await client.changes(sessions[0], since: made.afterDeletion).records.isEmpty, "nothing written")
+            // A record the server never deleted is made, whatever version the device held
+            // (the copy the server was restored from lost it).
+            var lost = noteSave(UUID(), title: "Made after the copy")
+            lost.sentAgainFrom = "1"
+            #expect(try await client.modify(sessions[0], [lost]).results[0].outcome == .saved)
+            // A value that is not a change tag says nothing: the save is applied, as any.
+            healed.sentAgainFrom = "not a change tag"
+            #expect(try await client.modify(sessions[0], [healed]).results[0].outcome == .saved)
+        }
+    }
+
+    @Test("moving a server from SQLite to PostgreSQL (migrate-data) keeps the deletions it purged", .enabled(if: TestStorage.usesPostgres))
+    func purgedRecordsMoved() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try await TestServer(configuration: ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests))
+        let (session, x) = try await sqlite.test { client in
+            let session = try await client.register("ada")
+            let x = UUID()
+            let saved = try await client.modify(session, [noteSave(x, title: "X")])
+            let deletion = RecordChange(recordType: "note", recordId: x, operation: .delete, baseChangeTag: saved.results[0].changeTag, fields: nil)
+            _ = try await client.modify(session, [deletion])
+            #expect(try await sqlite.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
+            return (session, x)
+        }
+        var moved = sqlite.configuration
+        moved.database = .postgres(try await TestStorage.newDatabase())
+        guard case .postgres(let url) = moved.database else { return }
+        _ = try await StorageCopy.copy(from: directory, to: try PostgresDatabase(url: url))
+        try await TestServer(configuration: moved).test { client in
+            var healed = noteSave(x, title: "X")
+            healed.sentAgainFrom = "1"
+            let yielded = try await client.modify(session, [healed]).results[0]
+            #expect(yielded.outcome == .serverRecordChanged && yielded.serverRecord?.changeTag == "2", "\(yielded)")
         }
     }
 

@@ -137,6 +137,7 @@ struct SimulationTests {
         2_123,  // as 1937: the devices differed
         2_816,  // a heal that found the account empty kept a token for nothing, and missed a folder's deletion purged before its next fetch
         4_138,  // a tag made again long after its deletion yielded to the deletion's purged tombstone, back with a restore
+        4_466,  // a heal sent again a folder deleted and purged while its listing was cut: the server made it again
     ] as [UInt64])
     func foundRestoringFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, restoring: true).run()

@@ -240,6 +240,10 @@ extension NoteStore {
             // The catch-up before a restored server's heal tells what this device synced after its last fetch.
             try SyncedThrough.startFromRows(db)
         }
+        migrator.registerMigration("v34-sent-again") { db in
+            // A row sent again unchanged to heal a restored server names the version it held.
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN sentAgainFrom TEXT")
+        }
         return migrator
     }
 }

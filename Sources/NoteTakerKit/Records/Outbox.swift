@@ -24,6 +24,15 @@ enum Outbox {
         var operation: PendingChange.Operation
         /// Made only as a consequence of another change.
         var derived: Bool
+        /// Sent again, unchanged since this version, to heal a restored server.
+        var sentAgainFrom: String?
+
+        /// Reads a row of `outbox` (`nil`: an operation this app does not know).
+        init?(_ row: Row) {
+            guard let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
+            (seq, type, recordId, self.operation) = (row["seq"], RecordType(rawValue: row["recordType"]), row["recordId"], operation)
+            (derived, sentAgainFrom) = (row["derived"], row["sentAgainFrom"])
+        }
     }
 
     // MARK: Changes made here
@@ -47,8 +56,9 @@ enum Outbox {
                        derived: Bool = false) throws {
         if type == .tag, operation == .save, try entry(db, type, id)?.operation == .delete { return }
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt, derived)
-            VALUES (?1, ?2, ?3, ?4, ?5 AND IFNULL((SELECT derived FROM outbox WHERE recordType = ?1 AND recordId = ?2), 1))
+            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt, derived, sentAgainFrom)
+            VALUES (?1, ?2, ?3, ?4, ?5 AND IFNULL((SELECT derived FROM outbox WHERE recordType = ?1 AND recordId = ?2), 1),
+                    CASE WHEN ?5 AND ?3 = 'save' THEN (SELECT sentAgainFrom FROM outbox WHERE recordType = ?1 AND recordId = ?2) END)
             """).execute(arguments: [type.rawValue, id, operation.rawValue, Date().storageValue, derived])
     }
 
@@ -61,11 +71,17 @@ enum Outbox {
     }
 
     /// Queues a save of every row of `type`, for a server that holds none of them.
-    static func queueAll(_ db: Database, _ type: RecordType) throws {
+    ///
+    /// `sendingAgain`, for a server restored from an older copy: a row synced and not changed
+    /// since (no change of it waiting) is marked sent again from the version it holds, which
+    /// a deletion after it outranks (``ApplyDecision``, and the server's `RecordVersioning`).
+    static func queueAll(_ db: Database, _ type: RecordType, sendingAgain: Bool = false) throws {
         try db.execute(sql: """
-            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt)
-            SELECT ?, id, 'save', ? FROM \(type.table)
-            """, arguments: [type.rawValue, Date().storageValue])
+            INSERT OR REPLACE INTO outbox (recordType, recordId, operation, queuedAt, sentAgainFrom)
+            SELECT ?1, t.id, 'save', ?2,
+                   CASE WHEN ?3 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.recordType = ?1 AND o.recordId = t.id) THEN t.changeTag END
+            FROM \(type.table) t
+            """, arguments: [type.rawValue, Date().storageValue, sendingAgain])
     }
 
     /// Queues a save of every row of `type` the server holds (synced once) and no change of
@@ -89,11 +105,11 @@ enum Outbox {
     // MARK: What a push and its answers do
 
     /// The change of a record waiting, if there is one.
-    static func entry(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, operation: PendingChange.Operation, derived: Bool)? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, operation, derived FROM outbox WHERE recordType = ? AND recordId = ?"),
-                                   arguments: [type.rawValue, key])
-        guard let row, let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-        return (row["seq"], operation, row["derived"])
+    static func entry(_ db: Database, _ type: RecordType, _ key: String) throws -> Entry? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT seq, recordType, recordId, operation, derived, sentAgainFrom FROM outbox WHERE recordType = ? AND recordId = ?
+            """), arguments: [type.rawValue, key])
+        return row.flatMap(Entry.init)
     }
 
     /// Whether a change of the record waits.
@@ -105,13 +121,9 @@ enum Outbox {
     /// Up to `limit` changes after sequence `cursor` that have not failed too often, oldest first.
     static func entries(_ db: Database, after cursor: Int64, limit: Int) throws -> [Entry] {
         try Row.fetchAll(db, sql: """
-            SELECT seq, recordType, recordId, operation, derived FROM outbox
+            SELECT seq, recordType, recordId, operation, derived, sentAgainFrom FROM outbox
             WHERE seq > ? AND attempts < ? ORDER BY seq LIMIT ?
-            """, arguments: [cursor, maximumAttempts, limit]).compactMap { row in
-            guard let operation = PendingChange.Operation(rawValue: row["operation"]) else { return nil }
-            return Entry(seq: row["seq"], type: RecordType(rawValue: row["recordType"]), recordId: row["recordId"],
-                         operation: operation, derived: row["derived"])
-        }
+            """, arguments: [cursor, maximumAttempts, limit]).compactMap(Entry.init)
     }
 
     /// Drops the change of a record.

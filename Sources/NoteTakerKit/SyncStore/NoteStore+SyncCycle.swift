@@ -26,11 +26,14 @@ extension NoteStore {
     /// is kept, and so are the deletions waiting to go up, against no version: the server
     /// applies one where this device made the record's last edit it holds (this device saw
     /// that version, and deleted after), and refuses it where another device edited the
-    /// record, which then comes back (nothing is lost).
+    /// record, which then comes back (nothing is lost). A row synced and not changed since goes
+    /// up marked sent again from the version it held (``Outbox/queueAll(_:_:sendingAgain:)``):
+    /// a deletion after that version, which this device never learned of, still wins over it,
+    /// though the restored server purged its tombstone.
     static func requeueEverything(_ db: Database, keepingDeletions: Bool = false) throws {
         for type in RecordType.parentsFirst {
+            try Outbox.queueAll(db, type, sendingAgain: keepingDeletions)
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
-            try Outbox.queueAll(db, type)
         }
         try db.execute(sql: "UPDATE note SET tagsVersion = NULL")
         if !keepingDeletions { try Outbox.removeDeletions(db) }

@@ -93,7 +93,7 @@ package struct PushBatch: Codable, Sendable {
                     // A tag made again over its deletion names it, and is based on it.
                     if baseLive, type == .tag, fields?[TagRecord.Field.replaces.rawValue] != nil { baseLive = false }
                     changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .save, baseChangeTag: base,
-                                                fields: fields, derived: queued.derived, baseLive: baseLive))
+                                                fields: fields, derived: queued.derived, baseLive: baseLive, sentAgainFrom: queued.sentAgainFrom))
                     texts.append(text)
                     if type == .attachment, let hash = AttachmentRecord.contentHash(in: fields) { hashes.append(hash) }
                 }

@@ -59,7 +59,7 @@ struct SyncApply {
     func pending(_ db: Database, _ type: RecordType, _ key: String) throws -> (seq: Int64, pending: ApplyDecision.Pending)? {
         guard let entry = try Outbox.entry(db, type, key) else { return nil }
         switch entry.operation {
-        case .save: return (entry.seq, .save(derived: entry.derived))
+        case .save: return (entry.seq, .save(derived: entry.derived, sentAgainFrom: entry.sentAgainFrom))
         case .delete:
             let deletedTag = try String.fetchOne(
                 db, sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?", arguments: [type.rawValue, key])

@@ -14,9 +14,10 @@ package enum ApplyDecision: Equatable {
     case delete
     /// Deleted elsewhere, and the change waiting here does not count against the deletion,
     /// which wins as if nothing waited: one the software made only as a consequence of
-    /// another (derived), or this device's creation of the record, which the deletion
-    /// followed (``Situation/resentCreation``). The change is dropped and the row goes (when
-    /// there is one).
+    /// another (derived), this device's creation of the record, which the deletion followed
+    /// (``Situation/resentCreation``), or the row sent again unchanged to heal a restored
+    /// server, deleted after the version it holds. The change is dropped and the row goes
+    /// (when there is one).
     case deleteOverDerivedChange
     /// Deleted here and elsewhere: the deletion waiting to go up is dropped.
     case bothDeleted
@@ -75,8 +76,10 @@ package enum ApplyDecision: Equatable {
     /// A change waiting in the outbox.
     package enum Pending: Equatable {
         /// A save; `derived` when this device made it only as a consequence of another change
-        /// (a folder deleted, say), not because someone edited the record.
-        case save(derived: Bool)
+        /// (a folder deleted, say), not because someone edited the record. `sentAgainFrom`: the
+        /// save sends the row again, unchanged since it synced this version, to heal a server
+        /// restored from an older copy.
+        case save(derived: Bool, sentAgainFrom: String? = nil)
         /// A deletion, of the version with this change tag (`nil`: never synced).
         case delete(deletedTag: String?)
     }
@@ -95,13 +98,20 @@ package enum ApplyDecision: Equatable {
             // software made on its own (derived), which a deletion still beats: the deletion
             // goes up, and the record comes back only when the server refuses it.
             return deletedTag != situation.serverTag && situation.refusedDeletion ? .editBeatsLocalDeletion : .keep
-        case .save(let derived)?:
+        case .save(let derived, let sentAgainFrom)?:
             if situation.serverDeleted {
-                if derived || situation.resentCreation { return .deleteOverDerivedChange }
+                if derived || situation.resentCreation || isBefore(sentAgainFrom, situation.serverTag) { return .deleteOverDerivedChange }
                 return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere
             }
             if !situation.exists { return .takeInsteadOfMissingRow }
             return changedElsewhere ? .merge(derivedYields: derived) : .keep
         }
+    }
+
+    /// Whether a row sent again to heal a restored server, unchanged since version `sentAgainFrom`,
+    /// was deleted after that version (at change `deletion`): this device never learned of it.
+    private static func isBefore(_ sentAgainFrom: String?, _ deletion: String) -> Bool {
+        guard let held = sentAgainFrom.flatMap({ Int64($0) }), let deleted = Int64(deletion) else { return false }
+        return held < deleted
     }
 }

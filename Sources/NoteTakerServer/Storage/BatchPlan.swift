@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
     /// A record as a storage holds it, with the bytes its fields take and the sequence and
-    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:senderFetched:)``).
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:senderFetched:purgedAt:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
@@ -60,10 +60,11 @@ struct BatchPlan {
     /// wrote them, stored as they are instead of written again.
     /// With `appliedBefore`, the server applied this batch once and has forgotten its answer
     /// (see ``markerRetention``). `serverId` reads how far the sender had fetched from its
-    /// change token.
+    /// change token. `purged` holds the change of each purged deletion the storage keeps of a
+    /// record sent again to heal it (``RecordChange/sentAgainFrom``) and not held.
     init(
         _ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, appliedBefore: Bool = false,
-        serverId: String = "", current: [RecordKey: StoredRecord]
+        serverId: String = "", current: [RecordKey: StoredRecord], purged: [RecordKey: Int64] = [:]
     ) throws {
         self.sequence = sequence
         var current = current
@@ -75,7 +76,7 @@ struct BatchPlan {
             let editedBySender = sender != nil && held?.editAuthor == sender
             switch RecordVersioning.decide(
                 change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough,
-                appliedBefore: appliedBefore, senderFetched: fetched) {
+                appliedBefore: appliedBefore, senderFetched: fetched, purgedAt: purged[key]) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
@@ -172,6 +173,14 @@ extension ModifyRequest {
     /// The records the batch changes, which ``BatchPlan`` decides against.
     var keys: Set<BatchPlan.RecordKey> {
         Set(changes.map { BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType) })
+    }
+
+    /// The records the batch saves again to heal a restored server (``RecordChange/sentAgainFrom``)
+    /// that the account does not hold (`current`): their purged deletions are looked up.
+    func keysSentAgain(notIn current: [BatchPlan.RecordKey: BatchPlan.StoredRecord]) -> [BatchPlan.RecordKey] {
+        changes.filter { $0.sentAgainFrom != nil && $0.operation == .save }
+            .map { BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType) }
+            .filter { current[$0] == nil }
     }
 }
 

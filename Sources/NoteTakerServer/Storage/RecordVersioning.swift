@@ -45,11 +45,20 @@ enum RecordVersioning {
     /// before the purge holds it again. The device made the record after that deletion, as it
     /// would have without the restore (the server then held nothing of it): it is applied
     /// (restoring seed 4138: a tag deleted long before, made again, went with the old tombstone).
+    ///
+    /// A save a device sends again, unchanged, to heal a restored server
+    /// (``RecordChange/sentAgainFrom``) of a record the server holds nothing of, whose
+    /// deletion it purged (at change `purgedAt`) after the version the device held, is
+    /// answered with that deletion: the device never learned of it (restoring seed 4,466: a
+    /// folder deleted and purged came back from a device whose listing the restore cut short).
     static func decide(
         _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0,
-        appliedBefore: Bool = false, senderFetched: Int64 = 0
+        appliedBefore: Bool = false, senderFetched: Int64 = 0, purgedAt: Int64? = nil
     ) -> Decision {
         guard let current else {
+            if change.operation == .save, let purgedAt, let held = change.sentAgainFrom.flatMap({ Int64($0) }), held < purgedAt {
+                return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedAt))
+            }
             if appliedBefore, change.operation == .save, purgedThrough > 0 {
                 return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedThrough))
             }

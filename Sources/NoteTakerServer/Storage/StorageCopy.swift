@@ -117,6 +117,14 @@ public enum StorageCopy {
                         \(rows.map { $0[1] as String })::text[], \(rows.map { $0[2] as Double })::float8[])
                     """, logger: logger)
             }
+            // Purged deletions, for devices healing a server restored from an older copy.
+            _ = try await copy("SELECT accountId, recordId, recordType, deletion FROM purged_record ORDER BY accountId, recordId, recordType") { rows in
+                try await connection.query("""
+                    INSERT INTO purged_record (account_id, record_id, record_type, deletion)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[])
+                    """, logger: logger)
+            }
             _ = try await copy("SELECT accountId, recordId, seq, replacedAt, fields, size FROM record_version ORDER BY accountId, recordId, seq") { rows in
                 try await connection.query("""
                     INSERT INTO record_version (account_id, record_id, seq, replaced_at, fields, size)

@@ -80,7 +80,7 @@ extension RecordChange {
     /// it has none): text already checked, which a server may keep as it is.
     public init(reading reader: inout WireReader, fieldsJSON: inout String?) throws(WireJSONError) {
         var recordType: String?, recordId: UUID?, operation: Operation?, baseChangeTag: String?, fields: RecordFields?
-        var derived: Bool?, baseLive: Bool?
+        var derived: Bool?, baseLive: Bool?, sentAgainFrom: String?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
             case "recordType": recordType = try reader.string()
@@ -92,6 +92,7 @@ extension RecordChange {
             case "baseChangeTag": baseChangeTag = try reader.null() ? nil : try reader.string()
             case "derived": derived = try reader.bool()
             case "baseLive": baseLive = try reader.bool()
+            case "sentAgainFrom": sentAgainFrom = try reader.null() ? nil : try reader.string()
             case "fields":
                 if try reader.null() {
                     (fields, fieldsJSON) = (nil, nil)
@@ -105,6 +106,7 @@ extension RecordChange {
         self.init(recordType: recordType, recordId: recordId, operation: operation, baseChangeTag: baseChangeTag, fields: fields)
         self.derived = derived
         self.baseLive = baseLive
+        self.sentAgainFrom = sentAgainFrom
     }
 
     /// Writes the change; `fieldsJSON`, when given, is its fields already written.
@@ -121,6 +123,7 @@ extension RecordChange {
             writer.key("operation"); writer.string(operation.rawValue)
             writer.key("recordId"); writer.string(recordId.wireText)
             writer.key("recordType"); writer.string(recordType)
+            if let sentAgainFrom { writer.key("sentAgainFrom"); writer.string(sentAgainFrom) }
         }
     }
 }

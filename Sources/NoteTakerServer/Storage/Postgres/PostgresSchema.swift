@@ -238,6 +238,19 @@ enum PostgresSchema {
                 FOREIGN KEY (zone_id, account_id) REFERENCES share_member (zone_id, account_id) ON DELETE CASCADE)
             """,
         ],
+        [
+            // The records whose tombstones purges removed, and the change that deleted each:
+            // a device healing a restored server that sends one again unchanged from before
+            // that deletion is answered with it (``RecordVersioning``).
+            """
+            CREATE TABLE purged_record (
+                account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                record_id TEXT NOT NULL,
+                record_type TEXT NOT NULL,
+                deletion BIGINT NOT NULL,
+                PRIMARY KEY (account_id, record_id, record_type))
+            """,
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -98,9 +98,10 @@ extension PostgresSyncStorage {
                 appliedBefore = try await Self.first(connection.query(
                     "SELECT 1 FROM request_marker WHERE account_id = \(account) AND request_id = \(requestKey)", logger: logger), Int32.self) != nil
             }
+            let current = try await current(connection, account: account, request.keys)
             let plan = try BatchPlan(
                 request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
-                current: try await current(connection, account: account, request.keys))
+                current: current, purged: try await purged(connection, account: account, request.keysSentAgain(notIn: current)))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -171,6 +172,23 @@ extension PostgresSyncStorage {
                 editSequence: edited, editAuthor: editor)
         }
         return current
+    }
+
+    /// The change that deleted each of `keys` whose tombstone a purge removed.
+    private func purged(
+        _ connection: PostgresConnection, account: Int64, _ keys: [BatchPlan.RecordKey]
+    ) async throws -> [BatchPlan.RecordKey: Int64] {
+        var purged: [BatchPlan.RecordKey: Int64] = [:]
+        guard !keys.isEmpty else { return purged }
+        let rows = try await connection.query("""
+            SELECT p.record_type, p.record_id, p.deletion
+            FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
+            JOIN purged_record p ON p.account_id = \(account) AND p.record_id = k.id AND p.record_type = k.type
+            """, logger: database.logger)
+        for try await (type, id, deletion) in rows.decode((String, String, Int64).self) {
+            purged[BatchPlan.RecordKey(recordId: id, recordType: type)] = deletion
+        }
+        return purged
     }
 
     /// Stores the plan's writes in one statement (a record written twice in the batch keeps its last version).

@@ -46,12 +46,17 @@ extension PostgresSyncStorage {
                     WITH gone AS (
                         DELETE FROM record WHERE account_id = \(account) AND deleted AND deleted_at < \(horizon.deletedBefore)
                             AND seq <= \(seen ?? latest)
-                        RETURNING seq, size)
+                        RETURNING record_id, record_type, seq, size),
+                    kept AS (
+                        INSERT INTO purged_record (account_id, record_id, record_type, deletion)
+                        SELECT \(account), record_id, record_type, seq FROM gone
+                        ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET deletion = EXCLUDED.deletion)
                     UPDATE account SET record_bytes = record_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone),
                         purged_through = GREATEST(purged_through, (SELECT COALESCE(MAX(seq), 0) FROM gone))
                     WHERE id = \(account) RETURNING (SELECT COUNT(*) FROM gone)
                     """, logger: logger)
-                // The answers kept for batches sent again stay (see the SQLite storage).
+                // The answers kept for batches sent again stay, the purged records are kept by
+                // id (see the SQLite storage).
                 return try await Self.first(gone, Int64.self) ?? 0
             }
             if removed > 0 {

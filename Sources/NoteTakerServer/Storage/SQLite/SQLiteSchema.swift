@@ -256,6 +256,19 @@ extension SQLiteSyncStorage {
                     FOREIGN KEY (zoneId, accountId) REFERENCES share_member (zoneId, accountId) ON DELETE CASCADE) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v19-purged-records") { db in
+            // The records whose tombstones purges removed, and the change that deleted each:
+            // a device healing a restored server that sends one again unchanged from before
+            // that deletion is answered with it (``RecordVersioning``).
+            try db.execute(sql: """
+                CREATE TABLE purged_record (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    recordId TEXT NOT NULL,
+                    recordType TEXT NOT NULL,
+                    deletion INTEGER NOT NULL,
+                    PRIMARY KEY (accountId, recordId, recordType)) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

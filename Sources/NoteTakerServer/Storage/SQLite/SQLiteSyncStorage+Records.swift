@@ -65,9 +65,10 @@ extension SQLiteSyncStorage {
             let appliedBefore = try stored != nil || Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT 1 FROM request_marker WHERE accountId = ? AND requestId = ?
                 """), arguments: [account, requestKey]) == true
+            let current = try Self.current(db, account: account, request.keys)
             let plan = try BatchPlan(
                 request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
-                current: try Self.current(db, account: account, request.keys))
+                current: current, purged: try Self.purged(db, account: account, request.keysSentAgain(notIn: current)))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -214,6 +215,17 @@ extension SQLiteSyncStorage {
             }
         }
         return current
+    }
+
+    /// The change that deleted each of `keys` whose tombstone a purge removed.
+    static func purged(_ db: Database, account: Int64, _ keys: [BatchPlan.RecordKey]) throws -> [BatchPlan.RecordKey: Int64] {
+        var purged: [BatchPlan.RecordKey: Int64] = [:]
+        for key in keys {
+            purged[key] = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT deletion FROM purged_record WHERE accountId = ? AND recordId = ? AND recordType = ?
+                """), arguments: [account, key.recordId, key.recordType])
+        }
+        return purged
     }
 
     /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).

@@ -42,9 +42,15 @@ extension SQLiteSyncStorage {
                                   (SELECT sequence FROM account WHERE id = ?1))
                     """, arguments: [account, horizon.usedSince, horizon.createdSince]) ?? 0
                 let gone = try Row.fetchAll(db, sql: """
-                    DELETE FROM record WHERE accountId = ? AND deleted = 1 AND deletedAt < ? AND seq <= ? RETURNING seq, size
+                    DELETE FROM record WHERE accountId = ? AND deleted = 1 AND deletedAt < ? AND seq <= ?
+                    RETURNING recordId, recordType, seq, size
                     """, arguments: [account, horizon.deletedBefore, seen])
                 guard let newest = gone.map({ $0["seq"] as Int64 }).max() else { return 0 }
+                // Kept by id and deletion, for a device that heals a restored server (``RecordVersioning``).
+                let keep = try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO purged_record (accountId, recordId, recordType, deletion) VALUES (?, ?, ?, ?)
+                    """)
+                for row in gone { try keep.execute(arguments: [account, row["recordId"], row["recordType"], row["seq"]]) }
                 // The answers kept for batches sent again stay: one naming a record purged now
                 // is given again with its deletion (``KeptAnswer``).
                 try db.execute(sql: """
