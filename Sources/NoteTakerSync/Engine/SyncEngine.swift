@@ -168,12 +168,19 @@ public actor SyncEngine {
             }
         }
         try await checkServer()
-        do throws(SyncError) {
-            try await push(into: &report)
-        } catch .serverRestored {
-            // Nothing went up: everything does, after the pull from scratch below merged it;
-            // first, the pull catches up from this device's change token, if the server holds it.
-            try local { store in if try !store.catchUpBeforeHeal() { try store.adoptRestoredServer() } }
+        // A device that found the server restored and has not caught up yet sends nothing
+        // first: what waits here is based on versions of the history the server lost, whose
+        // numbers the server gives again (seed 20,458: a deletion cut short before
+        // the catch-up, sent with it, applied to a later edit numbered as the version it
+        // deleted). It goes up once the pull below caught up and queued it again.
+        if try !local({ try $0.catchesUpBeforeHeal() }) {
+            do throws(SyncError) {
+                try await push(into: &report)
+            } catch .serverRestored {
+                // Nothing went up: everything does, after the pull from scratch below merged it;
+                // first, the pull catches up from this device's change token, if the server holds it.
+                try local { store in if try !store.catchUpBeforeHeal() { try store.adoptRestoredServer() } }
+            }
         }
         try await pull(into: &report)
         // Merging leaves changes to send back; a few more rounds settle them. A restored
