@@ -127,6 +127,7 @@ struct SimulationTests {
         5_973_339,  // a note from before a tag's deletion kept the tag in its base: tagged with the tag made again, it lost it in a merge
         5_973_423,  // a device that merged a note tagged after a tag's deletion took the tag off when the deletion came down
         20_458,     // a deletion refused for a restore, sent again before the catch-up ended, took a later edit numbered as its base
+        21_699,     // a folder shown at the top level, its parent not received yet, "moved" to the top by hand overrode where it was made
     ] as [UInt64])
     func foundFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60).run()

@@ -55,9 +55,7 @@ extension NoteStore {
                     throw NoteTakerError.folderCycle(folder: folder.name, target: target.name)
                 }
             }
-            // A folder shown elsewhere than its record asks (``FolderCycles``) moves all the same.
-            let askedElsewhere = try !UnresolvedReferences.targets(db, .parent, of: id.key).isEmpty
-            guard folder.parentId != parentId || askedElsewhere else { return folder }
+            guard folder.parentId != parentId else { return folder }
             try Self.requireUniqueName(db, folder.name, parentId: parentId?.key, excluding: id.key)
             try RecordWriter.moveFolder(db, id: id.key, toParent: parentId?.key, at: sources.now)
             return try Self.fetchFolder(db, id: id.key)
