@@ -442,6 +442,31 @@ struct ConflictTests {
         }
     }
 
+    @Test("two devices each changing a note deleted elsewhere keep both changes, merged against the version they changed")
+    func twoRevivalsMerge() async throws {
+        try await withLiveServer { server, token in
+            let devices = try ["laptop", "phone", "tablet"].map { try Device($0, server: server, token: token) }
+            let note = try devices[0].store.createNote(NoteDraft(title: "Plan", body: "one"))
+            for device in devices { try await device.sync() }
+            _ = try devices[0].store.trashNotes(ids: [note.id])
+            _ = try devices[0].store.purgeNotes(ids: [note.id])
+            try await devices[0].sync()
+            // The tablet pins it: its change meets the deletion and is to go up against it, but
+            // its next batch never arrives.
+            _ = try devices[2].store.setPinned(true, noteId: note.id)
+            let lost = FaultyTransport(try HTTPSyncTransport(server: server.url, token: token), .secondBatchLost)
+            await #expect(throws: SyncError.self) { try await SyncEngine(store: devices[2].store, transport: lost, options: .init()).sync() }
+            // The phone retitles it and brings it back first.
+            _ = try devices[1].store.updateNote(id: note.id, title: "Plan B")
+            try await devices[1].sync()
+            try await settle(devices)
+            for device in devices {
+                let kept = try device.store.note(id: note.id)
+                #expect(kept.title == "Plan B" && kept.isPinned, "both changes kept on \(device.name)")
+            }
+        }
+    }
+
     @Test("two devices making folders into each other's parents end with no cycle, the same on both")
     func folderCycle() async throws {
         try await withDevices(2) { devices, _ in

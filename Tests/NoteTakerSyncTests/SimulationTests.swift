@@ -140,6 +140,7 @@ struct SimulationTests {
         2_816,  // a heal that found the account empty kept a token for nothing, and missed a folder's deletion purged before its next fetch
         4_138,  // a tag made again long after its deletion yielded to the deletion's purged tombstone, back with a restore
         4_466,  // a heal sent again a folder deleted and purged while its listing was cut: the server made it again
+        7_510,  // a change that brought back a note deleted elsewhere lost its merge base: merged with another revival, it won every property
     ] as [UInt64])
     func foundRestoringFaults(seed: UInt64) async throws {
         _ = try await Simulation(seed: seed, deviceCount: 4, steps: 60, restoring: true).run()

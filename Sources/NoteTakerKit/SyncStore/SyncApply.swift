@@ -150,7 +150,11 @@ struct SyncApply {
             case .forgetDeletion(let keepingTombstone):
                 try forgetDeletion(db, type, key, tombstone: keepingTombstone ? record.changeTag : nil)
             case .reopenAgainstTombstone:
-                try db.execute(sql: "UPDATE \(type.table) SET changeTag = ?, syncBase = NULL WHERE id = ?", arguments: [record.changeTag, key])
+                // Its merge base stays the version it was changed from: another device's edit
+                // may bring the record back first, and the two then merge property by property
+                // (seed 7,510 of the restoring run: merged with no base, this side won every
+                // property, and a title changed there was lost).
+                try db.execute(sql: "UPDATE \(type.table) SET changeTag = ? WHERE id = ?", arguments: [record.changeTag, key])
                 // It goes up against the deletion now, however often it failed against the
                 // version before (one in plain text, while a conversion to encryption went on).
                 try Outbox.resetFailure(db, type, key)
