@@ -244,6 +244,10 @@ extension NoteStore {
             // A row sent again unchanged to heal a restored server names the version it held.
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN sentAgainFrom TEXT")
         }
+        migrator.registerMigration("v35-sealed-before-restore") { db in
+            // A heal during a conversion replaces plain text only with what this device saw sealed.
+            try SealedBeforeRestore.create(db)
+        }
         return migrator
     }
 }

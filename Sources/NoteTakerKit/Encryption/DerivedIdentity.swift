@@ -66,7 +66,10 @@ public struct DerivedIdentity: Sendable {
         // A batch in flight names the old ids, and went unanswered (its session ended): its
         // changes wait in the outbox still, and go up under the new ids instead.
         try PushBatch.forgetKeepingCreations(db)
-        if adoption == .afresh { try ForgottenSaves.forget(db) }
+        if adoption == .afresh {
+            try ForgottenSaves.forget(db)
+            try SealedBeforeRestore.forget(db)
+        }
         // A pull cut short before the account's encryption left pages staged in plain text:
         // from now on they would reach the store unopened (converting seed 3,000,126).
         if adoption != .afresh { try SyncQuarantine.holdStagedPlaintext(db) }

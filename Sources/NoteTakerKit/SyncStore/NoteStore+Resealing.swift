@@ -115,6 +115,7 @@ extension NoteStore {
                 try SyncQuarantine.forgetPlaintext(db)
                 try ForgottenSaves.forget(db)
                 try ConvertedTags.forgetAll(db)
+                try SealedBeforeRestore.forget(db)
             }
             try Self.keep(advanced, db)
             return advanced

@@ -29,9 +29,11 @@ import GRDB
 /// An end-to-end encrypted account's server restored from a copy made while the account was
 /// converted to encryption holds records, note versions and files in plain text again. A
 /// device that follows keyed ids then starts a conversion's pass (unless a pass is under way
-/// here): each record it sends again, refused with a version in plain text it cannot open,
-/// goes up sealed against it (``SyncEngine``), the pass seals the plain-text versions, and its
-/// last step has the server delete what is left in plain text (docs/encryption.md §2.4).
+/// here): each record it had seen sealed (``SealedBeforeRestore``) and sends again, refused
+/// with a version in plain text it cannot open, goes up sealed against it (``SyncEngine``);
+/// one it never saw sealed waits for another device to seal it. The pass seals the plain-text
+/// versions, and its last step has the server delete what is left in plain text
+/// (docs/encryption.md §2.4).
 extension NoteStore {
     /// Starts catching up with a server restored from an older copy before the heal: the
     /// next pull fetches from this device's change token without its authored token (the
@@ -56,6 +58,7 @@ extension NoteStore {
     package func adoptRestoredServer() throws(NoteTakerError) {
         try write { db in
             try SyncState.set(db, .catchingUpBeforeHeal, nil)
+            try SealedBeforeRestore.keep(db)
             try Self.requeueEverything(db, keepingDeletions: true)
             try SyncState.set(db, .healingRestoredServer, String(sources.now.storageValue))
             if try DerivedIdentity.current(db).keyed != nil, try Self.pass(db) == nil { try Self.keep(ResealingPass(below: 1), db) }

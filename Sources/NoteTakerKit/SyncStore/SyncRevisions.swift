@@ -155,10 +155,10 @@ extension NoteStore {
         try read { db in try ForgottenSaves.own(db, among: records) }
     }
 
-    /// The ids of those of `changes` that create their row: sent against no version by a row
-    /// never synced here, with an id no other device makes (``SyncApply/isCreation(_:_:)``).
-    package func creations(among changes: [RecordChange]) throws(NoteTakerError) -> Set<UUID> {
-        try read { db in try Set(changes.filter { try SyncApply.isCreation(db, $0) }.map(\.recordId)) }
+    /// The ids of those of `changes` whose record this device had seen sealed when it found
+    /// the server restored (``SealedBeforeRestore``).
+    package func sealedBeforeRestore(among changes: [RecordChange]) throws(NoteTakerError) -> Set<UUID> {
+        try read { db in try SealedBeforeRestore.among(db, changes) }
     }
 
     /// Forgets the revisions of those of `records` (deleted by the server or by this device)

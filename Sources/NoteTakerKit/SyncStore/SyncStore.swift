@@ -107,9 +107,9 @@ package protocol SyncStore: Sendable {
     /// before it adopted the account's encryption (their answer lost), with their fields as
     /// this device names them now.
     func ownPlaintextSaves(among records: [SyncRecord]) throws(NoteTakerError) -> [UUID: RecordFields]
-    /// The ids of those of `changes` that create their row: sent against no version by a row
-    /// never synced here.
-    func creations(among changes: [RecordChange]) throws(NoteTakerError) -> Set<UUID>
+    /// The ids of those of `changes` whose record this device had seen sealed when it found
+    /// the server restored.
+    func sealedBeforeRestore(among changes: [RecordChange]) throws(NoteTakerError) -> Set<UUID>
     /// Forgets the revisions of those of `records` that are deleted here.
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) throws(NoteTakerError)
 

@@ -66,15 +66,15 @@ extension SyncEngine {
         let seen = try local { try $0.seenRevisions(current.map(\.revisionKey)) }
         let own = try ownPlaintextSaves(among: current)
         let converting = try local { try $0.resealingPass()?.converts ?? false }
-        let creations = try creations(refusedWithPlaintext: response, of: batch, converting: converting)
+        let replaceable = try replaceable(refusedWithPlaintext: response, of: batch, converting: converting)
         var held: [(record: SyncRecord, reason: String)] = []
         var resealing: [RecordRevision.Key] = []
         for index in response.results.indices {
             guard let record = response.results[index].serverRecord else { continue }
             let opened = sealing.unseal(record)
             if case .failure(.notSealed) = opened, let fields = own[record.recordId] ?? Self.replacing(
-                record, refusing: batch.request.changes.first { $0.recordId == record.recordId }, converting: converting,
-                creation: creations.contains(record.recordId)) {
+                record, refusing: batch.request.changes.first { $0.recordId == record.recordId },
+                replaceable: replaceable.contains(record.recordId)) {
                 // This device's own save as it sent it, or a version it replaces: taken as
                 // this device's, and sent again sealed.
                 response.results[index].serverRecord?.fields = fields
@@ -212,27 +212,30 @@ extension SyncEngine {
     /// The fields `sent` carried, when the plain-text `record` it was refused with is replaced by
     /// it: while this device goes through a conversion's pass, a save sent against no version
     /// (a server restored from a copy made during the conversion, to which this device sends
-    /// everything again as the heal does) replaces a version the server holds in plain text:
-    /// no device can save one any more, so it dates from before the conversion sealed the
-    /// record, and this device's side wins over such a copy as it does throughout a heal.
+    /// everything again as the heal does) of a record this device had seen sealed
+    /// (`replaceable`) replaces a version the server holds in plain text: no device can save
+    /// one any more, so it dates from before the conversion sealed the record, and this
+    /// device's copy follows from it.
     ///
-    /// Not a save that creates its row (`creation`): its answer lost before the conversion,
-    /// the version the server holds may be another device's edit of what it created, which
-    /// that device's conversion seals again; it is merged with once it comes sealed
-    /// (converting seed 3,000,148: a tag added elsewhere was lost).
-    private static func replacing(_ record: SyncRecord, refusing sent: RecordChange?, converting: Bool, creation: Bool) -> RecordFields? {
-        guard converting, !creation, let sent, sent.operation == .save, sent.baseChangeTag == nil, sent.recordType == record.recordType,
+    /// Not a record this device never saw sealed: the version in plain text may be one it
+    /// never saw, another device's edit from before the conversion, which that device's
+    /// conversion seals; the save waits for the sealed version and merges with it (converting
+    /// seeds 3,000,148, a tag added elsewhere, and 3,017,192, a heal taken up after the
+    /// conversion: both lost what the other device wrote).
+    private static func replacing(_ record: SyncRecord, refusing sent: RecordChange?, replaceable: Bool) -> RecordFields? {
+        guard replaceable, let sent, sent.operation == .save, sent.baseChangeTag == nil, sent.recordType == record.recordType,
               let fields = sent.fields, !fields.isSealed else { return nil }
         return fields
     }
 
-    /// The ids of the changes of `batch` that create their row, among those refused with a
-    /// version in plain text while a conversion's pass goes on (see ``replacing(_:refusing:converting:creation:)``).
-    private func creations(refusedWithPlaintext response: ModifyResponse, of batch: PushBatch, converting: Bool) throws(SyncError) -> Set<UUID> {
+    /// The ids of the changes of `batch` refused with a version in plain text while a
+    /// conversion's pass goes on whose record this device had seen sealed before the server
+    /// was restored (see ``replacing(_:refusing:replaceable:)``).
+    private func replaceable(refusedWithPlaintext response: ModifyResponse, of batch: PushBatch, converting: Bool) throws(SyncError) -> Set<UUID> {
         guard converting else { return [] }
         let refused = Set(response.results.compactMap { $0.serverRecord.flatMap { $0.fields.isSealed ? nil : $0.recordId } })
         let sent = batch.request.changes.filter { refused.contains($0.recordId) && $0.operation == .save && $0.baseChangeTag == nil }
-        return sent.isEmpty ? [] : try local { try $0.creations(among: sent) }
+        return sent.isEmpty ? [] : try local { try $0.sealedBeforeRestore(among: sent) }
     }
 
     /// Forgets the revisions of the records deleted since the last call that are gone here.

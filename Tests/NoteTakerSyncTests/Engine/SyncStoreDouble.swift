@@ -168,7 +168,7 @@ final class SyncStoreDouble: SyncStore {
 
     func seenRevisions(_ records: [RecordRevision.Key]) -> [RecordRevision.Key: Int] { [:] }
     func ownPlaintextSaves(among records: [SyncRecord]) -> [UUID: RecordFields] { [:] }
-    func creations(among changes: [RecordChange]) -> Set<UUID> { [] }
+    func sealedBeforeRestore(among changes: [RecordChange]) -> Set<UUID> { [] }
     func forgetRevisions(ofDeleted records: [RecordRevision.Key]) { log("forgetRevisions") }
 }
 

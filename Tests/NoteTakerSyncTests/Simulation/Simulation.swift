@@ -153,7 +153,11 @@ struct Simulation {
                     backedUp = true
                     trace.append("\(step) server backed up")
                 case 2..<4 where backedUp:
-                    _ = try await network.restoreBackup()
+                    // A converting run forgets the backup taken before the conversion.
+                    guard try await network.restoreBackup() else {
+                        trace.append("\(step) server not restored: its backup was from before the conversion")
+                        break
+                    }
                     log.serverRestored()
                     restores += 1
                     trace.append("\(step) server restored from its backup")
