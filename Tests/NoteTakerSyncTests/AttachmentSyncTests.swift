@@ -1,6 +1,7 @@
 import Foundation
 @testable import NoteTakerKit
 import NoteTakerSync
+import NoteTakerSyncProtocol
 import Testing
 
 @Suite("Attachments sync")
@@ -30,6 +31,41 @@ struct AttachmentSyncTests {
             try await devices[0].sync()
             #expect(try devices[0].store.note(id: first.id).attachments.isEmpty)
             #expect(try devices[0].store.note(id: second.id).attachments.count == 1)
+        }
+    }
+
+    /// Converting seed 3,018,209: a note was deleted on a device that never saw a file
+    /// attached to it elsewhere. Every device dropped the attachment with the note, but the
+    /// server kept its record, in plain text after the account's conversion, which therefore
+    /// never ended. The device that held it deletes it there as it applies the note's deletion.
+    @Test("a note deleted where a file attached to it elsewhere never arrived: the device that attached it deletes the file's record on the server too")
+    func attachmentOfADeletedNoteGoes() async throws {
+        try await withDevices(3) { devices, _ in
+            let (laptop, phone, tablet) = (devices[0], devices[1], devices[2])
+            let note = try laptop.store.createNote(NoteDraft(title: "Receipts", body: "March"))
+            try await laptop.sync()
+            try await phone.sync()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-\(UUID()).txt")
+            try Data("a receipt".utf8).write(to: file)
+            _ = try phone.store.attachFile(at: file, toNote: note.id)
+            // Renamed on the laptop later: the phone's change of the note merges into that one.
+            _ = try laptop.store.updateNote(id: note.id, title: "Receipts, March")
+            try await laptop.sync()
+            try await phone.sync()
+            #expect(try phone.store.pendingChanges().isEmpty)
+            // The laptop never fetched the attachment: its deletion of the note names none.
+            try laptop.store.trashNotes(ids: [note.id])
+            _ = try laptop.store.emptyTrash()
+            try await laptop.sync()
+
+            let applied = try await phone.sync()
+            #expect(applied.errors == 0, "\(applied)")
+            try await phone.sync()
+            #expect(try phone.store.pendingChanges().isEmpty)
+            let live = try await tablet.transport.fetchChanges(ChangesQuery(since: nil, listing: true)).records.filter { !$0.deleted }
+            #expect(live.isEmpty, "the server still holds \(live.map(\.recordType))")
+            try await tablet.sync()
+            #expect(try tablet.store.notes().isEmpty)
         }
     }
 

@@ -187,6 +187,13 @@ extension RecordWriter {
     /// Deletes a local row because the server holds a tombstone for it (at change tag
     /// `deletion`, when known). Returns the content hashes whose files may now be unreferenced.
     ///
+    /// A note's attachments go with it, and those the server holds are deleted there too: the
+    /// device that deleted the note sent deletions of the attachments it held, not of one
+    /// attached elsewhere meanwhile, which would stay on the server for good, in plain text
+    /// when the account is converted to encryption (converting seed 3,018,209: the conversion
+    /// never ended). Where the other device's deletion comes in the same fetch, this one is
+    /// dropped before it goes up.
+    ///
     /// A tag's deletion takes it off every note here but those the server holds tagged since
     /// (``NoteTagsVersion/taggedAfter(_:note:tag:deletion:)``: merged in here before the
     /// deletion came down): the tag was made again, and its record follows; until it comes,
@@ -194,9 +201,13 @@ extension RecordWriter {
     static func deleteFromServer(_ db: Database, _ type: RecordType, _ id: String, deletion: Int64? = nil) throws -> Set<String> {
         switch type {
         case .note:
-            let hashes = try String.fetchAll(db, sql: "SELECT contentHash FROM attachment WHERE noteId = ?", arguments: [id])
+            let attachments = try Row.fetchAll(db, sql: "SELECT id, contentHash, changeTag IS NOT NULL AS synced FROM attachment WHERE noteId = ?",
+                                               arguments: [id])
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
-            return Set(hashes)
+            for attachment in attachments where attachment["synced"] as Bool {
+                try Outbox.record(db, .attachment, attachment["id"], .delete)
+            }
+            return Set(attachments.map { $0["contentHash"] as String })
         case .folder:
             try RecordWriter.removeFolder(db, id: id)
         case .tag:
