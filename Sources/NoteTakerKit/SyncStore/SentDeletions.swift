@@ -27,25 +27,22 @@ enum SentDeletions {
                 recordId TEXT NOT NULL,
                 answeredAt REAL NOT NULL,
                 PRIMARY KEY (recordType, recordId)
-            ) WITHOUT ROWID;
-            CREATE INDEX sync_sent_deletion_answered ON sync_sent_deletion (answeredAt);
+            ) WITHOUT ROWID
             """)
     }
 
-    /// Remembers that the server saved this device's deletion of a record, `now`, and forgets
-    /// those answered longer than ``kept`` ago (found by the index: none, mostly).
+    /// Remembers that the server saved this device's deletion of a record, `now`.
     static func remember(_ db: Database, _ type: RecordType, _ id: String, now: Date) throws {
         guard type != .tag else { return }
-        try forget(db, answeredBefore: now)
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_sent_deletion (recordType, recordId, answeredAt) VALUES (?, ?, ?)")
             .execute(arguments: [type.rawValue, id, now.storageValue])
     }
 
     /// Queues again, against no version, the deletions answered within ``kept`` of `now` of
-    /// records that are not here (not made again, nothing of them waiting to go up): the heal
-    /// of a server restored from an older copy.
+    /// records that are not here (not made again, nothing of them waiting to go up), and
+    /// forgets the older ones: the heal of a server restored from an older copy.
     static func queueAgain(_ db: Database, now: Date) throws {
-        try forget(db, answeredBefore: now)
+        try db.execute(sql: "DELETE FROM sync_sent_deletion WHERE answeredAt < ?", arguments: [now.addingTimeInterval(-kept).storageValue])
         for type in RecordType.parentsFirst where type != .tag {
             let ids = try String.fetchAll(db, sql: """
                 SELECT d.recordId FROM sync_sent_deletion d
@@ -54,10 +51,6 @@ enum SentDeletions {
                 """, arguments: [type.rawValue])
             for id in ids { try Outbox.record(db, type, id, .delete) }
         }
-    }
-
-    private static func forget(_ db: Database, answeredBefore now: Date) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_sent_deletion WHERE answeredAt < ?").execute(arguments: [now.addingTimeInterval(-kept).storageValue])
     }
 
     /// Forgets them all: this device starts over with another server or account.
