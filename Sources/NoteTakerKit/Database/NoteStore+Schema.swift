@@ -248,10 +248,6 @@ extension NoteStore {
             // A heal during a conversion replaces plain text only with what this device saw sealed.
             try SealedBeforeRestore.create(db)
         }
-        migrator.registerMigration("v36-sent-deletions") { db in
-            // A heal sends again the deletions a restored server may have lost.
-            try SentDeletions.create(db)
-        }
         return migrator
     }
 }

@@ -37,7 +37,6 @@ extension SyncApply {
                 try Outbox.remove(db, type, key)
             case .forgetDeletion:
                 try forgetDeletion(db, type, key, tombstone: tag)
-                try SentDeletions.remember(db, type, key, now: now)
             case .markSynced(let unchangedSince):
                 try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON, stored: unchangedSince, sentHere: true)
             case .markPending:
