@@ -99,6 +99,18 @@ public enum SyncAPI {
     public static let acceptShare = Endpoint(method: "PUT", path: "/v1/zones/{zone}/membership")
     /// Leaves a share, or declines an invitation.
     public static let leaveShare = Endpoint(method: "DELETE", path: "/v1/zones/{zone}/membership")
+    /// A shared zone's changes, as ``changes`` (docs/sharing.md §3.6).
+    public static let zoneChanges = Endpoint(method: "GET", path: "/v1/zones/{zone}/changes")
+    /// A batch sent to a shared zone, as ``modify``, by its owner or an editor.
+    public static let modifyZone = Endpoint(method: "POST", path: "/v1/zones/{zone}/records/modify")
+    /// The earlier versions of a shared zone's note, as ``recordVersions``.
+    public static let zoneRecordVersions = Endpoint(method: "GET", path: "/v1/zones/{zone}/records/{id}/versions")
+    /// Uploads a file to a shared zone, by its owner or an editor.
+    public static let uploadZoneAsset = Endpoint(method: "PUT", path: "/v1/zones/{zone}/assets/{hash}")
+    /// Whether a shared zone holds a file.
+    public static let zoneAssetExists = Endpoint(method: "HEAD", path: "/v1/zones/{zone}/assets/{hash}")
+    /// Downloads a shared zone's file.
+    public static let downloadZoneAsset = Endpoint(method: "GET", path: "/v1/zones/{zone}/assets/{hash}")
 
     /// Every endpoint, as the OpenAPI document must list them.
     public static let endpoints: [Endpoint] = [
@@ -108,6 +120,7 @@ public enum SyncAPI {
         changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
         publishedPages, publishPage, unpublishPage, publishedPage,
         shares, deleteShare, putShareMembers, shareMembers, putZoneKeys, zoneKeys, acceptShare, leaveShare,
+        zoneChanges, modifyZone, zoneRecordVersions, uploadZoneAsset, zoneAssetExists, downloadZoneAsset,
     ]
 }
 

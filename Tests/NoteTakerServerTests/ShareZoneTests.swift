@@ -13,56 +13,14 @@ import Testing
 /// PostgreSQL under `NOTETAKER_TEST_STORAGE=postgres`.
 @Suite("Shared zones on the server")
 struct ShareZoneTests {
-    /// An end-to-end encrypted account with real identity keys.
-    private struct Person {
-        let name: String
-        let token: String
-        let signing = Curve25519.Signing.PrivateKey()
-        let agreement = Curve25519.KeyAgreement.PrivateKey()
-
-        init(_ name: String, _ client: some TestClientProtocol) async throws {
-            self.name = name
-            var keys = AccountKeysTests.keys()
-            let wrapped = Base64URL.encode(Data(repeating: 9, count: AccountKeys.wrappedKeySize))
-            keys.identity = IdentityKeys(agreement: Base64URL.encode(agreement.publicKey.rawRepresentation),
-                                         signing: Base64URL.encode(signing.publicKey.rawRepresentation), agreementKey: wrapped, signingKey: wrapped)
-            let registered = try await client.send(.post, "/v1/accounts", json: Credentials(username: name, password: "a login secret of 43 characters", keys: keys))
-            #expect(registered.status == .created)
-            token = try registered.decode(SessionResponse.self).token
-            identity = try #require(keys.identity).identity
-        }
-
-        var identity: AccountIdentity
-
-        func member(_ role: ShareMembers.Role) -> ShareMembers.Member { .init(account: name, role: role, identity: identity) }
-
-        /// `record` written and signed as its owner does.
-        func signed(_ record: ShareMembers) throws -> SignedShareMembers {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-            return SignedShareMembers(members: text, signature: Base64URL.encode(try signing.signature(for: SignedShareMembers.signedBytes(text))))
-        }
-
-        /// A box of the right shape for `member` (the server cannot open one, so it need not open).
-        func box(zone: String, version: Int = 1, for member: String) -> ZoneKeyBox {
-            ZoneKeyBox(zone: zone, version: version, member: member, from: name,
-                       enc: Base64URL.encode(Data(repeating: 3, count: 32)), sealed: Base64URL.encode(Data(repeating: 4, count: ZoneKeyBox.sealedSize)))
-        }
-    }
-
-    private func members(_ zone: UUID, epoch: Int, _ members: [ShareMembers.Member], keyVersion: Int = 1) -> ShareMembers {
-        ShareMembers(zone: zone, epoch: epoch, root: .init(kind: "folder", id: UUID()), members: members, keyVersion: keyVersion)
-    }
-
     @Test("the owner keeps who is in a share and sends its keys; members see their own, others nothing, and only the owner changes them")
     func membersAndKeys() async throws {
         let server = try await TestServer()
         try await server.test { client in
-            let (ada, bob, carol) = (try await Person("ada", client), try await Person("bob", client), try await Person("carol", client))
+            let (ada, bob, carol) = (try await ShareParty("ada", client), try await ShareParty("bob", client), try await ShareParty("carol", client))
             let zone = UUID()
             let path = "/v1/zones/\(zone.uuidString.lowercased())"
-            let first = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
+            let first = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: first).status == .noContent)
 
             let listed = try await client.send(.get, "/v1/zones", token: bob.token)
@@ -71,12 +29,12 @@ struct ShareZoneTests {
             // Carol is in no share of this id; bob may not change who is in it.
             #expect(try await client.send(.get, path + "/members", token: carol.token).status == .notFound)
             #expect(try await client.send(.get, "/v1/zones", token: carol.token).decode([ShareSummary].self).isEmpty)
-            let bobsOwn = try bob.signed(members(zone, epoch: 2, [bob.member(.owner), ada.member(.editor)]))
+            let bobsOwn = try bob.signed(ShareParty.members(zone, epoch: 2, [bob.member(.owner), ada.member(.editor)]))
             #expect(try await client.send(.put, path + "/members", token: bob.token, json: bobsOwn).status == .forbidden)
-            #expect(try await client.send(.put, path + "/members", token: carol.token, json: try carol.signed(members(zone, epoch: 2, [carol.member(.owner)]))).status == .notFound)
+            #expect(try await client.send(.put, path + "/members", token: carol.token, json: try carol.signed(ShareParty.members(zone, epoch: 2, [carol.member(.owner)]))).status == .notFound)
             // The same epoch again, or one skipped: another device of the owner wrote meanwhile.
             for epoch in [1, 3] {
-                let stale = try await client.send(.put, path + "/members", token: ada.token, json: try ada.signed(members(zone, epoch: epoch, [ada.member(.owner)])))
+                let stale = try await client.send(.put, path + "/members", token: ada.token, json: try ada.signed(ShareParty.members(zone, epoch: epoch, [ada.member(.owner)])))
                 let error = try stale.decode(APIErrorBody.self).error
                 #expect(stale.status == .conflict && error == .membersChanged, "epoch \(epoch)")
             }
@@ -95,13 +53,13 @@ struct ShareZoneTests {
             #expect(try await client.send(.put, path + "/membership", token: carol.token).status == .notFound)
 
             // Bob removed, carol invited: bob sees nothing of it any more, his boxes gone with him.
-            let second = try ada.signed(members(zone, epoch: 2, [ada.member(.owner), carol.member(.viewer)], keyVersion: 2))
+            let second = try ada.signed(ShareParty.members(zone, epoch: 2, [ada.member(.owner), carol.member(.viewer)], keyVersion: 2))
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: second).status == .noContent)
             #expect(try await client.send(.get, path + "/members", token: bob.token).status == .notFound)
             #expect(try await client.send(.get, path + "/keys", token: bob.token).status == .notFound)
             #expect(try await client.send(.get, "/v1/zones", token: carol.token).decode([ShareSummary].self).map(\.role) == [.viewer])
             // Bob invited again: his old boxes did not come back with him.
-            let third = try ada.signed(members(zone, epoch: 3, [ada.member(.owner), carol.member(.viewer), bob.member(.viewer)], keyVersion: 2))
+            let third = try ada.signed(ShareParty.members(zone, epoch: 3, [ada.member(.owner), carol.member(.viewer), bob.member(.viewer)], keyVersion: 2))
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: third).status == .noContent)
             #expect(try await client.send(.get, path + "/keys", token: bob.token).decode([ZoneKeyBox].self).isEmpty)
 
@@ -120,9 +78,9 @@ struct ShareZoneTests {
     func counted() async throws {
         let server = try await TestServer()
         try await server.test { client in
-            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
+            let (ada, bob) = (try await ShareParty("ada", client), try await ShareParty("bob", client))
             let zone = UUID()
-            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
+            let record = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
             #expect(try await client.send(.put, "/v1/zones/\(zone.uuidString.lowercased())/members", token: ada.token, json: record).status == .noContent)
             let text = String(buffer: try await client.send(.get, "/metrics").body)
             #expect(text.contains("notetaker_shares 1") && text.contains("notetaker_share_members 2"), "\(text)")
@@ -137,21 +95,21 @@ struct ShareZoneTests {
     func refusedRecords() async throws {
         let server = try await TestServer()
         try await server.test { client in
-            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
+            let (ada, bob) = (try await ShareParty("ada", client), try await ShareParty("bob", client))
             let plain = try await client.register("dora")
             let zone = UUID()
             let path = "/v1/zones/\(zone.uuidString.lowercased())/members"
-            let good = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
+            let good = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor)]))
             var swapped = bob.member(.editor)
             swapped.signing = ada.identity.signing
             let cases: [(String, SignedShareMembers, HTTPResponse.Status)] = [
                 ("not a members record", SignedShareMembers(members: "[1]", signature: good.signature), .badRequest),
                 ("a short signature", SignedShareMembers(members: good.members, signature: "c2ln"), .badRequest),
-                ("another share", try ada.signed(members(UUID(), epoch: 1, [ada.member(.owner)])), .badRequest),
-                ("two owners", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.owner)])), .badRequest),
-                ("an account with no such name", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), .init(account: "nobody", role: .viewer, identity: bob.identity)])), .notFound),
-                ("an account without encryption", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), .init(account: "dora", role: .viewer, identity: bob.identity)])), .notFound),
-                ("keys that are not the member's", try ada.signed(members(zone, epoch: 1, [ada.member(.owner), swapped])), .conflict),
+                ("another share", try ada.signed(ShareParty.members(UUID(), epoch: 1, [ada.member(.owner)])), .badRequest),
+                ("two owners", try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.owner)])), .badRequest),
+                ("an account with no such name", try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), .init(account: "nobody", role: .viewer, identity: bob.identity)])), .notFound),
+                ("an account without encryption", try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), .init(account: "dora", role: .viewer, identity: bob.identity)])), .notFound),
+                ("keys that are not the member's", try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), swapped])), .conflict),
             ]
             for (name, record, status) in cases {
                 #expect(try await client.send(.put, path, token: ada.token, json: record).status == status, "\(name)")
@@ -167,10 +125,10 @@ struct ShareZoneTests {
     func accountsDeleted() async throws {
         let server = try await TestServer()
         try await server.test { client in
-            let (ada, bob, carol) = (try await Person("ada", client), try await Person("bob", client), try await Person("carol", client))
+            let (ada, bob, carol) = (try await ShareParty("ada", client), try await ShareParty("bob", client), try await ShareParty("carol", client))
             let zone = UUID()
             let path = "/v1/zones/\(zone.uuidString.lowercased())"
-            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor), carol.member(.viewer)]))
+            let record = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.editor), carol.member(.viewer)]))
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: record).status == .noContent)
             #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [ada.box(zone: zone.uuidString.lowercased(), for: "carol")]).status == .noContent)
             try await server.service.deleteAccount(named: "carol")
@@ -189,12 +147,15 @@ struct ShareZoneTests {
         let zone = UUID()
         let path = "/v1/zones/\(zone.uuidString.lowercased())"
         let (bobsToken, record, box) = try await sqlite.test { client in
-            let (ada, bob) = (try await Person("ada", client), try await Person("bob", client))
-            let record = try ada.signed(members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
+            let (ada, bob) = (try await ShareParty("ada", client), try await ShareParty("bob", client))
+            let record = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
             let box = ada.box(zone: zone.uuidString.lowercased(), for: "bob")
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: record).status == .noContent)
             #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [box]).status == .noContent)
             #expect(try await client.send(.put, path + "/membership", token: bob.token).status == .noContent)
+            let saved = try await client.send(.post, path + "/records/modify", token: ada.token, json: ModifyRequest(
+                requestId: UUID(), changes: [ShareParty.zoneSave(UUID(), zone: zone.uuidString.lowercased(), by: "ada")]))
+            #expect(saved.status == .ok)
             return (bob.token, record, box)
         }
         var moved = sqlite.configuration
@@ -206,6 +167,8 @@ struct ShareZoneTests {
             #expect(try members.decode(SignedShareMembers.self) == record)
             #expect(try await client.send(.get, path + "/keys", token: bobsToken).decode([ZoneKeyBox].self) == [box])
             #expect(try await client.send(.get, "/v1/zones", token: bobsToken).decode([ShareSummary].self).map(\.accepted) == [true])
+            let records = try await client.send(.get, path + "/changes", token: bobsToken).decode(ChangesResponse.self).records
+            #expect(records.count == 1, "the zone's records came along")
         }
     }
 }

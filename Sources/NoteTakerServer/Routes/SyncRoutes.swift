@@ -112,53 +112,21 @@ struct SyncRoutes {
         }
         router.get("/v1/changes") { request, context in
             let (account, token) = try await service.account(of: request, context)
-            let parameters = request.uri.queryParameters
-            var limit: Int?
-            if let text = parameters.get("limit") {
-                guard let value = Int(text) else { throw SyncServerError.badRequest("limit must be a whole number.") }
-                limit = value
-            }
-            var device: UUID?
-            if let text = parameters.get("device") {
-                guard let value = UUID(uuidString: text) else { throw SyncServerError.badRequest("device must be a UUID.") }
-                device = value
-            }
-            var listing = false
-            if let text = parameters.get("listing") {
-                guard let value = Bool(text) else { throw SyncServerError.badRequest("listing must be true or false.") }
-                listing = value
-            }
-            var holding: String?
-            if let text = parameters.get("holding") {
-                guard text.count <= 18, Int64(text).map({ $0 >= 0 }) == true else {
-                    throw SyncServerError.badRequest("holding must be a change tag (a whole number of at most 18 digits).")
-                }
-                holding = text
-            }
-            let query = ChangesQuery(
-                since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing,
-                holding: holding)
+            let (query, limit) = try Self.changesQuery(request)
             return JSONBody.response(try await service.changes(for: account, query, limit: limit, session: token))
         }
         router.post("/v1/records/modify") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            var fieldsJSON: [String?] = []
-            let batch = try await JSONBody.read(request) { bytes throws(WireJSONError) in try ModifyRequest(wireJSON: bytes, fieldsJSON: &fieldsJSON) }
+            let (batch, fieldsJSON) = try await Self.modifyRequest(request)
             return JSONBody.response(try await service.modify(batch, fieldsJSON: fieldsJSON, for: account))
         }
         router.get("/v1/records/:id/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-                throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
-            }
-            return try JSONBody.response(try await service.versions(of: id, for: account))
+            return try JSONBody.response(try await service.versions(of: try Self.noteId(context), for: account))
         }
         router.put("/v1/records/:id/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-                throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
-            }
-            try await service.resealVersion(of: id, try await JSONBody.decode(ResealedVersion.self, from: request), for: account)
+            try await service.resealVersion(of: try Self.noteId(context), try await JSONBody.decode(ResealedVersion.self, from: request), for: account)
             return Response(status: .noContent)
         }
         router.get("/v1/accounts/current/versions") { request, context in
@@ -176,6 +144,7 @@ struct SyncRoutes {
             return try JSONBody.response(try await service.dropPlaintext(for: account))
         }
         AssetRoutes(service: service).register(on: router)
+        ZoneRecordRoutes(service: service).register(on: router)
         PublishedRoutes(service: service).register(on: router)
         ShareRoutes(service: service).register(on: router)
         EventRoutes(service: service).register(on: router)
@@ -183,6 +152,51 @@ struct SyncRoutes {
 }
 
 extension SyncRoutes {
+    /// A fetch of changes as its query asks it, and its page size (`nil`: the default).
+    static func changesQuery(_ request: Request) throws(SyncServerError) -> (ChangesQuery, limit: Int?) {
+        let parameters = request.uri.queryParameters
+        var limit: Int?
+        if let text = parameters.get("limit") {
+            guard let value = Int(text) else { throw .badRequest("limit must be a whole number.") }
+            limit = value
+        }
+        var device: UUID?
+        if let text = parameters.get("device") {
+            guard let value = UUID(uuidString: text) else { throw .badRequest("device must be a UUID.") }
+            device = value
+        }
+        var listing = false
+        if let text = parameters.get("listing") {
+            guard let value = Bool(text) else { throw .badRequest("listing must be true or false.") }
+            listing = value
+        }
+        var holding: String?
+        if let text = parameters.get("holding") {
+            guard text.count <= 18, Int64(text).map({ $0 >= 0 }) == true else {
+                throw .badRequest("holding must be a change tag (a whole number of at most 18 digits).")
+            }
+            holding = text
+        }
+        let query = ChangesQuery(
+            since: parameters.get("since"), deviceId: device, authoredToken: parameters.get("authored"), listing: listing, holding: holding)
+        return (query, limit)
+    }
+
+    /// A batch as the request's body carries it, with each change's fields as written.
+    static func modifyRequest(_ request: Request) async throws -> (ModifyRequest, fieldsJSON: [String?]) {
+        var fieldsJSON: [String?] = []
+        let batch = try await JSONBody.read(request) { bytes throws(WireJSONError) in try ModifyRequest(wireJSON: bytes, fieldsJSON: &fieldsJSON) }
+        return (batch, fieldsJSON)
+    }
+
+    /// The note the path's `:id` names.
+    static func noteId(_ context: SyncRequestContext) throws(SyncServerError) -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw SyncServerError(.notFound, "No note has the id '\(context.parameters.get("id") ?? "")'.")
+        }
+        return id
+    }
+
     /// The data key version a listing of what to seal again asks below (`sealedBelow`).
     static func sealedBelow(_ request: Request) throws(SyncServerError) -> Int {
         guard let below = request.uri.queryParameters.get("sealedBelow").flatMap({ Int($0) }) else {

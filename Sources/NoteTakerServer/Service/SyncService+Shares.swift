@@ -61,7 +61,7 @@ extension SyncService {
     public func putZoneKeyBoxes(zone: String, _ boxes: [ZoneKeyBox], by account: StoredAccount) async throws(SyncServerError) {
         try Self.validate(zone: zone)
         guard boxes.count <= ShareLimits.maxBoxes else { throw .badRequest("At most \(ShareLimits.maxBoxes) key boxes go in one request. Nothing was changed.") }
-        guard try await checkMember(zone: zone, account) == .owner else { throw Self.notOwner("send its keys") }
+        guard try await checkMember(zone: zone, account).role == .owner else { throw Self.notOwner("send its keys") }
         guard let record = try await shareMembers(zone: zone, for: account).decoded(), let owner = record.owner else { throw Self.noShare }
         var rows: [(account: Int64, version: Int, box: String)] = []
         for box in boxes {
@@ -92,16 +92,21 @@ extension SyncService {
     /// Ends the account's membership at once (declining an invitation, or leaving); the owner
     /// deletes the share instead.
     public func leaveShare(zone: String, by account: StoredAccount) async throws(SyncServerError) {
-        guard try await checkMember(zone: zone, account) != .owner else {
+        guard try await checkMember(zone: zone, account).role != .owner else {
             throw SyncServerError(.forbidden, "The owner of a share does not leave it: delete the share instead. Nothing was changed.")
         }
         guard try await storing({ try await storage.leaveShare(zone: zone, account: account.id) }) else { throw Self.noShare }
     }
 
-    /// Deletes the share the account owns, for every member.
+    /// Deletes the share the account owns, for every member, with its records, versions and
+    /// the files no other account holds.
     public func deleteShare(zone: String, by account: StoredAccount) async throws(SyncServerError) {
-        guard try await checkMember(zone: zone, account) == .owner else { throw Self.notOwner("delete it") }
-        guard try await storing({ try await storage.deleteShare(zone: zone, owner: account.id) }) else { throw Self.noShare }
+        guard try await checkMember(zone: zone, account).role == .owner else { throw Self.notOwner("delete it") }
+        guard let orphaned = try await storing({ try await storage.deleteShare(zone: zone, owner: account.id) }) else { throw Self.noShare }
+        for hash in orphaned {
+            // A file left behind is only space: the rows that said whose it was are gone.
+            try? await assets.remove(hash)
+        }
     }
 
     /// Sets the share gauges of `/metrics` to how many shares and members the storage holds
@@ -111,13 +116,13 @@ extension SyncService {
         metrics.shares(shares, members: members)
     }
 
-    /// The account's role in the share; ``noShare`` when it is not a member (whether the share
-    /// exists is not told).
+    /// What the account may reach of the share; ``noShare`` when it is not a member (whether
+    /// the share exists is not told).
     @discardableResult
-    private func checkMember(zone: String, _ account: StoredAccount) async throws(SyncServerError) -> ShareMembers.Role {
+    func checkMember(zone: String, _ account: StoredAccount) async throws(SyncServerError) -> ZoneAccess {
         try Self.validate(zone: zone)
-        guard let role = try await storing({ try await storage.shareRole(zone: zone, account: account.id) }) else { throw Self.noShare }
-        return role
+        guard let access = try await storing({ try await storage.zoneAccess(zone: zone, account: account.id) }) else { throw Self.noShare }
+        return access
     }
 
     private static let noShare = SyncServerError(.notFound, "This account is in no share of this id: it was never invited, left, was removed, or the share was deleted.")

@@ -57,19 +57,21 @@ public enum StorageCopy {
             var summary = Summary()
             summary.accounts = try await copy("""
                 SELECT id, username, passwordHash, sequence, recordBytes, assetBytes, answerBytes, versionBytes, createdAt, purgedThrough,
-                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, ''), IFNULL(recoveryHash, ''), publishedBytes
+                       IFNULL(quotaBytes, -1), IFNULL(kdf, ''), IFNULL(keys, ''), IFNULL(recoveryHash, ''), publishedBytes,
+                       IFNULL(zoneOwner, -1)
                 FROM account ORDER BY id
                 """) { rows in
                 try await connection.query("""
                     INSERT INTO account (id, username, password_hash, sequence, record_bytes, asset_bytes, answer_bytes, version_bytes, created_at,
-                        purged_through, quota_bytes, kdf, keys, recovery_hash, published_bytes)
-                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, ''), NULLIF(rh, ''), pb FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        purged_through, quota_bytes, kdf, keys, recovery_hash, published_bytes, zone_owner)
+                    SELECT i, n, h, s, r, a, an, v, c, p, NULLIF(q, -1), NULLIF(k, ''), NULLIF(m, ''), NULLIF(rh, ''), pb, NULLIF(zo, -1) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Int64 })::bigint[],
                         \(rows.map { $0[5] as Int64 })::bigint[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as Int64 })::bigint[],
                         \(rows.map { $0[8] as Double })::float8[], \(rows.map { $0[9] as Int64 })::bigint[], \(rows.map { $0[10] as Int64 })::bigint[],
                         \(rows.map { $0[11] as String })::text[], \(rows.map { $0[12] as String })::text[],
-                        \(rows.map { $0[13] as String })::text[], \(rows.map { $0[14] as Int64 })::bigint[])
-                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m, rh, pb)
+                        \(rows.map { $0[13] as String })::text[], \(rows.map { $0[14] as Int64 })::bigint[],
+                        \(rows.map { $0[15] as Int64 })::bigint[])
+                        AS t (i, n, h, s, r, a, an, v, c, p, q, k, m, rh, pb, zo)
                     """, logger: logger)
             }
             try await connection.query("SELECT setval('account_id_seq', GREATEST((SELECT MAX(id) FROM account), 1))", logger: logger)
@@ -148,12 +150,12 @@ public enum StorageCopy {
                         \(rows.map { $0[4] as Double })::float8[])
                     """, logger: logger)
             }
-            _ = try await copy("SELECT id, ownerId, epoch, members, signature, createdAt FROM share_zone ORDER BY id") { rows in
+            _ = try await copy("SELECT id, ownerId, epoch, members, signature, createdAt, holderId FROM share_zone ORDER BY id") { rows in
                 try await connection.query("""
-                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at)
+                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at, holder_id)
                     SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
                         \(rows.map { $0[2] as Int64 })::bigint[], \(rows.map { $0[3] as String })::text[], \(rows.map { $0[4] as String })::text[],
-                        \(rows.map { $0[5] as Double })::float8[])
+                        \(rows.map { $0[5] as Double })::float8[], \(rows.map { $0[6] as Int64 })::bigint[])
                     """, logger: logger)
             }
             _ = try await copy("SELECT zoneId, accountId, role, accepted FROM share_member ORDER BY zoneId, accountId") { rows in

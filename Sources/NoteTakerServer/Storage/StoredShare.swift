@@ -48,3 +48,30 @@ public enum ShareWrite: Sendable, Equatable {
     /// Not kept: another account owns a zone of this id.
     case notOwner
 }
+
+/// What one account may reach of a shared zone, as the server enforces it (docs/sharing.md
+/// §3.1): its role, whether it accepted, and where the zone's records are kept.
+public struct ZoneAccess: Sendable, Hashable {
+    /// The account's role in the share.
+    public var role: ShareMembers.Role
+    /// Whether it accepted the invitation (the owner always has).
+    public var accepted: Bool
+    /// The account row that holds the zone's records, files and versions (its holder).
+    public var holder: Int64
+    /// The zone's owner, whose quota the holder's bytes count in.
+    public var owner: Int64
+    /// The owner's own quota, when its operator set one.
+    public var ownerQuotaBytes: Int64?
+
+    /// An account's access to a zone.
+    public init(role: ShareMembers.Role, accepted: Bool, holder: Int64, owner: Int64, ownerQuotaBytes: Int64?) {
+        self.role = role
+        self.accepted = accepted
+        self.holder = holder
+        self.owner = owner
+        self.ownerQuotaBytes = ownerQuotaBytes
+    }
+
+    /// The name of a zone's holder: no user name can be it (a colon is not allowed in one).
+    static func holderName(zone: String) -> String { "zone:" + zone }
+}

@@ -199,8 +199,8 @@ public protocol SyncStorage: Sendable {
     func putShareMembers(_ share: StoredShareMembers) async throws -> ShareWrite
     /// The share's members record, when `account` is a member (invited, or accepted).
     func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers?
-    /// `account`'s role in the share, or `nil` when it is not a member.
-    func shareRole(zone: String, account: Int64) async throws -> ShareMembers.Role?
+    /// What `account` may reach of the share, or `nil` when it is not a member.
+    func zoneAccess(zone: String, account: Int64) async throws -> ZoneAccess?
     /// The shares `account` is a member of, invitations included, by zone.
     func shares(account: Int64) async throws -> [ShareSummary]
     /// Keeps key boxes (each ``ZoneKeyBox``'s JSON) for members of the share, in place of
@@ -213,8 +213,10 @@ public protocol SyncStorage: Sendable {
     func acceptShare(zone: String, account: Int64) async throws -> Bool
     /// Ends `account`'s membership (its row and key boxes go); `false` when it was none.
     func leaveShare(zone: String, account: Int64) async throws -> Bool
-    /// Deletes the share `owner` owns, with every member's row and box; `false` when it owns none of that id.
-    func deleteShare(zone: String, owner: Int64) async throws -> Bool
+    /// Deletes the share `owner` owns, with every member's row and box and its holder's
+    /// records, versions and files; answers the files no other account holds (to delete),
+    /// or `nil` when it owns no share of that id.
+    func deleteShare(zone: String, owner: Int64) async throws -> [String]?
     /// How many shares there are in all, and how many members they have (owners included).
     func shareCounts() async throws -> (shares: Int, members: Int)
     /// The newest change of a tombstone the account's purges removed (0 when none was): a

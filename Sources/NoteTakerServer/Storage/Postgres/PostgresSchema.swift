@@ -251,6 +251,21 @@ enum PostgresSchema {
                 PRIMARY KEY (account_id, record_id, record_type))
             """,
         ],
+        [
+            // A shared zone's records, files and versions are kept under an account row of
+            // their own, the zone's holder (docs/sharing.md §3): every table and rule of a
+            // person's records serves a zone unchanged. A holder names its zone's owner
+            // (`zone_owner`), whose quota its bytes count in; its name ("zone:" and the zone's
+            // id) is no user name, and it has no password: nobody logs in to it.
+            "ALTER TABLE account ADD COLUMN zone_owner BIGINT REFERENCES account(id) ON DELETE CASCADE",
+            "CREATE INDEX account_zone_owner ON account (zone_owner) WHERE zone_owner IS NOT NULL",
+            "ALTER TABLE share_zone ADD COLUMN holder_id BIGINT REFERENCES account(id) ON DELETE CASCADE",
+            """
+            INSERT INTO account (username, password_hash, created_at, zone_owner)
+            SELECT 'zone:' || id, '', created_at, owner_id FROM share_zone
+            """,
+            "UPDATE share_zone SET holder_id = (SELECT id FROM account WHERE username = 'zone:' || share_zone.id)",
+        ],
     ]
 
     /// The newest schema version this server knows.

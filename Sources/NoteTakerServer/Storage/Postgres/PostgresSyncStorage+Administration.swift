@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresSyncStorage {
@@ -8,6 +9,7 @@ extension PostgresSyncStorage {
                    \(unescaped: Self.usedBytesExpression),
                    account.quota_bytes, COUNT(session.token_hash)::BIGINT, MAX(session.last_used_at)
             FROM account LEFT JOIN session ON session.account_id = account.id
+            WHERE account.zone_owner IS NULL
             GROUP BY account.id ORDER BY lower(account.username)
             """)
         var accounts: [AccountSummary] = []
@@ -24,15 +26,25 @@ extension PostgresSyncStorage {
 
     public func deleteAccount(_ account: Int64) async throws -> [String] {
         try await database.transaction { connection in
-            let rows = try await connection.query("""
-                SELECT hash FROM asset WHERE account_id = \(account)
-                AND NOT EXISTS (SELECT 1 FROM asset other WHERE other.hash = asset.hash AND other.account_id <> asset.account_id)
-                """, logger: database.logger)
-            var orphaned: [String] = []
-            for try await hash in rows.decode(String.self) { orphaned.append(hash) }
-            // Every table that holds an account's rows refers to it ON DELETE CASCADE.
+            let orphaned = try await Self.orphanedAssets(connection, of: "id = $1 OR zone_owner = $1", account, logger: database.logger)
+            // Every table that holds an account's rows refers to it ON DELETE CASCADE, the
+            // holders of the zones it shares too.
             try await connection.query("DELETE FROM account WHERE id = \(account)", logger: database.logger)
             return orphaned
         }
+    }
+
+    /// The files only the accounts `condition` picks (an SQL condition over `account`, with
+    /// `argument` as `$1`) hold: those to delete with them.
+    static func orphanedAssets(_ connection: PostgresConnection, of condition: String, _ argument: Int64, logger: Logger) async throws -> [String] {
+        var query = PostgresQuery(unsafeSQL: """
+            WITH gone AS (SELECT id FROM account WHERE \(condition))
+            SELECT DISTINCT hash FROM asset WHERE account_id IN (SELECT id FROM gone)
+            AND NOT EXISTS (SELECT 1 FROM asset other WHERE other.hash = asset.hash AND other.account_id NOT IN (SELECT id FROM gone))
+            """)
+        query.binds.append(argument)
+        var orphaned: [String] = []
+        for try await hash in try await connection.query(query, logger: logger).decode(String.self) { orphaned.append(hash) }
+        return orphaned
     }
 }

@@ -20,10 +20,14 @@ extension PostgresSyncStorage {
                     "UPDATE share_zone SET epoch = \(epoch), members = \(members), signature = \(signature) WHERE id = \(share.zone)", logger: logger)
             } else {
                 guard epoch == 1 else { return .staleEpoch(current: 0) }
-                // A zone of this id made meanwhile makes the insert fail on the key: nothing changes.
+                // A zone of this id made meanwhile makes an insert fail on a key: nothing changes.
+                let now = Date().timeIntervalSince1970
                 try await connection.query("""
-                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at)
-                    VALUES (\(share.zone), \(share.owner), \(epoch), \(members), \(signature), \(Date().timeIntervalSince1970))
+                    WITH holder AS (
+                        INSERT INTO account (username, password_hash, created_at, zone_owner)
+                        VALUES (\(ZoneAccess.holderName(zone: share.zone)), '', \(now), \(share.owner)) RETURNING id)
+                    INSERT INTO share_zone (id, owner_id, epoch, members, signature, created_at, holder_id)
+                    SELECT \(share.zone), \(share.owner), \(epoch), \(members), \(signature), \(now), holder.id FROM holder
                     """, logger: logger)
             }
             let named = share.members.map(\.account)
@@ -51,9 +55,16 @@ extension PostgresSyncStorage {
         return nil
     }
 
-    public func shareRole(zone: String, account: Int64) async throws -> ShareMembers.Role? {
-        try await Self.first(database.query("SELECT role FROM share_member WHERE zone_id = \(zone) AND account_id = \(account)"), String.self)
-            .flatMap(ShareMembers.Role.init(rawValue:))
+    public func zoneAccess(zone: String, account: Int64) async throws -> ZoneAccess? {
+        let rows = try await database.query("""
+            SELECT share_member.role, share_member.accepted, share_zone.holder_id, share_zone.owner_id, owner.quota_bytes
+            FROM share_member JOIN share_zone ON share_zone.id = share_member.zone_id JOIN account owner ON owner.id = share_zone.owner_id
+            WHERE share_member.zone_id = \(zone) AND share_member.account_id = \(account)
+            """)
+        for try await (role, accepted, holder, owner, quota) in rows.decode((String, Bool, Int64, Int64, Int64?).self) {
+            return ShareMembers.Role(rawValue: role).map { ZoneAccess(role: $0, accepted: accepted, holder: holder, owner: owner, ownerQuotaBytes: quota) }
+        }
+        return nil
     }
 
     public func shares(account: Int64) async throws -> [ShareSummary] {
@@ -107,8 +118,16 @@ extension PostgresSyncStorage {
         return (0, 0)
     }
 
-    public func deleteShare(zone: String, owner: Int64) async throws -> Bool {
-        try await Self.first(database.query(
-            "DELETE FROM share_zone WHERE id = \(zone) AND owner_id = \(owner) RETURNING 1"), Int32.self) != nil
+    public func deleteShare(zone: String, owner: Int64) async throws -> [String]? {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let held = try await connection.query(
+                "SELECT holder_id FROM share_zone WHERE id = \(zone) AND owner_id = \(owner) FOR UPDATE", logger: logger)
+            guard let holder = try await Self.first(held, Int64.self) else { return nil }
+            let orphaned = try await Self.orphanedAssets(connection, of: "id = $1", holder, logger: logger)
+            // The zone's row, members and boxes go with its holder (ON DELETE CASCADE).
+            try await connection.query("DELETE FROM account WHERE id = \(holder)", logger: logger)
+            return orphaned
+        }
     }
 }

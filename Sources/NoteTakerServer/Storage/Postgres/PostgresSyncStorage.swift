@@ -37,7 +37,7 @@ public struct PostgresSyncStorage: SyncStorage {
 
     /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
-        try await account(database.query("SELECT id, username, password_hash, quota_bytes, keys IS NOT NULL FROM account WHERE lower(username) = lower(\(username))"))
+        try await account(database.query("SELECT id, username, password_hash, quota_bytes, keys IS NOT NULL FROM account WHERE lower(username) = lower(\(username)) AND zone_owner IS NULL"))
     }
 
     /// Replaces an account's password hash.
@@ -51,7 +51,7 @@ public struct PostgresSyncStorage: SyncStorage {
 
     /// How the account of this name stretches its password.
     public func kdf(ofAccountNamed username: String) async throws -> AccountKDF {
-        let rows = try await database.query("SELECT kdf FROM account WHERE lower(username) = lower(\(username))")
+        let rows = try await database.query("SELECT kdf FROM account WHERE lower(username) = lower(\(username)) AND zone_owner IS NULL")
         for try await kdf in rows.decode(String?.self) {
             return kdf.map(AccountKDF.parameters) ?? .unencrypted
         }
@@ -176,7 +176,11 @@ public struct PostgresSyncStorage: SyncStorage {
     /// The bytes an account uses, as a SQL expression over its row: its records, its files,
     /// the answers kept for its repeated batches, the earlier versions of its notes and its
     /// published pages.
-    static let usedBytesExpression = "account.record_bytes + account.asset_bytes + account.answer_bytes + account.version_bytes + account.published_bytes"
+    static let usedBytesExpression = """
+        account.record_bytes + account.asset_bytes + account.answer_bytes + account.version_bytes + account.published_bytes
+        + COALESCE((SELECT SUM(zone.record_bytes + zone.asset_bytes + zone.answer_bytes + zone.version_bytes)
+                    FROM account zone WHERE zone.zone_owner = account.id), 0)::BIGINT
+        """
 
     /// Records held and bytes used by an account: its records, files, kept answers, versions and published pages.
     public func usage(account: Int64) async throws -> (records: Int, bytes: Int64) {

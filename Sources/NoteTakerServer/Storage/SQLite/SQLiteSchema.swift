@@ -269,6 +269,21 @@ extension SQLiteSyncStorage {
                     PRIMARY KEY (accountId, recordId, recordType)) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v20-zone-records") { db in
+            // A shared zone's records, files and versions are kept under an account row of
+            // their own, the zone's holder (docs/sharing.md §3): every table and rule of a
+            // person's records serves a zone unchanged. A holder names its zone's owner
+            // (`zoneOwner`), whose quota its bytes count in; its name ("zone:" and the zone's id)
+            // is no user name, and it has no password: nobody logs in to it.
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN zoneOwner INTEGER REFERENCES account(id) ON DELETE CASCADE;
+                CREATE INDEX account_zone_owner ON account (zoneOwner) WHERE zoneOwner IS NOT NULL;
+                ALTER TABLE share_zone ADD COLUMN holderId INTEGER REFERENCES account(id) ON DELETE CASCADE;
+                INSERT INTO account (username, passwordHash, createdAt, zoneOwner)
+                    SELECT 'zone:' || id, '', createdAt, ownerId FROM share_zone;
+                UPDATE share_zone SET holderId = (SELECT id FROM account WHERE username = 'zone:' || share_zone.id);
+                """)
+        }
         return migrator
     }()
 }

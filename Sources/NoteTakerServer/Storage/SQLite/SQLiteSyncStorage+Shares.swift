@@ -15,8 +15,11 @@ extension SQLiteSyncStorage {
                                arguments: [share.epoch, share.signed.members, share.signed.signature, share.zone])
             } else {
                 guard share.epoch == 1 else { return .staleEpoch(current: 0) }
-                try db.execute(sql: "INSERT INTO share_zone (id, ownerId, epoch, members, signature, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [share.zone, share.owner, share.epoch, share.signed.members, share.signed.signature, Date().timeIntervalSince1970])
+                let now = Date().timeIntervalSince1970
+                try db.execute(sql: "INSERT INTO account (username, passwordHash, createdAt, zoneOwner) VALUES (?, '', ?, ?)",
+                               arguments: [ZoneAccess.holderName(zone: share.zone), now, share.owner])
+                try db.execute(sql: "INSERT INTO share_zone (id, ownerId, epoch, members, signature, createdAt, holderId) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [share.zone, share.owner, share.epoch, share.signed.members, share.signed.signature, now, db.lastInsertedRowID])
             }
             let named = share.members.map(\.account)
             let kept = try Int64.fetchAll(db, sql: "SELECT accountId FROM share_member WHERE zoneId = ?", arguments: [share.zone])
@@ -42,10 +45,15 @@ extension SQLiteSyncStorage {
         }
     }
 
-    public func shareRole(zone: String, account: Int64) async throws -> ShareMembers.Role? {
+    public func zoneAccess(zone: String, account: Int64) async throws -> ZoneAccess? {
         try await writer.read { db in
-            try String.fetchOne(db, sql: "SELECT role FROM share_member WHERE zoneId = ? AND accountId = ?", arguments: [zone, account])
-                .flatMap(ShareMembers.Role.init(rawValue:))
+            try Row.fetchOne(db, sql: """
+                SELECT share_member.role, share_member.accepted, share_zone.holderId, share_zone.ownerId, owner.quotaBytes
+                FROM share_member JOIN share_zone ON share_zone.id = share_member.zoneId JOIN account owner ON owner.id = share_zone.ownerId
+                WHERE share_member.zoneId = ? AND share_member.accountId = ?
+                """, arguments: [zone, account]).flatMap { row in
+                ShareMembers.Role(rawValue: row[0]).map { ZoneAccess(role: $0, accepted: row[1], holder: row[2], owner: row[3], ownerQuotaBytes: row[4]) }
+            }
         }
     }
 
@@ -99,10 +107,15 @@ extension SQLiteSyncStorage {
         }
     }
 
-    public func deleteShare(zone: String, owner: Int64) async throws -> Bool {
+    public func deleteShare(zone: String, owner: Int64) async throws -> [String]? {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM share_zone WHERE id = ? AND ownerId = ?", arguments: [zone, owner])
-            return db.changesCount > 0
+            guard let holder = try Int64.fetchOne(db, sql: "SELECT holderId FROM share_zone WHERE id = ? AND ownerId = ?", arguments: [zone, owner]) else {
+                return nil
+            }
+            let orphaned = try Self.orphanedAssets(db, deleting: "id = ?1", holder)
+            // The zone's row, members and boxes go with its holder (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [holder])
+            return orphaned
         }
     }
 }

@@ -57,7 +57,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// The account with this name, compared case-insensitively.
     public func account(named username: String) async throws -> StoredAccount? {
         try await writer.read { db in
-            try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes, keys IS NOT NULL FROM account WHERE username = ?", username)
+            try Self.account(db, sql: "SELECT id, username, passwordHash, quotaBytes, keys IS NOT NULL FROM account WHERE username = ? AND zoneOwner IS NULL", username)
         }
     }
 
@@ -74,7 +74,7 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// How the account of this name stretches its password.
     public func kdf(ofAccountNamed username: String) async throws -> AccountKDF {
         try await writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT kdf FROM account WHERE username = ?", arguments: [username]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT kdf FROM account WHERE username = ? AND zoneOwner IS NULL", arguments: [username]) else {
                 return .noAccount
             }
             return (row[0] as String?).map(AccountKDF.parameters) ?? .unencrypted
@@ -204,8 +204,12 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     /// The bytes an account uses, as a SQL expression over its row: its records, its files,
     /// the answers kept for its repeated batches, the earlier versions of its notes and its
-    /// published pages.
-    static let usedBytesExpression = "account.recordBytes + account.assetBytes + account.answerBytes + account.versionBytes + account.publishedBytes"
+    /// published pages, and those of the zones it shares (their holders').
+    static let usedBytesExpression = """
+        account.recordBytes + account.assetBytes + account.answerBytes + account.versionBytes + account.publishedBytes
+        + COALESCE((SELECT SUM(zone.recordBytes + zone.assetBytes + zone.answerBytes + zone.versionBytes)
+                    FROM account zone WHERE zone.zoneOwner = account.id), 0)
+        """
     /// The SQL for the bytes an account uses (``usedBytesExpression``).
     static let usedBytesSQL = "SELECT \(usedBytesExpression) FROM account WHERE id = ?"
 

@@ -68,7 +68,7 @@ public enum ServerBackup {
                 throw SyncServerError(.internalError, "The database in \(sourceFile.path) is damaged (SQLite's integrity check failed); nothing was copied.")
             }
             return Summary(
-                accounts: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0,
+                accounts: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE zoneOwner IS NULL") ?? 0,
                 records: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record") ?? 0)
         }
         // A file only end-to-end encrypted accounts hold is sealed, under a keyed address that
