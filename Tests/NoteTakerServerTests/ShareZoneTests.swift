@@ -58,6 +58,12 @@ struct ShareZoneTests {
             #expect(try await client.send(.get, path + "/members", token: bob.token).status == .notFound)
             #expect(try await client.send(.get, path + "/keys", token: bob.token).status == .notFound)
             #expect(try await client.send(.get, "/v1/zones", token: carol.token).decode([ShareSummary].self).map(\.role) == [.viewer])
+            // Every epoch's record is kept, for members checking what was written under it.
+            #expect(try await client.send(.get, path + "/members?epoch=1", token: carol.token).decode(SignedShareMembers.self) == first)
+            #expect(try await client.send(.get, path + "/members?epoch=2", token: carol.token).decode(SignedShareMembers.self) == second)
+            #expect(try await client.send(.get, path + "/members?epoch=3", token: carol.token).status == .notFound)
+            #expect(try await client.send(.get, path + "/members?epoch=0", token: carol.token).status == .badRequest)
+            #expect(try await client.send(.get, path + "/members?epoch=1", token: bob.token).status == .notFound, "bob is no member now")
             // Bob invited again: his old boxes did not come back with him.
             let third = try ada.signed(ShareParty.members(zone, epoch: 3, [ada.member(.owner), carol.member(.viewer), bob.member(.viewer)], keyVersion: 2))
             #expect(try await client.send(.put, path + "/members", token: ada.token, json: third).status == .noContent)
@@ -165,6 +171,7 @@ struct ShareZoneTests {
         try await TestServer(configuration: moved).test { client in
             let members = try await client.send(.get, path + "/members", token: bobsToken)
             #expect(try members.decode(SignedShareMembers.self) == record)
+            #expect(try await client.send(.get, path + "/members?epoch=1", token: bobsToken).decode(SignedShareMembers.self) == record)
             #expect(try await client.send(.get, path + "/keys", token: bobsToken).decode([ZoneKeyBox].self) == [box])
             #expect(try await client.send(.get, "/v1/zones", token: bobsToken).decode([ShareSummary].self).map(\.accepted) == [true])
             let records = try await client.send(.get, path + "/changes", token: bobsToken).decode(ChangesResponse.self).records

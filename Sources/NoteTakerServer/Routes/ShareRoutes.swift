@@ -26,7 +26,12 @@ struct ShareRoutes {
         }
         router.get("/v1/zones/:zone/members") { request, context in
             let (account, _) = try await service.account(of: request, context)
-            return try JSONBody.response(try await service.shareMembers(zone: context.parameters.get("zone") ?? "", for: account))
+            var epoch: Int?
+            if let text = request.uri.queryParameters.get("epoch") {
+                guard let value = Int(text) else { throw SyncServerError.badRequest("epoch must be a whole number from 1.") }
+                epoch = value
+            }
+            return try JSONBody.response(try await service.shareMembers(zone: context.parameters.get("zone") ?? "", epoch: epoch, for: account))
         }
         router.put("/v1/zones/:zone/keys") { request, context in
             let (account, _) = try await service.account(of: request, context)

@@ -45,10 +45,15 @@ extension SyncService {
         }
     }
 
-    /// The share's members record, to a member.
-    public func shareMembers(zone: String, for account: StoredAccount) async throws(SyncServerError) -> SignedShareMembers {
+    /// The share's members record, to a member: the current one, or the one of `epoch`.
+    public func shareMembers(zone: String, epoch: Int? = nil, for account: StoredAccount) async throws(SyncServerError) -> SignedShareMembers {
         try Self.validate(zone: zone)
-        guard let signed = try await storing({ try await storage.shareMembers(zone: zone, account: account.id) }) else { throw Self.noShare }
+        if let epoch, epoch < 1 { throw .badRequest("epoch must be a whole number from 1.") }
+        guard let signed = try await storing({ try await storage.shareMembers(zone: zone, epoch: epoch, account: account.id) }) else {
+            guard let epoch else { throw Self.noShare }
+            try await checkMember(zone: zone, account)
+            throw SyncServerError(.notFound, "This share has had no members record at change \(epoch) yet.")
+        }
         return signed
     }
 

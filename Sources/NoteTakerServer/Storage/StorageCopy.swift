@@ -158,6 +158,13 @@ public enum StorageCopy {
                         \(rows.map { $0[5] as Double })::float8[], \(rows.map { $0[6] as Int64 })::bigint[])
                     """, logger: logger)
             }
+            _ = try await copy("SELECT zoneId, epoch, members, signature FROM share_members_version ORDER BY zoneId, epoch") { rows in
+                try await connection.query("""
+                    INSERT INTO share_members_version (zone_id, epoch, members, signature)
+                    SELECT * FROM UNNEST(\(rows.map { $0[0] as String })::text[], \(rows.map { $0[1] as Int64 })::bigint[],
+                        \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as String })::text[])
+                    """, logger: logger)
+            }
             _ = try await copy("SELECT zoneId, accountId, role, accepted FROM share_member ORDER BY zoneId, accountId") { rows in
                 try await connection.query("""
                     INSERT INTO share_member (zone_id, account_id, role, accepted)

@@ -197,8 +197,9 @@ public protocol SyncStorage: Sendable {
     /// replaces its record at the next epoch, the members' rows following it (a member no
     /// longer named loses its row and its key boxes; one newly named has not accepted).
     func putShareMembers(_ share: StoredShareMembers) async throws -> ShareWrite
-    /// The share's members record, when `account` is a member (invited, or accepted).
-    func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers?
+    /// The share's members record, when `account` is a member (invited, or accepted): the
+    /// current one, or the one of `epoch` (`nil` when the share never had that epoch).
+    func shareMembers(zone: String, epoch: Int?, account: Int64) async throws -> SignedShareMembers?
     /// What `account` may reach of the share, or `nil` when it is not a member.
     func zoneAccess(zone: String, account: Int64) async throws -> ZoneAccess?
     /// The shares `account` is a member of, invitations included, by zone.

@@ -266,6 +266,19 @@ enum PostgresSchema {
             """,
             "UPDATE share_zone SET holder_id = (SELECT id FROM account WHERE username = 'zone:' || share_zone.id)",
         ],
+        [
+            // Every members record a zone had (docs/sharing.md §3.2): a member checks a record
+            // of the zone against the one its writer saw, which may be older than its own.
+            """
+            CREATE TABLE share_members_version (
+                zone_id TEXT NOT NULL REFERENCES share_zone(id) ON DELETE CASCADE,
+                epoch BIGINT NOT NULL,
+                members TEXT NOT NULL,
+                signature TEXT NOT NULL,
+                PRIMARY KEY (zone_id, epoch))
+            """,
+            "INSERT INTO share_members_version (zone_id, epoch, members, signature) SELECT id, epoch, members, signature FROM share_zone",
+        ],
     ]
 
     /// The newest schema version this server knows.

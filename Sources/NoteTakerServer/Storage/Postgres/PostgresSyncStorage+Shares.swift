@@ -30,6 +30,9 @@ extension PostgresSyncStorage {
                     SELECT \(share.zone), \(share.owner), \(epoch), \(members), \(signature), \(now), holder.id FROM holder
                     """, logger: logger)
             }
+            try await connection.query("""
+                INSERT INTO share_members_version (zone_id, epoch, members, signature) VALUES (\(share.zone), \(epoch), \(members), \(signature))
+                """, logger: logger)
             let named = share.members.map(\.account)
             try await connection.query(
                 "DELETE FROM share_member WHERE zone_id = \(share.zone) AND NOT (account_id = ANY(\(named)::bigint[]))", logger: logger)
@@ -44,10 +47,11 @@ extension PostgresSyncStorage {
         }
     }
 
-    public func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers? {
+    public func shareMembers(zone: String, epoch: Int?, account: Int64) async throws -> SignedShareMembers? {
         let rows = try await database.query("""
-            SELECT members, signature FROM share_zone
-            WHERE id = \(zone) AND EXISTS (SELECT 1 FROM share_member WHERE zone_id = share_zone.id AND account_id = \(account))
+            SELECT version.members, version.signature FROM share_zone
+            JOIN share_members_version version ON version.zone_id = share_zone.id AND version.epoch = COALESCE(\(epoch.map(Int64.init)), share_zone.epoch)
+            WHERE share_zone.id = \(zone) AND EXISTS (SELECT 1 FROM share_member WHERE zone_id = share_zone.id AND account_id = \(account))
             """)
         for try await (members, signature) in rows.decode((String, String).self) {
             return SignedShareMembers(members: members, signature: signature)

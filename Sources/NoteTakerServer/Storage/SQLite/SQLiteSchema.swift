@@ -284,6 +284,19 @@ extension SQLiteSyncStorage {
                 UPDATE share_zone SET holderId = (SELECT id FROM account WHERE username = 'zone:' || share_zone.id);
                 """)
         }
+        migrator.registerMigration("v21-members-versions") { db in
+            // Every members record a zone had (docs/sharing.md §3.2): a member checks a record
+            // of the zone against the one its writer saw, which may be older than its own.
+            try db.execute(sql: """
+                CREATE TABLE share_members_version (
+                    zoneId TEXT NOT NULL REFERENCES share_zone(id) ON DELETE CASCADE,
+                    epoch INTEGER NOT NULL,
+                    members TEXT NOT NULL,
+                    signature TEXT NOT NULL,
+                    PRIMARY KEY (zoneId, epoch)) WITHOUT ROWID;
+                INSERT INTO share_members_version (zoneId, epoch, members, signature) SELECT id, epoch, members, signature FROM share_zone;
+                """)
+        }
         return migrator
     }()
 }

@@ -21,6 +21,8 @@ extension SQLiteSyncStorage {
                 try db.execute(sql: "INSERT INTO share_zone (id, ownerId, epoch, members, signature, createdAt, holderId) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                arguments: [share.zone, share.owner, share.epoch, share.signed.members, share.signed.signature, now, db.lastInsertedRowID])
             }
+            try db.execute(sql: "INSERT INTO share_members_version (zoneId, epoch, members, signature) VALUES (?, ?, ?, ?)",
+                           arguments: [share.zone, share.epoch, share.signed.members, share.signed.signature])
             let named = share.members.map(\.account)
             let kept = try Int64.fetchAll(db, sql: "SELECT accountId FROM share_member WHERE zoneId = ?", arguments: [share.zone])
             for gone in kept where !named.contains(gone) {
@@ -36,12 +38,13 @@ extension SQLiteSyncStorage {
         }
     }
 
-    public func shareMembers(zone: String, account: Int64) async throws -> SignedShareMembers? {
+    public func shareMembers(zone: String, epoch: Int?, account: Int64) async throws -> SignedShareMembers? {
         try await writer.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT members, signature FROM share_zone
-                WHERE id = ? AND EXISTS (SELECT 1 FROM share_member WHERE zoneId = share_zone.id AND accountId = ?)
-                """, arguments: [zone, account]).map { SignedShareMembers(members: $0["members"], signature: $0["signature"]) }
+                SELECT version.members, version.signature FROM share_zone
+                JOIN share_members_version version ON version.zoneId = share_zone.id AND version.epoch = IFNULL(?, share_zone.epoch)
+                WHERE share_zone.id = ? AND EXISTS (SELECT 1 FROM share_member WHERE zoneId = share_zone.id AND accountId = ?)
+                """, arguments: [epoch, zone, account]).map { SignedShareMembers(members: $0[0], signature: $0[1]) }
         }
     }
 
