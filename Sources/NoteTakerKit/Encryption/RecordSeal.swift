@@ -14,6 +14,24 @@ public struct SealedRecord: Sendable, Hashable {
     public var salt: Data
     /// The padded plaintext, sealed: ciphertext ‖ tag.
     public var sealed: Data
+    /// In a shared zone (docs/sharing.md §4): the account that wrote the record, lowercased
+    /// (`$by`), and its Ed25519 signature of the seal (`$sig`, ``signedBytes(for:)``); `nil`
+    /// in the private zone.
+    public var signed: (author: String, signature: Data)? {
+        get { author.flatMap { author in signature.map { (author, $0) } } }
+        set { (author, signature) = (newValue?.author, newValue?.signature) }
+    }
+    private var author: String?
+    private var signature: Data?
+
+    /// An envelope's parts, unsigned.
+    public init(version: Int, zone: String, keyVersion: Int, salt: Data, sealed: Data) {
+        self.version = version
+        self.zone = zone
+        self.keyVersion = keyVersion
+        self.salt = salt
+        self.sealed = sealed
+    }
 
     /// The record a seal is for: what its associated data binds.
     public struct Address: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
@@ -81,21 +82,35 @@ public struct RecordSealing: Sendable {
     /// Opens a saved record's fields: its fields and revision, or why not. A revision lower
     /// than `seen` (the highest this device has seen of the record) is a replay.
     public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), Refusal> {
+        Self.open(fields, for: address(recordType, recordId), seen: seen) { keyring.dataKey(version: $0) }.flatMap { opened in
+            // A private record names no writer: one that does was moved from a shared zone.
+            opened.envelope.signed == nil ? .success((opened.fields, opened.revision)) : .failure(.notAuthentic)
+        }
+    }
+
+    /// Opens sealed `fields` for `address` with the zone's data key of each version `key`
+    /// answers (`nil`: not held): the envelope, its fields and revision, and the members epoch
+    /// it names (in a shared zone); or why not, a revision below `seen` a replay. The one
+    /// opening of a record, for every zone.
+    static func open(
+        _ fields: RecordFields, for address: SealedRecord.Address, seen: Int?, key: (Int) -> SymmetricKey?
+    ) -> Result<(envelope: SealedRecord, fields: RecordFields, revision: Int, epoch: Int?), Refusal> {
         guard fields.isSealed else { return .failure(.notSealed) }
+        let envelope: SealedRecord
         let plaintext: Data
         do {
-            let envelope = try SealedRecord(fields: fields)
+            envelope = try SealedRecord(fields: fields)
             guard envelope.version == 1 else { return .failure(.newerFormat) }
-            guard envelope.zone == zone, let key = keyring.dataKey(version: envelope.keyVersion) else { return .failure(.missingKey) }
-            plaintext = try envelope.open(for: address(recordType, recordId), zoneKey: key)
+            guard envelope.zone == address.zone, let key = key(envelope.keyVersion) else { return .failure(.missingKey) }
+            plaintext = try envelope.open(for: address, zoneKey: key)
         } catch .malformed {
             return .failure(.unreadable)
         } catch {
             return .failure(.notAuthentic)
         }
-        guard let (opened, revision) = Self.read(plaintext) else { return .failure(.unreadable) }
+        guard let (opened, revision, epoch) = read(plaintext) else { return .failure(.unreadable) }
         if let seen, revision < seen { return .failure(.replayed(revision: revision, seen: seen)) }
-        return .success((opened, revision))
+        return .success((envelope, opened, revision, epoch))
     }
 
     /// The address the server keeps a file under (docs/encryption.md §4): keyed by the zone's
@@ -143,18 +158,19 @@ public struct RecordSealing: Sendable {
         SealedRecord.Address(zone: zone, recordType: recordType, recordId: recordId.key)
     }
 
-    /// The fields and revision of a plaintext, `{"fields": …, "rev": n}`; `nil` when malformed.
-    static func read(_ plaintext: Data) -> (RecordFields, Int)? {
+    /// The fields and revision of a plaintext, `{"fields": …, "rev": n}`, and in a shared zone
+    /// the members epoch its writer saw (`"epoch": e`, docs/sharing.md §4); `nil` when malformed.
+    static func read(_ plaintext: Data) -> (fields: RecordFields, revision: Int, epoch: Int?)? {
         var fields: RecordFields?
         var revision: Int?
+        var epoch: Int?
         do {
             try WireReader.read(Array(plaintext)) { (reader: inout WireReader) throws(WireJSONError) in
                 try reader.object { (reader: inout WireReader, name: String) throws(WireJSONError) in
                     switch name {
                     case "fields": fields = try RecordFields(reading: &reader)
-                    case "rev":
-                        let number = try reader.number()
-                        revision = number.rounded() == number && number >= 1 && number < 1e15 ? Int(number) : nil
+                    case "rev": revision = Self.count(try reader.number())
+                    case "epoch": epoch = Self.count(try reader.number())
                     default: try reader.skip()
                     }
                 }
@@ -163,6 +179,11 @@ public struct RecordSealing: Sendable {
             return nil
         }
         guard let fields, let revision, !fields.isSealed else { return nil }
-        return (fields, revision)
+        return (fields, revision, epoch)
+    }
+
+    /// A whole number from 1 below 10^15, without trapping on outside data.
+    private static func count(_ number: Double) -> Int? {
+        number.rounded() == number && number >= 1 && number < 1e15 ? Int(number) : nil
     }
 }

@@ -14,6 +14,9 @@ public struct HTTPSyncTransport: SyncTransport {
     public let token: String?
     /// Certificates the server is trusted by besides the system's, if the account has any.
     public let trusted: TrustedCertificates?
+    /// The shared zone whose records, versions and files this transport syncs (docs/sharing.md
+    /// §3.6), lowercase; `nil`: the account's own.
+    public private(set) var zone: String?
     /// The shared client for this server: direct, or through the environment's proxy.
     ///
     /// - Throws: ``SyncError/unreachable(_:)`` when the environment names a proxy that cannot
@@ -45,6 +48,15 @@ public struct HTTPSyncTransport: SyncTransport {
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// This transport for the records, versions and files of the shared zone `zone` (its
+    /// id, lowercase), as a member of it: an engine syncs a zone through it as it syncs the
+    /// account's own records.
+    public func inZone(_ zone: String) -> HTTPSyncTransport {
+        var scoped = self
+        scoped.zone = zone
+        return scoped
     }
 
     // MARK: SyncTransport
@@ -99,7 +111,8 @@ public struct HTTPSyncTransport: SyncTransport {
     func makeRequest(
         _ endpoint: SyncAPI.Endpoint, hash: String? = nil, id: String? = nil, name: String? = nil, query: [URLQueryItem] = []
     ) -> HTTPClientRequest {
-        var path = endpoint.path
+        var path = zone.map { zone in (Self.zoneEndpoints[endpoint] ?? endpoint).path.replacingOccurrences(of: "{zone}", with: zone) }
+            ?? endpoint.path
         if let hash { path = path.replacingOccurrences(of: "{hash}", with: hash) }
         if let id { path = path.replacingOccurrences(of: "{id}", with: id) }
         if let name { path = path.replacingOccurrences(of: "{name}", with: name) }
@@ -111,6 +124,13 @@ public struct HTTPSyncTransport: SyncTransport {
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         return request
     }
+
+    /// The routes of a shared zone that stand for the account's own, in a transport
+    /// ``inZone(_:)``; the others (sessions, keys, shares) are the account's in either.
+    private static let zoneEndpoints: [SyncAPI.Endpoint: SyncAPI.Endpoint] = [
+        SyncAPI.changes: SyncAPI.zoneChanges, SyncAPI.modify: SyncAPI.modifyZone, SyncAPI.recordVersions: SyncAPI.zoneRecordVersions,
+        SyncAPI.uploadAsset: SyncAPI.uploadZoneAsset, SyncAPI.assetExists: SyncAPI.zoneAssetExists, SyncAPI.downloadAsset: SyncAPI.downloadZoneAsset,
+    ]
 
     /// Sends a JSON request and decodes the JSON answer.
     func json<T: Decodable>(

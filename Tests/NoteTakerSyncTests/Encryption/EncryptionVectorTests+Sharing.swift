@@ -11,13 +11,13 @@ import Testing
 /// each.
 extension EncryptionVectorTests {
     /// Ada's identity key pairs, from the vectors' private halves.
-    private func ada() throws -> IdentityKeyPairs {
+    func ada() throws -> IdentityKeyPairs {
         let ada = try #require(try vector("identity_keys")["ada"] as? [String: Any])
         return try IdentityKeyPairs(agreement: try bytes(ada["agreementPrivate"]), signing: try bytes(ada["signingPrivate"]))
     }
 
     /// The vectors' members record as it travels, and its zone.
-    private func signedMembers() throws -> (signed: SignedShareMembers, zone: UUID) {
+    func signedMembers() throws -> (signed: SignedShareMembers, zone: UUID) {
         let v = try vector("share_members")
         let signed = SignedShareMembers(members: try #require(v["members"] as? String), signature: try #require(v["$sig"] as? String))
         let zone = try #require(v["zone"] as? String)

@@ -1,0 +1,123 @@
+import Foundation
+import NoteTakerKit
+import NoteTakerSyncProtocol
+
+/// How a member's device seals the records it writes in a shared zone and checks those it
+/// receives (docs/sharing.md §4): sealed as the private zone's are, with the zone's keys,
+/// signed by the writing account, and taken only from an owner or editor of the members
+/// record its writer saw, whose signing key is the one this device keeps. A pure value; the
+/// sync engine keeps the revisions, members records and keys it is made from.
+public struct ZoneRecordSealing: Sendable {
+    /// The zone, lowercase.
+    public let zone: String
+    /// This device's account, lowercased, and its identity key pairs (it signs with them).
+    let account: String
+    let identity: IdentityKeyPairs
+    /// The zone's keys this device holds, by version.
+    let keys: [Int: ZoneKeys]
+    /// The members records this device accepted, by epoch.
+    let members: [Int: ShareMembers]
+    /// Each account's public keys as this device first met them (§2), by account.
+    let kept: [String: AccountIdentity]
+
+    /// A zone's sealing for `account`, with the keys and members records this device holds.
+    public init(
+        zone: String, account: String, identity: IdentityKeyPairs, keys: [ZoneKeys], members: [ShareMembers], kept: [String: AccountIdentity]
+    ) {
+        self.zone = zone
+        self.account = account.lowercased()
+        self.identity = identity
+        self.keys = Dictionary(keys.filter { $0.zone == zone }.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
+        self.members = Dictionary(members.filter { $0.zone == zone }.map { ($0.epoch, $0) }, uniquingKeysWith: { first, _ in first })
+        self.kept = kept
+    }
+
+    /// Why a record of the zone was not applied.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Not opened, as a private record would not be (``RecordSealing/Refusal``).
+        case record(RecordSealing.Refusal)
+        /// Its writer saw a members record this device does not hold yet: it waits, unapplied,
+        /// until the device has fetched it.
+        case waitingForMembers(epoch: Int)
+        /// Its writer was not an owner or editor in the members record it names.
+        case notAnEditor(String)
+        /// Its writer's signing key in that record is not the one this device keeps.
+        case authorKeysChanged(String)
+        /// It has no signature, or one that does not verify.
+        case badSignature
+
+        /// Why, as the quarantine keeps it and `sync status` shows it.
+        public var reason: String {
+            switch self {
+            case .record(let refusal): refusal.reason
+            case .waitingForMembers(let epoch): "It waits for the share's members at change \(epoch), which this device has not fetched yet."
+            case .notAnEditor(let author): "It was written by \(author), who may not edit this shared folder; it was not applied."
+            case .authorKeysChanged(let author): "Its author's keys changed (\(author)): compare safety numbers with them again; it was not applied."
+            case .badSignature: "Its signature does not verify: it was not written by the member it names; it was not applied."
+            }
+        }
+    }
+
+    /// A record of the zone, opened and checked.
+    public struct Opened: Sendable, Equatable {
+        /// Its fields and revision.
+        public var fields: RecordFields, revision: Int
+        /// The account that wrote it, and the members epoch it saw then.
+        public var author: String, epoch: Int
+    }
+
+    /// Why this device may not write in the zone now: it is no owner or editor of the newest
+    /// members record it holds, or holds no key.
+    public enum WriteRefusal: Error, Sendable, Equatable {
+        /// This account is a viewer of the zone, or no longer a member.
+        case mayNotWrite
+        /// This device holds none of the zone's keys.
+        case noKey
+    }
+
+    /// The envelope of a change by this account: `fieldsJSON` at revision `revision`, sealed
+    /// with the newest key, naming the newest members epoch, signed. `salt` as
+    /// ``RecordSealing/seal(fieldsJSON:recordType:recordId:revision:salt:)``.
+    public func seal(
+        fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data = SealedRecord.randomSalts(1)[0]
+    ) throws(WriteRefusal) -> (fields: RecordFields, json: String) {
+        guard let newest = members.keys.max(), let record = members[newest],
+              let role = record.member(account)?.role, role == .owner || role == .editor else { throw .mayNotWrite }
+        guard let version = keys.keys.max(), let key = keys[version] else { throw .noKey }
+        let plaintext = Data("{\"epoch\":\(newest),\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
+        let address = address(recordType, recordId)
+        do {
+            let sealed = try SealedRecord.seal(plaintext, for: address, zoneKey: key.dataKey, keyVersion: version, salt: salt)
+            return try sealed.signed(by: account, signingKey: identity.signingBytes, for: address).envelope
+        } catch {
+            throw .noKey
+        }
+    }
+
+    /// A saved record of the zone, opened and checked, in the order of docs/sharing.md §4:
+    /// the seal (as the private zone's, a revision below `seen` a replay), then the members
+    /// record of the epoch it names, its writer's role there, the signature with the key
+    /// that record lists, and that key against the one this device keeps.
+    public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<Opened, Refusal> {
+        let address = address(recordType, recordId)
+        let (envelope, opened, revision, named): (SealedRecord, RecordFields, Int, Int?)
+        switch RecordSealing.open(fields, for: address, seen: seen, key: { keys[$0]?.dataKey }) {
+        case .success(let result): (envelope, opened, revision, named) = result
+        case .failure(let refusal): return .failure(.record(refusal))
+        }
+        guard let epoch = named else { return .failure(.record(.unreadable)) }
+        guard let (author, _) = envelope.signed else { return .failure(.badSignature) }
+        guard let record = members[epoch] else { return .failure(.waitingForMembers(epoch: epoch)) }
+        guard let writer = record.member(author), writer.role == .owner || writer.role == .editor else { return .failure(.notAnEditor(author)) }
+        guard let signing = Base64URL.decode(writer.signing), envelope.signatureVerifies(for: address, signingKey: signing) else {
+            return .failure(.badSignature)
+        }
+        // The members record is its owner's word; a key kept from before must agree with it.
+        if let known = kept[author], known.signing != writer.signing { return .failure(.authorKeysChanged(author)) }
+        return .success(Opened(fields: opened, revision: revision, author: author, epoch: epoch))
+    }
+
+    private func address(_ recordType: String, _ recordId: UUID) -> SealedRecord.Address {
+        SealedRecord.Address(zone: zone, recordType: recordType, recordId: recordId.key)
+    }
+}
