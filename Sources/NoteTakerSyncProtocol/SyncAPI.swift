@@ -99,7 +99,7 @@ public enum SyncAPI {
     public static let acceptShare = Endpoint(method: "PUT", path: "/v1/zones/{zone}/membership")
     /// Leaves a share, or declines an invitation.
     public static let leaveShare = Endpoint(method: "DELETE", path: "/v1/zones/{zone}/membership")
-    /// A shared zone's changes, as ``changes`` (docs/sharing.md §3.6).
+    /// A shared zone's changes, as ``changes`` (docs/sharing.md §3.7).
     public static let zoneChanges = Endpoint(method: "GET", path: "/v1/zones/{zone}/changes")
     /// A batch sent to a shared zone, as ``modify``, by its owner or an editor.
     public static let modifyZone = Endpoint(method: "POST", path: "/v1/zones/{zone}/records/modify")

@@ -42,6 +42,9 @@ struct ShareZoneTests {
             #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [ada.box(zone: zone.uuidString.lowercased(), for: "bob")]).status == .noContent)
             #expect(try await client.send(.get, path + "/keys", token: bob.token).decode([ZoneKeyBox].self) == [ada.box(zone: zone.uuidString.lowercased(), for: "bob")])
             #expect(try await client.send(.get, path + "/keys", token: carol.token).status == .notFound)
+            let own = ada.box(zone: zone.uuidString.lowercased(), for: "ada")
+            #expect(try await client.send(.put, path + "/keys", token: ada.token, json: [own]).status == .noContent, "the owner's own box")
+            #expect(try await client.send(.get, path + "/keys", token: ada.token).decode([ZoneKeyBox].self) == [own])
             #expect(try await client.send(.put, path + "/keys", token: bob.token, json: [bob.box(zone: zone.uuidString.lowercased(), for: "bob")]).status == .forbidden)
             for bad in [ada.box(zone: zone.uuidString.lowercased(), for: "carol"), ada.box(zone: zone.uuidString.lowercased(), version: 2, for: "bob"),
                         ada.box(zone: UUID().uuidString.lowercased(), for: "bob"), bob.box(zone: zone.uuidString.lowercased(), for: "bob")] {

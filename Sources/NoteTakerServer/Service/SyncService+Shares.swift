@@ -62,7 +62,8 @@ extension SyncService {
         try await storing { try await storage.shares(account: account.id) }
     }
 
-    /// Keeps the zone's keys boxed by its owner for members the record names.
+    /// Keeps the zone's keys boxed by its owner for members the record names, the owner
+    /// itself included (its other devices open its own box).
     public func putZoneKeyBoxes(zone: String, _ boxes: [ZoneKeyBox], by account: StoredAccount) async throws(SyncServerError) {
         try Self.validate(zone: zone)
         guard boxes.count <= ShareLimits.maxBoxes else { throw .badRequest("At most \(ShareLimits.maxBoxes) key boxes go in one request. Nothing was changed.") }
@@ -71,9 +72,8 @@ extension SyncService {
         var rows: [(account: Int64, version: Int, box: String)] = []
         for box in boxes {
             if let problem = box.problem() { throw .badRequest("A key box is malformed: \(problem). Nothing was changed.") }
-            guard box.zone == zone, box.from == owner.account, box.version <= record.keyVersion,
-                  box.member != owner.account, record.member(box.member) != nil else {
-                throw .badRequest("A key box must be for this share, from its owner, for one of its other members, at a key version its members record has. Nothing was changed.")
+            guard box.zone == zone, box.from == owner.account, box.version <= record.keyVersion, record.member(box.member) != nil else {
+                throw .badRequest("A key box must be for this share, from its owner, for one of its members, at a key version its members record has. Nothing was changed.")
             }
             let (named, _) = try await identifiedAccount(named: box.member)
             rows.append((named.id, box.version, try Self.json(box)))

@@ -15,7 +15,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// Certificates the server is trusted by besides the system's, if the account has any.
     public let trusted: TrustedCertificates?
     /// The shared zone whose records, versions and files this transport syncs (docs/sharing.md
-    /// §3.6), lowercase; `nil`: the account's own.
+    /// §3.7), lowercase; `nil`: the account's own.
     public private(set) var zone: String?
     /// The shared client for this server: direct, or through the environment's proxy.
     ///

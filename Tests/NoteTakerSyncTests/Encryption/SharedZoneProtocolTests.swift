@@ -61,7 +61,15 @@ import Testing
             let keys = ZoneKeys.make(zone: zoneId)
             try await ines.transport.putShareMembers(try ines.pairs.signed(first), zone: zone)
             try await ines.transport.putZoneKeys(
-                [try ines.pairs.box(keys, for: bob.member(.editor), from: "ines"), try ines.pairs.box(keys, for: carol.member(.viewer), from: "ines")], zone: zone)
+                [try ines.pairs.box(keys, for: ines.member(.owner), from: "ines"), try ines.pairs.box(keys, for: bob.member(.editor), from: "ines"),
+                 try ines.pairs.box(keys, for: carol.member(.viewer), from: "ines")], zone: zone)
+            // Her other device opens her own box: no device keeps a zone's keys but in memory.
+            let phone = try EncryptedAccountTests.device()
+            _ = try await phone.logInToSyncAccount(
+                server: server.url, username: "ines", password: "the password", allowInsecure: false, allowingUnencrypted: false, minimumCost: 1 << 14)
+            let phonePairs = try #require(try phone.syncKeyring()?.identityKeys)
+            let ownBox = try #require(try await phone.syncTransport().zoneKeys(zone: zone).first)
+            #expect(try phonePairs.open(ownBox, as: "ines", members: first).dataKeyBytes == keys.dataKeyBytes)
 
             // Bob and carol find the invitation, check it against the keys they keep for ines, open their keys, accept.
             var opened: [String: (ShareMembers, ZoneKeys)] = [:]
