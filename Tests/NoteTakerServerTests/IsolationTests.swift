@@ -68,7 +68,7 @@ struct IsolationTests {
         var eveIterator = eveEvents.makeAsyncIterator()
         let first = await eveIterator.next()
         let eveLatest = try await server.service.latestToken(for: eveAccount)
-        #expect(first == eveLatest)
+        #expect(first == .changes(token: eveLatest))
     }
 
     @Test("push streams are capped per account, and end with their session")
@@ -76,7 +76,7 @@ struct IsolationTests {
         let server = try await TestServer()
         let service = server.service
         let (account, token) = try await server.account()
-        var streams: [AsyncStream<String>] = []
+        var streams: [AsyncStream<PushEvent>] = []
         for _ in 0..<service.notifier.perAccount {
             streams.append(try await service.events(for: account, token: token))
         }
@@ -109,7 +109,7 @@ struct IsolationTests {
 struct PushFairnessTests {
     /// Whether a stream ends within `seconds` (a stream a newcomer took over ends). Waiting
     /// ends the stream when it did not.
-    static func ends(_ stream: AsyncStream<String>, within seconds: Int = 20) async -> Bool {
+    static func ends(_ stream: AsyncStream<PushEvent>, within seconds: Int = 20) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await _ in stream {}
@@ -129,7 +129,7 @@ struct PushFairnessTests {
     func fullServerMakesRoom() async throws {
         let notifier = ChangeNotifier(perAccount: 4, total: 8)
         // Every stream is kept: a stream let go ends, and frees its place.
-        var first: [AsyncStream<String>] = [], kept: [AsyncStream<String>] = []
+        var first: [AsyncStream<PushEvent>] = [], kept: [AsyncStream<PushEvent>] = []
         for _ in 0..<4 { first.append(try await notifier.subscribe(account: 1, session: "a")) }
         for _ in 0..<4 { kept.append(try await notifier.subscribe(account: 2, session: "b")) }
 

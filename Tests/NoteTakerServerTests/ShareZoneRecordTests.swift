@@ -176,4 +176,51 @@ struct ShareZoneRecordTests {
             #expect(try await server.service.assets.size(of: hash) == nil, "its file went with it")
         }
     }
+
+    @Test("a zone's change is pushed to the devices of every member who accepted, the writer's included, with the zone's token; to no one else")
+    func pushed() async throws {
+        let server = try await TestServer()
+        try await server.test { client in
+            let zone = try await Zone(client)
+            let erin = try await ShareParty("erin", client)
+            var streams: [String: AsyncStream<PushEvent>] = [:]
+            for party in [zone.ada, zone.bob, zone.carol, zone.dora, erin] {
+                streams[party.name] = try await server.service.events(for: try await server.service.authenticate(token: party.token), token: party.token)
+            }
+            #expect(try await zone.modify(client, [zone.save(UUID(), by: "bob")], as: zone.bob).status == .ok)
+            let ada = try await server.service.authenticate(token: zone.ada.token)
+            let holder = try await server.service.zoneHolder(zone: zone.id, for: ada, writing: false)
+            let token = try await server.service.latestToken(for: holder)
+            for name in ["ada", "bob", "carol"] {
+                #expect(await Self.first(of: try #require(streams[name])) == .zone(zone.id, token: token), "\(name)")
+            }
+            // Dora (invited, not accepted) and erin heard nothing of it: their own change comes first.
+            for name in ["dora", "erin"] {
+                let account = try await server.service.authenticate(token: (name == "dora" ? zone.dora : erin).token)
+                _ = try await server.service.modify(ModifyRequest(changes: [ShareParty.zoneSave(UUID(), zone: "private", by: name)]), for: account)
+                let own = try await server.service.latestToken(for: account)
+                #expect(await Self.first(of: try #require(streams[name])) == .changes(token: own), "\(name)")
+            }
+            let event = ServerEvent.zoneChanged(zone: zone.id, token: token, accounts: [3, 14])
+            #expect(ServerEvent(payload: event.payload) == event, "as other nodes read it")
+            #expect(EventRoutes.format(zone: zone.id, token: token) == "event: zone\ndata: {\"token\":\"\(token)\",\"zone\":\"\(zone.id)\"}\n\n")
+        }
+    }
+
+    /// The first event of a stream, or `nil` after 20 s.
+    private static func first(of stream: AsyncStream<PushEvent>) async -> PushEvent? {
+        await withTaskGroup(of: PushEvent?.self) { group in
+            group.addTask {
+                var iterator = stream.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 import NoteTakerSyncProtocol
 import ServiceLifecycle
 
-/// The push channel: server-sent events telling a device that its account changed.
+/// The push channel: server-sent events telling a device that its account changed, or a
+/// shared zone it is a member of (a `zone` event naming it, docs/sharing.md §3.7).
 ///
 /// On connecting, the device gets one `changes` event at once (so it syncs whatever it
 /// missed), then one after every accepted change, and a comment line every 15 seconds so
@@ -14,14 +15,14 @@ struct EventRoutes {
     static let heartbeat: Duration = .seconds(15)
 
     private enum Event: Sendable {
-        case changes(String)
+        case push(PushEvent)
         case heartbeat
     }
 
     func register(on router: Router<SyncRequestContext>) {
         router.get("/v1/events") { request, context in
             let (account, token) = try await service.account(of: request, context)
-            let tokens = try await service.events(for: account, token: token)
+            let pushed = try await service.events(for: account, token: token)
             let latest = try await service.latestToken(for: account)
             return Response(
                 status: .ok,
@@ -29,7 +30,7 @@ struct EventRoutes {
                 body: ResponseBody { writer in
                     let (events, continuation) = AsyncStream<Event>.makeStream()
                     let forwarding = Task {
-                        for await token in tokens { continuation.yield(.changes(token)) }
+                        for await event in pushed { continuation.yield(.push(event)) }
                         continuation.finish()
                     }
                     let beating = Task {
@@ -48,7 +49,8 @@ struct EventRoutes {
                     try await withGracefulShutdownHandler {
                         for await event in events {
                             switch event {
-                            case .changes(let token): try await writer.write(ByteBuffer(string: Self.format(token: token)))
+                            case .push(.changes(let token)): try await writer.write(ByteBuffer(string: Self.format(token: token)))
+                            case .push(.zone(let zone, let token)): try await writer.write(ByteBuffer(string: Self.format(zone: zone, token: token)))
                             case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                             }
                         }
@@ -63,5 +65,10 @@ struct EventRoutes {
     /// One `changes` event carrying the newest token.
     static func format(token: String) -> String {
         "event: changes\ndata: {\"token\":\"\(token)\"}\n\n"
+    }
+
+    /// One `zone` event: the zone (a lowercase UUID) and its newest token.
+    static func format(zone: String, token: String) -> String {
+        "event: zone\ndata: {\"token\":\"\(token)\",\"zone\":\"\(zone)\"}\n\n"
     }
 }

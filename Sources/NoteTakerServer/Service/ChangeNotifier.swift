@@ -1,6 +1,7 @@
 import Foundation
 
-/// Tells an account's connected devices that its records changed: the push channel's source.
+/// Tells an account's connected devices that its records changed, or those of a shared zone
+/// it is a member of: the push channel's source.
 ///
 /// Listeners are capped, per account and in total, so that push streams cannot use up the
 /// server's connections; each belongs to a session and ends when that session does (log out,
@@ -12,7 +13,7 @@ import Foundation
 public actor ChangeNotifier {
     private struct Listener {
         var session: String
-        var continuation: AsyncStream<String>.Continuation
+        var continuation: AsyncStream<PushEvent>.Continuation
         /// When it was opened, in order.
         var opened: Int
     }
@@ -32,8 +33,9 @@ public actor ChangeNotifier {
     }
 
     /// A stream that yields the account's newest change token after every accepted change,
-    /// for the session with this token hash; refused (429) over the caps.
-    func subscribe(account: Int64, session: String) throws(SyncServerError) -> AsyncStream<String> {
+    /// and a zone's after every change of a zone the account is a member of, for the session
+    /// with this token hash; refused (429) over the caps.
+    func subscribe(account: Int64, session: String) throws(SyncServerError) -> AsyncStream<PushEvent> {
         guard (listeners[account]?.count ?? 0) < perAccount else {
             throw SyncServerError(.tooManyRequests, "This account already has \(perAccount) devices listening for changes; close one, or sync without --watch.", retryAfter: 60)
         }
@@ -44,7 +46,7 @@ public actor ChangeNotifier {
             end(account: largest, id: oldest)
         }
         let id = UUID()
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream<PushEvent>.makeStream(bufferingPolicy: .bufferingNewest(PushEvent.buffered))
         opened += 1
         listeners[account, default: [:]][id] = Listener(session: session, continuation: continuation, opened: opened)
         count += 1
@@ -57,7 +59,16 @@ public actor ChangeNotifier {
     /// Tells every listener of the account that changes exist up to `token`.
     func notify(account: Int64, token: String) {
         for listener in listeners[account, default: [:]].values {
-            listener.continuation.yield(token)
+            listener.continuation.yield(.changes(token: token))
+        }
+    }
+
+    /// Tells every listener of each of `accounts` that the zone has changes up to `token`.
+    func notify(zone: String, token: String, accounts: [Int64]) {
+        for account in accounts {
+            for listener in listeners[account, default: [:]].values {
+                listener.continuation.yield(.zone(zone, token: token))
+            }
         }
     }
 
@@ -79,6 +90,7 @@ public actor ChangeNotifier {
     func apply(_ event: ServerEvent) {
         switch event {
         case .changed(let account, let token): notify(account: account, token: token)
+        case .zoneChanged(let zone, let token, let accounts): notify(zone: zone, token: token, accounts: accounts)
         case .sessionEnded(let hash): endSession(hash)
         case .sessionsEnded(let account, let keeping): endSessions(account: account, keeping: keeping)
         }
@@ -117,4 +129,17 @@ public actor ChangeNotifier {
         if listeners[account]?.removeValue(forKey: id) != nil { count -= 1 }
         if listeners[account]?.isEmpty == true { listeners[account] = nil }
     }
+}
+
+/// What a push stream tells a device.
+public enum PushEvent: Sendable, Hashable {
+    /// The account's records changed up to `token`.
+    case changes(token: String)
+    /// A shared zone's records changed up to `token`, the zone's own.
+    case zone(String, token: String)
+
+    /// How many events a stream holds for a device that reads them slower than they come: the
+    /// newest; a device that missed some syncs everything at the next one (its own token and
+    /// each zone's say what is new).
+    static let buffered = 16
 }

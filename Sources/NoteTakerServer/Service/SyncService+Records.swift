@@ -83,16 +83,20 @@ extension SyncService {
         if let newest = saved.max() { response.authoredToken = try await changeToken(newest, account: account.id) }
         metrics.batch(saved: saved.count, conflicts: response.results.count - saved.count)
         if response.results.contains(where: { $0.outcome == .saved }) {
-            let latest = try await storing { try await storage.latestSequence(account: account.id) }
-            await announce(.changed(account: account.id, token: try await changeToken(latest, account: account.id)))
+            let latest = try await changeToken(try await storing { try await storage.latestSequence(account: account.id) }, account: account.id)
+            if let zone = account.zone {
+                await announce(.zoneChanged(zone: zone, token: latest, accounts: try await storing { try await storage.zoneMembers(zone: zone) }))
+            } else {
+                await announce(.changed(account: account.id, token: latest))
+            }
         }
         return response
     }
 
-    /// A stream that yields a change token whenever the account's records change.
-    /// It ends when the session of `token` ends; over the caps it is refused (see
-    /// ``ChangeNotifier``).
-    public func events(for account: StoredAccount, token: String) async throws(SyncServerError) -> AsyncStream<String> {
+    /// A stream that yields a change token whenever the account's records change, and a
+    /// zone's whenever a shared zone it is a member of changes. It ends when the session of
+    /// `token` ends; over the caps it is refused (see ``ChangeNotifier``).
+    public func events(for account: StoredAccount, token: String) async throws(SyncServerError) -> AsyncStream<PushEvent> {
         try await notifier.subscribe(account: account.id, session: SessionToken.hash(token))
     }
 

@@ -17,7 +17,7 @@ extension SyncService {
         if writing, ![.owner, .editor].contains(access.role) {
             throw SyncServerError(.forbidden, "This account may view this share, not change it: only its owner and editors write. Nothing was changed.")
         }
-        var holder = StoredAccount(id: access.holder, username: ZoneAccess.holderName(zone: zone), passwordHash: "", encrypted: true)
+        var holder = StoredAccount(id: access.holder, username: ZoneAccess.holderName(zone: zone), passwordHash: "", encrypted: true, zone: zone)
         if writing {
             let (ownerUsed, zoneUsed) = try await storing {
                 (try await storage.usage(account: access.owner).bytes, try await storage.usage(account: access.holder).bytes)

@@ -15,6 +15,9 @@ public struct StoredAccount: Sendable, Hashable {
     /// Whether the account is end-to-end encrypted (it has key material): it takes only
     /// sealed saves (docs/encryption.md §3.3).
     public var encrypted = false
+    /// For a shared zone's holder (docs/sharing.md §3.7): the zone's id, whose members are
+    /// told of its changes.
+    public var zone: String? = nil
 }
 
 /// An account's key material as the storage keeps it: the KDF parameters on their own (a
@@ -218,6 +221,8 @@ public protocol SyncStorage: Sendable {
     /// records, versions and files; answers the files no other account holds (to delete),
     /// or `nil` when it owns no share of that id.
     func deleteShare(zone: String, owner: Int64) async throws -> [String]?
+    /// The accounts that accepted the share (its owner included): those told of its changes.
+    func zoneMembers(zone: String) async throws -> [Int64]
     /// How many shares there are in all, and how many members they have (owners included).
     func shareCounts() async throws -> (shares: Int, members: Int)
     /// The newest change of a tombstone the account's purges removed (0 when none was): a

@@ -116,6 +116,13 @@ extension PostgresSyncStorage {
             "DELETE FROM share_member WHERE zone_id = \(zone) AND account_id = \(account) RETURNING 1"), Int32.self) != nil
     }
 
+    public func zoneMembers(zone: String) async throws -> [Int64] {
+        var accounts: [Int64] = []
+        let rows = try await database.query("SELECT account_id FROM share_member WHERE zone_id = \(zone) AND accepted ORDER BY account_id")
+        for try await account in rows.decode(Int64.self) { accounts.append(account) }
+        return accounts
+    }
+
     public func shareCounts() async throws -> (shares: Int, members: Int) {
         let rows = try await database.query("SELECT (SELECT count(*) FROM share_zone), (SELECT count(*) FROM share_member)")
         for try await (shares, members) in rows.decode((Int64, Int64).self) { return (Int(shares), Int(members)) }

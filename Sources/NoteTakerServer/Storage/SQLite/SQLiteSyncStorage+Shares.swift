@@ -104,6 +104,12 @@ extension SQLiteSyncStorage {
         }
     }
 
+    public func zoneMembers(zone: String) async throws -> [Int64] {
+        try await writer.read { db in
+            try Int64.fetchAll(db, sql: "SELECT accountId FROM share_member WHERE zoneId = ? AND accepted ORDER BY accountId", arguments: [zone])
+        }
+    }
+
     public func shareCounts() async throws -> (shares: Int, members: Int) {
         try await writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM share_zone") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM share_member") ?? 0)
