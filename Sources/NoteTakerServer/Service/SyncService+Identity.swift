@@ -18,7 +18,7 @@ extension SyncService {
             throw SyncServerError(.keysChanged, "This account has identity keys already. Nothing was changed; fetch the keys again.")
         }
         try await verifyCurrentPassword(addition.password, of: account, from: address, unchanged: "the identity keys were not kept")
-        let json = try Self.json(addition.identity)
+        let json = try Self.storedJSON(addition.identity, "The identity keys")
         let set = try await storing {
             try await throttle.succeeded(username: account.username, address: address, now: Date())
             return try await storage.setIdentity(json, account: account.id)
@@ -48,14 +48,14 @@ extension SyncService {
         }
         return (found.0, identity.identity)
     }
+}
 
-    /// `identity` as the key material keeps it: JSON with sorted keys.
-    private static func json(_ identity: IdentityKeys) throws(SyncServerError) -> String {
+extension SyncService {
+    /// `value` as the storage keeps it: JSON with sorted keys; `what` names it in the error.
+    static func storedJSON(_ value: some Encodable, _ what: String) throws(SyncServerError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(identity) else {
-            throw .badRequest("The identity keys could not be kept. Nothing was changed.")
-        }
+        guard let data = try? encoder.encode(value) else { throw .badRequest("\(what) could not be kept. Nothing was changed.") }
         return String(decoding: data, as: UTF8.self)
     }
 }

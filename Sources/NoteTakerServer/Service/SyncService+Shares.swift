@@ -76,7 +76,7 @@ extension SyncService {
                 throw .badRequest("A key box must be for this share, from its owner, for one of its members, at a key version its members record has. Nothing was changed.")
             }
             let (named, _) = try await identifiedAccount(named: box.member)
-            rows.append((named.id, box.version, try Self.json(box)))
+            rows.append((named.id, box.version, try Self.storedJSON(box, "The key box")))
         }
         try await storing { try await storage.putZoneKeyBoxes(zone: zone, boxes: rows) }
     }
@@ -140,12 +140,5 @@ extension SyncService {
         guard ShareMembers.isLowercaseUUID(zone) else {
             throw .badRequest("A share's id is a UUID in lowercase; '\(zone.prefix(40))' is not one.")
         }
-    }
-
-    private static func json(_ box: ZoneKeyBox) throws(SyncServerError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(box) else { throw .badRequest("The key box could not be kept. Nothing was changed.") }
-        return String(decoding: data, as: UTF8.self)
     }
 }
