@@ -51,6 +51,22 @@ struct MisbehavingServerTests {
         }
     }
 
+    @Test("a share listed under an id that is not a lowercase UUID is left out: its id would go into the paths of the zone's routes")
+    func shareIdsArePathSafe() async throws {
+        let router = Router()
+        let good = "7d3c1a2b-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+        router.get(RouterPath(SyncAPI.shares.path)) { _, _ in
+            let listed = ["../../v1/accounts/current", "7D3C1A2B-4E5F-4A6B-8C7D-9E0F1A2B3C4D", good].map {
+                #"{"zone":"\#($0)","owner":"ada","role":"editor","accepted":true,"epoch":1}"#
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "[" + listed.joined(separator: ",") + "]")))
+        }
+        try await Self.withServer(router) { server in
+            let shares = try await HTTPSyncTransport(server: server, token: "t").shares()
+            #expect(shares.map(\.zone) == [good])
+        }
+    }
+
     @Test("a downloaded file with another SHA-256 is refused, and nothing is left on disk")
     func wrongFile() async throws {
         let router = Router()

@@ -8,9 +8,10 @@ import NoteTakerSyncProtocol
 /// a zone's members record and key boxes, accepting, leaving and deleting. A zone's records go
 /// through a transport ``inZone(_:)``.
 extension HTTPSyncTransport {
-    /// The shares the account is a member of, invitations included.
+    /// The shares the account is a member of, invitations included; one whose id is not a
+    /// lowercase UUID is left out (its id goes into the paths of a zone's routes).
     public func shares() async throws(SyncError) -> [ShareSummary] {
-        try await json([ShareSummary].self, SyncAPI.shares)
+        try await json([ShareSummary].self, SyncAPI.shares).filter { ShareMembers.isLowercaseUUID($0.zone) }
     }
 
     /// Puts the zone's members record, as its owner: a new zone at epoch 1, or the next epoch
