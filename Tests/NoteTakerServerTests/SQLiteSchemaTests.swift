@@ -108,4 +108,31 @@ import Testing
             #expect(error.message.contains("set up by a newer notetaker-server"))
         }
     }
+
+    @Test("a share made before zones kept records gets its holder, and its members record is kept as its first epoch")
+    func sharesMadeBeforeZoneRecords() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("NoteTakerServer.sqlite")
+        let zone = UUID().uuidString.lowercased()
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            try SQLiteSyncStorage.migrator.migrate(queue, upTo: "v19-purged-records")
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO account (id, username, passwordHash, createdAt) VALUES (1, 'ada', 'x', 0), (2, 'bob', 'x', 0)")
+                try db.execute(sql: "INSERT INTO share_zone (id, ownerId, epoch, members, signature, createdAt) VALUES (?, 1, 3, 'the text', 'the signature', 0)",
+                               arguments: [zone])
+                try db.execute(sql: "INSERT INTO share_member (zoneId, accountId, role, accepted) VALUES (?, 1, 'owner', 1), (?, 2, 'editor', 1)",
+                               arguments: [zone, zone])
+            }
+        }
+        let storage = try SQLiteSyncStorage(url: url)
+        let access = try #require(try await storage.zoneAccess(zone: zone, account: 2))
+        #expect(access.role == .editor && access.owner == 1 && access.holder > 2)
+        #expect(try await storage.shareMembers(zone: zone, epoch: 3, account: 2) == SignedShareMembers(members: "the text", signature: "the signature"))
+        #expect(try await storage.shareMembers(zone: zone, epoch: nil, account: 2)?.members == "the text")
+        #expect(try await storage.accountSummaries().map(\.username) == ["ada", "bob"], "the holder is no account to list")
+        #expect(try await storage.account(named: ZoneAccess.holderName(zone: zone)) == nil, "nor one to log in to")
+    }
 }
