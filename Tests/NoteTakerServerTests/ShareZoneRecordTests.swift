@@ -67,6 +67,8 @@ struct ShareZoneRecordTests {
             #expect(try await client.send(.get, zone.path + "/changes", token: erin.token).status == .notFound)
             #expect(try await client.send(.get, zone.path + "/changes", token: zone.dora.token).status == .forbidden)
             #expect(try await client.send(.get, "/v1/zones/\(UUID().uuidString.lowercased())/changes", token: zone.ada.token).status == .notFound)
+            #expect(try await client.send(.get, "/v1/zones/\(zone.id.uppercased())/changes", token: zone.ada.token).status == .badRequest)
+            #expect(try await client.send(.get, zone.path + "/changes?limit=x", token: zone.ada.token).status == .badRequest)
 
             for member in [zone.ada, zone.bob, zone.carol] {
                 let records = try await zone.records(client, as: member)
@@ -152,7 +154,11 @@ struct ShareZoneRecordTests {
             #expect(own.errorCode == .quotaExceeded)
 
             let hash = sha256Hex(Data("a file".utf8))
-            _ = try await client.send(.put, zone.path + "/assets/\(hash)", token: zone.bob.token, raw: "abc")
+            #expect(try await client.send(.put, zone.path + "/assets/\(hash)", token: zone.bob.token, raw: "abc").status == .noContent)
+            let tooLarge = try await client.send(.put, zone.path + "/assets/\(sha256Hex(Data("a large file".utf8)))", token: zone.bob.token,
+                                                 raw: String(repeating: "f", count: 2_000))
+            #expect(tooLarge.errorCode == .quotaExceeded, "a file too")
+            #expect(try tooLarge.decode(APIErrorBody.self).message.contains("its owner's storage"))
             #expect(try await client.send(.delete, zone.path, token: zone.ada.token).status == .noContent)
             let after = try await client.send(.get, "/v1/accounts/current", token: zone.ada.token).decode(AccountStatus.self)
             #expect(after.usedBytes == 0)

@@ -9,17 +9,17 @@ struct AssetRoutes {
     let service: SyncService
 
     func register(on router: Router<SyncRequestContext>) {
-        register(on: router, under: "/v1/assets", zone: false) { request, context, _ in try await service.account(of: request, context).0 }
-        register(on: router, under: "/v1/zones/:zone/assets", zone: true) { request, context, writing in
+        register(on: router, under: "/v1/assets") { request, context, _ in try await service.account(of: request, context).0 }
+        register(on: router, under: "/v1/zones/:zone/assets") { request, context, writing in
             let (account, _) = try await service.account(of: request, context)
             return try await service.zoneHolder(zone: context.parameters.get("zone") ?? "", for: account, writing: writing)
         }
     }
 
     /// The routes under `path`, whose files are those of the account `owner` answers (for
-    /// writing or not): a zone's holder when `zone`.
+    /// writing or not), a zone's holder for a zone's.
     private func register(
-        on router: Router<SyncRequestContext>, under path: String, zone: Bool,
+        on router: Router<SyncRequestContext>, under path: String,
         owner: @escaping @Sendable (Request, SyncRequestContext, _ writing: Bool) async throws -> StoredAccount
     ) {
         router.put("\(path)/:hash") { request, context in
@@ -34,11 +34,7 @@ struct AssetRoutes {
                 resealed = value
             }
             let chunks = request.body.map { Array(buffer: $0) }
-            if zone {
-                try await service.inOwnersQuota { () throws(SyncServerError) in
-                    try await service.storeAsset(hash: hash, chunks: chunks, resealed: resealed, for: account)
-                }
-            } else {
+            try await service.inOwnersQuota(of: account) { () throws(SyncServerError) in
                 try await service.storeAsset(hash: hash, chunks: chunks, resealed: resealed, for: account)
             }
             return Response(status: .noContent)

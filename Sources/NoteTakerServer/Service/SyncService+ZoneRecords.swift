@@ -37,15 +37,15 @@ extension SyncService {
         for change in request.changes {
             if let fields = change.fields { try Self.checkZoneEnvelope(fields, of: change.recordId, zone: zone, author: account.username) }
         }
-        return try await inOwnersQuota { () throws(SyncServerError) in try await modify(request, fieldsJSON: fieldsJSON, for: holder) }
+        return try await inOwnersQuota(of: holder) { () throws(SyncServerError) in try await modify(request, fieldsJSON: fieldsJSON, for: holder) }
     }
 
-    /// Runs a write to a zone, whose refusal for want of room is worded for a member: the
-    /// room is its owner's (whose figures are not told).
-    func inOwnersQuota<T>(_ write: () async throws(SyncServerError) -> T) async throws(SyncServerError) -> T {
+    /// Runs a write to `account`'s records or files; for a zone's holder, a refusal for want
+    /// of room is worded for a member: the room is its owner's (whose figures are not told).
+    func inOwnersQuota<T>(of account: StoredAccount, _ write: () async throws(SyncServerError) -> T) async throws(SyncServerError) -> T {
         do {
             return try await write()
-        } catch where error.code == .quotaExceeded {
+        } catch where error.code == .quotaExceeded && account.zone != nil {
             throw SyncServerError(.quotaExceeded, """
                 Storage full: a share counts in its owner's storage, and theirs is full. Nothing was saved: the owner makes room \
                 (or is given more by the server's operator), then this device syncs again.
