@@ -6,11 +6,11 @@ import NoteTakerSyncProtocol
 /// How a device seals the records it sends and opens those it receives, for an account with
 /// end-to-end encryption (docs/encryption.md §3): a pure value over the account's keys; the
 /// sync engine keeps the revisions it checks.
-public struct RecordSealing: Sendable {
+public struct RecordSealing: RecordSealer {
     /// The account's keys.
     public let keyring: AccountKeyring
     /// The zone the records are filed in.
-    let zone = AccountKeyring.privateZone
+    public var zone: String { AccountKeyring.privateZone }
 
     /// Seals records with `keyring`'s newest data key, and opens them with any of its keys.
     public init(keyring: AccountKeyring) {
@@ -32,6 +32,8 @@ public struct RecordSealing: Sendable {
         case replayed(revision: Int, seen: Int)
         /// Plaintext fields, in an account whose records are all sealed.
         case notSealed
+        /// Opened, but refused by a shared zone's checks (docs/sharing.md §4).
+        indirect case shared(ZoneRecordSealing.Refusal)
 
         /// Why, as the quarantine keeps it and `sync status` shows it.
         public var reason: String {
@@ -43,6 +45,7 @@ public struct RecordSealing: Sendable {
             case .replayed(let revision, let seen):
                 "An older version of this record came back from the server (revision \(revision), this device has seen \(seen)); it was not applied."
             case .notSealed: "It was not encrypted, so it could have been written by the server; it was not applied."
+            case .shared(let refusal): refusal.reason
             }
         }
     }
@@ -54,29 +57,12 @@ public struct RecordSealing: Sendable {
     /// `salt` is the seal's 32 random bytes, drawn here unless given (a batch draws its
     /// records' at once: ``SealedRecord/randomSalts(_:)``).
     public func seal(
-        fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data? = nil
+        fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data = SealedRecord.randomSalts(1)[0]
     ) throws(EncryptionError) -> (fields: RecordFields, json: String) {
         let plaintext = Data("{\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
         let version = keyring.newestVersion
         guard let key = keyring.dataKey(version: version) else { throw .malformed }
-        let address = address(recordType, recordId)
-        let sealed = if let salt {
-            try SealedRecord.seal(plaintext, for: address, zoneKey: key, keyVersion: version, salt: salt)
-        } else {
-            try SealedRecord.seal(plaintext, for: address, zoneKey: key, keyVersion: version)
-        }
-        return sealed.envelope
-    }
-
-    /// A record from the server, opened: its fields and revision, or why not. A deletion is
-    /// taken as it comes, with the revision of its envelope when it has one that opens.
-    public func unseal(_ record: SyncRecord) -> Result<(fields: RecordFields, revision: Int?), Refusal> {
-        let opened = open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil)
-        if record.deleted {
-            guard case .success(let (_, revision)) = opened else { return .success(([:], nil)) }
-            return .success(([:], revision))
-        }
-        return opened.map { ($0.fields, $0.revision) }
+        return try SealedRecord.seal(plaintext, for: address(recordType, recordId), zoneKey: key, keyVersion: version, salt: salt).envelope
     }
 
     /// Opens a saved record's fields: its fields and revision, or why not. A revision lower
@@ -113,46 +99,14 @@ public struct RecordSealing: Sendable {
         return .success((envelope, opened, revision, epoch))
     }
 
-    /// The address the server keeps a file under (docs/encryption.md §4): keyed by the zone's
-    /// id key from its SHA-256 (`hash`, lowercase hex), so that the server cannot test whether
-    /// the account holds a known file; `nil` for a malformed hash.
-    public func fileAddress(forHash hash: String) -> String? {
-        let digits = Array(hash.utf8)
-        guard digits.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return KeyedIdentity(idKey: keyring.idKey).fileAddress(contentSHA256: Data(bytes))
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
-
-    /// Seals the file at `source` into `destination` for the server's `address`, with the
-    /// newest data key, a chunk at a time (docs/encryption.md §5).
-    public func sealFile(at source: URL, to destination: URL, address: String) throws {
-        let version = keyring.newestVersion
-        guard let key = keyring.dataKey(version: version) else { throw EncryptionError.malformed }
-        try FileSeal.sealFile(at: source, to: destination, zone: zone, zoneKey: key, keyVersion: version, address: address)
-    }
-
-    /// Opens the sealed file at `source` (from the server's `address`) into `destination`,
-    /// which must then have the SHA-256 `hash`; ``EncryptionError/notAuthentic`` (and nothing
-    /// at `destination`) when it was changed, cut, or is another file.
-    public func openFile(at source: URL, to destination: URL, address: String, hash: String) throws {
-        let opened = try FileSeal.openFile(at: source, to: destination, zone: zone, address: address) { keyring.dataKey(version: $0) }
-        guard opened == hash else {
-            try? FileManager.default.removeItem(at: destination)
-            throw EncryptionError.notAuthentic
-        }
-    }
+    /// The newest data key's version.
+    public var newestKeyVersion: Int { keyring.newestVersion }
+    /// None: the private zone has no members.
+    public var newestEpoch: Int { 0 }
+    /// The account's data key of `version`.
+    public func dataKey(version: Int) -> SymmetricKey? { keyring.dataKey(version: version) }
+    /// The account's id key.
+    public var idKey: SymmetricKey? { keyring.idKey }
 
     private func address(_ recordType: String, _ recordId: UUID) -> SealedRecord.Address {
         SealedRecord.Address(zone: zone, recordType: recordType, recordId: recordId.key)

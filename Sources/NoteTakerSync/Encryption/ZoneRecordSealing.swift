@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NoteTakerKit
 import NoteTakerSyncProtocol
@@ -7,7 +8,7 @@ import NoteTakerSyncProtocol
 /// signed by the writing account, and taken only from an owner or editor of the members
 /// record its writer saw, whose signing key is the one this device keeps. A pure value; the
 /// sync engine keeps the revisions, members records and keys it is made from.
-public struct ZoneRecordSealing: Sendable {
+public struct ZoneRecordSealing: RecordSealer {
     /// The zone, lowercase.
     public let zone: String
     /// This device's account, lowercased, and its identity key pairs (it signs with them).
@@ -98,7 +99,7 @@ public struct ZoneRecordSealing: Sendable {
     /// the seal (as the private zone's, a revision below `seen` a replay), then the members
     /// record of the epoch it names, its writer's role there, the signature with the key
     /// that record lists, and that key against the one this device keeps.
-    public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<Opened, Refusal> {
+    public func check(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<Opened, Refusal> {
         let address = address(recordType, recordId)
         let (envelope, opened, revision, named): (SealedRecord, RecordFields, Int, Int?)
         switch RecordSealing.open(fields, for: address, seen: seen, key: { keys[$0]?.dataKey }) {
@@ -116,6 +117,31 @@ public struct ZoneRecordSealing: Sendable {
         if let known = kept[author], known.signing != writer.signing { return .failure(.authorKeysChanged(author)) }
         return .success(Opened(fields: opened, revision: revision, author: author, epoch: epoch))
     }
+
+    // MARK: As the sync engine's sealer
+
+    /// The newest key version held.
+    public var newestKeyVersion: Int { keys.keys.max() ?? 0 }
+
+    /// The newest members epoch held.
+    public var newestEpoch: Int { members.keys.max() ?? 0 }
+
+    /// A record of the zone, opened and checked (``check(_:recordType:recordId:seen:)``), as
+    /// the engine takes it: a refusal of the seal as the private zone's, the zone's own as
+    /// ``RecordSealing/Refusal/shared(_:)``.
+    public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal> {
+        switch check(fields, recordType: recordType, recordId: recordId, seen: seen) {
+        case .success(let opened): .success((opened.fields, opened.revision))
+        case .failure(.record(let refusal)): .failure(refusal)
+        case .failure(let refusal): .failure(.shared(refusal))
+        }
+    }
+
+    /// The zone's data key of `version`.
+    public func dataKey(version: Int) -> SymmetricKey? { keys[version]?.dataKey }
+
+    /// The zone's id key.
+    public var idKey: SymmetricKey? { keys.keys.max().flatMap { keys[$0]?.idKey } }
 
     private func address(_ recordType: String, _ recordId: UUID) -> SealedRecord.Address {
         SealedRecord.Address(zone: zone, recordType: recordType, recordId: recordId.key)

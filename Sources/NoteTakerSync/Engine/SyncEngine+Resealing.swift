@@ -15,7 +15,7 @@ extension SyncEngine {
     /// as it is; one gone meanwhile, or sealed anew by another device, needs nothing more.
     func resealKept(into report: inout SyncReport) async throws(SyncError) {
         guard let sealing = options.sealing, var pass = try local({ try $0.resealingPass() }),
-              pass.below <= sealing.keyring.newestVersion else { return }
+              pass.below <= sealing.newestKeyVersion else { return }
         var files: [String: String]?
         while true {
             let next: String?
@@ -55,7 +55,7 @@ extension SyncEngine {
                 report.conversionFinished = true
                 next = nil
             }
-            guard let advanced = try local({ try $0.noteResealing(pass, next: next) }), advanced.below <= sealing.keyring.newestVersion else { return }
+            guard let advanced = try local({ try $0.noteResealing(pass, next: next) }), advanced.below <= sealing.newestKeyVersion else { return }
             pass = advanced
         }
     }
@@ -64,7 +64,7 @@ extension SyncEngine {
     /// `converting` the account to encryption, a version kept in plain text is sealed, at
     /// revision 1 (kept versions are not held to a record's revisions); at any other time one
     /// is left as it is: a server that made it up gets no seal on it.
-    private func reseal(_ version: KeptVersion, with sealing: RecordSealing, converting: Bool) async throws(SyncError) -> Bool {
+    private func reseal(_ version: KeptVersion, with sealing: any RecordSealer, converting: Bool) async throws(SyncError) -> Bool {
         let type = SyncRecordType.note.rawValue
         let plain: (fields: RecordFields, revision: Int)
         if converting, !version.fields.isSealed {
@@ -74,7 +74,9 @@ extension SyncEngine {
         } else {
             return false
         }
-        guard let sealed = try? sealing.seal(fieldsJSON: plain.fields.wireJSON, recordType: type, recordId: version.recordId, revision: plain.revision)
+        guard let sealed = try? sealing.seal(
+            fieldsJSON: plain.fields.wireJSON, recordType: type, recordId: version.recordId, revision: plain.revision,
+            salt: SealedRecord.randomSalts(1)[0])
         else { return false }
         return try await acceptedUnlessDone { () async throws(SyncError) in
             try await transport.resealVersion(version.recordId, ResealedVersion(changeTag: version.changeTag, fields: sealed.fields))
@@ -91,7 +93,7 @@ extension SyncEngine {
 
     /// The SHA-256 of each attachment file this device's notes name, by the address the
     /// server keeps it under.
-    private func fileHashes(by sealing: RecordSealing) throws(SyncError) -> [String: String] {
+    private func fileHashes(by sealing: any RecordSealer) throws(SyncError) -> [String: String] {
         var hashes: [String: String] = [:]
         for hash in try local({ try $0.attachmentHashes() }) {
             if let address = sealing.fileAddress(forHash: hash) { hashes[address] = hash }

@@ -32,7 +32,7 @@ extension SyncEngine {
 
     /// The request to send for `batch`, each change sealed at its revision, and its fields as
     /// JSON. Pure: it runs off the engine, beside the network.
-    static func sealed(_ batch: PushBatch, at revisions: [Int], with sealing: RecordSealing) throws(SyncError) -> (ModifyRequest, [String?]) {
+    static func sealed(_ batch: PushBatch, at revisions: [Int], with sealing: any RecordSealer) throws(SyncError) -> (ModifyRequest, [String?]) {
         var request = batch.request
         var texts: [String?] = []
         let salts = SealedRecord.randomSalts(request.changes.count)
@@ -102,24 +102,31 @@ extension SyncEngine {
         var page: ChangesResponse
         /// Each record opened, in order, for an encrypted account.
         var unsealed: [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>]?
-        /// The newest data key version it was opened with.
-        var keyVersion = 0
+        /// The newest data key version it was opened with, and the newest members epoch.
+        var keyVersion = 0, epoch = 0
 
         /// The page opened with `sealing`'s keys.
-        init(_ page: ChangesResponse, openedWith sealing: RecordSealing?) {
+        init(_ page: ChangesResponse, openedWith sealing: (any RecordSealer)?) {
             self.page = page
             unsealed = sealing.map { sealing in page.records.map(sealing.unseal) }
-            keyVersion = sealing?.keyring.newestVersion ?? 0
+            keyVersion = sealing?.newestKeyVersion ?? 0
+            epoch = sealing?.newestEpoch ?? 0
         }
 
-        /// Whether a record of it is sealed with a key it was not opened with.
+        /// Whether a record of it is sealed with a key it was not opened with, or names a
+        /// members epoch it was not opened with (in a shared zone).
         var needsKeys: Bool {
-            unsealed?.contains { if case .failure(.missingKey) = $0 { true } else { false } } ?? false
+            unsealed?.contains {
+                switch $0 {
+                case .failure(.missingKey), .failure(.shared(.waitingForMembers)): true
+                default: false
+                }
+            } ?? false
         }
     }
 
     /// Fetches a page and opens its records: off the engine, beside the store's work.
-    static func fetch(_ query: ChangesQuery, from transport: any SyncTransport, sealing: RecordSealing?) async throws(SyncError) -> FetchedPage {
+    static func fetch(_ query: ChangesQuery, from transport: any SyncTransport, sealing: (any RecordSealer)?) async throws(SyncError) -> FetchedPage {
         FetchedPage(try await transport.fetchChanges(query), openedWith: sealing)
     }
 
@@ -129,7 +136,9 @@ extension SyncEngine {
     func withLearnedKeys(_ fetched: FetchedPage) async -> FetchedPage {
         guard fetched.needsKeys else { return fetched }
         await learnKeys()
-        guard let sealing = options.sealing, sealing.keyring.newestVersion > fetched.keyVersion else { return fetched }
+        guard let sealing = options.sealing, sealing.newestKeyVersion > fetched.keyVersion || sealing.newestEpoch > fetched.epoch else {
+            return fetched
+        }
         return FetchedPage(fetched.page, openedWith: sealing)
     }
 
@@ -137,7 +146,7 @@ extension SyncEngine {
     /// current version, refusing a change) names a key version this device does not hold:
     /// opened with it, the record merges instead of being held.
     func learnKeys(answering response: Result<ModifyResponse, SyncError>) async {
-        guard let newest = options.sealing?.keyring.newestVersion, case .success(let answer) = response,
+        guard let newest = options.sealing?.newestKeyVersion, case .success(let answer) = response,
               answer.results.contains(where: { result in
                   if case .number(let version)? = result.serverRecord?.fields["$key"] { version > Double(newest) } else { false }
               })
@@ -150,7 +159,8 @@ extension SyncEngine {
     private func learnKeys() async {
         guard !learnedKeys, let keys = options.keys else { return }
         learnedKeys = true
-        if let learned = await keys(true), learned.keyring.newestVersion > options.sealing?.keyring.newestVersion ?? 0 {
+        if let learned = await keys(true),
+           learned.newestKeyVersion > options.sealing?.newestKeyVersion ?? 0 || learned.newestEpoch > options.sealing?.newestEpoch ?? 0 {
             options.sealing = learned
         }
     }

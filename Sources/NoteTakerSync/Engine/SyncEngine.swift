@@ -31,7 +31,7 @@ public actor SyncEngine {
         /// The account's keys, for an account with end-to-end encryption: every save goes up
         /// sealed, and only sealed records from the server are applied (see
         /// `SyncEngine+Sealing.swift`). `nil`: records travel as they are.
-        public var sealing: RecordSealing?
+        public var sealing: (any RecordSealer)?
         /// The account's keys as this device holds them now, in place of ``sealing``; with
         /// `fromServer`, learned anew from the server first (another device rotated them).
         /// Read at the start of every cycle, so that a rotation made by another engine or
@@ -39,13 +39,13 @@ public actor SyncEngine {
         /// cycle, when a fetched record is sealed with a key ``sealing`` does not hold. `nil`
         /// from the server: not to be had now (``sealing`` stays); `nil` from this device for a
         /// sealing engine: it was locked, and a cycle stops with ``SyncError/keysMissing``.
-        public var keys: (@Sendable (_ fromServer: Bool) async -> RecordSealing?)?
+        public var keys: (@Sendable (_ fromServer: Bool) async -> (any RecordSealer)?)?
 
         /// Creates options; the defaults are those of the command line.
         public init(
             policy: MergePolicy = .localWins, allowMassDeletion: Bool = false,
             massDeletionLimit: Int = 50, massDeletionFraction: Double = 0.1, batchSize: Int = SyncLimits.maxBatchSize,
-            sealing: RecordSealing? = nil, keys: (@Sendable (_ fromServer: Bool) async -> RecordSealing?)? = nil
+            sealing: (any RecordSealer)? = nil, keys: (@Sendable (_ fromServer: Bool) async -> (any RecordSealer)?)? = nil
         ) {
             self.policy = policy
             self.allowMassDeletion = allowMassDeletion

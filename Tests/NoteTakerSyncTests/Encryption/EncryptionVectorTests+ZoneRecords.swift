@@ -34,7 +34,7 @@ extension EncryptionVectorTests {
         let fields = try zoneEnvelope()
 
         // Opened by Ada: Bob's note, at his revision, with the epoch he saw.
-        let opened = try ada.open(fields, recordType: "note", recordId: recordId, seen: nil).get()
+        let opened = try ada.check(fields, recordType: "note", recordId: recordId, seen: nil).get()
         #expect(opened.author == "bob" && opened.epoch == 2 && opened.revision == 3)
         #expect(opened.fields["title"] == .string("Packing list ⛺"))
         let envelope = try SealedRecord(fields: fields)
@@ -49,7 +49,7 @@ extension EncryptionVectorTests {
         #expect(sealed.fields == fields)
         let expected = try JSONSerialization.data(withJSONObject: try #require(v["envelope"]), options: [.sortedKeys, .withoutEscapingSlashes])
         #expect(sealed.json == String(decoding: expected, as: UTF8.self))
-        #expect(try ada.open(bobs.seal(fieldsJSON: "{}", recordType: "note", recordId: recordId, revision: 4).fields,
+        #expect(try ada.check(bobs.seal(fieldsJSON: "{}", recordType: "note", recordId: recordId, revision: 4).fields,
                              recordType: "note", recordId: recordId, seen: 3).get().revision == 4, "a fresh salt opens too")
     }
 
@@ -64,7 +64,7 @@ extension EncryptionVectorTests {
         }
         let ada = sealing("ada", adaPairs, [members], kept: ["bob": bob.identity])
         func refusal(_ fields: RecordFields, by reader: ZoneRecordSealing? = nil, seen: Int? = nil) -> ZoneRecordSealing.Refusal? {
-            guard case .failure(let refusal) = (reader ?? ada).open(fields, recordType: "note", recordId: recordId, seen: seen) else { return nil }
+            guard case .failure(let refusal) = (reader ?? ada).check(fields, recordType: "note", recordId: recordId, seen: seen) else { return nil }
             return refusal
         }
 

@@ -21,7 +21,7 @@ import Testing
 
     /// The sealing a device's engine uses.
     static func sealing(of device: Device) async throws -> RecordSealing {
-        try #require(await device.engine.options.sealing)
+        try #require(await device.engine.options.sealing as? RecordSealing)
     }
 
     /// An encrypted account's keys: the device's sealing, the server's material, and the

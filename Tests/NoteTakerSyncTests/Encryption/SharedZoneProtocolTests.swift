@@ -99,12 +99,12 @@ import Testing
             let saved = try await ines.write([(note, "Trip plan", base: nil)], revision: 1, with: inesSealing)
             for (member, sealing) in [(bob, bobSealing), (carol, carolSealing)] {
                 let record = try #require(try await member.read(zone).first)
-                let read = try sealing.open(record.fields ?? [:], recordType: "note", recordId: note, seen: nil).get()
+                let read = try sealing.check(record.fields ?? [:], recordType: "note", recordId: note, seen: nil).get()
                 #expect(read.fields["title"] == .string("Trip plan") && read.author == "ines", "\(member.name)")
             }
             _ = try await bob.write([(note, "Trip plan, with the map", base: saved.results[0].changeTag)], revision: 2, with: bobSealing)
             let edited = try #require(try await ines.read(zone).first)
-            let read = try inesSealing.open(edited.fields ?? [:], recordType: "note", recordId: note, seen: 1).get()
+            let read = try inesSealing.check(edited.fields ?? [:], recordType: "note", recordId: note, seen: 1).get()
             #expect(read.fields["title"] == .string("Trip plan, with the map") && read.author == "bob" && read.revision == 2)
             #expect(try await ines.transport.fetchChanges(ChangesQuery(since: nil)).records.isEmpty, "the zone's notes are not among ines's own")
 
@@ -120,7 +120,7 @@ import Testing
                 _ = try await carol.write([(UUID(), "Carol's", base: nil)], revision: 1, with: forged)
             }
             let carols = try forged.seal(fieldsJSON: "{}", recordType: "note", recordId: note, revision: 3)
-            #expect(throws: ZoneRecordSealing.Refusal.notAnEditor("carol")) { try bobSealing.open(carols.fields, recordType: "note", recordId: note, seen: nil).get() }
+            #expect(throws: ZoneRecordSealing.Refusal.notAnEditor("carol")) { try bobSealing.check(carols.fields, recordType: "note", recordId: note, seen: nil).get() }
 
             // Ines removes carol: the next epoch, without her, and the key's next version for bob.
             var second = first
@@ -139,10 +139,10 @@ import Testing
             _ = try await ines.write([(later, "After carol left", base: nil)], revision: 1, with: inesLater)
             let record = try #require(try await bob.read(zone).first { $0.recordId == later })
             let bobLater = sealing(bob, keys: [bobKeys, bobRotated], members: [bobMembers, bobSecond])
-            #expect(try bobLater.open(record.fields ?? [:], recordType: "note", recordId: later, seen: nil).get().epoch == 2)
+            #expect(try bobLater.check(record.fields ?? [:], recordType: "note", recordId: later, seen: nil).get().epoch == 2)
             // Had carol kept a copy, her keys would not open it.
             #expect(throws: ZoneRecordSealing.Refusal.record(.missingKey)) {
-                try carolSealing.open(record.fields ?? [:], recordType: "note", recordId: later, seen: nil).get()
+                try carolSealing.check(record.fields ?? [:], recordType: "note", recordId: later, seen: nil).get()
             }
             // The epoch-1 record stays fetchable for bob, who checks what was written under it.
             #expect(try await bob.transport.shareMembers(zone: zone, epoch: 1) == (try ines.pairs.signed(first)))
