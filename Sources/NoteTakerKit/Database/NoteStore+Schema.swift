@@ -248,6 +248,10 @@ extension NoteStore {
             // A heal during a conversion replaces plain text only with what this device saw sealed.
             try SealedBeforeRestore.create(db)
         }
+        migrator.registerMigration("v36-shared-zones") { db in
+            // The shared zones this device takes part in, and their members records (docs/sharing.md §3.6).
+            try SharedZones.create(db)
+        }
         return migrator
     }
 }

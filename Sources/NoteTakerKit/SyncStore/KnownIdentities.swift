@@ -47,6 +47,17 @@ extension NoteStore {
         }
     }
 
+    /// Every account's identity keys this device kept, by account.
+    public func knownIdentities() throws(NoteTakerError) -> [String: AccountIdentity] {
+        try read { db in
+            var kept: [String: AccountIdentity] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT account, agreement, signing FROM sync_known_identity") {
+                kept[row["account"]] = AccountIdentity(agreement: row["agreement"], signing: row["signing"])
+            }
+            return kept
+        }
+    }
+
     /// Keeps `identity` as `account`'s keys in place of any kept before: the person looking
     /// confirmed a change, having compared the new safety number.
     public func confirmIdentity(of account: String, _ identity: AccountIdentity) throws(NoteTakerError) {

@@ -68,6 +68,17 @@ public enum SyncError: Error, Sendable, Equatable {
     case notPublished
     /// The note was published on another server than the one this device syncs with now.
     case publishedElsewhere(server: String)
+    /// A shared zone's members record or key box was refused (docs/sharing.md §3.2–3.3): why.
+    case shareRefused(String)
+    /// This device takes part in no share of this id, or this account is no member of it.
+    case noSuchShare(String)
+    /// Only a share's owner changes its members and roles.
+    case notShareOwner
+    /// A member's identity keys are not the ones this device kept for them: nothing is sealed
+    /// to them until the person compares safety numbers and confirms the new keys.
+    case memberKeysChanged(String)
+    /// This account may view the shared folder, not change it.
+    case viewOnlyShare
 
     /// Why an account cannot be encrypted as asked.
     public enum CannotEncrypt: Sendable, Equatable {
@@ -124,6 +135,11 @@ extension SyncError: WordedError, CustomStringConvertible {
             Wording("syncPageTooLarge", ["size": Self.wholeMegabytes(bytes), "limit": Self.wholeMegabytes(limit)])
         case .notPublished: Wording("syncNotPublished")
         case .publishedElsewhere(let server): Wording("syncPublishedElsewhere", ["server": server])
+        case .shareRefused(let reason): Wording("syncShareRefused", ["reason": reason])
+        case .noSuchShare(let share): Wording("syncNoSuchShare", ["share": share])
+        case .notShareOwner: Wording("syncNotShareOwner")
+        case .memberKeysChanged(let account): Wording("syncMemberKeysChanged", ["account": account])
+        case .viewOnlyShare: Wording("syncViewOnlyShare")
         }
     }
 

@@ -20,6 +20,12 @@ public struct ZoneKeys: Sendable {
         return ZoneKeys(zone: zone.uuidString.lowercased(), version: 1, dataKey: random(), idKey: random())
     }
 
+    /// The next version after `keys`: a new random data key, the same id key (ids made with
+    /// it stay the same), when a member is removed.
+    static func rotating(_ keys: ZoneKeys) -> ZoneKeys {
+        ZoneKeys(zone: keys.zone, version: keys.version + 1, dataKey: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, idKey: keys.idKeyBytes)
+    }
+
     init(zone: String, version: Int, dataKey: Data, idKey: Data) {
         self.zone = zone
         self.version = version

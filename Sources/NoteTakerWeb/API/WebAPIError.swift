@@ -98,7 +98,13 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.conflict, "cannot_encrypt", error)
         case .badRecoveryCode:
             self.init(.badRequest, "invalid_input", error)
-        case .encryptionDowngraded, .keysRefused:
+        case .noSuchShare:
+            self.init(.notFound, "no_such_share", error)
+        case .notShareOwner, .viewOnlyShare:
+            self.init(.forbidden, "not_allowed", error)
+        case .memberKeysChanged:
+            self.init(.conflict, "keys_changed", error)
+        case .encryptionDowngraded, .keysRefused, .shareRefused:
             self.init(.badGateway, "server_refused", error)
         case .server(let code, let message) where code == "notFound":
             self.init(.notFound, "not_found", message)
