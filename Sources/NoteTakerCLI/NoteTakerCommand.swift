@@ -39,7 +39,7 @@ public struct NoteTakerCommand: ParsableCommand {
             SearchCommand.self, LinksCommand.self, BacklinksCommand.self, LinkToCommand.self, StatsCommand.self, PreferencesCommand.self,
         ]
         let sync: [any ParsableCommand.Type] = [
-            companion(.account), companion(.sync), ConflictsCommand.self, companion(.history), companion(.publish), companion(.unpublish),
+            companion(.account), companion(.sync), companion(.share), ConflictsCommand.self, companion(.history), companion(.publish), companion(.unpublish),
         ]
         let more: [any ParsableCommand.Type] = [companion(.export), companion(.import), companion(.serve), TourCommand.self]
         return notes + sync + more
@@ -88,15 +88,16 @@ public struct NoteTakerCommand: ParsableCommand {
     }
 
     /// `notetaker --store PATH new ...` is the documented form, but ArgumentParser reads an
-    /// option only after the subcommand that declares it: a leading `--store` moves to the end.
+    /// option only after the subcommand that declares it: a leading `--store` (or `--shared`)
+    /// moves to the end.
     package static func movingStoreOption(_ arguments: [String]) -> [String] {
         var rest = arguments[...]
         var moved: [String] = []
         while let first = rest.first {
-            if first.hasPrefix("--store=") {
+            if first.hasPrefix("--store=") || first.hasPrefix("--shared=") {
                 moved.append(first)
                 rest = rest.dropFirst()
-            } else if first == "--store", rest.count >= 2 {
+            } else if first == "--store" || first == "--shared", rest.count >= 2 {
                 moved += rest.prefix(2)
                 rest = rest.dropFirst(2)
             } else {

@@ -13,6 +13,7 @@ public struct NoteTakerFullCommand: ParsableCommand {
         switch command {
         case .account: AccountCommand.self
         case .sync: SyncCommand.self
+        case .share: ShareCommand.self
         case .history: HistoryCommand.self
         case .publish: PublishCommand.self
         case .unpublish: UnpublishCommand.self

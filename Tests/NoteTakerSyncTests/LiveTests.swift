@@ -28,10 +28,11 @@ struct LiveTests {
         }
     }
 
-    @Test("the event stream parser reads changes events and skips comments")
+    @Test("the event stream parser reads changes and zone events and skips comments")
     func parser() {
         #expect(EventParser.changesToken(in: "event: changes\ndata: {\"token\":\"abc:3\"}") == "abc:3")
         #expect(EventParser.changesToken(in: ": heartbeat") == nil)
         #expect(EventParser.changesToken(in: "event: other\ndata: {\"token\":\"x\"}") == nil)
+        #expect(EventParser.changesToken(in: "event: zone\ndata: {\"token\":\"def:4\",\"zone\":\"0b6e\"}") == "def:4", "a shared zone's change")
     }
 }

@@ -11,7 +11,7 @@ import NoteTakerKit
 /// whole process's time. For these commands `notetaker` replaces itself with
 /// `notetaker-full`, arguments unchanged, as `git` runs `git-*` programs.
 package enum CompanionCommand: String, CaseIterable, Sendable {
-    case account, sync, history, publish, unpublish, export, `import`, serve
+    case account, sync, share, history, publish, unpublish, export, `import`, serve
 
     /// The file name of the companion executable.
     package static let executableName = "notetaker-full"
@@ -21,6 +21,7 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         switch self {
         case .account: "Set up, inspect or leave the sync account."
         case .sync: "Sync with the account's server."
+        case .share: "Share a folder or a note with other accounts, end-to-end encrypted; list, accept, leave shares."
         case .history: "A note's earlier versions: list, show, restore; prune by the retention."
         case .publish: "Publish a note as a page anyone with its link can read; --list shows the pages published."
         case .unpublish: "Take down a note's published page."
@@ -36,6 +37,7 @@ package enum CompanionCommand: String, CaseIterable, Sendable {
         switch self {
         case .account: AccountEntry.self
         case .sync: SyncEntry.self
+        case .share: ShareEntry.self
         case .history: HistoryEntry.self
         case .publish: PublishEntry.self
         case .unpublish: UnpublishEntry.self
@@ -129,6 +131,7 @@ extension CompanionEntry {
 
 struct AccountEntry: CompanionEntry { static let command = CompanionCommand.account }
 struct SyncEntry: CompanionEntry { static let command = CompanionCommand.sync }
+struct ShareEntry: CompanionEntry { static let command = CompanionCommand.share }
 struct HistoryEntry: CompanionEntry { static let command = CompanionCommand.history }
 struct PublishEntry: CompanionEntry { static let command = CompanionCommand.publish }
 struct UnpublishEntry: CompanionEntry { static let command = CompanionCommand.unpublish }

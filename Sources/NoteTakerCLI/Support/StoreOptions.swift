@@ -6,6 +6,8 @@ import NoteTakerKit
 package struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store file to use (default: NOTETAKER_STORE, else the XDG data folder).", valueName: "path"))
     var store: String?
+    @Option(name: .long, help: ArgumentHelp("Work in a shared folder or note, by its title or id (`notetaker share list`).", valueName: "name"))
+    var shared: String?
 
     /// No store named: the default location (ArgumentParser's requirement).
     package init() {}
@@ -13,17 +15,34 @@ package struct StoreOptions: ParsableArguments {
     /// Opens the store for a command that changes it: counts the launch, and lets the trash
     /// purge what has expired. One connection does it all, unless the command runs on
     /// (`concurrentReads`: the web app).
+    /// With `--shared`, the shared zone's store, which a viewer of the share may not change.
     package func open(concurrentReads: Bool = false) throws -> NoteStore {
         let opened = try NoteStore.open(
             at: location, reindexProgress: Self.showReindexProgress(), concurrentReads: concurrentReads)
+        if let shared { return try Self.sharedStore(shared, of: opened, writing: true) }
         try opened.recordLaunch()
         return opened
     }
 
     /// Opens the store for a command that only reads it: nothing is written (but an upgrade
-    /// of a store made by an earlier version).
+    /// of a store made by an earlier version). With `--shared`, the shared zone's store.
     package func openForReading() throws -> NoteStore {
-        try NoteStore.openForReading(at: location, reindexProgress: Self.showReindexProgress())
+        let opened = try NoteStore.openForReading(at: location, reindexProgress: Self.showReindexProgress())
+        guard let shared else { return opened }
+        return try Self.sharedStore(shared, of: opened, writing: false)
+    }
+
+    /// The store of the accepted share `name` names (its title, its id or an id prefix of 4
+    /// characters or more) among those of `store`; ``SyncError/viewOnlyShare`` for a command
+    /// that changes it when this account may only view it.
+    private static func sharedStore(_ name: String, of store: NoteStore, writing: Bool) throws -> NoteStore {
+        let wanted = name.lowercased()
+        let zones = try store.sharedZones().filter(\.accepted)
+        var matches = zones.filter { $0.zone == wanted || $0.title.lowercased() == wanted }
+        if matches.isEmpty, wanted.count >= 4 { matches = zones.filter { $0.zone.hasPrefix(wanted) } }
+        guard matches.count == 1 else { throw CommandError(matches.isEmpty ? "shareNotFound" : "shareAmbiguous", ["share": name]) }
+        if writing, !matches[0].writable { throw SyncError.viewOnlyShare }
+        return try store.sharedZoneStore(matches[0].zone)
     }
 
     private var location: URL {

@@ -30,14 +30,28 @@ struct SyncNowCommand: AsyncParsableCommand {
         if watch { return try await watchForever(store: store, engine: engine, transport: transport) }
         let report = try await engine.sync()
         if interactive { ProgressLine().finish() }
+        let zones = try await syncSharedZones(store, transport: transport)
         if output.json { return try JSONOutput.print(report) }
         print(Self.describe(report))
+        for zone in zones { print(ShareCommand.describe(zone)) }
         if report.conversionFinished { print(Words.text("syncedConversionFinished")) }
         let summary = try store.syncSummary()
         if summary.conflicts > 0 { print(Words.text("syncedConflicts", ["count": summary.conflicts])) }
         if !summary.failures.isEmpty { print(Words.text("syncedFailures", ["count": summary.failures.count])) }
         if !summary.held.isEmpty { print(Words.text("syncedHeld", ["count": summary.held.count])) }
         if report.serverRestored, let notice = summary.restoredServer { print(SyncStatusCommand.restoredPhrase(notice)) }
+    }
+
+    /// Syncs the shared zones of an end-to-end encrypted account after its own notes; a failure
+    /// to reach them is told, and does not undo the sync that went through.
+    private func syncSharedZones(_ store: NoteStore, transport: HTTPSyncTransport) async throws -> [SharedZoneSync] {
+        guard try store.syncKeyring()?.identityKeys != nil else { return [] }
+        do {
+            return try await store.syncSharedZones(transport: transport, allowMassDeletion: yes)
+        } catch {
+            Terminal.printNotice(Words.text("sharesNotSynced", ["reason": error.message]))
+            return []
+        }
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {
@@ -65,11 +79,27 @@ struct SyncNowCommand: AsyncParsableCommand {
             Terminal.printNotice("\(stamp) " + Words.text("watchConnected"))
         case .disconnected(let wait):
             Terminal.printNotice("\(stamp) " + Words.text("watchDisconnected", ["seconds": wait.components.seconds]))
+        case .shared(.success(let zones)):
+            // JSON lines stay the account's own cycles (docs/cli-json.md).
+            for zone in zones where !json && (zone.ended || Self.moved(zone.result)) { print("\(stamp) \(ShareCommand.describe(zone))") }
+        case .shared(.failure(let error)):
+            Terminal.printNotice("\(stamp) " + Words.text("sharesNotSynced", ["reason": error.message]))
         }
         fflush(nil)
     }
 
+    /// Whether a cycle moved something, or failed: worth a line while watching.
+    private static func moved(_ result: Result<SyncReport, SyncError>) -> Bool {
+        guard case .success(let report) = result else { return true }
+        return report.pushed + report.pulled + report.conflicts + report.errors > 0
+    }
+
     static func describe(_ report: SyncReport) -> String {
+        Words.text("synced", ["parts": parts(of: report)])
+    }
+
+    /// What a cycle did, as a list: `sent 2, received 3`.
+    static func parts(of report: SyncReport) -> String {
         var parts = [Words.text("syncedSent", ["count": report.pushed]), Words.text("syncedReceived", ["count": report.pulled])]
         if report.merged > 0 { parts.append(Words.text("syncedMerged", ["count": report.merged])) }
         if report.conflicts > 0 { parts.append(Words.text("syncedConflictCopies", ["count": report.conflicts])) }
@@ -79,7 +109,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         if report.uploadedFiles + report.downloadedFiles > 0 {
             parts.append(Words.text("syncedFiles", ["up": report.uploadedFiles, "down": report.downloadedFiles]))
         }
-        return Words.text("synced", ["parts": parts.joined(separator: Words.text("listSeparator"))])
+        return parts.joined(separator: Words.text("listSeparator"))
     }
 }
 

@@ -117,4 +117,10 @@ extension NoteStore {
                 .appendingPathComponent(zone + ".sqlite")
         }
     }
+
+    /// The store of shared zone `zone` on this device (made when new).
+    public func sharedZoneStore(_ zone: String) throws(NoteTakerError) -> NoteStore {
+        guard let url = sharedZoneStoreURL(zone) else { throw .database("A shared folder needs a store on disk.") }
+        return try NoteStore.open(at: url)
+    }
 }

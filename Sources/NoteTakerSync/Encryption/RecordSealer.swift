@@ -12,8 +12,9 @@ public protocol RecordSealer: Sendable {
     /// The newest key version held: a record or answer naming a higher one makes the engine
     /// learn the zone's keys anew.
     var newestKeyVersion: Int { get }
-    /// The newest members epoch held (0 in the private zone, which has none).
-    var newestEpoch: Int { get }
+    /// How many members records are held (none in the private zone): a record naming one not
+    /// held makes the engine learn the zone's keys anew; holding more, it opens the record again.
+    var membersHeld: Int { get }
     /// The zone's data key of `version`; `nil` when not held.
     func dataKey(version: Int) -> SymmetricKey?
     /// The zone's id key, which files are addressed by; `nil` when no key is held.

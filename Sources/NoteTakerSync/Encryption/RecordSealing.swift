@@ -102,7 +102,7 @@ public struct RecordSealing: RecordSealer {
     /// The newest data key's version.
     public var newestKeyVersion: Int { keyring.newestVersion }
     /// None: the private zone has no members.
-    public var newestEpoch: Int { 0 }
+    public var membersHeld: Int { 0 }
     /// The account's data key of `version`.
     public func dataKey(version: Int) -> SymmetricKey? { keyring.dataKey(version: version) }
     /// The account's id key.

@@ -123,8 +123,8 @@ public struct ZoneRecordSealing: RecordSealer {
     /// The newest key version held.
     public var newestKeyVersion: Int { keys.keys.max() ?? 0 }
 
-    /// The newest members epoch held.
-    public var newestEpoch: Int { members.keys.max() ?? 0 }
+    /// How many members records are held.
+    public var membersHeld: Int { members.count }
 
     /// A record of the zone, opened and checked (``check(_:recordType:recordId:seen:)``), as
     /// the engine takes it: a refusal of the seal as the private zone's, the zone's own as

@@ -102,15 +102,15 @@ extension SyncEngine {
         var page: ChangesResponse
         /// Each record opened, in order, for an encrypted account.
         var unsealed: [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>]?
-        /// The newest data key version it was opened with, and the newest members epoch.
-        var keyVersion = 0, epoch = 0
+        /// The newest data key version it was opened with, and how many members records.
+        var keyVersion = 0, members = 0
 
         /// The page opened with `sealing`'s keys.
         init(_ page: ChangesResponse, openedWith sealing: (any RecordSealer)?) {
             self.page = page
             unsealed = sealing.map { sealing in page.records.map(sealing.unseal) }
             keyVersion = sealing?.newestKeyVersion ?? 0
-            epoch = sealing?.newestEpoch ?? 0
+            members = sealing?.membersHeld ?? 0
         }
 
         /// Whether a record of it is sealed with a key it was not opened with, or names a
@@ -136,7 +136,7 @@ extension SyncEngine {
     func withLearnedKeys(_ fetched: FetchedPage) async -> FetchedPage {
         guard fetched.needsKeys else { return fetched }
         await learnKeys()
-        guard let sealing = options.sealing, sealing.newestKeyVersion > fetched.keyVersion || sealing.newestEpoch > fetched.epoch else {
+        guard let sealing = options.sealing, sealing.newestKeyVersion > fetched.keyVersion || sealing.membersHeld > fetched.members else {
             return fetched
         }
         return FetchedPage(fetched.page, openedWith: sealing)
@@ -160,7 +160,7 @@ extension SyncEngine {
         guard !learnedKeys, let keys = options.keys else { return }
         learnedKeys = true
         if let learned = await keys(true),
-           learned.newestKeyVersion > options.sealing?.newestKeyVersion ?? 0 || learned.newestEpoch > options.sealing?.newestEpoch ?? 0 {
+           learned.newestKeyVersion > options.sealing?.newestKeyVersion ?? 0 || learned.membersHeld > options.sealing?.membersHeld ?? 0 {
             options.sealing = learned
         }
     }

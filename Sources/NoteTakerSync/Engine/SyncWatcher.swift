@@ -2,8 +2,9 @@ import Foundation
 import NoteTakerKit
 
 /// Keeps a store in sync while it runs (`sync --watch`, `serve`): a cycle whenever this
-/// device changes something, whenever the server's push channel says another device did,
-/// and every ``pollInterval`` as a fallback. Failures back off exponentially with jitter;
+/// device changes something, whenever the server's push channel says another device (or a
+/// member of a shared zone) did, and every ``pollInterval`` as a fallback. Each cycle syncs the
+/// account's own notes, then its shared zones. Failures back off exponentially with jitter;
 /// the push channel reconnects on its own.
 public actor SyncWatcher {
     /// What the watcher reports as it goes.
@@ -16,6 +17,8 @@ public actor SyncWatcher {
         case connected
         /// The push channel dropped; it reconnects after the wait.
         case disconnected(retryIn: Duration)
+        /// After a cycle, the shared zones synced (how each went), or why they could not be listed.
+        case shared(Result<[SharedZoneSync], SyncError>)
     }
 
     let engine: SyncEngine
@@ -85,7 +88,7 @@ public actor SyncWatcher {
                     trigger.yield()
                 }
             }
-            group.addTask { [engine, backoff, onEvent] in
+            group.addTask { [engine, store, transport, backoff, onEvent] in
                 var failures = 0
                 for await _ in triggers {
                     if Task.isCancelled { break }
@@ -93,6 +96,7 @@ public actor SyncWatcher {
                         let report = try await engine.sync()
                         failures = 0
                         onEvent(.synced(report))
+                        if let shared = await Self.syncSharedZones(of: store, transport: transport) { onEvent(.shared(shared)) }
                     } catch {
                         failures += 1
                         let wait = backoff.delay(afterFailures: failures, jitter: Double.random(in: 0.5...1))
@@ -109,6 +113,16 @@ public actor SyncWatcher {
                 trigger.finish()
             }
             group.cancelAll()
+        }
+    }
+
+    /// The shared zones of an account that can share, synced; `nil` for one that cannot.
+    private static func syncSharedZones(of store: NoteStore, transport: HTTPSyncTransport) async -> Result<[SharedZoneSync], SyncError>? {
+        guard (try? store.syncKeyring())??.identityKeys != nil else { return nil }
+        do throws(SyncError) {
+            return .success(try await store.syncSharedZones(transport: transport))
+        } catch {
+            return .failure(error)
         }
     }
 }

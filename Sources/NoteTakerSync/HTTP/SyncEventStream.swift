@@ -57,7 +57,7 @@ struct EventParser {
     /// more without ending an event is cut off instead of filling memory.
     static let maximumEventBytes = 64 * 1024
 
-    /// The `changes` tokens of the events that `bytes` completes.
+    /// The tokens of the `changes` and `zone` events that `bytes` completes.
     mutating func tokens(after bytes: some Sequence<UInt8>) throws(SyncError) -> [String] {
         buffer.append(contentsOf: bytes)
         var tokens: [String] = []
@@ -79,7 +79,8 @@ struct EventParser {
         return tokens
     }
 
-    /// The token of a `changes` event (`nil` for comments and other events).
+    /// The token of a `changes` event, or of a `zone` event (a shared zone this account
+    /// accepted changed); `nil` for comments and other events.
     static func changesToken(in event: String) -> String? {
         var name = "message"
         var data = ""
@@ -87,7 +88,7 @@ struct EventParser {
             if line.hasPrefix("event:") { name = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
             if line.hasPrefix("data:") { data += line.dropFirst(5).trimmingCharacters(in: .whitespaces) }
         }
-        guard name == "changes", let object = try? JSONDecoder().decode([String: String].self, from: Data(data.utf8)) else { return nil }
+        guard name == "changes" || name == "zone", let object = try? JSONDecoder().decode([String: String].self, from: Data(data.utf8)) else { return nil }
         return object["token"]
     }
 }

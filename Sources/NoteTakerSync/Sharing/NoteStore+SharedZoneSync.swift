@@ -21,12 +21,6 @@ public struct SharedZoneSync: Sendable {
 /// store of its own beside this one, synced through the same engine, its records sealed and
 /// checked with the zone's keys (``ZoneRecordSealing``) and sent through the zone's routes.
 extension NoteStore {
-    /// The store of shared zone `zone` on this device (made when new).
-    public func sharedZoneStore(_ zone: String) throws(NoteTakerError) -> NoteStore {
-        guard let url = sharedZoneStoreURL(zone) else { throw .database("A shared folder needs a store on disk.") }
-        return try NoteStore.open(at: url)
-    }
-
     /// The zone's store, following the zone's account on this store's server: its records go
     /// up sealed, its tags' ids keyed by the zone's id key so that every member agrees on them.
     func preparedZoneStore(_ zone: String, idKey: SymmetricKey?) throws(SyncError) -> NoteStore {

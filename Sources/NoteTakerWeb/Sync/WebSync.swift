@@ -109,6 +109,10 @@ actor WebSync {
             state.connected = true
         case .disconnected:
             state.connected = false
+        case .shared:
+            // Shared folders are synced; the web app does not show them yet (`--shared` on the
+            // command line does).
+            break
         }
     }
 }

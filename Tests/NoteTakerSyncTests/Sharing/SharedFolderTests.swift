@@ -95,6 +95,15 @@ import Testing
             for store in [ines, carol] {
                 #expect(try store.sharedZoneStore(zone).note(id: plan.id).body == "Day one: the coast, then the hills. Bring the map.")
             }
+            // Dave, invited later (the members record's second change), reads at once what was
+            // written under the first, which his device fetches and checks when it meets it.
+            let dave = try await Self.device("dave", on: server)
+            try await ines.setShareMember(zone, account: "dave", role: .viewer)
+            let daves = try await dave.acceptShare(zone)
+            #expect(try daves.result.get().pulled >= 3 && daves.result.get().errors == 0)
+            #expect(try Self.titles(dave, zone: zone) == ["Monday", "Plan"])
+            #expect(try dave.sharedZoneMembers(zone).keys.sorted() == [1, 2])
+
             // Ines's second device takes the zone up on its own.
             let phone = try await Self.device("ines", on: server, registering: false)
             try await Self.sync(phone)
@@ -146,6 +155,29 @@ import Testing
             let phone = try await Self.device("ines", on: server, registering: false)
             try await Self.sync(phone)
             #expect(try phone.note(id: note.id).title == "Recipes", "the notes went up again as ines's own")
+        }
+    }
+
+    @Test("a member's watching device gets an edit to the shared folder from the push channel, without a manual sync")
+    func pushedToMembers() async throws {
+        try await withLiveServer { server, _ in
+            let ines = try await Self.device("ines", on: server)
+            let bob = try await Self.device("bob", on: server)
+            let folder = try ines.createFolder(name: "Garden")
+            let note = try ines.createNote(NoteDraft(title: "Seeds", body: "Tomatoes", folderId: folder.id))
+            let zone = try await ines.shareFolder(folder.id, with: [("bob", .editor)]).zone.zone
+            _ = try await bob.acceptShare(zone).result.get()
+
+            let transport = try bob.syncTransport()
+            let watcher = SyncWatcher(engine: try bob.syncEngine(transport: transport), store: bob, transport: transport, pollInterval: .seconds(3600))
+            let task = Task { await watcher.run() }
+            defer { task.cancel() }
+            // Once bob's device is listening, ines's edit is pushed to it as a zone event.
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try ines.sharedZoneStore(zone).updateNote(id: note.id, body: "Tomatoes, basil")
+            try await Self.sync(ines)
+            let seen = try await firstValue(of: try bob.sharedZoneStore(zone).observeNote(id: note.id)) { $0?.body == "Tomatoes, basil" }
+            #expect(seen != nil, "bob's device did not get the edit within 30 seconds")
         }
     }
 }

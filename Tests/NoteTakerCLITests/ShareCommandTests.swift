@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// `notetaker share …` (docs/sharing.md §3) between three accounts' processes and a real
+/// server process: sharing a folder, accepting, reading and editing with `--shared`, a viewer
+/// refused, a member removed, the owner stopping the share.
+@Suite("Sharing from the command line")
+struct ShareCommandTests {
+    @Test("share a folder, accept it, edit it with --shared, a viewer refused; remove a member; stop sharing")
+    func shareAcceptEditRemoveStop() throws {
+        let server = try ServerProcess()
+        let (ines, bob, carol) = (CLIRunner(), CLIRunner(), CLIRunner())
+        for (runner, name) in [(ines, "ines"), (bob, "bob"), (carol, "carol")] {
+            try runner.ok(["account", "register", "--server", server.url.absoluteString, "--user", name, "--password-stdin"], stdin: "correct horse battery\n")
+        }
+        try ines.ok(["folder", "new", "Trip"])
+        let id = try ines.ok(["new", "Plan", "--body", "The coast", "--folder", "Trip"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let nobody = try ines.run(["share", "Trip"])
+        #expect(nobody.status == 2 && nobody.stderr.contains("--with"), "\(nobody.stderr)")
+
+        let shared = try ines.ok(["share", "Trip", "--with", "bob"])
+        #expect(shared.contains("Shared “Trip” with bob (can edit)"), "\(shared)")
+        #expect(try ines.ok(["share", "Trip", "--with", "carol", "--view"]).contains("carol (can view)"))
+        #expect(!(try ines.ok(["list"]).contains("Plan")), "the folder left ines's own notes")
+        #expect(try ines.ok(["show", id, "--shared", "Trip"]).contains("The coast"))
+
+        let invitations = try #require(try bob.run(["share", "list", "--json"]).json() as? [[String: Any]])
+        #expect(invitations.count == 1 && invitations.first?["owner"] as? String == "ines" && invitations.first?["accepted"] as? Bool == false)
+        #expect(try bob.ok(["share", "accept", "ines"]).contains("Accepted “Trip” from ines"))
+        #expect(try carol.ok(["share", "accept", "ines"]).contains("Accepted “Trip”"))
+        #expect(try bob.ok(["list", "--shared", "Trip"]).contains("Plan"))
+        let listed = try bob.ok(["share", "list"])
+        #expect(listed.contains("from ines") && listed.contains("can edit") && listed.contains("carol (can view)"), "\(listed)")
+
+        // Bob edits; ines and carol get it. Carol, a viewer, changes nothing.
+        try bob.ok(["edit", id, "--body", "The coast, then the hills", "--shared", "Trip"])
+        let synced = try bob.ok(["sync"])
+        #expect(synced.contains("“Trip”: sent 1"), "\(synced)")
+        try ines.ok(["sync"])
+        try carol.ok(["sync"])
+        #expect(try ines.ok(["show", id, "--shared", "Trip"]).contains("then the hills"))
+        #expect(try carol.ok(["show", id, "--shared", "Trip"]).contains("then the hills"))
+        let refused = try carol.run(["edit", id, "--body", "Mine now", "--shared", "Trip"])
+        #expect(refused.status == 1 && refused.stderr.contains("You may view this shared folder, not change it"), "\(refused.stderr)")
+
+        // Ines removes carol: her share ends at her next sync.
+        #expect(try ines.ok(["share", "remove", "Trip", "carol"]).contains("Removed carol from “Trip”"))
+        #expect(try carol.ok(["sync"]).contains("“Trip”: this share ended here."))
+        #expect(try carol.ok(["share", "list"]).contains("No shares"))
+        let gone = try carol.run(["list", "--shared", "Trip"])
+        #expect(gone.status == 1 && gone.stderr.contains("No share"), "\(gone.stderr)")
+
+        // Ines stops sharing: the folder is hers again; bob's share ends.
+        #expect(try ines.ok(["share", "leave", "Trip"]).contains("Stopped sharing “Trip”"))
+        #expect(try ines.ok(["list", "--folder", "Trip"]).contains("Plan"))
+        #expect(try bob.ok(["sync"]).contains("this share ended here"))
+    }
+}
