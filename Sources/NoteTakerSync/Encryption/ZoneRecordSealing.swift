@@ -77,14 +77,17 @@ public struct ZoneRecordSealing: RecordSealer {
     }
 
     /// The envelope of a change by this account: `fieldsJSON` at revision `revision`, sealed
-    /// with the newest key, naming the newest members epoch, signed. `salt` as
+    /// with the key version the newest members record names, naming its epoch, signed. Never
+    /// with an older key: after a removal, a device that did not get the new key writes
+    /// nothing (``WriteRefusal/noKey``) rather than seal for the removed member too. `salt` as
     /// ``RecordSealing/seal(fieldsJSON:recordType:recordId:revision:salt:)``.
     public func seal(
         fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data = SealedRecord.randomSalts(1)[0]
     ) throws(WriteRefusal) -> (fields: RecordFields, json: String) {
         guard let newest = members.keys.max(), let record = members[newest],
               let role = record.member(account)?.role, role == .owner || role == .editor else { throw .mayNotWrite }
-        guard let version = keys.keys.max(), let key = keys[version] else { throw .noKey }
+        let version = record.keyVersion
+        guard let key = keys[version] else { throw .noKey }
         let plaintext = Data("{\"epoch\":\(newest),\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
         let address = address(recordType, recordId)
         do {
@@ -120,8 +123,9 @@ public struct ZoneRecordSealing: RecordSealer {
 
     // MARK: As the sync engine's sealer
 
-    /// The newest key version held.
-    public var newestKeyVersion: Int { keys.keys.max() ?? 0 }
+    /// The key version new records and files are sealed with: the one the newest members
+    /// record names (held or not: without it, nothing is sealed), else the newest held.
+    public var newestKeyVersion: Int { members.keys.max().flatMap { members[$0]?.keyVersion } ?? keys.keys.max() ?? 0 }
 
     /// How many members records are held.
     public var membersHeld: Int { members.count }

@@ -111,6 +111,14 @@ extension EncryptionVectorTests {
             try ZoneRecordSealing(zone: members.zone, account: "bob", identity: bob, keys: [], members: [members], kept: [:])
                 .seal(fieldsJSON: "{}", recordType: "note", recordId: recordId, revision: 1)
         }
+        // After a removal the members record names the next key: a device that did not get it
+        // writes nothing, rather than seal with the old key, which the removed member holds.
+        var rotated = members
+        rotated.epoch += 1
+        rotated.keyVersion += 1
+        #expect(throws: ZoneRecordSealing.WriteRefusal.noKey) {
+            try sealing("bob", bob, [members, rotated]).seal(fieldsJSON: "{}", recordType: "note", recordId: recordId, revision: 1)
+        }
 
         // Envelopes of the wrong shape: a writer without a signature, one not lowercased, a
         // short signature; and a shared record sent as a private one.
