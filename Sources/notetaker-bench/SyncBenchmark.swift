@@ -51,6 +51,7 @@ struct SyncBenchmark {
         try fill(first)
         report.figures += try await measureFirstSync(first, url: url)
         report.figures += try await measureSealedFirstSync(first, url: url)
+        report.figures += try await measureSharedAcceptance(first, url: url)
         progress("Measuring an edit's trip between two watching devices...")
         let pushToken = try await HTTPSyncTransport(server: url, token: nil).register(username: "push", password: Self.password).token
         report.figures += try await measurePush(urls: urls, token: pushToken)

@@ -80,14 +80,15 @@ extension SyncEngine {
         return batch
     }
 
-    /// Error codes with which the server refuses a whole batch for what it holds: each change
-    /// counts a failed attempt, so one bad record cannot stop sync for ever.
-    static let refusals: Set<String> = ["tooLarge", "badRequest", "quotaExceeded"]
+    /// Error codes with which the server refuses a whole batch for what it holds, or for who
+    /// sends it (a shared zone's viewer): each change counts a failed attempt, so one bad
+    /// record cannot stop sync for ever, and what the server has still comes down.
+    static let refusals: Set<String> = ["tooLarge", "badRequest", "quotaExceeded", "forbidden"]
 
     static func isRefusal(_ error: SyncError) -> Bool {
         switch error {
         case .server(let code, _): refusals.contains(code)
-        case .storageFull: true
+        case .storageFull, .viewOnlyShare: true
         default: false
         }
     }

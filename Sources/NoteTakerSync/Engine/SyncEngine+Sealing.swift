@@ -44,6 +44,9 @@ extension SyncEngine {
                                                 revision: revisions[index], salt: salts[index])
                 request.changes[index].fields = envelope.fields
                 texts.append(envelope.json)
+            } catch ZoneRecordSealing.WriteRefusal.mayNotWrite {
+                // A member made a viewer (or removed) since the change was made here.
+                throw .viewOnlyShare
             } catch {
                 throw .store(.database("A \(change.recordType) could not be encrypted (\(error)); nothing was sent."))
             }
