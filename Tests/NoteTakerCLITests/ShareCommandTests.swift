@@ -9,8 +9,8 @@ struct ShareCommandTests {
     @Test("share a folder, accept it, edit it with --shared, a viewer refused; remove a member; stop sharing")
     func shareAcceptEditRemoveStop() throws {
         let server = try ServerProcess()
-        let (ines, bob, carol) = (CLIRunner(), CLIRunner(), CLIRunner())
-        for (runner, name) in [(ines, "ines"), (bob, "bob"), (carol, "carol")] {
+        let (ines, bob, carol, dave) = (CLIRunner(), CLIRunner(), CLIRunner(), CLIRunner())
+        for (runner, name) in [(ines, "ines"), (bob, "bob"), (carol, "carol"), (dave, "dave")] {
             try runner.ok(["account", "register", "--server", server.url.absoluteString, "--user", name, "--password-stdin"], stdin: "correct horse battery\n")
         }
         try ines.ok(["folder", "new", "Trip"])
@@ -21,6 +21,9 @@ struct ShareCommandTests {
         let shared = try ines.ok(["share", "Trip", "--with", "bob"])
         #expect(shared.contains("Shared “Trip” with bob (can edit)"), "\(shared)")
         #expect(try ines.ok(["share", "Trip", "--with", "carol", "--view"]).contains("carol (can view)"))
+        try ines.ok(["share", "Trip", "--with", "dave"])
+        #expect(try dave.ok(["share", "leave", "ines"]).contains("Declined the invitation from ines."))
+        #expect(try dave.ok(["share", "list"]).contains("No shares"))
         #expect(!(try ines.ok(["list"]).contains("Plan")), "the folder left ines's own notes")
         #expect(try ines.ok(["show", id, "--shared", "Trip"]).contains("The coast"))
 

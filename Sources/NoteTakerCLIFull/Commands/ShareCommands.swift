@@ -198,6 +198,8 @@ struct ShareLeaveCommand: AsyncParsableCommand {
         if case .failure(let error) = ended.result { throw error }
         if entry.role == .owner {
             print(Words.text("shareStopped", ["title": TextOutput.title(entry.title), "count": ended.keptPrivately]))
+        } else if !entry.accepted {
+            print(Words.text("shareDeclined", ["user": entry.owner]))
         } else {
             print(ShareCommand.describe(ended))
         }

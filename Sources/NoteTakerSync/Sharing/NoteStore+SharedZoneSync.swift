@@ -144,10 +144,10 @@ extension NoteStore {
         return moved
     }
 
-    /// Removes a store's file, its WAL and SHM, and its attachments folder.
+    /// Removes a store's file, its WAL, SHM and sync lock, and its attachments folder.
     static func removeStoreFiles(at url: URL) throws(NoteTakerError) {
-        let files = [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"),
-                     url.deletingPathExtension().appendingPathExtension("attachments")]
+        let files = ["-wal", "-shm", "-sync.lock"].map { URL(fileURLWithPath: url.path + $0) }
+            + [url, url.deletingPathExtension().appendingPathExtension("attachments")]
         for file in files where FileManager.default.fileExists(atPath: file.path) {
             do { try FileManager.default.removeItem(at: file) } catch {
                 throw .fileWriteFailed(path: file.path, reason: error.localizedDescription)

@@ -130,7 +130,10 @@ import Testing
             #expect(carols.first?.ended == true && carols.first?.keptPrivately == 1)
             #expect(try carol.sharedZones().isEmpty)
             #expect(try carol.note(id: note.id).body == "Soup, with lentils")
-            #expect(try carol.sharedZoneStoreURL(zone).map { FileManager.default.fileExists(atPath: $0.path) } == false)
+            let carolsStore = try #require(carol.sharedZoneStoreURL(zone))
+            for path in [carolsStore.path, carolsStore.path + "-wal", carolsStore.path + "-sync.lock"] {
+                #expect(!FileManager.default.fileExists(atPath: path), "\(path) was left behind")
+            }
             await #expect(throws: SyncError.self) {
                 try await carol.syncTransport().inZone(zone).fetchChanges(ChangesQuery(since: nil))
             }
