@@ -46,6 +46,15 @@ struct ShareCommandTests {
         let refused = try carol.run(["edit", id, "--body", "Mine now", "--shared", "Trip"])
         #expect(refused.status == 1 && refused.stderr.contains("You may view this shared folder, not change it"), "\(refused.stderr)")
 
+        // Mistakes answer an error and change nothing.
+        let owner = try ines.run(["share", "role", "Trip", "bob", "owner"])
+        #expect(owner.status == 1 && owner.stderr.contains("\"owner\" is not a role"), "\(owner.stderr)")
+        let stranger = try ines.run(["share", "role", "Trip", "zoe", "viewer"])
+        #expect(stranger.status == 1 && stranger.stderr.contains("zoe is not a member of “Trip”"), "\(stranger.stderr)")
+        let notOwner = try bob.run(["share", "remove", "Trip", "carol"])
+        #expect(notOwner.status == 1 && notOwner.stderr.contains("Only the owner of a share"), "\(notOwner.stderr)")
+        #expect(try bob.ok(["share", "list"]).contains("carol (can view)"), "nothing changed")
+
         // Ines removes carol: her share ends at her next sync.
         #expect(try ines.ok(["share", "remove", "Trip", "carol"]).contains("Removed carol from “Trip”"))
         #expect(try carol.ok(["sync"]).contains("“Trip”: this share ended here."))

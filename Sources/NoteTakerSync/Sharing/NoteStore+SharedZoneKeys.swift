@@ -27,7 +27,8 @@ extension NoteStore {
     }
 
     /// The zone's members record on the server, checked (§3.2) and kept when newer than the
-    /// ones accepted; with the zone as it now stands for this account. ``SyncError/noSuchShare(_:)``
+    /// ones accepted; with the zone as it now stands for this account (its role, and the root
+    /// the checked record names). ``SyncError/noSuchShare(_:)``
     /// when the record no longer names this account.
     func refreshMembers(of zone: SharedZone, transport: HTTPSyncTransport) async throws(SyncError) -> (SharedZone, ShareMembers) {
         let (account, pairs) = try sharingIdentity()
@@ -44,7 +45,7 @@ extension NoteStore {
         }
         guard let me = members.member(account) else { throw .noSuchShare(zone.zone) }
         var updated = zone
-        updated.role = me.role
+        (updated.role, updated.root) = (me.role, members.root)
         do { try keepSharedZone(updated, members: (members.epoch, signed)) } catch { throw .store(error) }
         return (updated, members)
     }
@@ -93,5 +94,14 @@ extension ShareRefusal {
         case .keyNotFromOwner: "a key was not sent by the owner"
         case .keyDoesNotOpen: "a key does not open"
         }
+    }
+}
+
+extension SharedZone {
+    /// A share as the server lists it, before its members record is checked (its root is
+    /// taken from that record: ``NoteStore/refreshMembers(of:transport:)``).
+    init(invitation summary: ShareSummary) {
+        self.init(zone: summary.zone, owner: summary.owner, role: summary.role, accepted: summary.accepted,
+                  root: ShareMembers.Root(kind: "folder", id: UUID()), title: "")
     }
 }

@@ -88,11 +88,7 @@ extension NoteStore {
 
     /// A zone this account accepted or made on another device, kept here from its members record.
     func takeUpSharedZone(_ summary: ShareSummary, transport: HTTPSyncTransport) async throws(SyncError) -> SharedZone {
-        let signed = try await transport.shareMembers(zone: summary.zone)
-        guard let root = signed.decoded()?.root else { throw .shareRefused("it is not a members record") }
-        let zone = SharedZone(zone: summary.zone, owner: summary.owner, role: summary.role, accepted: true, root: root, title: "")
-        do { try keepSharedZone(zone, members: nil) } catch { throw .store(error) }
-        return try await refreshMembers(of: zone, transport: transport).0
+        try await refreshMembers(of: SharedZone(invitation: summary), transport: transport).0
     }
 
     /// `zone` with the title of its root in `store`, kept.

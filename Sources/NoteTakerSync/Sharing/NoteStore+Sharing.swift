@@ -80,23 +80,17 @@ extension NoteStore {
     public func acceptShare(_ zone: String) async throws(SyncError) -> SharedZoneSync {
         let (account, pairs) = try sharingIdentity()
         let transport = try syncTransport()
-        guard let summary = try await transport.shares().first(where: { $0.zone == zone.lowercased() }), let zoneId = UUID(uuidString: summary.zone) else {
-            throw .noSuchShare(zone)
-        }
-        let ownerKeys = try await metIdentity(of: summary.owner, transport: transport)
-        let signed = try await transport.shareMembers(zone: summary.zone)
-        let members: ShareMembers
-        do { members = try signed.opened(zone: zoneId, owner: summary.owner, ownerKeys: ownerKeys, accepted: nil) } catch {
-            throw .shareRefused(error.reason)
-        }
-        guard let me = members.member(account) else { throw .noSuchShare(zone) }
+        guard let summary = try await transport.shares().first(where: { $0.zone == zone.lowercased() }) else { throw .noSuchShare(zone) }
+        // Kept as an invitation once its members record is checked; accepted once a key opens.
+        let (invited, members) = try await refreshMembers(of: SharedZone(invitation: summary), transport: transport)
+        var shared = invited
         let boxes = try await transport.zoneKeys(zone: summary.zone)
         guard boxes.contains(where: { (try? pairs.open($0, as: account, members: members)) != nil }) else {
             throw .shareRefused(ShareRefusal.keyDoesNotOpen.reason)
         }
         try await transport.acceptShare(zone: summary.zone)
-        let shared = SharedZone(zone: summary.zone, owner: summary.owner, role: me.role, accepted: true, root: members.root, title: "")
-        do { try keepSharedZone(shared, members: (members.epoch, signed)) } catch { throw .store(error) }
+        shared.accepted = true
+        do { try keepSharedZone(shared, members: nil) } catch { throw .store(error) }
         return await syncSharedZone(shared, transport: transport)
     }
 
