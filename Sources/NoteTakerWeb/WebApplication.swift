@@ -18,25 +18,27 @@ public func buildWebRouter(store: NoteStore, configuration: WebConfiguration, re
 
 func buildWebRouter(store: NoteStore, configuration: WebConfiguration, sync: WebSync, requiresKey: Bool = true) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    let stores = sync.stores
     router.add(middleware: SecurityHeaders())
     router.add(middleware: OriginGuard(configuration: configuration))
     if requiresKey {
         router.add(middleware: AccessGuard(key: configuration.key, secure: configuration.tls != nil, keyFile: configuration.keyFile))
     }
     router.add(middleware: StaticFiles.middleware())
-    NoteRoutes(store: store).register(on: router)
-    HistoryRoutes(store: store).register(on: router)
-    LinkRoutes(store: store).register(on: router)
-    FolderRoutes(store: store).register(on: router)
-    TagRoutes(store: store).register(on: router)
-    SearchRoutes(store: store).register(on: router)
+    NoteRoutes(stores: stores).register(on: router)
+    HistoryRoutes(stores: stores).register(on: router)
+    LinkRoutes(stores: stores).register(on: router)
+    FolderRoutes(stores: stores).register(on: router)
+    TagRoutes(stores: stores).register(on: router)
+    SearchRoutes(stores: stores).register(on: router)
     PreferenceRoutes(store: store).register(on: router)
-    AttachmentRoutes(store: store).register(on: router)
-    ExportRoutes(store: store).register(on: router)
+    AttachmentRoutes(stores: stores).register(on: router)
+    ExportRoutes(stores: stores).register(on: router)
     ImportRoutes(store: store).register(on: router)
     SyncRoutes(store: store, sync: sync).register(on: router)
     PublishRoutes(store: store).register(on: router)
-    EventRoutes(store: store, sync: sync).register(on: router)
+    ShareRoutes(store: store, sync: sync).register(on: router)
+    EventRoutes(stores: stores, sync: sync).register(on: router)
     router.get("/api/v1/openapi.json") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/json"],

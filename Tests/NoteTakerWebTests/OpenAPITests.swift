@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NoteTakerInterchange
 import NoteTakerKit
 @testable import NoteTakerWeb
+import NoteTakerSync
 import NoteTakerSyncProtocol
 import Testing
 
@@ -40,6 +41,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let attachment = try store.attachFile(at: file, toNote: note.id)
         note = try store.note(id: note.id)
+        let share = ShareEntry(
+            zone: UUID().key, owner: "ines", role: .editor, accepted: true, title: "Trip", kind: "folder",
+            members: [ShareEntry.Member(account: "ines", role: .owner), ShareEntry.Member(account: "bob", role: .editor)])
         let samples: [String: any Encodable] = [
             "NoteSummary": NoteSummaryJSON(note),
             "NotePage": NotePageJSON(notes: [], nextOffset: nil),
@@ -67,6 +71,11 @@ import Testing
             "VersionList": HistoryRoutes.VersionListJSON(versions: [], serverProblem: nil),
             "VersionDetail": HistoryRoutes.VersionDetailJSON(version: 1, modifiedAt: Date(), replacedBy: .edit, title: "t", currentTitle: "u", body: "b", diff: []),
             "Publication": PublishRoutes.PublicationJSON(link: "https://notes.example/p/x#k", publishedAt: Date(), outdated: false),
+            "Share": share,
+            "ShareMember": ShareEntry.Member(account: "bob", role: .editor),
+            "ShareList": ShareRoutes.ShareListJSON(shares: [share], offline: false, canShare: true),
+            "ShareChange": ShareRoutes.ShareChangeJSON(zone: share.zone, share: share, keptPrivately: 0, syncProblem: nil),
+            "Identity": ShareRoutes.IdentityJSON(account: "bob", safetyNumber: "12345 67890", keys: "same"),
         ]
         for (name, sample) in samples {
             let schemaName = String(name.prefix { $0 != " " })

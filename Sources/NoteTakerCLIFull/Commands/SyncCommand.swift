@@ -28,9 +28,16 @@ struct SyncNowCommand: AsyncParsableCommand {
         let interactive = isatty(STDERR_FILENO) == 1 && !output.json
         let engine = try SyncSetup.engine(for: store, transport: transport, allowMassDeletion: yes, showProgress: interactive && !watch)
         if watch { return try await watchForever(store: store, engine: engine, transport: transport) }
+        // The shares first: a note moved into one on another device is then held here when
+        // its deletion from the account's own notes comes down.
+        var zones: [SharedZoneSync] = []
+        switch await store.syncShares(transport: transport, allowMassDeletion: yes) {
+        case .success(let synced)?: zones = synced
+        case .failure(let error)?: Terminal.printNotice(Words.text("sharesNotSynced", ["reason": error.message]))
+        case nil: break
+        }
         let report = try await engine.sync()
         if interactive { ProgressLine().finish() }
-        let zones = try await syncSharedZones(store, transport: transport)
         if output.json { return try JSONOutput.print(report) }
         print(Self.describe(report))
         for zone in zones { print(ShareCommand.describe(zone)) }
@@ -40,18 +47,6 @@ struct SyncNowCommand: AsyncParsableCommand {
         if !summary.failures.isEmpty { print(Words.text("syncedFailures", ["count": summary.failures.count])) }
         if !summary.held.isEmpty { print(Words.text("syncedHeld", ["count": summary.held.count])) }
         if report.serverRestored, let notice = summary.restoredServer { print(SyncStatusCommand.restoredPhrase(notice)) }
-    }
-
-    /// Syncs the shared zones of an end-to-end encrypted account after its own notes; a failure
-    /// to reach them is told, and does not undo the sync that went through.
-    private func syncSharedZones(_ store: NoteStore, transport: HTTPSyncTransport) async throws -> [SharedZoneSync] {
-        guard try store.syncKeyring()?.identityKeys != nil else { return [] }
-        do {
-            return try await store.syncSharedZones(transport: transport, allowMassDeletion: yes)
-        } catch {
-            Terminal.printNotice(Words.text("sharesNotSynced", ["reason": error.message]))
-            return []
-        }
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {

@@ -4,7 +4,7 @@ import NoteTakerKit
 /// Keeps a store in sync while it runs (`sync --watch`, `serve`): a cycle whenever this
 /// device changes something, whenever the server's push channel says another device (or a
 /// member of a shared zone) did, and every ``pollInterval`` as a fallback. Each cycle syncs the
-/// account's own notes, then its shared zones. Failures back off exponentially with jitter;
+/// account's shared zones, then its own notes. Failures back off exponentially with jitter;
 /// the push channel reconnects on its own.
 public actor SyncWatcher {
     /// What the watcher reports as it goes.
@@ -93,10 +93,12 @@ public actor SyncWatcher {
                 for await _ in triggers {
                     if Task.isCancelled { break }
                     do throws(SyncError) {
+                        // The shares first: a note moved into one is then held here when its
+                        // deletion from the account's own notes comes down (not counted as lost).
+                        if let shared = await store.syncShares(transport: transport) { onEvent(.shared(shared)) }
                         let report = try await engine.sync()
                         failures = 0
                         onEvent(.synced(report))
-                        if let shared = await Self.syncSharedZones(of: store, transport: transport) { onEvent(.shared(shared)) }
                     } catch {
                         failures += 1
                         let wait = backoff.delay(afterFailures: failures, jitter: Double.random(in: 0.5...1))
@@ -113,16 +115,6 @@ public actor SyncWatcher {
                 trigger.finish()
             }
             group.cancelAll()
-        }
-    }
-
-    /// The shared zones of an account that can share, synced; `nil` for one that cannot.
-    private static func syncSharedZones(of store: NoteStore, transport: HTTPSyncTransport) async -> Result<[SharedZoneSync], SyncError>? {
-        guard (try? store.syncKeyring())??.identityKeys != nil else { return nil }
-        do throws(SyncError) {
-            return .success(try await store.syncSharedZones(transport: transport))
-        } catch {
-            return .failure(error)
         }
     }
 }

@@ -39,6 +39,20 @@ extension NoteStore {
         }
     }
 
+    /// The shares synced, before a cycle of the account's own notes (so that a note moved into
+    /// a share on another device is held here when its deletion from the account's notes comes
+    /// down): `nil` for an account that takes part in none (no identity keys: not end-to-end
+    /// encrypted), else how each zone went, or why they could not be listed — which does not
+    /// stop the cycle of the account's own notes.
+    public func syncShares(transport: HTTPSyncTransport, allowMassDeletion: Bool = false) async -> Result<[SharedZoneSync], SyncError>? {
+        guard (try? syncKeyring())??.identityKeys != nil else { return nil }
+        do throws(SyncError) {
+            return .success(try await syncSharedZones(transport: transport, allowMassDeletion: allowMassDeletion))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Syncs every shared zone this account accepted, one after another; a zone that fails
     /// does not stop the others. Zones accepted or made on another device are taken up first,
     /// and zones this account no longer has are ended here.

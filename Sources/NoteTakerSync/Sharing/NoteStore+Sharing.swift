@@ -25,6 +25,18 @@ public struct ShareEntry: Sendable, Equatable, Encodable {
         public var account: String
         /// Its role.
         public var role: ShareMembers.Role
+
+        /// Describes a member.
+        public init(account: String, role: ShareMembers.Role) {
+            self.account = account
+            self.role = role
+        }
+    }
+
+    /// Describes a share.
+    public init(zone: String, owner: String, role: ShareMembers.Role, accepted: Bool, title: String, kind: String, members: [Member]) {
+        (self.zone, self.owner, self.role, self.accepted) = (zone, owner, role, accepted)
+        (self.title, self.kind, self.members) = (title, kind, members)
     }
 }
 
@@ -156,19 +168,32 @@ extension NoteStore {
         _ = try await refreshMembers(of: current, transport: transport)
     }
 
-    /// The shares this account takes part in, and its invitations, by title.
+    /// The shares this account takes part in, and its invitations, by title, as the server
+    /// lists them.
     public func listShares() async throws(SyncError) -> [ShareEntry] {
         let listed = try await syncTransport().shares()
-        var entries: [ShareEntry] = []
-        for summary in listed {
-            let kept = try? sharedZone(summary.zone)
-            let newest = (try? sharedZoneMembers(summary.zone)).flatMap { held in held.keys.max().flatMap { held[$0]?.decoded() } }
-            entries.append(ShareEntry(
-                zone: summary.zone, owner: summary.owner, role: summary.role, accepted: summary.accepted, title: kept?.title ?? "",
-                kind: kept?.root.kind ?? newest?.root.kind ?? "folder",
-                members: newest?.members.map { ShareEntry.Member(account: $0.account, role: $0.role) } ?? []))
-        }
-        return entries.sorted { ($0.title, $0.zone) < ($1.title, $1.zone) }
+        return listed.map { summary in
+            shareEntry(zone: summary.zone, owner: summary.owner, role: summary.role, accepted: summary.accepted)
+        }.sorted { ($0.title, $0.zone) < ($1.title, $1.zone) }
+    }
+
+    /// The shares this device took part in when it last synced, by title, without asking the
+    /// server (offline): no invitation it has not seen.
+    public func keptShares() throws(SyncError) -> [ShareEntry] {
+        let kept: [SharedZone]
+        do { kept = try sharedZones() } catch { throw .store(error) }
+        return kept.map { zone in
+            shareEntry(zone: zone.zone, owner: zone.owner, role: zone.role, accepted: zone.accepted)
+        }.sorted { ($0.title, $0.zone) < ($1.title, $1.zone) }
+    }
+
+    private func shareEntry(zone: String, owner: String, role: ShareMembers.Role, accepted: Bool) -> ShareEntry {
+        let kept = try? sharedZone(zone)
+        let newest = (try? sharedZoneMembers(zone)).flatMap { held in held.keys.max().flatMap { held[$0]?.decoded() } }
+        return ShareEntry(
+            zone: zone, owner: owner, role: role, accepted: accepted, title: kept?.title ?? "",
+            kind: kept?.root.kind ?? newest?.root.kind ?? "folder",
+            members: newest?.members.map { ShareEntry.Member(account: $0.account, role: $0.role) } ?? [])
     }
 
     private static func signed(_ members: ShareMembers, by pairs: IdentityKeyPairs) throws(SyncError) -> SignedShareMembers {

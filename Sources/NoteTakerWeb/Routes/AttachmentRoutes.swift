@@ -9,7 +9,7 @@ import NoteTakerKit
 /// Only images are served inline, as their own type; every other file — HTML and SVG
 /// included — is a download, so an attached page can never run inside the app.
 struct AttachmentRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// Image types shown inline, by file extension.
     static let inlineImageTypes = [
@@ -19,6 +19,7 @@ struct AttachmentRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/v1/notes/:id/attachments") { request, context in
+            let store = try stores.store(for: request)
             let noteId = try context.identifier()
             guard let name = request.uri.form("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw WebAPIError.invalid("Give the file's name as ?name=. Nothing was attached.")
@@ -35,8 +36,8 @@ struct AttachmentRoutes {
             }
             return try JSON.response(AttachmentJSON(attachment), status: .created)
         }
-        router.get("/api/v1/attachments/:id/thumbnail") { _, context in
-            let attachment = try find(try context.identifier())
+        router.get("/api/v1/attachments/:id/thumbnail") { request, context in
+            let (attachment, store) = try find(try context.identifier(), for: request)
             guard attachment.kind == .image else {
                 throw WebAPIError(.notFound, "not_found", "Attachment \(attachment.id.key) is not a picture; it has no thumbnail.")
             }
@@ -52,12 +53,13 @@ struct AttachmentRoutes {
                 body: .file(at: thumbnail, size: size))
         }
         router.get("/api/v1/attachments/:id/content") { request, context in
-            let attachment = try find(try context.identifier())
+            let (attachment, store) = try find(try context.identifier(), for: request)
             return try Self.file(store.fileURL(for: attachment), of: attachment, download: try request.flag("download"))
         }
 
-        router.delete("/api/v1/attachments/:id") { _, context in
-            let attachment = try find(try context.identifier())
+        router.delete("/api/v1/attachments/:id") { request, context in
+            let store = try stores.store(for: request)
+            let attachment = try find(try context.identifier(), in: store)
             try storeCall { () throws(NoteTakerError) in try store.detach(attachmentId: attachment.id) }
             return Response(status: .noContent)
         }
@@ -76,7 +78,22 @@ struct AttachmentRoutes {
         return Response(status: .ok, headers: headers, body: .file(at: url, size: Int(attachment.fileSize)))
     }
 
-    private func find(_ id: UUID) throws(WebAPIError) -> Attachment {
+    private func find(_ id: UUID, in store: NoteStore) throws(WebAPIError) -> Attachment {
         try storeCall { () throws(NoteTakerError) in try store.attachment(matching: id.key) }
+    }
+
+    /// The attachment a GET asks for, and its store: the one `?share=` chooses; without it,
+    /// the account's, else a share's (the previews address files by id alone).
+    private func find(_ id: UUID, for request: Request) throws(WebAPIError) -> (Attachment, NoteStore) {
+        let store = try stores.store(for: request)
+        do {
+            return (try find(id, in: store), store)
+        } catch {
+            guard request.uri.form("share") == nil else { throw error }
+            for shared in stores.sharedStores() {
+                if let attachment = try? find(id, in: shared) { return (attachment, shared) }
+            }
+            throw error
+        }
     }
 }

@@ -6,10 +6,11 @@ import ServiceLifecycle
 /// `/api/v1/events`: server-sent events that tell the page to refetch what it shows.
 ///
 /// `change` after every commit to the store — from this app, the command line, another tab
-/// or sync (the store's live queries, which also watch other processes); `sync` when the
-/// sync indicator changes; a comment line every 15 seconds. The stream ends on shutdown.
+/// or sync (the store's live queries, which also watch other processes), and with `?share=`
+/// to that share's store too; `sync` when the sync indicator or the shares change; a comment
+/// line every 15 seconds. The stream ends on shutdown.
 struct EventRoutes {
-    let store: NoteStore
+    let stores: WebStores
     let sync: WebSync
     static let heartbeat: Duration = .seconds(15)
 
@@ -26,21 +27,23 @@ struct EventRoutes {
     }
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/v1/events") { _, _ in
+        router.get("/api/v1/events") { request, _ in
+            let observed = request.uri.form("share") == nil ? [stores.account] : [stores.account, try stores.store(for: request)]
             let syncUpdates = await sync.updates()
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                 body: ResponseBody { writer in
                     let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(8))
-                    let tasks = [
+                    let tasks = observed.map { store in
                         Task {
                             var first = true
                             for try await _ in store.observeChanges() {
                                 if !first { continuation.yield(.change) }
                                 first = false
                             }
-                        },
+                        }
+                    } + [
                         Task {
                             for await _ in syncUpdates { continuation.yield(.sync) }
                         },

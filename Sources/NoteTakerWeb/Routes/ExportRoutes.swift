@@ -8,10 +8,11 @@ import NoteTakerKit
 /// export — made with the same exporter as `notetaker export`. One note (`note=`) is named
 /// after its title, and as Markdown with no attachments it is its `.md` file alone.
 struct ExportRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/v1/export") { request, _ in
+            let store = try stores.store(for: request)
             guard let format = request.uri.form("format").flatMap(ExportFormat.init(rawValue:)) else {
                 throw WebAPIError.invalid("Choose ?format=json, markdown or pdf. Nothing was exported.")
             }

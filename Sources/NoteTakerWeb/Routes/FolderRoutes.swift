@@ -4,7 +4,7 @@ import NoteTakerKit
 
 /// `/api/v1/folders`: the sidebar's tree with counts, and its changes.
 struct FolderRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// The body of `POST /folders`.
     struct NewFolder: Decodable {
@@ -38,18 +38,21 @@ struct FolderRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         let folders = router.group("/api/v1/folders")
-        folders.get { _, _ in
+        folders.get { request, _ in
+            let store = try stores.store(for: request)
             let (tree, statistics) = try storeCall { () throws(NoteTakerError) in (try store.folderTree(), try store.statistics()) }
             return try JSON.response(Sidebar(
                 folders: tree.map(FolderJSON.init), allNotes: statistics.notes, pinnedNotes: statistics.pinnedNotes,
                 recentNotes: statistics.recentNotes, trashedNotes: statistics.trashedNotes))
         }
         folders.post { request, _ in
+            let store = try stores.store(for: request)
             let new = try await JSON.decode(NewFolder.self, from: request)
             let folder = try storeCall { () throws(NoteTakerError) in try store.createFolder(name: new.name, parentId: new.parentId) }
-            return try JSON.response(try node(folder.id), status: .created)
+            return try JSON.response(try node(folder.id, in: store), status: .created)
         }
         folders.patch(":id") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let patch = try await JSON.decode(FolderPatch.self, from: request)
             if patch.name != nil, patch.parentId != nil {
@@ -60,16 +63,17 @@ struct FolderRoutes {
                 if let name = patch.name { _ = try store.renameFolder(id: id, to: name) }
                 if patch.name == nil, patch.parentId == nil { _ = try store.folder(id: id) }
             }
-            return try JSON.response(try node(id))
+            return try JSON.response(try node(id, in: store))
         }
-        folders.delete(":id") { _, context in
+        folders.delete(":id") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             try storeCall { () throws(NoteTakerError) in try store.deleteFolder(id: id) }
             return Response(status: .noContent)
         }
     }
 
-    private func node(_ id: UUID) throws(WebAPIError) -> FolderJSON {
+    private func node(_ id: UUID, in store: NoteStore) throws(WebAPIError) -> FolderJSON {
         try storeCall { () throws(NoteTakerError) in
             guard let node = try store.folderTree().lazy.compactMap({ $0.find(id) }).first else { throw .folderNotFound(id.uuidString) }
             return FolderJSON(node)

@@ -5,7 +5,7 @@ import NoteTakerKit
 /// `/api/v1/notes/{id}/versions`: a note's earlier versions, one with its diff against the
 /// note now, and restoring one.
 struct HistoryRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// The versions, and why the server's could not be merged in (`null`: they were, or the
     /// store does not sync).
@@ -43,6 +43,7 @@ struct HistoryRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let versions = router.group("/api/v1/notes/:id/versions")
         versions.get { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let history: (versions: [NoteVersion], serverProblem: SyncError?)
             do throws(NoteTakerError) {
@@ -52,7 +53,8 @@ struct HistoryRoutes {
             }
             return try JSON.response(VersionListJSON(versions: history.versions, serverProblem: history.serverProblem?.message(in: request.language)))
         }
-        versions.get(":version") { _, context in
+        versions.get(":version") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let number = try Self.versionNumber(context)
             let (current, version) = try storeCall { () throws(NoteTakerError) in (try store.note(id: id), try store.version(number, of: id)) }
@@ -61,7 +63,8 @@ struct HistoryRoutes {
                 version: version.id, modifiedAt: version.modifiedAt, replacedBy: version.replacedBy, title: version.title,
                 currentTitle: current.title, body: body, diff: TextDiff.lines(from: body, to: current.body).map(DiffLineJSON.init)))
         }
-        versions.post(":version/restore") { _, context in
+        versions.post(":version/restore") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let number = try Self.versionNumber(context)
             let note = try storeCall { () throws(NoteTakerError) in try store.restoreVersion(number, of: id) }

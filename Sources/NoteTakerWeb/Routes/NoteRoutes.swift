@@ -4,7 +4,7 @@ import NoteTakerKit
 
 /// `/api/v1/notes`: the list, one note, creating, editing, trashing and restoring.
 struct NoteRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// The body of `POST /notes`.
     struct NewNote: Decodable {
@@ -48,6 +48,7 @@ struct NoteRoutes {
         let notes = router.group("/api/v1/notes")
         notes.get { request, _ in try JSON.response(try page(request)) }
         notes.post { request, _ in
+            let store = try stores.store(for: request)
             let new = try await JSON.decode(NewNote.self, from: request)
             let draft = NoteDraft(
                 title: new.title ?? "", body: new.body ?? "", isPinned: new.isPinned ?? false,
@@ -55,17 +56,20 @@ struct NoteRoutes {
             let note = try storeCall { () throws(NoteTakerError) in try store.createNote(draft) }
             return try JSON.response(try NoteJSON(note, store: store), status: .created)
         }
-        notes.get(":id") { _, context in
+        notes.get(":id") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             return try JSON.response(try NoteJSON(try storeCall { () throws(NoteTakerError) in try store.note(id: id) }, store: store))
         }
         notes.patch(":id") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let patch = try await JSON.decode(NotePatch.self, from: request)
             let note = try storeCall { () throws(NoteTakerError) in try store.changeNote(id: id, patch.changes) }
             return try JSON.response(try NoteJSON(note, store: store))
         }
         notes.delete(":id") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let permanent = try request.flag("permanent")
             if try request.flag("ifEmpty") {
@@ -85,16 +89,19 @@ struct NoteRoutes {
             }
             return Response(status: .noContent)
         }
-        notes.post(":id/duplicate") { _, context in
+        notes.post(":id/duplicate") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             let copy = try storeCall { () throws(NoteTakerError) in try store.duplicateNote(id: id) }
             return try JSON.response(try NoteJSON(copy, store: store), status: .created)
         }
-        notes.post(":id/restore") { _, context in
+        notes.post(":id/restore") { request, context in
+            let store = try stores.store(for: request)
             let id = try context.identifier()
             return try JSON.response(try NoteJSON(try storeCall { () throws(NoteTakerError) in try store.restoreNote(id: id) }, store: store))
         }
-        router.delete("/api/v1/trash") { _, _ in
+        router.delete("/api/v1/trash") { request, _ in
+            let store = try stores.store(for: request)
             let count = try storeCall { () throws(NoteTakerError) in try store.emptyTrash() }
             return try JSON.response(["purged": count])
         }
@@ -102,6 +109,7 @@ struct NoteRoutes {
 
     /// A page of the list for the query's filters: pinned first, then newest.
     func page(_ request: Request) throws(WebAPIError) -> NotePageJSON {
+        let store = try stores.store(for: request)
         let limit = try request.integer("limit", default: 50, in: 1...500)
         let offset = try request.integer("offset", default: 0, in: 0...Int(Int32.max))
         // Every parameter is checked, even those the trash does not use.

@@ -4,7 +4,7 @@ import NoteTakerKit
 
 /// `/api/v1/search`, `/api/v1/render` and `/api/v1/stats`: finding, previewing and counting.
 struct SearchRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// The body of `POST /render`.
     struct RenderRequest: Decodable {
@@ -13,6 +13,7 @@ struct SearchRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/v1/search") { request, _ in
+            let store = try stores.store(for: request)
             let query = SearchQuery(
                 request.uri.form("q") ?? "", tag: request.uri.form("tag").flatMap { $0.isEmpty ? nil : $0 },
                 folderId: try request.identifier("folder"), pinnedOnly: try request.flag("pinned"),
@@ -23,11 +24,11 @@ struct SearchRoutes {
         }
         router.post("/api/v1/render") { request, _ in
             let body = try await JSON.decode(RenderRequest.self, from: request)
-            let preferences = try storeCall { () throws(NoteTakerError) in try store.preferences() }
+            let preferences = try storeCall { () throws(NoteTakerError) in try stores.account.preferences() }
             return try JSON.response(["html": MarkdownRenderer.html(body.markdown, preferences: preferences)])
         }
         router.get("/api/v1/stats") { _, _ in
-            try JSON.response(try storeCall { () throws(NoteTakerError) in try store.statistics() })
+            try JSON.response(try storeCall { () throws(NoteTakerError) in try stores.account.statistics() })
         }
     }
 

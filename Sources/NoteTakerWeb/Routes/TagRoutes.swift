@@ -5,7 +5,7 @@ import NoteTakerKit
 /// `/api/v1/tags`: the tags with their counts; renaming (into another tag's name merges the
 /// two) and deleting one (its notes stay, without it).
 struct TagRoutes {
-    let store: NoteStore
+    let stores: WebStores
 
     /// The body of `PATCH /tags/{name}`.
     struct TagPatch: Decodable {
@@ -13,18 +13,21 @@ struct TagRoutes {
     }
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/v1/tags") { _, _ in
+        router.get("/api/v1/tags") { request, _ in
+            let store = try stores.store(for: request)
             let tags = try storeCall { () throws(NoteTakerError) in try store.tags() }
             return try JSON.response(tags.map { TagJSON(name: $0.tag.name, noteCount: $0.noteCount) })
         }
         router.patch("/api/v1/tags/:name") { request, context in
+            let store = try stores.store(for: request)
             let name = Self.name(context)
             let patch = try await JSON.decode(TagPatch.self, from: request)
             let renamed = try storeCall { () throws(NoteTakerError) in try store.renameTag(name, to: patch.name) }
             let count = try storeCall { () throws(NoteTakerError) in try store.tags() }.first { $0.tag.id == renamed.id }?.noteCount ?? 0
             return try JSON.response(TagJSON(name: renamed.name, noteCount: count))
         }
-        router.delete("/api/v1/tags/:name") { _, context in
+        router.delete("/api/v1/tags/:name") { request, context in
+            let store = try stores.store(for: request)
             let name = Self.name(context)
             try storeCall { () throws(NoteTakerError) in try store.deleteTag(name) }
             return Response(status: .noContent)

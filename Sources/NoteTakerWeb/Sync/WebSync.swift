@@ -17,9 +17,13 @@ actor WebSync {
         var lastError: SyncError?
         /// What the last successful cycle did.
         var lastReport: SyncReport?
+        /// How many times the shares changed here or were synced: the page lists them again.
+        var sharesChanged = 0
     }
 
     let store: NoteStore
+    /// The account's store and its shares' (``WebStores``).
+    nonisolated let stores: WebStores
     private(set) var state = State() {
         didSet { if state != oldValue { broadcast() } }
     }
@@ -30,6 +34,7 @@ actor WebSync {
 
     init(store: NoteStore) {
         self.store = store
+        stores = WebStores(account: store)
     }
 
     /// Starts or stops automatic sync to match the store's account and settings.
@@ -58,7 +63,8 @@ actor WebSync {
         state.connected = false
     }
 
-    /// Syncs now and returns when the cycle ends (after the automatic one, if one is running).
+    /// Syncs the shares, then the account's own notes, and returns when the cycle ends (after
+    /// the automatic one, if one is running); the shares failing does not stop the rest.
     func syncNow() async throws(SyncError) {
         let engine: SyncEngine
         if let watcherEngine {
@@ -69,12 +75,18 @@ actor WebSync {
         state.syncing = true
         defer { state.syncing = false }
         do {
+            if let shared = await store.syncShares(transport: try store.syncTransport()) { record(.shared(shared)) }
             let report = try await engine.sync()
             record(.synced(report))
         } catch {
             state.lastError = error
             throw error
         }
+    }
+
+    /// Tells the page to list the shares again: one was made, accepted, left or changed here.
+    func sharesChanged() {
+        state.sharesChanged += 1
     }
 
     /// A stream that yields whenever ``state`` changes.
@@ -110,9 +122,7 @@ actor WebSync {
         case .disconnected:
             state.connected = false
         case .shared:
-            // Shared folders are synced; the web app does not show them yet (`--shared` on the
-            // command line does).
-            break
+            state.sharesChanged += 1
         }
     }
 }

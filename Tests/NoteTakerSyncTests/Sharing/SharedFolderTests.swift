@@ -26,13 +26,14 @@ import Testing
         return store
     }
 
-    /// Syncs a device's private zone and then its shared zones; returns how each zone went.
+    /// Syncs a device's shared zones and then its private zone, as every sync does; returns
+    /// how each shared zone went.
     @discardableResult
     static func sync(_ store: NoteStore) async throws -> [SharedZoneSync] {
         let transport = try store.syncTransport()
-        try await store.syncEngine(transport: transport).sync()
         let zones = try await store.syncSharedZones(transport: transport)
         for zone in zones { _ = try zone.result.get() }
+        try await store.syncEngine(transport: transport).sync()
         return zones
     }
 

@@ -1,6 +1,7 @@
 // Calls to the app's JSON API (/api/v1). Errors carry a message ready to show: the server's,
 // or words for what happened when it could not say (offline, an answer that is not the app's).
 
+import { currentRoute } from './state.js';
 import { currentLanguage, t } from './strings.js';
 
 export class ApiError extends Error {
@@ -16,7 +17,30 @@ export function errorText(error) {
   return error?.message ?? t('offline');
 }
 
+/** A runner of a dialog's actions: each clears `problem` (its error line), and shows there why it failed. */
+export function showingFailuresIn(problem) {
+  return async (action) => {
+    problem.textContent = '';
+    try {
+      await action();
+    } catch (error) {
+      problem.textContent = errorText(error);
+    }
+  };
+}
+
+/** The addresses that work in a share's notes when the page shows one (`?share=`). */
+const sharedPaths = /^\/(notes|folders|tags|search|titles|attachments|trash|export)(\/|\?|$)/;
+
+/** `path` in the share `options.share` (by default the one the page shows), when it takes one. */
+function inShare(path, options) {
+  const share = options.share === undefined ? currentRoute().share : options.share;
+  if (!share || !sharedPaths.test(path)) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}share=${encodeURIComponent(share)}`;
+}
+
 async function call(method, path, body, options = {}) {
+  path = inShare(path, options);
   // The server words its errors in the language the page speaks.
   const init = { method, headers: { 'Accept-Language': currentLanguage() }, keepalive: options.keepalive ?? false };
   if (body instanceof Blob) {
@@ -66,11 +90,12 @@ export const api = {
   publishNote: (id) => call('POST', `/notes/${id}/publication`),
   unpublishNote: (id) => call('DELETE', `/notes/${id}/publication`),
   emptyTrash: () => call('DELETE', '/trash'),
-  sidebar: () => call('GET', '/folders'),
+  /** The folder tree and counts: the account's, or with `share` that share's. */
+  sidebar: (share = null) => call('GET', '/folders', undefined, { share }),
   createFolder: (folder) => call('POST', '/folders', folder),
   updateFolder: (id, changes) => call('PATCH', `/folders/${id}`, changes),
   deleteFolder: (id) => call('DELETE', `/folders/${id}`),
-  tags: () => call('GET', '/tags'),
+  tags: () => call('GET', '/tags', undefined, { share: null }),
   titles: (prefix) => call('GET', `/titles${query({ prefix, limit: 8 })}`),
   backlinks: (id) => call('GET', `/notes/${id}/backlinks`),
   renameTag: (name, into) => call('PATCH', `/tags/${encodeURIComponent(name)}`, { name: into }),
@@ -104,5 +129,14 @@ export const api = {
   syncNow: () => call('POST', '/sync/now'),
   retrySync: () => call('POST', '/sync/retry'),
   conflicts: () => call('GET', '/conflicts'),
+  shares: () => call('GET', '/shares'),
+  /** Shares a folder (`{ folderId }`) or a note (`{ noteId }`) with `invitees` ([{ account, role }]). */
+  share: (item, invitees) => call('POST', '/shares', { ...item, with: invitees }),
+  acceptShare: (zone) => call('POST', `/shares/${zone}/accept`),
+  leaveShare: (zone) => call('DELETE', `/shares/${zone}`),
+  setShareMember: (zone, account, role) => call('PUT', `/shares/${zone}/members/${encodeURIComponent(account)}`, { role }),
+  removeShareMember: (zone, account) => call('DELETE', `/shares/${zone}/members/${encodeURIComponent(account)}`),
+  identity: (account) => call('GET', `/identities/${encodeURIComponent(account)}`),
+  confirmIdentity: (account) => call('POST', `/identities/${encodeURIComponent(account)}/confirm`),
   resolveConflict: (id, keep) => call('POST', `/conflicts/${id}/resolve`, { keep }),
 };

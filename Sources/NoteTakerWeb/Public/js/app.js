@@ -5,7 +5,7 @@ import { debounce, toast } from './dom.js';
 import { currentNoteId, newNote, openNote, refreshEditorMenus, refreshEditorMeta, refreshOpenNote, setUpEditor } from './editor.js';
 import { redrawList, refreshList, renderListTitle, renderSearchFilters, setUpList } from './notelist.js';
 import { importDropped, openSettings, refreshSettingsSync } from './settings.js';
-import { closeSidebarOnPhone, openFolderDialog, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
+import { closeSidebarOnPhone, openFolderDialog, refreshShares, refreshSidebar, renderSidebar, setUpFolderDialog } from './sidebar.js';
 import { currentRoute, navigate, noSearch, onRouteChange } from './state.js';
 import { applyStrings, loadStrings, t } from './strings.js';
 import { refreshSyncStatus, syncConfigured } from './syncstatus.js';
@@ -13,6 +13,7 @@ import { setUpTagActions } from './tags.js';
 
 let shownList = null;
 let shownPlace = null;
+let shownShare = null;
 
 async function show(route, source = 'history') {
   document.body.dataset.view = route.view;
@@ -30,8 +31,14 @@ async function show(route, source = 'history') {
   if (source === 'history') search.value = route.view === 'search' ? route.q : '';
   else if (route.view !== 'search' && document.activeElement !== search) search.value = '';
   renderSearchFilters();
-  const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned, route.contains]);
+  const listKey = JSON.stringify([route.view, route.id, route.q, route.tag, route.folder, route.pinned, route.contains, route.share]);
   const work = [];
+  if (route.share !== shownShare) {
+    // Another share (or the account's own notes): its folders, and its changes live.
+    shownShare = route.share;
+    work.push(refreshSidebar());
+    listen();
+  }
   if (route.view !== 'settings' && listKey !== shownList) {
     shownList = listKey;
     work.push(refreshList());
@@ -54,17 +61,25 @@ async function show(route, source = 'history') {
   document.body.dataset.ready = 'true';
 }
 
-/** Live updates: the server says something changed; refetch what is on screen. */
+const refresh = debounce(async () => {
+  try {
+    await Promise.all([refreshSidebar(), refreshList({ keep: true }), refreshOpenNote(), refreshSyncStatus()]);
+  } catch {
+    // The next event or reconnect refreshes again.
+  }
+}, 100);
+const syncChanged = debounce(() => Promise.all([refreshSyncStatus(), refreshShares()]).catch(() => {}), 100);
+let events = null;
+
+/**
+ * Live updates: the server says something changed; refetch what is on screen. Listens to the
+ * account's store, and to the share the page shows (connected again when it shows another).
+ */
 function listen() {
-  const refresh = debounce(async () => {
-    try {
-      await Promise.all([refreshSidebar(), refreshList({ keep: true }), refreshOpenNote(), refreshSyncStatus()]);
-    } catch {
-      // The next event or reconnect refreshes again.
-    }
-  }, 100);
-  const syncChanged = debounce(() => refreshSyncStatus().catch(() => {}), 100);
-  const events = new EventSource('/api/v1/events');
+  if (!document.body.dataset.ready) return;
+  events?.close();
+  const share = currentRoute().share;
+  events = new EventSource(`/api/v1/events${share ? `?share=${encodeURIComponent(share)}` : ''}`);
   events.addEventListener('change', refresh);
   events.addEventListener('sync', syncChanged);
   events.addEventListener('open', () => document.body.dataset.live = 'true');
@@ -165,6 +180,7 @@ async function start() {
     }
   });
   document.addEventListener('note-reload', () => openNote(currentRoute().note));
+  document.addEventListener('shares-changed', () => Promise.all([refreshShares(), refresh()]).catch(() => {}));
   setUpFolderDialog();
   setUpList();
   setUpTagActions();
@@ -175,7 +191,10 @@ async function start() {
   setUpMenu();
   onRouteChange(show);
   // The sidebar, the sync state and the list load side by side; the sidebar redraws when it arrives.
-  await Promise.all([refreshSidebar(), refreshSyncStatus(), show(currentRoute())]);
+  shownShare = currentRoute().share;
+  // A share's note opens knowing this account's role in it (a viewer's is read-only).
+  const shares = shownShare ? await refreshShares() : refreshShares();
+  await Promise.all([refreshSidebar(), shares, refreshSyncStatus(), show(currentRoute())]);
   performance.mark('notetaker-ready');
   listen();
 }

@@ -10,7 +10,8 @@ import { changedRange } from './note-text.js';
 import { SaveCycle, baseOf } from './save-cycle.js';
 import { LinkCompletion, followNoteLink, linkTo, renderBacklinks } from './note-links.js';
 import { shortcutText, toolForEvent, tools } from './markdown-tools.js';
-import { flatFolders, sidebarData } from './sidebar.js';
+import { shareName, shareOrigin } from './share-dialog.js';
+import { currentShare, flatFolders, sidebarData, viewOnly } from './sidebar.js';
 import { currentRoute, navigate } from './state.js';
 import { fileSize, keyNames, longDate, t } from './strings.js';
 import { syncConfigured, syncView } from './syncstatus.js';
@@ -143,7 +144,8 @@ export function refreshEditorMenus() {
 
 function render(note) {
   const main = document.getElementById('editor-region');
-  const trashed = Boolean(note.trashedAt);
+  // A note in the trash, or in a share this account may only view, is read, not changed.
+  const trashed = Boolean(note.trashedAt) || viewOnly();
   const title = h('input', {
     id: 'note-title', className: 'note-title-input', value: note.title, maxlength: '1000', autocomplete: 'off',
     'aria-label': t('titleLabel'), placeholder: t('titlePlaceholder'), readonly: trashed,
@@ -173,7 +175,8 @@ function render(note) {
   replaceChildren(main,
     h('article', { className: 'editor', 'aria-labelledby': 'note-title-heading' },
       h('h2', { id: 'note-title-heading', className: 'visually-hidden' }, t('editorHeading')),
-      trashed ? h('p', { className: 'notice' }, t('noteInTrash')) : null,
+      note.trashedAt ? h('p', { className: 'notice' }, t('noteInTrash')) : null,
+      !note.trashedAt && viewOnly() ? h('p', { className: 'notice', id: 'view-only-notice' }, t('viewOnlyNotice', { user: currentShare().owner })) : null,
       conflictPanel,
       editor.elements.actions,
       title,
@@ -274,6 +277,11 @@ function renderActions(note) {
     h('option', { value: '' }, t('noFolder')),
     flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === note.folderId }, `${'\u2003'.repeat(depth)}${folder.name}`)));
   const back = h('button', { type: 'button', className: 'quiet back-button', onclick: () => navigate({ note: null }) }, t('backToList'));
+  const historyToggle = h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history'));
+  if (viewOnly()) {
+    replaceChildren(editor.elements.actions, [back, historyToggle, trashed ? null : noteMenu(note, flush)]);
+    return;
+  }
   if (trashed) {
     replaceChildren(editor.elements.actions, [back, h('button', { type: 'button', onclick: restore }, t('restore')),
       h('button', { type: 'button', className: 'quiet danger', onclick: purge }, t('deleteForever'))]);
@@ -281,7 +289,7 @@ function renderActions(note) {
   }
   const own = [h('button', { type: 'button', id: 'pin-toggle', className: 'quiet', 'aria-pressed': String(note.isPinned), onclick: () => saveMeta({ isPinned: !editor.note.isPinned }) }, note.isPinned ? t('unpin') : t('pin')),
     h('label', { className: 'inline-label' }, h('span', {}, t('folder')), folderSelect),
-    h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history')),
+    historyToggle,
     h('button', { type: 'button', className: 'quiet', onclick: () => document.getElementById('file-input').click() }, t('attachFile'))];
   const trashButton = h('button', { type: 'button', id: 'trash-note', className: 'quiet danger', onclick: trash }, t('moveToTrash'));
   replaceChildren(editor.elements.actions, phoneWidth.matches
@@ -355,6 +363,7 @@ function renderMeta(note) {
   replaceChildren(editor.elements.meta,
     h('span', {}, t('created', { date: longDate(note.createdAt) })),
     h('span', {}, t('modified', { date: longDate(note.modifiedAt) })),
+    currentShare() ? h('span', { id: 'note-share' }, '⇄ ', t('inShare', { name: shareName(currentShare()), origin: shareOrigin(currentShare()) })) : null,
     syncConfigured() ? h('span', { id: 'note-sync-status', className: `status status-${note.sync.status}` },
       status ?? t('syncSynced'), note.sync.errorMessage ? `: ${note.sync.errorMessage}` : '') : null);
   if (editor.elements.actions.querySelector('#pin-toggle')) {

@@ -1,15 +1,18 @@
-// A note's other actions, behind one "More…" button: duplicate it, publish it to the web,
+// A note's other actions, behind one "More…" button: duplicate it, share it, publish it to the web,
 // download it as Markdown or PDF (the export of that one note), print it as its preview shows it. At phone width the
 // note's own actions (pin, folder, history, attach, trash) come first in it.
 import { api, errorText } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { showPublishDialog } from './publish-note.js';
-import { navigate } from './state.js';
+import { openShareDialog } from './share-dialog.js';
+import { sidebarData, viewOnly } from './sidebar.js';
+import { currentRoute, navigate } from './state.js';
 import { t } from './strings.js';
 
 /** The address that downloads one note in `format` (`markdown`, `pdf`). */
 export function noteDownload(noteId, format) {
-  return `/api/v1/export?format=${format}&note=${encodeURIComponent(noteId)}`;
+  const share = currentRoute().share;
+  return `/api/v1/export?format=${format}&note=${encodeURIComponent(noteId)}${share ? `&share=${share}` : ''}`;
 }
 
 /**
@@ -18,12 +21,18 @@ export function noteDownload(noteId, format) {
  * once one is used.
  */
 export function noteMenu(note, flush, first = []) {
+  // A note of a share is shared already, and is published only from the account's own notes.
+  const own = !currentRoute().share;
   // Drawn again when folders or tags change: an open menu stays open.
   const menu = h('details', { className: 'note-menu', id: 'note-menu', open: document.getElementById('note-menu')?.open ?? false },
     h('summary', {}, first.length ? t('noteActions') : t('noteMore')),
     h('div', { className: 'note-menu-items' }, ...first,
-      h('button', { type: 'button', className: 'quiet', id: 'duplicate-note', onclick: () => act(duplicate) }, t('duplicateNote')),
-      h('button', { type: 'button', className: 'quiet', id: 'publish-note', onclick: () => act((id) => showPublishDialog(id, flush)) }, t('publishNote')),
+      viewOnly() ? null : h('button', { type: 'button', className: 'quiet', id: 'duplicate-note', onclick: () => act(duplicate) }, t('duplicateNote')),
+      own && sidebarData.canShare ? h('button', {
+        type: 'button', className: 'quiet', id: 'share-note',
+        onclick: () => act((id) => openShareDialog({ item: { noteId: id }, name: note.title || t('untitled') })),
+      }, t('shareAction')) : null,
+      own ? h('button', { type: 'button', className: 'quiet', id: 'publish-note', onclick: () => act((id) => showPublishDialog(id, flush)) }, t('publishNote')) : null,
       h('a', { href: noteDownload(note.id, 'markdown'), download: '', id: 'export-note-markdown', className: 'quiet-button' }, t('exportNoteMarkdown')),
       h('a', { href: noteDownload(note.id, 'pdf'), download: '', id: 'export-note-pdf', className: 'quiet-button' }, t('exportNotePDF')),
       h('button', { type: 'button', className: 'quiet', id: 'print-note', onclick: () => act(print) }, t('printNote'))));

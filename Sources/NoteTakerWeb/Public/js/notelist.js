@@ -3,7 +3,8 @@
 import { api, errorText } from './api.js';
 import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
-import { flatFolders, sidebarData } from './sidebar.js';
+import { currentShare, flatFolders, sidebarData } from './sidebar.js';
+import { shareName, shareOrigin } from './share-dialog.js';
 import { currentRoute, navigate, routeHash } from './state.js';
 import { shortDate, t } from './strings.js';
 import { syncView } from './syncstatus.js';
@@ -43,7 +44,7 @@ function titleFor(route) {
     case 'folder': return flatFolders().find(({ folder }) => folder.id === route.id)?.folder.name ?? t('folder');
     case 'tag': return `#${route.id}`;
     case 'search': return route.q ? t('resultsFor', { query: route.q }) : t('search');
-    default: return t('allNotes');
+    default: return currentShare() ? shareName(currentShare()) : t('allNotes');
   }
 }
 
@@ -51,6 +52,10 @@ function titleFor(route) {
 export function renderListTitle() {
   const route = currentRoute();
   document.getElementById('list-title').textContent = titleFor(route);
+  const share = currentShare();
+  const origin = document.getElementById('list-share');
+  origin.hidden = !share;
+  origin.textContent = share ? `⇄ ${shareOrigin(share)} · ${t(share.role === 'viewer' ? 'youMayView' : 'youMayEdit')}` : '';
   document.getElementById('tag-actions').hidden = route.view !== 'tag';
 }
 
@@ -150,7 +155,8 @@ function noteItem(note, route, snippetHTML) {
     onkeydown: moveFocus,
   },
   note.thumbnailUrl ? h('img', { className: 'note-thumb', src: note.thumbnailUrl, alt: '', loading: 'lazy', width: 48, height: 48 }) : null,
-  h('span', { className: 'note-title' }, note.isPinned ? h('span', { className: 'pin-mark' }, t('pinnedMark')) : null, note.title || t('untitled')),
+  h('span', { className: 'note-title' }, note.isPinned ? h('span', { className: 'pin-mark' }, t('pinnedMark')) : null,
+    route.share ? h('span', { className: 'shared-mark', title: t('sharedMark') }, '⇄ ') : null, note.title || t('untitled')),
   preview,
   h('span', { className: 'note-meta' }, h('time', { datetime: note.modifiedAt }, shortDate(note.modifiedAt)),
     folderName(note, route) ? h('span', { className: 'note-folder' }, t('inFolder', { folder: folderName(note, route) })) : null,

@@ -1,7 +1,7 @@
 // Publishing a note to the web (docs/sharing.md §5): a page anyone with its link can read, sealed
 // on this device with a key only the link carries. The dialog publishes, shows the link to copy,
 // updates the page after an edit (at the same link) and takes it down.
-import { api, errorText } from './api.js';
+import { api, errorText, showingFailuresIn } from './api.js';
 import { h, replaceChildren, toast } from './dom.js';
 import { ask } from './ask.js';
 import { longDate, t } from './strings.js';
@@ -15,14 +15,7 @@ export async function showPublishDialog(noteId, flush) {
   dialog.addEventListener('close', () => dialog.remove());
   document.body.append(dialog);
 
-  const run = async (action) => {
-    problem.textContent = '';
-    try {
-      await action();
-    } catch (error) {
-      problem.textContent = errorText(error);
-    }
-  };
+  const run = showingFailuresIn(problem);
   const publish = () => run(async () => {
     await flush();
     show(await api.publishNote(noteId));

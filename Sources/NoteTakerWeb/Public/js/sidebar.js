@@ -1,15 +1,34 @@
 // The sidebar: smart lists, the folder tree with counts (create, rename, move by drag or by
-// the folder dialog, delete) and the tags with counts.
+// the folder dialog, delete), the tags with counts, and the shares (with the folders of the
+// one shown) and invitations.
 import { api, errorText } from './api.js';
 import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
+import { openShareDialog, shareName, shareOrigin } from './share-dialog.js';
 import { currentRoute, navigate, noSearch } from './state.js';
 import { t } from './strings.js';
 
-export const sidebarData = { folders: [], tags: [], counts: {} };
+/** What the sidebar shows; `shareFolders`: the folder tree of the share the page shows. */
+export const sidebarData = { folders: [], tags: [], counts: {}, shares: [], canShare: false, sharesOffline: false, shareFolders: [] };
+
+/** The folders of the place the page shows: the share's, or the account's. */
+export function currentFolders() {
+  return currentRoute().share ? sidebarData.shareFolders : sidebarData.folders;
+}
+
+/** The share the page shows, as listed; `null` in the account's own notes. */
+export function currentShare() {
+  const zone = currentRoute().share;
+  return zone ? sidebarData.shares.find((share) => share.zone === zone) ?? null : null;
+}
+
+/** Whether the page shows a share this account may only view. */
+export function viewOnly() {
+  return currentShare()?.role === 'viewer';
+}
 
 /** Every folder, depth first, with its depth: for menus. */
-export function flatFolders(folders = sidebarData.folders, depth = 0, into = []) {
+export function flatFolders(folders = currentFolders(), depth = 0, into = []) {
   for (const folder of folders) {
     into.push({ folder, depth });
     flatFolders(folder.children, depth + 1, into);
@@ -18,24 +37,42 @@ export function flatFolders(folders = sidebarData.folders, depth = 0, into = [])
 }
 
 export async function refreshSidebar() {
-  const [sidebar, tags] = await Promise.all([api.sidebar(), api.tags()]);
+  const share = currentRoute().share;
+  const [sidebar, tags, shared] = await Promise.all([api.sidebar(), api.tags(), share ? api.sidebar(share).catch(() => null) : null]);
   sidebarData.folders = sidebar.folders;
   sidebarData.tags = tags;
   sidebarData.counts = { all: sidebar.allNotes, pinned: sidebar.pinnedNotes, recent: sidebar.recentNotes, trash: sidebar.trashedNotes };
+  sidebarData.shareFolders = shared?.folders ?? [];
   renderSidebar();
   document.dispatchEvent(new CustomEvent('sidebar-changed'));
 }
 
-function isCurrent(route, view, id = null) {
-  return route.view === view && (id === null || route.id === id);
+/** Lists the shares and invitations again (when they change, not on every edit: it asks the server). */
+export async function refreshShares() {
+  try {
+    const listed = await api.shares();
+    sidebarData.shares = listed.shares;
+    sidebarData.canShare = listed.canShare;
+    sidebarData.sharesOffline = listed.offline;
+  } catch {
+    // No account, or one that cannot share: no shares to show.
+    sidebarData.shares = [];
+    sidebarData.canShare = false;
+  }
+  renderSidebar();
+  document.dispatchEvent(new CustomEvent('sidebar-changed'));
 }
 
-function navLink(label, count, route, view, id = null, extra = {}) {
+function isCurrent(route, view, id = null, share = null) {
+  return route.view === view && (id === null || route.id === id) && (route.share ?? null) === share;
+}
+
+function navLink(label, count, route, view, id = null, extra = {}, share = null) {
   return h('a', {
-    href: '#', 'aria-current': isCurrent(route, view, id) ? 'page' : null,
+    href: '#', 'aria-current': isCurrent(route, view, id, share) ? 'page' : null,
     onclick: (event) => {
       event.preventDefault();
-      navigate({ view, id, note: null, ...noSearch });
+      navigate({ view, id, note: null, share, ...noSearch });
       closeSidebarOnPhone();
     },
     ...extra,
@@ -56,17 +93,71 @@ export function renderSidebar() {
   }
   replaceChildren(document.getElementById('tag-list'), sidebarData.tags.map((tag) =>
     h('li', {}, h('a', {
-      href: '#', 'aria-current': route.view === 'tag' && route.id === tag.name ? 'page' : null,
+      href: '#', 'aria-current': route.view === 'tag' && route.id === tag.name && !route.share ? 'page' : null,
       onclick: (event) => {
         event.preventDefault();
-        navigate({ view: 'tag', id: tag.name, note: null, q: '' });
+        navigate({ view: 'tag', id: tag.name, note: null, q: '', share: null });
         closeSidebarOnPhone();
       },
     }, h('span', { className: 'nav-name', title: `#${tag.name}` }, `#${tag.name}`), h('span', { className: 'count' }, String(tag.noteCount))))));
   if (sidebarData.tags.length === 0) document.getElementById('tag-list').append(h('li', { className: 'hint' }, t('noTags')));
+  renderShares(route);
 }
 
-function folderItem(folder, route) {
+/** The shares: each accepted one a place of its own (its folders under it when shown), each invitation to accept or decline. */
+function renderShares(route) {
+  const { shares, canShare, sharesOffline } = sidebarData;
+  document.getElementById('shares-section').hidden = !canShare && shares.length === 0;
+  const items = shares.map((share) => share.accepted ? shareItem(share, route) : invitationItem(share));
+  if (!items.length) items.push(h('li', { className: 'hint' }, t('noShares')));
+  if (sharesOffline) items.push(h('li', { className: 'hint' }, t('sharesOffline')));
+  replaceChildren(document.getElementById('share-list'), items);
+}
+
+function shareItem(share, route) {
+  const link = navLink(shareName(share), null, route, 'all', null, { title: shareOrigin(share), dataset: { zone: share.zone } }, share.zone);
+  link.prepend(h('span', { className: 'shared-mark', 'aria-hidden': 'true' }, '⇄'));
+  link.append(h('span', { className: 'share-origin' }, shareOrigin(share)));
+  const actions = h('button', {
+    type: 'button', className: 'quiet small folder-actions share-actions', 'aria-label': t('shareActionsFor', { name: shareName(share) }),
+    title: t('shareActions'), onclick: () => openShareDialog({ share }),
+  }, t('folderActionsShort'));
+  const shown = route.share === share.zone;
+  // A shared folder is the one folder at its share's top: its subfolders are listed under the share.
+  const folders = shown ? sidebarData.shareFolders.flatMap((folder) => share.kind === 'folder' ? folder.children : [folder]) : [];
+  return h('li', {}, h('div', { className: 'folder-row' }, h('span', { className: 'folder-toggle-space' }), link, actions),
+    folders.length ? h('ul', { className: 'nav-list' }, folders.map((folder) => folderItem(folder, route, share.zone))) : null);
+}
+
+function invitationItem(share) {
+  const run = async (action) => {
+    try {
+      await action();
+    } catch (error) {
+      toast(errorText(error));
+    }
+  };
+  return h('li', { className: 'invitation', dataset: { zone: share.zone } },
+    h('p', {}, t(share.kind === 'note' ? 'invitationNote' : 'invitationFolder', { user: share.owner })),
+    h('div', { className: 'invitation-buttons' },
+      h('button', {
+        type: 'button', className: 'small accept-share', onclick: () => run(async () => {
+          const done = await api.acceptShare(share.zone);
+          await refreshShares();
+          toast(t('shareAccepted', { name: shareName(done.share ?? share) }));
+          navigate({ view: 'all', id: null, note: null, share: share.zone, ...noSearch });
+        }),
+      }, t('acceptShare')),
+      h('button', {
+        type: 'button', className: 'quiet small decline-share', onclick: () => run(async () => {
+          await api.leaveShare(share.zone);
+          await refreshShares();
+          toast(t('shareDeclined'));
+        }),
+      }, t('declineShare'))));
+}
+
+function folderItem(folder, route, share = null) {
   const link = navLink(folder.name, folder.totalNoteCount, route, 'folder', folder.id, {
     draggable: 'true',
     title: folder.path,
@@ -75,7 +166,7 @@ function folderItem(folder, route) {
       event.dataTransfer.effectAllowed = 'move';
     },
     ...dropTarget(folder.id),
-  });
+  }, share);
   const actions = h('button', {
     type: 'button', className: 'quiet small folder-actions', 'aria-label': t('folderActionsFor', { name: folder.name }),
     title: t('folderActions'), onclick: () => openFolderDialog(folder),
@@ -83,7 +174,7 @@ function folderItem(folder, route) {
   if (!folder.children.length) return h('li', {}, h('div', { className: 'folder-row' }, h('span', { className: 'folder-toggle-space' }), link, actions));
   const collapsed = collapsedFolders().has(folder.id);
   const children = h('ul', { className: 'nav-list', id: `folder-children-${folder.id}`, hidden: collapsed },
-    folder.children.map((child) => folderItem(child, route)));
+    folder.children.map((child) => folderItem(child, route, share)));
   const toggle = h('button', {
     type: 'button', className: 'folder-toggle', 'aria-expanded': String(!collapsed), 'aria-controls': children.id,
     'aria-label': t(collapsed ? 'expandFolder' : 'collapseFolder', { name: folder.name }),
@@ -155,6 +246,7 @@ export function openFolderDialog(folder = null) {
   document.getElementById('folder-name').value = folder ? folder.name : '';
   document.getElementById('folder-error').textContent = '';
   document.getElementById('folder-delete').hidden = !folder;
+  document.getElementById('folder-share').hidden = !folder || !sidebarData.canShare || Boolean(currentRoute().share);
   const parent = document.getElementById('folder-parent');
   const excluded = folder ? new Set(flatFolders([folder]).map(({ folder: f }) => f.id)) : new Set();
   const currentParent = folder ? folder.parentId : (currentRoute().view === 'folder' ? currentRoute().id : null);
@@ -169,6 +261,11 @@ export function setUpFolderDialog() {
   const dialog = document.getElementById('folder-dialog');
   const error = document.getElementById('folder-error');
   document.getElementById('folder-cancel').addEventListener('click', () => dialog.close());
+  document.getElementById('folder-share').addEventListener('click', () => {
+    const folder = editingFolder;
+    dialog.close();
+    if (folder) openShareDialog({ item: { folderId: folder.id }, name: folder.name });
+  });
   document.getElementById('folder-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = document.getElementById('folder-name').value.trim();

@@ -1,5 +1,6 @@
 // What the app shows, kept in the address's hash so that reload, back and forward work:
-// #view=all|pinned|recent|trash|folder|tag|search|settings&id=…&q=…&contains=true&note=…
+// #view=all|pinned|recent|trash|folder|tag|search|settings&id=…&q=…&contains=true&note=…&share=…
+// (`share`: the zone of a share whose notes are shown, rather than the account's own)
 
 const listeners = new Set();
 
@@ -18,12 +19,13 @@ export function currentRoute() {
     pinned: parameters.get('pinned') === 'true',
     contains: parameters.get('contains') === 'true',
     note: (parameters.get('note') ?? '').toLowerCase() || null,
+    share: (parameters.get('share') ?? '').toLowerCase() || null,
   };
 }
 
 export function routeHash(route) {
   const parameters = new URLSearchParams();
-  for (const key of ['view', 'id', 'q', 'tag', 'folder', 'pinned', 'contains', 'note']) {
+  for (const key of ['view', 'id', 'q', 'tag', 'folder', 'pinned', 'contains', 'note', 'share']) {
     const value = route[key];
     if (value && !(key === 'view' && value === 'all')) parameters.set(key, value);
   }
@@ -50,4 +52,4 @@ export function notify(source = 'history') {
   for (const listener of listeners) listener(currentRoute(), source);
 }
 
-window.addEventListener('popstate', () => notify('history'));
+globalThis.window?.addEventListener('popstate', () => notify('history'));
