@@ -118,6 +118,27 @@ extension NoteStore {
         }
     }
 
+    /// How many of the notes `ids` a store of a share this device takes part in holds: notes
+    /// moved into a share (on another device), whose deletion from this store is no loss.
+    package func notesHeldBySharedZones(_ ids: [String]) throws(NoteTakerError) -> Int {
+        let zones = try sharedZones().filter(\.accepted)
+        guard !ids.isEmpty, !zones.isEmpty else { return 0 }
+        var held = Set<String>()
+        for zone in zones {
+            guard let url = sharedZoneStoreURL(zone.zone), FileManager.default.fileExists(atPath: url.path) else { continue }
+            let store = try sharedZoneStore(zone.zone)
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let found = try store.read { db in
+                    try String.fetchAll(db, sql: "SELECT id FROM note WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                        arguments: StatementArguments(chunk))
+                }
+                held.formUnion(found)
+            }
+        }
+        return held.count
+    }
+
     /// The store of shared zone `zone` on this device (made when new).
     public func sharedZoneStore(_ zone: String) throws(NoteTakerError) -> NoteStore {
         guard let url = sharedZoneStoreURL(zone) else { throw .database("A shared folder needs a store on disk.") }

@@ -245,14 +245,15 @@ extension NoteStore {
 
     /// How many notes here the staged changes would delete, and how many notes there are.
     package func stagedDeletions() throws(NoteTakerError) -> (deletions: Int, notes: Int) {
-        try read { db in
-            let deletions = try Int.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT i.recordId) FROM sync_inbox i JOIN note n ON n.id = i.recordId
+        let (deleted, notes) = try read { db in
+            let deleted = try String.fetchAll(db, sql: """
+                SELECT DISTINCT i.recordId FROM sync_inbox i JOIN note n ON n.id = i.recordId
                 WHERE i.recordType = 'note' AND i.deleted = 1
                   AND NOT \(Outbox.waitsSQL(type: "'note'", id: "i.recordId"))
-                """) ?? 0
-            return (deletions, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0)
+                """)
+            return (deleted, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") ?? 0)
         }
+        return (deleted.count - (try notesHeldBySharedZones(deleted)), notes)
     }
 
     /// How many staged changes wait.
