@@ -11,8 +11,12 @@ enum Clock {
 
     /// Milliseconds from `start` until now.
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        milliseconds(ContinuousClock.now - start)
+    }
+
+    /// A duration in milliseconds.
+    static func milliseconds(_ elapsed: Duration) -> Double {
+        Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
     /// The `fraction` percentile (0.5 for the median) of `samples`, nearest rank.

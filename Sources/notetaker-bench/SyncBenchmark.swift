@@ -55,6 +55,8 @@ struct SyncBenchmark {
         progress("Measuring an edit's trip between two watching devices...")
         let pushToken = try await HTTPSyncTransport(server: url, token: nil).register(username: "push", password: Self.password).token
         report.figures += try await measurePush(urls: urls, token: pushToken)
+        progress("Measuring an edit's trip to \(Self.sharedPushMembers) members of a share...")
+        report.figures += try await measureSharedPush(url: url)
         progress("Syncing \(clients) devices at once...")
         report.figures.append(try await measureConcurrentClients(urls: urls))
         return report
@@ -129,13 +131,13 @@ struct SyncBenchmark {
         }
         defer { tasks.forEach { $0.cancel() } }
         let note = try stores[0].createNote(NoteDraft(title: "Travelling note", body: "0"))
-        _ = try await firstValue(stores[1].observeNote(id: note.id)) { $0 != nil }
+        _ = try await Self.firstValue(stores[1].observeNote(id: note.id)) { $0 != nil }
         var samples: [Double] = []
         for index in 1...edits {
             let body = "edit \(index)"
             let start = ContinuousClock.now
             _ = try stores[0].updateNote(id: note.id, body: body)
-            _ = try await firstValue(stores[1].observeNote(id: note.id)) { $0?.body == body }
+            _ = try await Self.firstValue(stores[1].observeNote(id: note.id)) { $0?.body == body }
             samples.append(Clock.milliseconds(since: start))
         }
         let median = Clock.percentile(samples, 0.5)
@@ -184,7 +186,7 @@ struct SyncBenchmark {
             note: String(format: "%d devices pushed %d notes each, then %d more pulled them: %.1f s, through %d node(s)", clients, notesEach, clients, seconds, urls.count))
     }
 
-    private func firstValue<Value: Sendable>(
+    static func firstValue<Value: Sendable>(
         _ stream: AsyncThrowingStream<Value, any Error>, where condition: @escaping @Sendable (Value) -> Bool
     ) async throws -> Value? {
         for try await value in stream where condition(value) { return value }

@@ -25,6 +25,8 @@ public struct NoteStore: Sendable {
     public let sources: StoreSources
     /// An in-memory store's folder of attachment files, removed when its last copy is released.
     private let temporaryFolder: TemporaryFolder?
+    /// The stores of shared zones opened through this one, kept open for its copies to share.
+    let sharedZoneStores = SharedZoneStores()
 
     /// How long a writer waits for another process's write before giving up.
     static let busyTimeout: TimeInterval = 10

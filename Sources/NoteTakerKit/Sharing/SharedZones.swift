@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import NoteTakerSyncProtocol
 
 /// A shared zone this device takes part in (docs/sharing.md §3.6): whose it is, this
@@ -105,6 +106,7 @@ extension NoteStore {
 
     /// Forgets `zone` and its members records (its store is removed by the caller).
     public func forgetSharedZone(_ zone: String) throws(NoteTakerError) {
+        sharedZoneStores.close(zone)
         try write { db in try db.execute(sql: "DELETE FROM shared_zone WHERE zone = ?", arguments: [zone]) }
     }
 
@@ -140,8 +142,33 @@ extension NoteStore {
     }
 
     /// The store of shared zone `zone` on this device (made when new).
+    ///
+    /// Opened once and kept open while this store is: sync, the web app and its live queries
+    /// share one connection pool, so that a change sync writes is seen at once.
     public func sharedZoneStore(_ zone: String) throws(NoteTakerError) -> NoteStore {
         guard let url = sharedZoneStoreURL(zone) else { throw .database("A shared folder needs a store on disk.") }
-        return try NoteStore.open(at: url)
+        // A store another process removed (the share ended there) is opened, made, anew.
+        if let open = sharedZoneStores.store(zone), FileManager.default.fileExists(atPath: url.path) { return open }
+        let store = try NoteStore.open(at: url)
+        sharedZoneStores.keep(store, for: zone)
+        return store
+    }
+}
+
+/// The stores of shared zones a store opened, by zone: kept open and shared by its copies.
+final class SharedZoneStores: Sendable {
+    private let stores = Mutex<[String: NoteStore]>([:])
+
+    func store(_ zone: String) -> NoteStore? {
+        stores.withLock { $0[zone] }
+    }
+
+    func keep(_ store: NoteStore, for zone: String) {
+        stores.withLock { $0[zone] = store }
+    }
+
+    /// Lets go of `zone`'s store (the zone ended here).
+    func close(_ zone: String) {
+        stores.withLock { _ = $0.removeValue(forKey: zone) }
     }
 }

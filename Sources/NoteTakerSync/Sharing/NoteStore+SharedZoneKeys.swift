@@ -33,15 +33,23 @@ extension NoteStore {
     func refreshMembers(of zone: SharedZone, transport: HTTPSyncTransport) async throws(SyncError) -> (SharedZone, ShareMembers) {
         let (account, pairs) = try sharingIdentity()
         guard let zoneId = UUID(uuidString: zone.zone) else { throw .noSuchShare(zone.zone) }
-        let ownerKeys = zone.owner == account ? pairs.identity : try await metIdentity(of: zone.owner, transport: transport)
         let held: [Int: SignedShareMembers]
-        do { held = try sharedZoneMembers(zone.zone) } catch { throw .store(error) }
+        let kept: AccountIdentity?
+        do { (held, kept) = (try sharedZoneMembers(zone.zone), try knownIdentities()[zone.owner]) } catch { throw .store(error) }
         let signed = try await transport.shareMembers(zone: zone.zone)
+        let accepted = held.keys.max().flatMap { held[$0] }
+        // Checked with the owner's keys as this device kept them; when those do not open it
+        // (or none are kept), with the server's, which answers that they changed if they did.
         let members: ShareMembers
-        do {
-            members = try signed.opened(zone: zoneId, owner: zone.owner, ownerKeys: ownerKeys, accepted: held.keys.max().flatMap { held[$0] })
-        } catch {
-            throw .shareRefused(error.reason)
+        if zone.owner != account, let kept, let opened = try? signed.opened(zone: zoneId, owner: zone.owner, ownerKeys: kept, accepted: accepted) {
+            members = opened
+        } else {
+            let ownerKeys = zone.owner == account ? pairs.identity : try await metIdentity(of: zone.owner, transport: transport)
+            do {
+                members = try signed.opened(zone: zoneId, owner: zone.owner, ownerKeys: ownerKeys, accepted: accepted)
+            } catch {
+                throw .shareRefused(error.reason)
+            }
         }
         guard let me = members.member(account) else { throw .noSuchShare(zone.zone) }
         var updated = zone

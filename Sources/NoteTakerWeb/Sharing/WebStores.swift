@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NoteTakerKit
-import Synchronization
 
 /// The stores the web app serves: the account's own, and the store of each share it accepted
 /// (docs/sharing.md §3.6), chosen by a request's `share` query parameter (the share's zone id).
@@ -9,10 +8,9 @@ import Synchronization
 /// The one rule of which store a request reads and changes is here: no `share`, the account's
 /// store; a `share` this account accepted, its store — which a request that changes anything
 /// (any method but GET and HEAD) may use only with the role to edit it.
-final class WebStores: Sendable {
+struct WebStores: Sendable {
     /// The account's own store.
     let account: NoteStore
-    private let opened = Mutex<[String: NoteStore]>([:])
 
     init(account: NoteStore) {
         self.account = account
@@ -38,23 +36,12 @@ final class WebStores: Sendable {
         } catch {
             throw WebAPIError(error)
         }
-        guard let kept, kept.accepted else {
-            // A share that ended here: its store was removed by sync; let go of it too.
-            opened.withLock { _ = $0.removeValue(forKey: zone.lowercased()) }
-            throw WebAPIError(SyncError.noSuchShare(zone))
-        }
+        guard let kept, kept.accepted else { throw WebAPIError(SyncError.noSuchShare(zone)) }
         if changing, !kept.writable { throw WebAPIError(SyncError.viewOnlyShare) }
-        if let store = opened.withLock({ $0[kept.zone] }) { return store }
-        let store: NoteStore
         do {
-            store = try account.sharedZoneStore(kept.zone)
+            return try account.sharedZoneStore(kept.zone)
         } catch {
             throw WebAPIError(error)
-        }
-        return opened.withLock { stores in
-            if let other = stores[kept.zone] { return other }
-            stores[kept.zone] = store
-            return store
         }
     }
 
