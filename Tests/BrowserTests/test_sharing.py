@@ -82,6 +82,7 @@ def test_a_folder_is_shared_accepted_viewed_and_stopped(app, browser, sync_serve
         wait(viewer, lambda d: "share=" in d.current_url and note_titles(d) == ["⇄ Day one"], timeout=30,
              message="the accepted share's notes did not show")
         assert "Shared by ines" in text_of(viewer, "#list-share") and "you can view" in text_of(viewer, "#list-share")
+        assert by_css(viewer, "#new-note").get_attribute("disabled") is not None, "a viewer makes no note in the share"
         viewer.find_element(By.CSS_SELECTOR, "#note-list .note-link").click()
         wait(viewer, lambda d: d.find_elements(By.ID, "view-only-notice"), message="no view-only notice")
         assert by_css(viewer, "#note-title").get_attribute("readonly") is not None

@@ -42,7 +42,7 @@ import Testing
         let attachment = try store.attachFile(at: file, toNote: note.id)
         note = try store.note(id: note.id)
         let share = ShareEntry(
-            zone: UUID().key, owner: "ines", role: .editor, accepted: true, title: "Trip", kind: "folder",
+            zone: UUID().key, owner: "ines", role: .editor, accepted: true, title: "Trip", kind: "folder", root: UUID().key,
             members: [ShareEntry.Member(account: "ines", role: .owner), ShareEntry.Member(account: "bob", role: .editor)])
         let samples: [String: any Encodable] = [
             "NoteSummary": NoteSummaryJSON(note),

@@ -91,11 +91,22 @@ import Testing
                         #expect(try await editor.send(.post, "/api/v1/sync/now").status == .ok)
                         #expect(try await owner.send(.post, "/api/v1/sync/now").status == .ok)
                         #expect(try await owner.send(.get, "/api/v1/notes/\(plan.id)?share=\(zone)").object["body"] as? String == "Train at ten")
+                        // The note's history in the share, with the versions the server kept (through the zone's routes).
+                        for client in [owner, editor] {
+                            let history = try await client.send(.get, "/api/v1/notes/\(plan.id)/versions?share=\(zone)")
+                            #expect(history.status == .ok && history.object["serverProblem"] is NSNull, "\(history.object)")
+                            let versions = history.object["versions"] as? [[String: Any]] ?? []
+                            #expect(versions.contains { $0["title"] as? String == "Day one" }, "\(versions)")
+                        }
 
                         // Cara may read, not change.
                         #expect(try await viewer.send(.post, "/api/v1/shares/\(zone)/accept").status == .ok)
                         #expect(try await Self.titles(viewer, share: zone) == ["Day one"])
                         #expect(try await viewer.send(.get, "/api/v1/notes/\(plan.id)?share=\(zone)").object["body"] as? String == "Train at ten")
+                        // Her device came after the edit: the earlier text is in its history from the server's.
+                        let earlier = try await viewer.send(.get, "/api/v1/notes/\(plan.id)/versions?share=\(zone)").object["versions"] as? [[String: Any]] ?? []
+                        let first = try #require(earlier.last?["version"] as? Int, "no version from the server: \(earlier)")
+                        #expect(try await viewer.send(.get, "/api/v1/notes/\(plan.id)/versions/\(first)?share=\(zone)").object["body"] as? String == "Train at nine")
                         let refused = try await viewer.send(.patch, "/api/v1/notes/\(plan.id)?share=\(zone)", json: ["body": "Mine now"])
                         #expect(refused.status == .forbidden && refused.errorCode == "not_allowed")
                         #expect(try await viewer.send(.post, "/api/v1/notes?share=\(zone)", json: ["title": "Extra"]).status == .forbidden)

@@ -8,10 +8,11 @@ extension NoteStore {
     /// Fetches the versions the server kept of a note and adds those this device lacks to its
     /// history, each once, in time order. Returns how many were added.
     ///
-    /// For an account with end-to-end encryption (`sealing`), each version is opened first; one
-    /// that does not open (changed on the server, or not sealed) is left out.
+    /// For an account with end-to-end encryption, or a shared zone (`sealing`), each version is
+    /// opened first; one that does not open (changed on the server, not sealed, or in a shared
+    /// zone not signed by one who may edit it) is left out.
     @discardableResult
-    public func fetchServerHistory(noteId: UUID, transport: any SyncTransport, sealing: RecordSealing? = nil) async throws(SyncError) -> Int {
+    public func fetchServerHistory(noteId: UUID, transport: any SyncTransport, sealing: (any RecordSealer)? = nil) async throws(SyncError) -> Int {
         var versions = try await transport.recordVersions(noteId)
         if let sealing {
             versions = versions.compactMap { version in

@@ -16,6 +16,8 @@ public struct ShareEntry: Sendable, Equatable, Encodable {
     public var title: String
     /// What was shared: `folder` or `note`.
     public var kind: String
+    /// The shared folder's or note's id.
+    public var root: String
     /// The members and their roles, as the newest members record this device accepted says.
     public var members: [Member]
 
@@ -34,9 +36,11 @@ public struct ShareEntry: Sendable, Equatable, Encodable {
     }
 
     /// Describes a share.
-    public init(zone: String, owner: String, role: ShareMembers.Role, accepted: Bool, title: String, kind: String, members: [Member]) {
+    public init(
+        zone: String, owner: String, role: ShareMembers.Role, accepted: Bool, title: String, kind: String, root: String, members: [Member]
+    ) {
         (self.zone, self.owner, self.role, self.accepted) = (zone, owner, role, accepted)
-        (self.title, self.kind, self.members) = (title, kind, members)
+        (self.title, self.kind, self.root, self.members) = (title, kind, root, members)
     }
 }
 
@@ -192,7 +196,7 @@ extension NoteStore {
         let newest = (try? sharedZoneMembers(zone)).flatMap { held in held.keys.max().flatMap { held[$0]?.decoded() } }
         return ShareEntry(
             zone: zone, owner: owner, role: role, accepted: accepted, title: kept?.title ?? "",
-            kind: kept?.root.kind ?? newest?.root.kind ?? "folder",
+            kind: kept?.root.kind ?? newest?.root.kind ?? "folder", root: kept?.root.id ?? newest?.root.id ?? "",
             members: newest?.members.map { ShareEntry.Member(account: $0.account, role: $0.role) } ?? [])
     }
 

@@ -47,7 +47,11 @@ struct HistoryRoutes {
             let id = try context.identifier()
             let history: (versions: [NoteVersion], serverProblem: SyncError?)
             do throws(NoteTakerError) {
-                history = try await store.completeHistory(noteId: id)
+                if let share = request.uri.form("share") {
+                    history = try await stores.account.completeSharedHistory(zone: share.lowercased(), noteId: id)
+                } else {
+                    history = try await store.completeHistory(noteId: id)
+                }
             } catch {
                 throw WebAPIError(error)
             }

@@ -679,8 +679,10 @@ async function discardIfLeftEmpty({ keepalive = false } = {}) {
 
 export async function newNote() {
   const route = currentRoute();
+  // In a shared folder's own list, a new note goes into the shared folder.
+  const share = currentShare();
   const draft = {
-    folderId: route.view === 'folder' ? route.id : undefined,
+    folderId: route.view === 'folder' ? route.id : (share?.kind === 'folder' && share.root ? share.root : undefined),
     tags: route.view === 'tag' ? [route.id] : undefined,
     isPinned: route.view === 'pinned' || undefined,
   };

@@ -81,6 +81,9 @@ function navLink(label, count, route, view, id = null, extra = {}, share = null)
 
 export function renderSidebar() {
   const route = currentRoute();
+  // A share this account may only view takes no new notes or folders.
+  document.getElementById('new-note').disabled = viewOnly();
+  document.getElementById('new-folder').disabled = viewOnly();
   const { counts } = sidebarData;
   replaceChildren(document.getElementById('smart-lists'),
     h('li', {}, navLink(t('allNotes'), counts.all ?? 0, route, 'all', null, dropTarget(null))),
@@ -249,7 +252,9 @@ export function openFolderDialog(folder = null) {
   document.getElementById('folder-share').hidden = !folder || !sidebarData.canShare || Boolean(currentRoute().share);
   const parent = document.getElementById('folder-parent');
   const excluded = folder ? new Set(flatFolders([folder]).map(({ folder: f }) => f.id)) : new Set();
-  const currentParent = folder ? folder.parentId : (currentRoute().view === 'folder' ? currentRoute().id : null);
+  const share = currentShare();
+  const currentParent = folder ? folder.parentId
+    : (currentRoute().view === 'folder' ? currentRoute().id : (share?.kind === 'folder' ? share.root : null));
   replaceChildren(parent, h('option', { value: '' }, t('topLevel')),
     flatFolders().filter(({ folder: f }) => !excluded.has(f.id)).map(({ folder: f, depth }) =>
       h('option', { value: f.id, selected: f.id === currentParent }, `${'\u2003'.repeat(depth)}${f.name}`)));
