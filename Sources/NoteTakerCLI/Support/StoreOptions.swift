@@ -32,17 +32,32 @@ package struct StoreOptions: ParsableArguments {
         return try Self.sharedStore(shared, of: opened, writing: false)
     }
 
-    /// The store of the accepted share `name` names (its title, its id or an id prefix of 4
-    /// characters or more) among those of `store`; ``SyncError/viewOnlyShare`` for a command
-    /// that changes it when this account may only view it.
+    /// The store of the accepted share `name` names among those of `store`;
+    /// ``SyncError/viewOnlyShare`` for a command that changes it when this account may only
+    /// view it.
     private static func sharedStore(_ name: String, of store: NoteStore, writing: Bool) throws -> NoteStore {
+        let zone = try share(name, of: store)
+        if writing, !zone.writable { throw SyncError.viewOnlyShare }
+        return try store.sharedZoneStore(zone.zone)
+    }
+
+    /// The accepted share `name` names (its title, its id or an id prefix of 4 characters or
+    /// more) among those of `store`.
+    private static func share(_ name: String, of store: NoteStore) throws -> SharedZone {
         let wanted = name.lowercased()
         let zones = try store.sharedZones().filter(\.accepted)
         var matches = zones.filter { $0.zone == wanted || $0.title.lowercased() == wanted }
         if matches.isEmpty, wanted.count >= 4 { matches = zones.filter { $0.zone.hasPrefix(wanted) } }
         guard matches.count == 1 else { throw CommandError(matches.isEmpty ? "shareNotFound" : "shareAmbiguous", ["share": name]) }
-        if writing, !matches[0].writable { throw SyncError.viewOnlyShare }
-        return try store.sharedZoneStore(matches[0].zone)
+        return matches[0]
+    }
+
+    /// With `--shared`, the account's own store and the share's zone, for what goes through the
+    /// account (a share's history on the server); `nil` without it.
+    package func accountAndShare() throws -> (account: NoteStore, zone: String)? {
+        guard let shared else { return nil }
+        let account = try NoteStore.open(at: location)
+        return (account, try Self.share(shared, of: account).zone)
     }
 
     private var location: URL {

@@ -32,7 +32,11 @@ struct HistoryListCommand: AsyncParsableCommand {
         // With sync set up, the server's versions of the note are fetched and kept here.
         if (try? store.syncTransport()) != nil { store = try storeOptions.open() }
         let current = try store.note(id: try note.resolve(in: store))
-        let (versions, serverProblem) = try await store.completeHistory(noteId: current.id)
+        let (versions, serverProblem) = if let (account, zone) = try storeOptions.accountAndShare() {
+            try await account.completeSharedHistory(zone: zone, noteId: current.id)
+        } else {
+            try await store.completeHistory(noteId: current.id)
+        }
         if let serverProblem { Terminal.printNotice(Words.text("historyLocalOnly", ["reason": Words.message(for: serverProblem) ?? "\(serverProblem)"])) }
         if output.json { return try JSONOutput.print(versions) }
         if versions.isEmpty { return print(Words.text("noEarlierVersions", ["title": TextOutput.title(current.title)])) }

@@ -22,7 +22,8 @@ public struct SharedZoneSync: Sendable {
 /// checked with the zone's keys (``ZoneRecordSealing``) and sent through the zone's routes.
 extension NoteStore {
     /// The zone's store, following the zone's account on this store's server: its records go
-    /// up sealed, its tags' ids keyed by the zone's id key so that every member agrees on them.
+    /// up sealed, its tags' ids keyed by the zone's id key so that every member agrees on them,
+    /// its versions named with this device's name.
     func preparedZoneStore(_ zone: String, idKey: SymmetricKey?) throws(SyncError) -> NoteStore {
         let (settings, certificates): (SyncSettings, String?)
         do { (settings, certificates) = (try syncSettings(), try syncTrustedCertificatesPEM()) } catch { throw .store(error) }
@@ -33,6 +34,8 @@ extension NoteStore {
                 serverURL: server, username: username, allowInsecure: settings.allowInsecure, trustedCertificatesPEM: certificates,
                 identity: idKey.map(KeyedIdentity.init(idKey:)))
             try store.setMergePolicy(settings.mergePolicy)
+            // The versions written here name this device as the account's own notes do.
+            try store.setDeviceName(settings.deviceName)
             return store
         } catch {
             throw .store(error)
