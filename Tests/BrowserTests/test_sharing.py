@@ -102,6 +102,17 @@ def test_a_folder_is_shared_accepted_viewed_and_stopped(app, browser, sync_serve
     wait(browser, lambda d: "Train at ten" in by_css(d, "#note-body").get_attribute("value"), timeout=60,
          message="Bob's edit did not reach Ines's open note")
 
+    # Trashed in the share, the note is in the share's own Trash, and restored from there.
+    click(browser, "#trash-note")
+    wait(browser, lambda d: "Trash" in by_css(d, "#share-list").text, message="no Trash under the shown share")
+    wait(browser, lambda d: by_css(d, "#share-list .share-trash .count").text == "1", message="the share's trash does not count the note")
+    click(browser, "#share-list .share-trash a")
+    wait(browser, lambda d: note_titles(d) == ["⇄ Day one"], message="the share's trash does not list the note")
+    assert "share=" in browser.current_url
+    click(browser, "#note-list .note-link")
+    browser.find_element(By.XPATH, "//div[contains(@class,'note-actions')]//button[text()='Restore']").click()
+    wait(browser, lambda d: by_css(d, "#share-list .share-trash .count").text == "0", message="the note was not restored")
+
     # Ines stops sharing: the folder is hers again, and the note with Bob's edit in it.
     open_dialog_of_share(browser)
     click(browser, "#share-end")

@@ -8,8 +8,8 @@ import { openShareDialog, shareName, shareOrigin } from './share-dialog.js';
 import { currentRoute, navigate, noSearch } from './state.js';
 import { t } from './strings.js';
 
-/** What the sidebar shows; `shareFolders`: the folder tree of the share the page shows. */
-export const sidebarData = { folders: [], tags: [], counts: {}, shares: [], canShare: false, sharesOffline: false, shareFolders: [] };
+/** What the sidebar shows; `shareFolders` and `shareTrash`: the folder tree and the count in the trash of the share the page shows. */
+export const sidebarData = { folders: [], tags: [], counts: {}, shares: [], canShare: false, sharesOffline: false, shareFolders: [], shareTrash: 0 };
 
 /** The folders of the place the page shows: the share's, or the account's. */
 export function currentFolders() {
@@ -43,6 +43,7 @@ export async function refreshSidebar() {
   sidebarData.tags = tags;
   sidebarData.counts = { all: sidebar.allNotes, pinned: sidebar.pinnedNotes, recent: sidebar.recentNotes, trash: sidebar.trashedNotes };
   sidebarData.shareFolders = shared?.folders ?? [];
+  sidebarData.shareTrash = shared?.trashedNotes ?? 0;
   renderSidebar();
   document.dispatchEvent(new CustomEvent('sidebar-changed'));
 }
@@ -128,8 +129,10 @@ function shareItem(share, route) {
   const shown = route.share === share.zone;
   // A shared folder is the one folder at its share's top: its subfolders are listed under the share.
   const folders = shown ? sidebarData.shareFolders.flatMap((folder) => share.kind === 'folder' ? folder.children : [folder]) : [];
+  // The share's own trash: its notes trashed by any member, restored from there.
+  const trash = shown ? h('li', { className: 'share-trash' }, navLink(t('trash'), sidebarData.shareTrash, route, 'trash', null, {}, share.zone)) : null;
   return h('li', {}, h('div', { className: 'folder-row' }, h('span', { className: 'folder-toggle-space' }), link, actions),
-    folders.length ? h('ul', { className: 'nav-list' }, folders.map((folder) => folderItem(folder, route, share.zone))) : null);
+    shown ? h('ul', { className: 'nav-list' }, folders.map((folder) => folderItem(folder, route, share.zone)), trash) : null);
 }
 
 function invitationItem(share) {
