@@ -113,8 +113,13 @@ import Testing
                         #expect(try await viewer.send(.delete, "/api/v1/notes/\(plan.id)?share=\(zone)").status == .forbidden)
                         #expect(try await viewer.send(.get, "/api/v1/notes/\(plan.id)?share=\(zone)").object["body"] as? String == "Train at ten")
                         #expect(try await viewer.send(.put, "/api/v1/shares/\(zone)/members/bob", json: ["role": "viewer"]).status == .forbidden)
-                        // A share this account has no part in answers 404.
+                        // A share this account has no part in answers 404; a share that is no id, 400; nothing changes.
+                        let viewed = try cara.snapshot()
                         #expect(try await viewer.send(.get, "/api/v1/notes?share=\(UUID().uuidString)").errorCode == "no_such_share")
+                        #expect(try await viewer.send(.post, "/api/v1/notes?share=trip", json: ["title": "Stray"]).status == .badRequest)
+                        #expect(try await viewer.send(.post, "/api/v1/notes?share=", json: ["title": "Stray"]).status == .badRequest)
+                        #expect(try await viewer.send(.post, "/api/v1/shares/not-a-zone/accept").errorCode == "no_such_share")
+                        #expect(try cara.snapshot() == viewed)
 
                         // Ines makes Cara an editor, then removes her: Cara's devices drop the share.
                         let promoted = try await owner.send(.put, "/api/v1/shares/\(zone)/members/cara", json: ["role": "editor"])
