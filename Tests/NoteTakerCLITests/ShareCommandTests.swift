@@ -67,4 +67,39 @@ struct ShareCommandTests {
         #expect(try ines.ok(["list", "--folder", "Trip"]).contains("Plan"))
         #expect(try bob.ok(["sync"]).contains("this share ended here"))
     }
+
+    @Test("share move: a note of one's own into a shared folder, then out again with --private; mistakes change nothing")
+    func moveInAndOut() throws {
+        let server = try ServerProcess()
+        let (ines, bob) = (CLIRunner(), CLIRunner())
+        for (runner, name) in [(ines, "ines"), (bob, "bob")] {
+            try runner.ok(["account", "register", "--server", server.url.absoluteString, "--user", name, "--password-stdin"], stdin: "correct horse battery\n")
+        }
+        try ines.ok(["folder", "new", "Trip"])
+        try ines.ok(["share", "Trip", "--with", "bob"])
+        try bob.ok(["share", "accept", "ines"])
+        let id = try ines.ok(["new", "Packing", "--body", "Boots", "--tag", "travel"]).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let nowhere = try ines.run(["share", "move", id])
+        #expect(nowhere.status == 2 && nowhere.stderr.contains("--to SHARE, or --private"), "\(nowhere.stderr)")
+        let noShare = try ines.run(["share", "move", id, "--to", "Holidays"])
+        #expect(noShare.status == 1 && noShare.stderr.contains("No share \"Holidays\""), "\(noShare.stderr)")
+        let noFolder = try ines.run(["share", "move", id, "--to", "Trip", "--folder", "Days"])
+        #expect(noFolder.status == 1, "\(noFolder.stderr)")
+        #expect(try ines.ok(["show", id]).contains("Boots"), "nothing moved")
+
+        let moved = try ines.ok(["share", "move", id, "--to", "Trip"])
+        #expect(moved.contains("Moved “Packing” into “Trip”"), "\(moved)")
+        #expect(!(try ines.ok(["list"]).contains("Packing")))
+        try bob.ok(["sync"])
+        let shown = try bob.ok(["show", id, "--shared", "Trip"])
+        #expect(shown.contains("Boots") && shown.contains("travel"), "\(shown)")
+
+        let back = try #require(try ines.run(["share", "move", id, "--shared", "Trip", "--private", "--json"]).json() as? [String: Any])
+        #expect(back["id"] as? String == id && back["share"] == nil)
+        #expect(try ines.ok(["show", id]).contains("Boots"))
+        try bob.ok(["sync"])
+        let gone = try bob.run(["show", id, "--shared", "Trip"])
+        #expect(gone.status == 1, "the note left the share: \(gone.stdout)")
+    }
 }

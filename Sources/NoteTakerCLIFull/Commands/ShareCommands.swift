@@ -17,7 +17,7 @@ struct ShareCommand: ParsableCommand {
             (notetaker share accept), and read or change its notes with --shared NAME: notetaker list --shared Trip.
             """,
         subcommands: [ShareAddCommand.self, ShareListCommand.self, ShareAcceptCommand.self, ShareRoleCommand.self,
-                      ShareRemoveCommand.self, ShareLeaveCommand.self],
+                      ShareRemoveCommand.self, ShareLeaveCommand.self, ShareMoveCommand.self],
         defaultSubcommand: ShareAddCommand.self)
 
     /// A role as people read it.

@@ -28,15 +28,7 @@ struct SyncNowCommand: AsyncParsableCommand {
         let interactive = isatty(STDERR_FILENO) == 1 && !output.json
         let engine = try SyncSetup.engine(for: store, transport: transport, allowMassDeletion: yes, showProgress: interactive && !watch)
         if watch { return try await watchForever(store: store, engine: engine, transport: transport) }
-        // The shares first: a note moved into one on another device is then held here when
-        // its deletion from the account's own notes comes down.
-        var zones: [SharedZoneSync] = []
-        switch await store.syncShares(transport: transport, allowMassDeletion: yes) {
-        case .success(let synced)?: zones = synced
-        case .failure(let error)?: Terminal.printNotice(Words.text("sharesNotSynced", ["reason": error.message]))
-        case nil: break
-        }
-        let report = try await engine.sync()
+        let (report, zones) = try await Self.syncOnce(store: store, engine: engine, transport: transport, allowMassDeletion: yes)
         if interactive { ProgressLine().finish() }
         if output.json { return try JSONOutput.print(report) }
         print(Self.describe(report))
@@ -47,6 +39,21 @@ struct SyncNowCommand: AsyncParsableCommand {
         if !summary.failures.isEmpty { print(Words.text("syncedFailures", ["count": summary.failures.count])) }
         if !summary.held.isEmpty { print(Words.text("syncedHeld", ["count": summary.held.count])) }
         if report.serverRestored, let notice = summary.restoredServer { print(SyncStatusCommand.restoredPhrase(notice)) }
+    }
+
+    /// One cycle: the shares first (a note moved into one on another device is then held here
+    /// when its deletion from the account's own notes comes down), then the account's own
+    /// notes. The shares failing is told, and does not stop the rest.
+    static func syncOnce(
+        store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport, allowMassDeletion: Bool
+    ) async throws -> (SyncReport, [SharedZoneSync]) {
+        var zones: [SharedZoneSync] = []
+        switch await store.syncShares(transport: transport, allowMassDeletion: allowMassDeletion) {
+        case .success(let synced)?: zones = synced
+        case .failure(let error)?: Terminal.printNotice(Words.text("sharesNotSynced", ["reason": error.message]))
+        case nil: break
+        }
+        return (try await engine.sync(), zones)
     }
 
     private func watchForever(store: NoteStore, engine: SyncEngine, transport: HTTPSyncTransport) async throws {

@@ -79,6 +79,11 @@ public enum SyncError: Error, Sendable, Equatable {
     case memberKeysChanged(String)
     /// This account may view the shared folder, not change it.
     case viewOnlyShare
+    /// The note moved out of a share is the share itself (a note shared alone): it is made
+    /// private by stopping the share (or leaving it).
+    case sharedNoteItself
+    /// A note moved into a share that is a single note: only a shared folder takes notes in.
+    case intoSharedNote
 
     /// Why an account cannot be encrypted as asked.
     public enum CannotEncrypt: Sendable, Equatable {
@@ -140,6 +145,8 @@ extension SyncError: WordedError, CustomStringConvertible {
         case .notShareOwner: Wording("syncNotShareOwner")
         case .memberKeysChanged(let account): Wording("syncMemberKeysChanged", ["account": account])
         case .viewOnlyShare: Wording("syncViewOnlyShare")
+        case .sharedNoteItself: Wording("syncSharedNoteItself")
+        case .intoSharedNote: Wording("syncIntoSharedNote")
         }
     }
 

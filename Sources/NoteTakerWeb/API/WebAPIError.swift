@@ -104,6 +104,8 @@ public struct WebAPIError: Error, Sendable, Equatable {
             self.init(.forbidden, "not_allowed", error)
         case .memberKeysChanged:
             self.init(.conflict, "keys_changed", error)
+        case .sharedNoteItself, .intoSharedNote:
+            self.init(.conflict, "not_movable", error)
         case .encryptionDowngraded, .keysRefused, .shareRefused:
             self.init(.badGateway, "server_refused", error)
         case .server(let code, let message) where code == "notFound":

@@ -9,10 +9,27 @@ import NoteTakerSyncProtocol
 /// invitations, sharing, accepting, leaving, members and roles, and the safety number of this
 /// account with another.
 ///
-/// A share's notes are read and changed through the note routes with `?share=` (``WebStores``).
+/// A share's notes are read and changed through the note routes with `?share=` (``WebStores``);
+/// `POST /api/v1/notes/{id}/move` moves a note into a share, out of one, or between two.
 struct ShareRoutes {
     let store: NoteStore
     let sync: WebSync
+
+    /// The body of `POST /notes/{id}/move` (the note is where `?share=` says): the share it
+    /// goes to (`null`: this account's own notes), and the folder there (`null`: the shared
+    /// folder's top, or no folder).
+    struct NoteMove: Decodable {
+        var toShare: String?
+        var folderId: UUID?
+    }
+
+    /// The answer of `POST /notes/{id}/move`: the note where it now is, and how the sync that
+    /// sent the move went.
+    struct NoteMovedJSON: Encodable {
+        var note: NoteJSON
+        @Nullable var share: String?
+        @Nullable var syncProblem: String?
+    }
 
     /// The body of `POST /shares`: a folder or a note, and whom to share it with.
     struct NewShare: Decodable {
@@ -113,6 +130,9 @@ struct ShareRoutes {
             }
             return try JSON.response(try await entry(zone))
         }
+        router.post("/api/v1/notes/:id/move") { request, context in
+            try JSON.response(try await move(request, context))
+        }
         router.get("/api/v1/identities/:account") { _, context in
             try JSON.response(try await identity(context, confirming: false))
         }
@@ -129,6 +149,27 @@ struct ShareRoutes {
         var problem: String?
         if case .failure(let error) = done.result { problem = error.message(in: language) }
         return ShareChangeJSON(zone: done.zone.zone, share: share, keptPrivately: done.keptPrivately, syncProblem: problem)
+    }
+
+    /// Moves a note as ``NoteMove`` asks, then syncs (the shares first), so that it reaches
+    /// the share's members, or leaves them, at once.
+    private func move(_ request: Request, _ context: BasicRequestContext) async throws(WebAPIError) -> NoteMovedJSON {
+        let id = try context.identifier()
+        let moving = try await JSON.decode(NoteMove.self, from: request)
+        let from = try Self.shareParameter(request.uri.form("share"), name: "share")
+        let to = try Self.shareParameter(moving.toShare, name: "toShare")
+        let note = try await sharing { () async throws(SyncError) in try await store.moveNote(id, from: from, to: to, folder: moving.folderId) }
+        let target = try to.map { zone throws(WebAPIError) in try sync.stores.store(ofShare: zone, changing: false) } ?? store
+        var problem: String?
+        do { try await sync.syncNow() } catch { problem = error.message(in: request.language) }
+        return NoteMovedJSON(note: try NoteJSON(note, store: target), share: to, syncProblem: problem)
+    }
+
+    /// A share's id given as `name`, lowercased; 400 when it is not one.
+    private static func shareParameter(_ text: String?, name: String) throws(WebAPIError) -> String? {
+        guard let text else { return nil }
+        guard UUID(uuidString: text) != nil else { throw .invalid("'\(name)' must be a share's id like 3f2a…, given '\(text)'. Nothing was moved.") }
+        return text.lowercased()
     }
 
     private func entry(_ zone: String) async throws(WebAPIError) -> ShareEntry {
