@@ -121,3 +121,54 @@ def test_a_folder_is_shared_accepted_viewed_and_stopped(app, browser, sync_serve
     assert "share=" not in browser.current_url
     assert app.cli_json("show", note)["body"] == "Train at ten"
     assert page_errors(browser) == []
+
+
+def drop_note_on(browser, note, target):
+    """Drops note `note` on element `target` as a drag from the list does (the browser's own
+    drag cannot be driven by WebDriver)."""
+    browser.execute_script("""
+        const [note, target] = arguments;
+        const data = new DataTransfer();
+        data.setData('application/x-notetaker-note', note);
+        for (const type of ['dragover', 'drop']) {
+          target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        }
+    """, note, target)
+
+
+def test_a_note_moves_into_a_shared_folder_and_out_again(app, browser, sync_server, tmp_path):
+    register(app, sync_server, "ines")
+    app.cli("folder", "new", "Trip")
+    note = app.new_note("Packing", "Boots", "--tag", "travel")
+    bob = App(tmp_path / "bob")
+    bob.directory.mkdir()
+    register(bob, sync_server, "bob")
+    app.cli("share", "Trip", "--with", "bob")
+    bob.cli("share", "accept", "ines")
+    app.start()
+    open_app(browser, app, f"#note={note}")
+    wait(browser, lambda d: "Boots" in by_css(d, "#note-body").get_attribute("value"), message="the note did not open")
+
+    # The folder menu offers the shared folder; chosen, the note moves there and the page follows it.
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#note-folder optgroup option[value^="share:"]'), timeout=30,
+         message="the folder menu offers no shared folder")
+    group = by_css(browser, '#note-folder optgroup')
+    assert group.get_attribute("label") == "Move into a shared folder" and group.text.strip() == "Trip"
+    wait(browser, lambda d: Select(by_css(d, "#note-folder")).select_by_visible_text("Trip") or True, message="cannot choose Trip")
+    wait(browser, lambda d: "Note moved into “Trip”" in text_of(d, "#toast"), timeout=30, message="no word of the move")
+    wait(browser, lambda d: "share=" in d.current_url and "Boots" in by_css(d, "#note-body").get_attribute("value"),
+         message="the page did not follow the note into the share")
+    wait(browser, lambda d: note_titles(d) == ["⇄ Packing"], message="the share does not list the note")
+    assert "Packing" not in app.cli("list")
+    bob.cli("sync")
+    assert "Boots" in bob.cli("show", note, "--shared", "Trip")
+
+    # Dropped on "All notes", it leaves the share and is Ines's own again; Bob's next sync drops it.
+    all_notes = browser.find_element(By.XPATH, "//ul[@id='smart-lists']//a[.//span[text()='All notes']]")
+    drop_note_on(browser, note, all_notes)
+    wait(browser, lambda d: "Note moved to your own notes" in text_of(d, "#toast"), timeout=30, message="no word of the move out")
+    wait(browser, lambda d: "share=" not in d.current_url, message="the page did not follow the note out")
+    assert app.cli_json("show", note)["body"] == "Boots"
+    bob.cli("sync")
+    assert "Packing" not in bob.cli("list", "--shared", "Trip")
+    assert page_errors(browser) == []

@@ -78,6 +78,7 @@ export const api = {
   note: (id) => call('GET', `/notes/${id}`),
   createNote: (note) => call('POST', '/notes', note),
   updateNote: (id, changes, options) => call('PATCH', `/notes/${id}`, changes, options),
+  moveNote: (id, place) => call('POST', `/notes/${id}/move`, place),
   versions: (id) => call('GET', `/notes/${id}/versions`),
   version: (id, version) => call('GET', `/notes/${id}/versions/${version}`),
   restoreVersion: (id, version) => call('POST', `/notes/${id}/versions/${version}/restore`),

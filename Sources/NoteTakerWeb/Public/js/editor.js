@@ -18,6 +18,7 @@ import { syncConfigured, syncView } from './syncstatus.js';
 import { renderConflict } from './conflict.js';
 import { refreshHistory, showHistory } from './history.js';
 import { noteMenu } from './note-menu.js';
+import { moveNoteTo, placeOf, placeOptions } from './note-place.js';
 import { clearMatchHighlight, highlightMatches, markMatches, searchTerms } from './highlight.js';
 
 const draftKey = (id) => `notetaker.draft.${id}`;
@@ -273,9 +274,10 @@ function renderToolbar(body) {
 
 function renderActions(note) {
   const trashed = Boolean(note.trashedAt);
-  const folderSelect = h('select', { id: 'note-folder', 'aria-label': t('moveToFolder'), disabled: trashed, onchange: (event) => saveMeta({ folderId: event.target.value || null }, t('noteMoved')) },
+  const folderSelect = h('select', { id: 'note-folder', 'aria-label': t('moveToFolder'), disabled: trashed, onchange: (event) => changeFolder(event.target.value) },
     h('option', { value: '' }, t('noFolder')),
-    flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === note.folderId }, `${'\u2003'.repeat(depth)}${folder.name}`)));
+    flatFolders().map(({ folder, depth }) => h('option', { value: folder.id, selected: folder.id === note.folderId }, `${'\u2003'.repeat(depth)}${folder.name}`)),
+    placeOptions());
   const back = h('button', { type: 'button', className: 'quiet back-button', onclick: () => navigate({ note: null }) }, t('backToList'));
   const historyToggle = h('button', { type: 'button', id: 'history-toggle', className: 'quiet', 'aria-pressed': String(!editor.elements.history.hidden), 'aria-controls': 'history-panel', onclick: toggleHistory }, t('history'));
   if (viewOnly()) {
@@ -486,6 +488,19 @@ function restoreDraft(note) {
   editor.cycle.type(draft.base ?? baseOf(note));
   changed();
   toast(t('draftRestored'));
+}
+
+/** The folder menu's choice: a folder where the note is, or a place elsewhere (``placeOf``). */
+async function changeFolder(value) {
+  const place = placeOf(value);
+  if (!place) return saveMeta({ folderId: value || null }, t('noteMoved'));
+  try {
+    await flush();
+    await moveNoteTo(editor.note.id, place);
+  } catch (error) {
+    toast(errorText(error));
+    renderActions(editor.note);
+  }
 }
 
 async function saveMeta(changes, message) {

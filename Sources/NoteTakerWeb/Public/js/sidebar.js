@@ -4,6 +4,7 @@
 import { api, errorText } from './api.js';
 import { ask } from './ask.js';
 import { h, replaceChildren, toast } from './dom.js';
+import { movableShares, moveNoteTo } from './note-place.js';
 import { openShareDialog, shareName, shareOrigin } from './share-dialog.js';
 import { currentRoute, navigate, noSearch } from './state.js';
 import { t } from './strings.js';
@@ -119,7 +120,9 @@ function renderShares(route) {
 }
 
 function shareItem(share, route) {
-  const link = navLink(shareName(share), null, route, 'all', null, { title: shareOrigin(share), dataset: { zone: share.zone } }, share.zone);
+  // A note dropped on a shared folder goes to its top.
+  const drop = share.kind === 'folder' ? dropTarget(share.root, share.zone) : {};
+  const link = navLink(shareName(share), null, route, 'all', null, { title: shareOrigin(share), dataset: { zone: share.zone }, ...drop }, share.zone);
   link.prepend(h('span', { className: 'shared-mark', 'aria-hidden': 'true' }, '⇄'));
   link.append(h('span', { className: 'share-origin' }, shareOrigin(share)));
   const actions = h('button', {
@@ -171,7 +174,7 @@ function folderItem(folder, route, share = null) {
       event.dataTransfer.setData('application/x-notetaker-folder', folder.id);
       event.dataTransfer.effectAllowed = 'move';
     },
-    ...dropTarget(folder.id),
+    ...dropTarget(folder.id, share),
   }, share);
   const actions = h('button', {
     type: 'button', className: 'quiet small folder-actions', 'aria-label': t('folderActionsFor', { name: folder.name }),
@@ -206,12 +209,19 @@ function setCollapsed(id, collapsed) {
   document.querySelector(`[aria-controls="folder-children-${id}"]`)?.focus();
 }
 
-/** Lets notes and folders be dropped on a folder (or on "All notes", which unfiles). */
-function dropTarget(folderId) {
+/**
+ * Lets notes and folders be dropped on a folder (or on "All notes", which unfiles) of the
+ * account's own notes or of share `share`. A note dropped in another place than the one shown
+ * moves there (into a share, or out of one); folders move only within one place.
+ */
+function dropTarget(folderId, share = null) {
+  const elsewhere = () => (currentRoute().share ?? null) !== share;
   return {
     ondragover: (event) => {
       const types = event.dataTransfer.types;
-      if (types.includes('application/x-notetaker-note') || (folderId !== undefined && types.includes('application/x-notetaker-folder'))) {
+      const note = types.includes('application/x-notetaker-note')
+        && (!elsewhere() || (!viewOnly() && (!share || movableShares().some((candidate) => candidate.zone === share))));
+      if (note || (folderId !== undefined && !elsewhere() && types.includes('application/x-notetaker-folder'))) {
         event.preventDefault();
         event.currentTarget.classList.add('drop-target');
       }
@@ -223,10 +233,12 @@ function dropTarget(folderId) {
       const noteId = event.dataTransfer.getData('application/x-notetaker-note');
       const movedFolder = event.dataTransfer.getData('application/x-notetaker-folder');
       try {
-        if (noteId) {
+        if (noteId && elsewhere()) {
+          await moveNoteTo(noteId, { toShare: share, folderId });
+        } else if (noteId) {
           await api.updateNote(noteId, { folderId });
           toast(t('noteMoved'));
-        } else if (movedFolder && movedFolder !== folderId) {
+        } else if (movedFolder && movedFolder !== folderId && !elsewhere()) {
           await api.updateFolder(movedFolder, { parentId: folderId });
           toast(t('folderMoved'));
         }
