@@ -89,3 +89,46 @@ public struct ResealedVersion: Sendable, Hashable, Codable {
         self.fields = fields
     }
 }
+
+/// The body of `POST /v1/records/{id}/versions` (and of a shared zone's
+/// `POST /v1/zones/{zone}/records/{id}/versions`): earlier versions of a note that moved into
+/// this zone from another (docs/sharing.md §3.5), sealed for this zone as its records are, for
+/// the server to keep with the versions it keeps of the note itself.
+public struct MovedVersions: Sendable, Hashable, Codable {
+    /// The versions, in any order.
+    public var versions: [MovedVersion]
+
+    /// Describes the versions to keep.
+    public init(versions: [MovedVersion]) {
+        self.versions = versions
+    }
+
+    /// The most versions one request carries.
+    public static let maximumCount = 100
+}
+
+/// One earlier version of a note that moved into a zone.
+public struct MovedVersion: Sendable, Hashable, Codable {
+    /// When a later version replaced it (seconds since 1970), as the history it comes from says.
+    public var replacedAt: Double
+    /// Its fields (`title`, `body`, `modifiedAt`, `editedOn`), sealed as the zone's records are.
+    public var fields: RecordFields
+
+    /// Describes a version.
+    public init(replacedAt: Double, fields: RecordFields) {
+        self.replacedAt = replacedAt
+        self.fields = fields
+    }
+}
+
+/// The answer of `POST …/records/{id}/versions`: how many versions the server kept (one of a
+/// time it keeps a version of already, a request sent again, is not kept twice).
+public struct MovedVersionsKept: Sendable, Hashable, Codable {
+    /// How many were kept.
+    public var kept: Int
+
+    /// Describes the answer.
+    public init(kept: Int) {
+        self.kept = kept
+    }
+}

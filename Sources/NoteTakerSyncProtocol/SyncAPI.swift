@@ -57,6 +57,8 @@ public enum SyncAPI {
     public static let recordVersions = Endpoint(method: "GET", path: "/v1/records/{id}/versions")
     /// Replaces a kept version with the same version sealed with a newer key (``ResealedVersion``).
     public static let resealVersion = Endpoint(method: "PUT", path: "/v1/records/{id}/versions")
+    /// Keeps versions of a note that moved here from a shared zone (``MovedVersions``).
+    public static let addVersions = Endpoint(method: "POST", path: "/v1/records/{id}/versions")
     /// The account's kept versions not sealed with a given data key or a newer one
     /// (`?sealedBelow=N&after=CURSOR`, ``KeptVersionsPage``).
     public static let keptVersions = Endpoint(method: "GET", path: "/v1/accounts/current/versions")
@@ -105,6 +107,9 @@ public enum SyncAPI {
     public static let modifyZone = Endpoint(method: "POST", path: "/v1/zones/{zone}/records/modify")
     /// The earlier versions of a shared zone's note, as ``recordVersions``.
     public static let zoneRecordVersions = Endpoint(method: "GET", path: "/v1/zones/{zone}/records/{id}/versions")
+    /// Keeps versions of a note that moved into a shared zone, as ``addVersions``, from its
+    /// owner or an editor.
+    public static let addZoneVersions = Endpoint(method: "POST", path: "/v1/zones/{zone}/records/{id}/versions")
     /// Uploads a file to a shared zone, by its owner or an editor.
     public static let uploadZoneAsset = Endpoint(method: "PUT", path: "/v1/zones/{zone}/assets/{hash}")
     /// Whether a shared zone holds a file.
@@ -117,10 +122,10 @@ public enum SyncAPI {
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, addIdentity, userIdentity,
         recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
-        changes, modify, recordVersions, resealVersion, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, resealVersion, addVersions, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
         publishedPages, publishPage, unpublishPage, publishedPage,
         shares, deleteShare, putShareMembers, shareMembers, putZoneKeys, zoneKeys, acceptShare, leaveShare,
-        zoneChanges, modifyZone, zoneRecordVersions, uploadZoneAsset, zoneAssetExists, downloadZoneAsset,
+        zoneChanges, modifyZone, zoneRecordVersions, addZoneVersions, uploadZoneAsset, zoneAssetExists, downloadZoneAsset,
     ]
 }
 

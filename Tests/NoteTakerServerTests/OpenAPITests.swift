@@ -94,7 +94,7 @@ struct MethodNotAllowedTests {
                 (.post, "/v1/changes", "GET, HEAD, OPTIONS"),
                 (.get, "/v1/records/modify", "OPTIONS, POST"),
                 (.patch, "/v1/sessions/current", "DELETE, OPTIONS, PUT"),
-                (.delete, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS, PUT"),
+                (.delete, "/v1/records/\(UUID())/versions", "GET, HEAD, OPTIONS, POST, PUT"),
             ] {
                 let response = try await client.send(method, path)
                 #expect(response.status == .methodNotAllowed, "\(method) \(path)")

@@ -168,7 +168,7 @@ import Testing
             } while after != nil && pages < 10
             #expect(pages == 2)
             #expect(seen.count == count && Set(seen) == Set(ids))
-            for query in ["sealedBelow=0", "sealedBelow=two", "", "sealedBelow=2&after=nonsense", "sealedBelow=2&after=\(ids[0].key).-1",
+            for query in ["sealedBelow=0", "sealedBelow=two", "", "sealedBelow=2&after=nonsense", "sealedBelow=2&after=\(ids[0].key).1x",
                           "sealedBelow=2&after=\(ids[0].uuidString).1"] {
                 #expect(try await client.send(.get, "/v1/accounts/current/versions?\(query)", token: token).status == .badRequest, "\(query)")
             }

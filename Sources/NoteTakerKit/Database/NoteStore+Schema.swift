@@ -252,6 +252,10 @@ extension NoteStore {
             // The shared zones this device takes part in, and their members records (docs/sharing.md §3.6).
             try SharedZones.create(db)
         }
+        migrator.registerMigration("v37-moved-histories") { db in
+            // A note moved into this store from another gives its history to this store's server (docs/sharing.md §3.5).
+            try MovedHistories.create(db)
+        }
         return migrator
     }
 }

@@ -125,6 +125,15 @@ package protocol SyncStore: Sendable {
     func waitsForRenamedTags() throws(NoteTakerError) -> Bool
     /// The hashes of the attachment files this device's notes name.
     func attachmentHashes() throws(NoteTakerError) -> [String]
+
+    // MARK: Notes moved in from another zone (docs/sharing.md §3.5)
+
+    /// The notes moved here whose history the server holding them is still to be given.
+    func movedHistoriesToSend() throws(NoteTakerError) -> [UUID]
+    /// A moved note's versions, in plain text, as the server keeps a note's.
+    func movedHistory(_ noteId: UUID) throws(NoteTakerError) -> [MovedVersion]
+    /// Forgets that a moved note's history is to be given to the server.
+    func sentMovedHistory(_ noteId: UUID) throws(NoteTakerError)
 }
 
 extension NoteStore: SyncStore {}

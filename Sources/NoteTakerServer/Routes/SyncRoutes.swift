@@ -129,6 +129,11 @@ struct SyncRoutes {
             try await service.resealVersion(of: try Self.noteId(context), try await JSONBody.decode(ResealedVersion.self, from: request), for: account)
             return Response(status: .noContent)
         }
+        router.post("/v1/records/:id/versions") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            return try JSONBody.response(try await service.addMovedVersions(
+                of: try Self.noteId(context), try await JSONBody.decode(MovedVersions.self, from: request), for: account))
+        }
         router.get("/v1/accounts/current/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
             let after = request.uri.queryParameters.get("after")

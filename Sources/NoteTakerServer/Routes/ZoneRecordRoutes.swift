@@ -4,7 +4,7 @@ import NoteTakerSyncProtocol
 
 /// A shared zone's records and their versions (docs/sharing.md §4), with the private zone's
 /// rules: a member who accepted fetches changes and versions, the owner and editors send
-/// batches. Its files are under ``AssetRoutes``.
+/// batches and the versions of a note moved in. Its files are under ``AssetRoutes``.
 struct ZoneRecordRoutes {
     let service: SyncService
 
@@ -22,6 +22,12 @@ struct ZoneRecordRoutes {
         router.get("/v1/zones/:zone/records/:id/versions") { request, context in
             let holder = try await zoneHolder(request, context, writing: false)
             return try JSONBody.response(try await service.versions(of: try SyncRoutes.noteId(context), for: holder))
+        }
+        router.post("/v1/zones/:zone/records/:id/versions") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let moved = try await JSONBody.decode(MovedVersions.self, from: request)
+            return try JSONBody.response(try await service.addZoneVersions(
+                context.parameters.get("zone") ?? "", of: try SyncRoutes.noteId(context), moved, by: account))
         }
     }
 

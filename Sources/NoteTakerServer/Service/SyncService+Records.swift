@@ -57,6 +57,46 @@ extension SyncService {
         return RecordVersionsResponse(versions: versions)
     }
 
+    /// Keeps versions of one of the account's notes that moved here from another zone
+    /// (docs/sharing.md §3.5) with those the server keeps of it, so that a device reading the
+    /// note's history here has its whole history. In a shared zone's holder each must be sealed
+    /// for the zone and name `writer` (``modifyZone(_:_:fieldsJSON:by:)``'s checks); in an
+    /// end-to-end encrypted account, sealed.
+    ///
+    /// - Throws: ``APIErrorCode/badRequest`` for too many versions, a time that is none or in
+    ///   the future, or fields not sealed as they must be; ``APIErrorCode/tooLarge`` past a
+    ///   record's size; ``APIErrorCode/notFound`` when the account holds no such note;
+    ///   ``APIErrorCode/quotaExceeded`` past the quota. Nothing is kept then.
+    public func addMovedVersions(
+        of recordId: UUID, _ moved: MovedVersions, for account: StoredAccount, writer: String? = nil
+    ) async throws(SyncServerError) -> MovedVersionsKept {
+        guard moved.versions.count <= MovedVersions.maximumCount else {
+            throw .badRequest("At most \(MovedVersions.maximumCount) versions go in one request; this one has \(moved.versions.count). Nothing was kept.")
+        }
+        let latest = Date().timeIntervalSince1970 + 86_400
+        var stored: [(replacedAt: Double, fields: String)] = []
+        for version in moved.versions {
+            guard version.replacedAt.isFinite, version.replacedAt >= 0, version.replacedAt <= latest else {
+                throw .badRequest("A version's replacedAt must be a time in seconds since 1970, not in the future. Nothing was kept.")
+            }
+            if let zone = account.zone {
+                try Self.checkZoneEnvelope(version.fields, of: recordId, zone: zone, author: writer ?? "")
+            } else if account.encrypted, !version.fields.isSealed {
+                throw .badRequest("This account is end-to-end encrypted and keeps only sealed versions; one was sent unencrypted. Nothing was kept.")
+            }
+            let json = version.fields.wireJSON
+            guard json.utf8.count <= SyncLimits.maxRecordBytes else {
+                throw SyncServerError(.tooLarge, "A version's fields hold at most \(SyncLimits.maxRecordBytes) bytes. Nothing was kept.")
+            }
+            stored.append((version.replacedAt, json))
+        }
+        let kept = try await storing {
+            try await storage.addVersions(account: account.id, recordId: recordId, stored, quota: quota(of: account))
+        }
+        guard let kept else { throw SyncServerError(.notFound, "This account has no note \(recordId.key). Nothing was kept.") }
+        return MovedVersionsKept(kept: kept)
+    }
+
     /// Applies a batch: validated first (nothing is applied if any change is malformed),
     /// then atomically; devices listening are told. `fieldsJSON`, when it has an entry for
     /// each change, holds their fields as the request wrote them (see

@@ -51,8 +51,8 @@ extension SyncService {
     ///   for an account without encryption or a version it does not keep;
     ///   ``APIErrorCode/sealedAlready`` when the version's key is not older than the new one.
     public func resealVersion(of recordId: UUID, _ resealed: ResealedVersion, for account: StoredAccount) async throws(SyncServerError) {
-        guard resealed.changeTag.count <= 18, let sequence = Int64(resealed.changeTag), sequence >= 0 else {
-            throw .badRequest("changeTag must be a version's change tag (a whole number of at most 18 digits). Nothing was changed.")
+        guard resealed.changeTag.count <= 19, let sequence = Int64(resealed.changeTag), resealed.changeTag.count <= (sequence < 0 ? 19 : 18) else {
+            throw .badRequest("changeTag must be a version's change tag (a whole number of at most 18 digits, below zero for a version that moved here). Nothing was changed.")
         }
         guard Resealing.keyVersion(resealed.fields) >= 1 else {
             throw .badRequest("fields must be an envelope naming its data key ($enc, $key, …). Nothing was changed.")

@@ -40,6 +40,17 @@ extension SyncService {
         return try await inOwnersQuota(of: holder) { () throws(SyncServerError) in try await modify(request, fieldsJSON: fieldsJSON, for: holder) }
     }
 
+    /// Keeps versions of a note that moved into `zone` (``addMovedVersions(of:_:for:writer:)``),
+    /// from an owner or editor, each sealed for the zone and naming `account` as its writer.
+    public func addZoneVersions(
+        _ zone: String, of recordId: UUID, _ moved: MovedVersions, by account: StoredAccount
+    ) async throws(SyncServerError) -> MovedVersionsKept {
+        let holder = try await zoneHolder(zone: zone, for: account, writing: true)
+        return try await inOwnersQuota(of: holder) { () throws(SyncServerError) in
+            try await addMovedVersions(of: recordId, moved, for: holder, writer: account.username)
+        }
+    }
+
     /// Runs a write to `account`'s records or files; for a zone's holder, a refusal for want
     /// of room is worded for a member: the room is its owner's (whose figures are not told).
     func inOwnersQuota<T>(of account: StoredAccount, _ write: () async throws(SyncServerError) -> T) async throws(SyncServerError) -> T {

@@ -44,7 +44,8 @@ public enum Resealing {
     public struct Cursor: Sendable, Hashable {
         /// The note's id, as the storage keys it.
         public var recordId: String
-        /// The version's change sequence.
+        /// The version's change sequence (below zero for a version that moved here from
+        /// another zone: ``SyncStorage/addVersions(account:recordId:_:quota:)``).
         public var sequence: Int64
 
         /// The cursor as a page's `next` spells it: `<id>.<sequence>`.
@@ -54,7 +55,7 @@ public enum Resealing {
         public init?(_ text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), id.key == parts[0],
-                  parts[1].count <= 18, let sequence = Int64(parts[1]), sequence >= 0 else { return nil }
+                  parts[1].count <= 19, let sequence = Int64(parts[1]) else { return nil }
             self.init(recordId: id.key, sequence: sequence)
         }
 

@@ -251,6 +251,14 @@ public protocol SyncStorage: Sendable {
     /// ``Resealing/accepts(replacing:with:)`` allows it; the account's usage follows
     /// the size.
     func replaceVersion(account: Int64, at version: Resealing.Cursor, fields: RecordFields) async throws -> Resealing.Replacement
+    /// Keeps `versions` (the time each was replaced, its fields as JSON) of the account's note
+    /// `recordId`, which moved here from another zone: numbered below every version the note
+    /// has (below zero, counting down: no change of this account is ever numbered so), but
+    /// for those of a time the note keeps a version of already; thinned as devices thin, in
+    /// one transaction, the account's usage following. Returns how many were kept; `nil` when
+    /// the account holds no such note (or only its deletion). ``SyncServerError/quotaExceeded(used:quota:)``
+    /// past `quota`, keeping none.
+    func addVersions(account: Int64, recordId: UUID, _ versions: [(replacedAt: Double, fields: String)], quota: Int64) async throws -> Int?
     /// How many records the account holds and the bytes it uses (records, assets, kept
     /// answers and note versions).
     func usage(account: Int64) async throws -> (records: Int, bytes: Int64)

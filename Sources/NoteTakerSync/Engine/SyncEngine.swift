@@ -199,6 +199,7 @@ public actor SyncEngine {
             rounds += 1
         }
         try await transferFiles(into: &report)
+        try await sendMovedHistories()
         try await resealKept(into: &report)
         try local { store in try store.finishSyncCycle() }
         return report

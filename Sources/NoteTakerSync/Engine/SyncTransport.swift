@@ -32,6 +32,9 @@ public protocol SyncTransport: Sendable {
     func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage
     /// Replaces a kept version of note `recordId` with the same version sealed with a newer key.
     func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError)
+    /// Gives the server earlier versions of note `recordId`, which moved here from another
+    /// zone, to keep with its own; returns how many it kept.
+    func addVersions(_ recordId: UUID, _ moved: MovedVersions) async throws(SyncError) -> Int
     /// One stretch of the addresses of the account's files not sealed with data key
     /// `sealedBelow` or a newer one, from `after` (a page's `next`; the first when `nil`).
     func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage
@@ -68,6 +71,9 @@ extension SyncTransport {
     public func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
         throw .server(code: APIErrorCode.notFound.rawValue, message: "No kept versions here.")
     }
+
+    /// A transport without a history to offer (test doubles) keeps no versions given.
+    public func addVersions(_ recordId: UUID, _ moved: MovedVersions) async throws(SyncError) -> Int { 0 }
 
     /// A transport without sealed files (test doubles) lists none.
     public func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage {

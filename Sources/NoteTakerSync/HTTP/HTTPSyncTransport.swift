@@ -96,6 +96,11 @@ public struct HTTPSyncTransport: SyncTransport {
         return try await json(KeptVersionsPage.self, SyncAPI.keptVersions, query: items)
     }
 
+    /// Gives the server versions of a note that moved here from another zone; how many it kept.
+    public func addVersions(_ recordId: UUID, _ moved: MovedVersions) async throws(SyncError) -> Int {
+        try await json(MovedVersionsKept.self, SyncAPI.addVersions, id: recordId.key, body: moved).kept
+    }
+
     /// Replaces a kept version with the same version sealed with a newer key.
     public func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
         try await exchange(SyncAPI.resealVersion, id: recordId.key, body: try Self.encoded(resealed), accepting: [204]) { _ in }
@@ -129,6 +134,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// ``inZone(_:)``; the others (sessions, keys, shares) are the account's in either.
     private static let zoneEndpoints: [SyncAPI.Endpoint: SyncAPI.Endpoint] = [
         SyncAPI.changes: SyncAPI.zoneChanges, SyncAPI.modify: SyncAPI.modifyZone, SyncAPI.recordVersions: SyncAPI.zoneRecordVersions,
+        SyncAPI.addVersions: SyncAPI.addZoneVersions,
         SyncAPI.uploadAsset: SyncAPI.uploadZoneAsset, SyncAPI.assetExists: SyncAPI.zoneAssetExists, SyncAPI.downloadAsset: SyncAPI.downloadZoneAsset,
     ]
 

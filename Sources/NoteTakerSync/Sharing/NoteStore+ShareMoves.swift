@@ -39,7 +39,7 @@ extension NoteStore {
         } catch {
             throw .store(error)
         }
-        try await completeHistoryBeforeMoving(noteId, in: sourceStore, zone: from)
+        try await completeHistoriesBeforeMoving([noteId], in: sourceStore, zone: from)
         do {
             try sourceStore.moveNote(noteId, into: targetStore, folder: destination)
             return try targetStore.note(id: noteId)
@@ -63,21 +63,62 @@ extension NoteStore {
         do { return try sharedZoneStore(zone.zone) } catch { throw .store(error) }
     }
 
-    /// Brings the versions the server kept of note `noteId` into `store`'s history, so that the
-    /// move takes the whole of it: the server drops them with the note's deletion from the
-    /// zone it leaves. A note the server does not hold yet (never synced) has none there.
-    private func completeHistoryBeforeMoving(_ noteId: UUID, in store: NoteStore, zone: SharedZone?) async throws(SyncError) {
-        do {
-            let transport = try syncTransport()
-            if let zone {
-                let (current, members) = try await refreshMembers(of: zone, transport: transport)
-                let sealing = try await zoneSealing(current, newest: members, transport: transport)
-                try await store.fetchServerHistory(noteId: noteId, transport: transport.inZone(current.zone), sealing: sealing)
-            } else {
-                try await fetchServerHistory(noteId: noteId, transport: transport, sealing: try syncKeyring().map(RecordSealing.init(keyring:)))
-            }
-        } catch .server(code: APIErrorCode.notFound.rawValue, _) {
-            return
-        }
+    /// Brings the versions the server kept of the notes a new share takes (the folder's, with
+    /// its subfolders' and trashed ones, or the one note) into this store's history.
+    func completeHistoriesBeforeMoving(_ root: ShareMembers.Root) async throws(SyncError) {
+        guard let id = UUID(key: root.id) else { return }
+        var notes: [UUID] = []
+        let selection = root.kind == "folder" ? NoteSelection(folderId: id, includeTrashed: true) : NoteSelection(noteId: id, includeTrashed: true)
+        do { try forEachNote(in: selection) { notes += $0.map(\.id) } } catch { throw .store(error) }
+        try await completeHistoriesBeforeMoving(notes, in: self, zone: nil)
     }
+
+    /// Brings the versions the server of `zone` (`nil`: the account's own notes) kept of
+    /// `notes` into `store`'s history, so that a move takes the whole of it: the server drops
+    /// them with a note's deletion from the zone it leaves. A note the server does not hold
+    /// (never synced) has none there. Several notes are asked for at once, as many as the
+    /// HTTP client keeps connections to a server.
+    private func completeHistoriesBeforeMoving(_ notes: [UUID], in store: NoteStore, zone: SharedZone?) async throws(SyncError) {
+        guard !notes.isEmpty else { return }
+        var transport = try syncTransport()
+        let sealing: (any RecordSealer)?
+        if let zone {
+            let (current, members) = try await refreshMembers(of: zone, transport: transport)
+            sealing = try await zoneSealing(current, newest: members, transport: transport)
+            transport = transport.inZone(current.zone)
+        } else {
+            sealing = try syncKeyring().map(RecordSealing.init(keyring:))
+        }
+        let fetching = transport
+        let failure = await withTaskGroup(of: SyncError?.self) { group -> SyncError? in
+            var pending = notes[...]
+            func next() -> Bool {
+                guard let note = pending.popFirst() else { return false }
+                group.addTask {
+                    do throws(SyncError) {
+                        try await store.fetchServerHistory(noteId: note, transport: fetching, sealing: sealing)
+                        return nil
+                    } catch .server(code: APIErrorCode.notFound.rawValue, _) {
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                return true
+            }
+            for _ in 0..<Self.historyFetchesAtOnce where next() {}
+            for await result in group {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+                _ = next()
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// How many notes' histories are fetched at once before a move.
+    private static let historyFetchesAtOnce = 8
 }

@@ -73,6 +73,8 @@ extension NoteStore {
     ) async throws(SyncError) -> SharedZoneSync {
         let (account, pairs) = try sharingIdentity()
         let transport = try syncTransport()
+        // The whole history goes with the notes: the server drops its versions with them.
+        try await completeHistoriesBeforeMoving(root)
         var members = [ShareMembers.Member(account: account, role: .owner, identity: pairs.identity)]
         for (invitee, role) in invitees where invitee.lowercased() != account && role != .owner {
             let identity = try await metIdentity(of: invitee, transport: transport)

@@ -40,6 +40,9 @@ final class SyncStoreDouble: SyncStore {
     func restartResealing(_ pass: ResealingPass) throws(NoteTakerError) {}
     func waitsForRenamedTags() throws(NoteTakerError) -> Bool { false }
     func attachmentHashes() throws(NoteTakerError) -> [String] { [] }
+    func movedHistoriesToSend() throws(NoteTakerError) -> [UUID] { [] }
+    func movedHistory(_ noteId: UUID) throws(NoteTakerError) -> [MovedVersion] { [] }
+    func sentMovedHistory(_ noteId: UUID) throws(NoteTakerError) {}
 
     /// Applies records to the notes held; returns their report.
     private static func apply(_ records: some Sequence<SyncRecord>, to state: inout State) -> SyncReport {

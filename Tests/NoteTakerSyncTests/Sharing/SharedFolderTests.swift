@@ -84,6 +84,9 @@ import Testing
                 #expect(try store.note(id: plan.id).tags == ["travel"])
                 let attachment = try #require(try store.attachments(noteId: plan.id).first)
                 #expect(try Data(contentsOf: store.fileURL(for: attachment)) == Data("the map".utf8))
+                // The note's history came with it: ines's device gave it to the share's server.
+                let history = try await member.completeSharedHistory(zone: zone, noteId: plan.id)
+                #expect(try history.versions.map { try store.version($0.id, of: plan.id).body } == ["Day one: the coast"])
             }
             #expect(try bob.sharedZones().first?.role == .editor && carol.sharedZones().first?.role == .viewer)
             #expect(try bob.sharedZones().first?.title == "Trip")

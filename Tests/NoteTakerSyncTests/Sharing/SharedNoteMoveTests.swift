@@ -17,6 +17,7 @@ import Testing
         try await withLiveServer { server, _ in
             let laptop = try await Devices.device("ines", on: server)
             let bob = try await Devices.device("bob", on: server)
+            try laptop.setDeviceName("ines's laptop")
             let trip = try laptop.createFolder(name: "Trip")
             let zone = try await laptop.shareFolder(trip.id, with: [("bob", .editor)]).zone.zone
             _ = try await bob.acceptShare(zone).result.get()
@@ -45,6 +46,12 @@ import Testing
             try await Devices.sync(bob)
             let bobs = try bob.sharedZoneStore(zone)
             #expect(try bobs.note(id: packing.id).body == "Boots, rain coat")
+            // Bob reads the history from the server, sealed for the share: the phone gave it.
+            let bobsHistory = try await bob.completeSharedHistory(zone: zone, noteId: packing.id)
+            #expect(bobsHistory.serverProblem == nil)
+            let earlier = try #require(bobsHistory.versions.first)
+            #expect(try bobs.version(earlier.id, of: packing.id).body == "Boots", "\(bobsHistory.versions)")
+            #expect(earlier.device == "ines's laptop", "the version names the device that wrote it")
             #expect(try bobs.note(id: packing.id).tags == ["travel"])
             let attachment = try #require(try bobs.attachments(noteId: packing.id).first)
             #expect(try Data(contentsOf: bobs.fileURL(for: attachment)) == Data("the list".utf8))
@@ -66,6 +73,11 @@ import Testing
             #expect(throws: NoteTakerError.self) { try bobs.note(id: packing.id) }
             try await Devices.sync(phone)
             #expect(try phone.note(id: packing.id).body == "Boots, rain coat, map")
+            // The phone reads the share's part of the history from its own server copy: the laptop gave it.
+            let phoneHistory = try await phone.completeHistory(noteId: packing.id)
+            #expect(phoneHistory.serverProblem == nil)
+            let bodies = try phoneHistory.versions.map { try phone.version($0.id, of: packing.id).body }
+            #expect(bodies.contains("Boots, rain coat") && bodies.contains("Boots"), "\(bodies)")
             #expect(try phone.note(id: packing.id).tags == ["travel"])
             #expect(try phone.attachments(noteId: packing.id).count == 1)
             #expect(throws: NoteTakerError.self) { try phone.sharedZoneStore(zone).note(id: packing.id) }

@@ -214,14 +214,14 @@ extension PostgresSyncStorage {
     /// Keeps a note's replaced text as the version of change `sequence` and thins the
     /// note's versions; returns the bytes the versions grew by.
     private func keepVersion(
-        _ connection: PostgresConnection, account: Int64, recordId: String, sequence: Int64, fields: String
+        _ connection: PostgresConnection, account: Int64, recordId: String, sequence: Int64, fields: String, replacedAt: Double? = nil
     ) async throws -> Int64 {
         let logger = database.logger
         let now = Date()
         let size = Int64(fields.utf8.count)
         try await connection.query("""
             INSERT INTO record_version (account_id, record_id, seq, replaced_at, fields, size)
-            VALUES (\(account), \(recordId), \(sequence), \(now.timeIntervalSince1970), \(fields), \(size))
+            VALUES (\(account), \(recordId), \(sequence), \(replacedAt ?? now.timeIntervalSince1970), \(fields), \(size))
             ON CONFLICT (account_id, record_id, seq) DO UPDATE SET replaced_at = EXCLUDED.replaced_at, fields = EXCLUDED.fields, size = EXCLUDED.size
             """, logger: logger)
         var versions: [(sequence: Int64, replacedAt: Double)] = []
@@ -238,6 +238,36 @@ extension PostgresSyncStorage {
         }
         try await connection.query("UPDATE account SET version_bytes = version_bytes + \(size - freed) WHERE id = \(account)", logger: logger)
         return size - freed
+    }
+
+    public func addVersions(account: Int64, recordId: UUID, _ versions: [(replacedAt: Double, fields: String)], quota: Int64) async throws -> Int? {
+        let (logger, key) = (database.logger, recordId.key)
+        return try await database.transaction { connection in
+            // The note's row, locked: its versions change under this transaction only.
+            let exists = try await Self.first(connection.query("""
+                SELECT 1 FROM record WHERE account_id = \(account) AND record_id = \(key) AND record_type = 'note' AND NOT deleted FOR UPDATE
+                """, logger: logger), Int32.self)
+            guard exists != nil else { return nil }
+            var (times, lowest): (Set<Double>, Int64) = ([], 0)
+            let rows = try await connection.query(
+                "SELECT seq, replaced_at FROM record_version WHERE account_id = \(account) AND record_id = \(key)", logger: logger)
+            for try await (sequence, replacedAt) in rows.decode((Int64, Double).self) {
+                times.insert(replacedAt)
+                lowest = min(lowest, sequence)
+            }
+            var (grown, kept): (Int64, Int) = (0, 0)
+            for version in versions where times.insert(version.replacedAt).inserted {
+                lowest -= 1
+                grown += try await keepVersion(connection, account: account, recordId: key, sequence: lowest, fields: version.fields,
+                                               replacedAt: version.replacedAt)
+                kept += 1
+            }
+            let used = try await Self.first(connection.query("""
+                SELECT \(unescaped: Self.usedBytesExpression) FROM account WHERE id = \(account)
+                """, logger: logger), Int64.self) ?? 0
+            if grown > 0, used > quota { throw SyncServerError.quotaExceeded(used: used - grown, quota: quota) }
+            return kept
+        }
     }
 
     /// Drops every version kept of a deleted note; returns the (negative) bytes the versions grew by.
@@ -275,7 +305,7 @@ extension PostgresSyncStorage {
     public func keptVersions(account: Int64, after: Resealing.Cursor?, limit: Int) async throws -> [Resealing.Stored] {
         let rows = try await database.query("""
             SELECT record_id, seq, fields FROM record_version
-            WHERE account_id = \(account) AND (record_id, seq) > (\(after?.recordId ?? ""), \(after?.sequence ?? -1))
+            WHERE account_id = \(account) AND (record_id, seq) > (\(after?.recordId ?? ""), \(after?.sequence ?? Int64.min))
             ORDER BY record_id, seq LIMIT \(Int64(limit))
             """)
         var versions: [Resealing.Stored] = []

@@ -145,7 +145,7 @@ extension SQLiteSyncStorage {
             try Row.fetchAll(db, sql: """
                 SELECT recordId, seq, fields FROM record_version WHERE accountId = ? AND (recordId, seq) > (?, ?)
                 ORDER BY recordId, seq LIMIT ?
-                """, arguments: [account, after?.recordId ?? "", after?.sequence ?? -1, limit]).map { row in
+                """, arguments: [account, after?.recordId ?? "", after?.sequence ?? Int64.min, limit]).map { row in
                 Resealing.Stored(cursor: .init(recordId: row["recordId"], sequence: row["seq"]), fields: row["fields"])
             }
         }
@@ -167,14 +167,36 @@ extension SQLiteSyncStorage {
         }
     }
 
-    /// Keeps a note's replaced text as the version of change `sequence`, thins the note's
-    /// versions as devices do, and counts their bytes in the account's usage. Returns the
-    /// bytes the versions grew by.
-    static func keepVersion(_ db: Database, account: Int64, recordId: String, sequence: Int64, fields: String) throws -> Int64 {
+    public func addVersions(account: Int64, recordId: UUID, _ versions: [(replacedAt: Double, fields: String)], quota: Int64) async throws -> Int? {
+        let key = recordId.key
+        return try await writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM record WHERE accountId = ? AND recordId = ? AND recordType = 'note' AND NOT deleted",
+                                    arguments: [account, key]) == true else { return nil }
+            let held = try Row.fetchAll(db, sql: "SELECT seq, replacedAt FROM record_version WHERE accountId = ? AND recordId = ?",
+                                        arguments: [account, key])
+            var times = Set(held.map { $0["replacedAt"] as Double })
+            var sequence = min(held.map { $0["seq"] as Int64 }.min() ?? 0, 0)
+            var (grown, kept): (Int64, Int) = (0, 0)
+            for version in versions where times.insert(version.replacedAt).inserted {
+                sequence -= 1
+                grown += try Self.keepVersion(db, account: account, recordId: key, sequence: sequence, fields: version.fields,
+                                              replacedAt: version.replacedAt)
+                kept += 1
+            }
+            let used = try Int64.fetchOne(db, sql: Self.usedBytesSQL, arguments: [account]) ?? 0
+            if grown > 0, used > quota { throw SyncServerError.quotaExceeded(used: used - grown, quota: quota) }
+            return kept
+        }
+    }
+
+    /// Keeps a note's replaced text as the version of change `sequence` (replaced now, or at
+    /// `replacedAt` for a version that moved here), thins the note's versions as devices do,
+    /// and counts their bytes in the account's usage. Returns the bytes the versions grew by.
+    static func keepVersion(_ db: Database, account: Int64, recordId: String, sequence: Int64, fields: String, replacedAt: Double? = nil) throws -> Int64 {
         let now = Date()
         try db.execute(sql: """
             INSERT OR REPLACE INTO record_version (accountId, recordId, seq, replacedAt, fields, size) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [account, recordId, sequence, now.timeIntervalSince1970, fields, fields.utf8.count])
+            """, arguments: [account, recordId, sequence, replacedAt ?? now.timeIntervalSince1970, fields, fields.utf8.count])
         let versions = try Row.fetchAll(db, sql: "SELECT seq, replacedAt FROM record_version WHERE accountId = ? AND recordId = ?",
                                         arguments: [account, recordId]).map { (sequence: $0["seq"] as Int64, replacedAt: $0["replacedAt"] as Double) }
         var freed: Int64 = 0
