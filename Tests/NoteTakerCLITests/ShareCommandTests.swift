@@ -96,7 +96,7 @@ struct ShareCommandTests {
         #expect(shown.contains("Boots") && shown.contains("travel"), "\(shown)")
 
         let back = try #require(try ines.run(["share", "move", id, "--shared", "Trip", "--private", "--json"]).json() as? [String: Any])
-        #expect(back["id"] as? String == id && back["share"] == nil)
+        #expect(back["id"] as? String == id && back["share"] is NSNull && back["folderId"] is NSNull)
         #expect(try ines.ok(["show", id]).contains("Boots"))
         try bob.ok(["sync"])
         let gone = try bob.run(["show", id, "--shared", "Trip"])

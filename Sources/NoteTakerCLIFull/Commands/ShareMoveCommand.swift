@@ -26,11 +26,20 @@ struct ShareMoveCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: JSONFlag
 
-    /// What `--json` prints.
+    /// What `--json` prints (docs/cli-json.md): `share` and `folderId` null when none.
     struct Moved: Encodable {
         var id: String
         var share: String?
         var folderId: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(share, forKey: .share)
+            try container.encode(folderId, forKey: .folderId)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, share, folderId }
     }
 
     func validate() throws {
