@@ -8,4 +8,9 @@ extension Dictionary where Key == String, Value == FieldValue {
     /// Whether these fields are an envelope (well formed or not): the server then keeps each
     /// version it replaces whole, since it cannot tell what changed.
     public var isSealed: Bool { self[Self.sealedMarker] != nil }
+
+    /// In a shared zone, the account that wrote a record: in its envelope, and among its
+    /// fields once a member's device opened it and checked the signature (only for another
+    /// account's record), so that the note's history can name its author.
+    public static let writerKey = "$by"
 }

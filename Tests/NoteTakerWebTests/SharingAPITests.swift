@@ -106,6 +106,7 @@ import Testing
                         // Her device came after the edit: the earlier text is in its history from the server's.
                         let earlier = try await viewer.send(.get, "/api/v1/notes/\(plan.id)/versions?share=\(zone)").object["versions"] as? [[String: Any]] ?? []
                         let first = try #require(earlier.last?["version"] as? Int, "no version from the server: \(earlier)")
+                        #expect(earlier.last?["author"] as? String == "ines", "the version names the account that wrote it")
                         #expect(try await viewer.send(.get, "/api/v1/notes/\(plan.id)/versions/\(first)?share=\(zone)").object["body"] as? String == "Train at nine")
                         let refused = try await viewer.send(.patch, "/api/v1/notes/\(plan.id)?share=\(zone)", json: ["body": "Mine now"])
                         #expect(refused.status == .forbidden && refused.errorCode == "not_allowed")

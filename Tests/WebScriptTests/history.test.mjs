@@ -9,6 +9,12 @@ test('a version written here says so; one from elsewhere names its device; one t
   assert.equal(deviceWords({ thisDevice: false, device: null }), 'historyUnknownDevice');
 });
 
+test('in a shared folder, a version another account wrote names the account, and its device when it said', () => {
+  assert.equal(deviceWords({ thisDevice: false, device: "bob's laptop", author: 'bob' }), 'historyByAuthorOnDevice');
+  assert.equal(deviceWords({ thisDevice: false, device: null, author: 'bob' }), 'historyByAuthor');
+  assert.equal(deviceWords({ thisDevice: false, device: 'Phone', author: null }), 'historyOnDevice');
+});
+
 test('a version says what the next text changed in lines, or that the text stayed, or nothing when not counted', () => {
   assert.equal(changeWords({ linesAdded: 3, linesRemoved: 1 }), 'historyChangedLines');
   assert.equal(changeWords({ linesAdded: 0, linesRemoved: 0 }), 'historyNoTextChange');

@@ -12,7 +12,7 @@ const catalogs = { cli: 'NoteTakerCLI/Strings', errors: 'NoteTakerModel/Strings'
 const languages = ['es', 'fr', 'de', 'zh-Hans'];
 const read = (folder, tag) => JSON.parse(readFileSync(new URL(`${folder}/${tag}.json`, root), 'utf8'));
 // Strings that read the same in some language: column names, an id's label, a list's comma.
-const sameSomewhere = new Set(['verbatim', 'errorPrefix', 'field_id', 'sessionsId', 'listSeparator', 'syncedErrors', 'versionSize', 'stat_notes', 'stat_folders', 'account_server', 'shareMemberRole']);
+const sameSomewhere = new Set(['verbatim', 'errorPrefix', 'field_id', 'sessionsId', 'listSeparator', 'syncedErrors', 'versionSize', 'stat_notes', 'stat_folders', 'account_server', 'shareMemberRole', 'versionAuthor']);
 
 const swiftSources = readdirSync(root, { recursive: true })
   .filter((path) => path.endsWith('.swift'))

@@ -44,7 +44,7 @@ struct HistoryListCommand: AsyncParsableCommand {
             [
                 String(version.id),
                 TextOutput.dateTime(version.modifiedAt, seconds: true),
-                version.isThisDevice ? Words.text("thisDevice") : version.device ?? Words.text("anotherDevice"),
+                Self.writer(of: version),
                 Words.text("replacedBy_\(version.replacedBy.rawValue)"),
                 Words.text("versionSize", ["count": version.bodySize]),
                 version.changedLines.map { $0.added + $0.removed == 0
@@ -52,6 +52,14 @@ struct HistoryListCommand: AsyncParsableCommand {
             ]
         })
         print(Words.text("historyHowTo", ["id": current.id.key.prefix(8)]))
+    }
+
+    /// Who wrote a version: this device, another by its name; in a share, another account
+    /// and its device.
+    static func writer(of version: NoteVersion) -> String {
+        let device = version.isThisDevice ? Words.text("thisDevice") : version.device ?? Words.text("anotherDevice")
+        guard let author = version.author else { return device }
+        return Words.text("versionAuthor", ["author": author, "device": device])
     }
 }
 

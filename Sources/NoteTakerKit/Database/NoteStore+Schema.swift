@@ -256,6 +256,13 @@ extension NoteStore {
             // A note moved into this store from another gives its history to this store's server (docs/sharing.md §3.5).
             try MovedHistories.create(db)
         }
+        migrator.registerMigration("v38-authors") { db in
+            // In a shared zone, the account that wrote a note's text and each version (docs/sharing.md §4).
+            try db.execute(sql: """
+                ALTER TABLE note ADD COLUMN editedBy TEXT;
+                ALTER TABLE note_version ADD COLUMN author TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -73,10 +73,10 @@ enum NoteHistory {
             // the version kept now, which sorts after it even if the clock went back.
             replacedAt = max(now.storageValue, newest["replacedAt"] as Double)
         }
-        // The version is the note's text now: the device that wrote it is the note's.
+        // The version is the note's text now: the device (and account) that wrote it are the note's.
         try db.cachedStatement(sql: """
-            INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, (SELECT editedOn FROM note WHERE id = ?1))
+            INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device, author)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, (SELECT editedOn FROM note WHERE id = ?1), (SELECT editedBy FROM note WHERE id = ?1))
             """).execute(arguments: [
                 noteId, modifiedAt.storageValue, replacedAt, replacedBy.rawValue, title, body.utf8.count,
                 TextDelta.make(from: newBody, to: body),
@@ -98,7 +98,7 @@ enum NoteHistory {
         var newer = try String.fetchOne(db, sql: "SELECT body FROM note WHERE id = ?", arguments: [noteId.key])
         let thisDevice = try SyncDevice.name(db)
         let rows = try Row.fetchAll(db, sql: """
-            SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device FROM note_version
+            SELECT id, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device, author FROM note_version
             WHERE noteId = ? ORDER BY replacedAt DESC, id DESC
             """, arguments: [noteId.key])
         var versions: [NoteVersion] = []
@@ -110,6 +110,7 @@ enum NoteHistory {
                 title: row["title"], bodySize: row["bodySize"])
             version.device = Device.name(stored: row["device"], thisDevice: thisDevice)
             version.isThisDevice = (row["device"] as String?) == nil
+            version.author = row["author"]
             let stored: Data = row["body"]
             let body: String
             if row["isDelta"] as Bool {
@@ -156,12 +157,12 @@ enum NoteHistory {
             let body = version.body ?? ""
             let stored = newer.map { TextDelta.make(from: $0, to: body) } ?? Data(body.utf8)
             try db.execute(sql: """
-                INSERT INTO note_version (id, noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO note_version (id, noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device, author)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     version.id == 0 ? nil : version.id, noteId.key, version.modifiedAt.storageValue, version.replacedAt.storageValue,
                     version.replacedBy.rawValue, version.title, version.bodySize, stored, newer != nil,
-                    Device.stored(name: version.device, thisDevice: thisDevice),
+                    Device.stored(name: version.device, thisDevice: thisDevice), version.author,
                 ])
             newer = body
         }

@@ -19,6 +19,8 @@ struct NoteRow {
     var fields: SearchFields
     /// The device that last edited it, when another (``NoteHistory/Device``).
     var editedOn: String?
+    /// In a shared zone, the account that wrote it, when another (`nil`: this account).
+    var editedBy: String? = nil
     /// The server's version it arrives at, in sync (`nil`: made here, or not in sync yet).
     var synced: SyncedVersion?
     /// Its sync base when it arrives in sync (``SyncBase``).
@@ -28,11 +30,11 @@ struct NoteRow {
     /// search index, one note or a whole batch at once.
     func insert(_ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn,
+            INSERT INTO note (id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, tagNames, facets, editedOn, editedBy,
                 changeTag, tagsVersion, syncBase, lastSyncedAt, syncStatus, searchSeq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT IFNULL(MAX(searchSeq), 0) + 1 FROM note))
             """).execute(arguments: [
-                id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, fields.tagNames, fields.facets, editedOn,
+                id, title, body, createdAt, modifiedAt, isPinned, folderId, trashedAt, fields.tagNames, fields.facets, editedOn, editedBy,
                 synced?.tag, synced.flatMap { Int64($0.tag) }, syncBase, synced?.at.storageValue, synced == nil ? SyncStatus.pending.rawValue : SyncStatus.synced.rawValue,
             ])
     }

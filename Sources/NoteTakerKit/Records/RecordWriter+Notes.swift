@@ -73,7 +73,7 @@ extension RecordWriter {
         var updated = current
         (updated.title, updated.body, updated.modifiedAt, updated.sync.status) = (newTitle, newBody, date, .pending)
         updated.revision += 1
-        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, \(touch) WHERE id = ?")
+        try db.cachedStatement(sql: "UPDATE note SET title = ?, body = ?, editedOn = NULL, editedBy = NULL, \(touch) WHERE id = ?")
             .execute(arguments: [newTitle, newBody, updated.modifiedAt.storageValue, current.id.key])
         try Outbox.record(db, .note, current.id.key)
         if newTitle != current.title { try followRename(db, of: updated, from: current.title, at: date) }
@@ -101,7 +101,7 @@ extension RecordWriter {
     /// Replaces a note's body with the text a person chose to resolve a conflict; the caller
     /// keeps both sides in its history and queues it.
     static func resolveBody(_ db: Database, noteId: String, body: String, at date: Date) throws {
-        try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, \(touch) WHERE id = ?", arguments: [body, date.storageValue, noteId])
+        try db.execute(sql: "UPDATE note SET body = ?, editedOn = NULL, editedBy = NULL, \(touch) WHERE id = ?", arguments: [body, date.storageValue, noteId])
     }
 
     /// Pins or unpins a note, without finishing the change (``finishNoteChange(_:id:touchedAt:)``).

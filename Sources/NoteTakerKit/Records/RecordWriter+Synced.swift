@@ -110,7 +110,7 @@ extension RecordWriter {
         let completedLater = !tags.isEmpty || unresolvedTags || unresolvedFolder
         let row = NoteRow(
             id: id, title: title, body: body, createdAt: record.createdAt, modifiedAt: record.modifiedAt, isPinned: record.isPinned,
-            folderId: folderId, trashedAt: record.trashedAt, fields: fields, editedOn: editedOn, synced: arriving,
+            folderId: folderId, trashedAt: record.trashedAt, fields: fields, editedOn: editedOn, editedBy: record.editedBy, synced: arriving,
             syncBase: arriving != nil && !completedLater ? SyncBase.asStored : nil)
         if arriving != nil {
             try row.insert(db)
@@ -123,10 +123,10 @@ extension RecordWriter {
                 .execute(arguments: [id, tagKeys])
             try db.cachedStatement(sql: """
                 UPDATE note SET title = ?, body = ?, createdAt = ?, modifiedAt = ?, isPinned = ?, folderId = ?, trashedAt = ?,
-                    tagNames = ?, facets = ?, editedOn = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
+                    tagNames = ?, facets = ?, editedOn = ?, editedBy = ?, searchSeq = (SELECT MAX(searchSeq) + 1 FROM note) WHERE id = ?
                 """).execute(arguments: [
                     title, body, record.createdAt, record.modifiedAt, record.isPinned, folderId, record.trashedAt,
-                    fields.tagNames, fields.facets, editedOn, id,
+                    fields.tagNames, fields.facets, editedOn, record.editedBy, id,
                 ])
         } else {
             let before = try SearchIndexSchema.lastSearchSeq(db)

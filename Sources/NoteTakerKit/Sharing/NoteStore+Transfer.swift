@@ -85,14 +85,14 @@ extension NoteStore {
     private func history(of noteId: UUID) throws(NoteTakerError) -> [Row] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device FROM note_version
+                SELECT noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device, author FROM note_version
                 WHERE noteId = ? ORDER BY id
                 """, arguments: [noteId.key])
         }
     }
 
     /// Keeps `rows`, a moved note's history, as it was kept in the store it came from (the
-    /// devices named as they were: both stores are this device's), unless this store holds a
+    /// devices and accounts named as they were: both stores are this device's), unless this store holds a
     /// history of the note already (taken by a move stopped halfway); and notes that this
     /// store's server is to be given it (``MovedHistories``).
     private func takeHistory(_ rows: [Row]) throws(NoteTakerError) {
@@ -100,12 +100,12 @@ extension NoteStore {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM note_version WHERE noteId = ?", arguments: [noteId]) != true else { return }
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO note_version (noteId, modifiedAt, replacedAt, replacedBy, title, bodySize, body, isDelta, device, author)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for row in rows {
                 try insert.execute(arguments: [row["noteId"], row["modifiedAt"], row["replacedAt"], row["replacedBy"], row["title"],
-                                               row["bodySize"], row["body"], row["isDelta"], row["device"]])
+                                               row["bodySize"], row["body"], row["isDelta"], row["device"], row["author"]])
             }
             try MovedHistories.mark(db, noteId: noteId)
         }

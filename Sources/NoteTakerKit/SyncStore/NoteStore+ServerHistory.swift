@@ -27,7 +27,8 @@ extension NoteStore {
                 added.append(NoteVersion(
                     id: 0, noteId: noteId, modifiedAt: date, replacedAt: Date(timeIntervalSince1970: version.replacedAt),
                     replacedBy: .sync, title: title, bodySize: body.utf8.count,
-                    device: SyncDevice.validName(version.fields[NoteRecord.Field.editedOn.rawValue]?.string), body: body))
+                    device: SyncDevice.validName(version.fields[NoteRecord.Field.editedOn.rawValue]?.string),
+                    author: version.fields[RecordFields.writerKey]?.string, body: body))
             }
             guard !added.isEmpty else { return 0 }
             // Among equal times the new ones (id 0, numbered next) count as the newest.

@@ -39,6 +39,9 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
     public var device: String?
     /// Whether this device wrote this text (`device` is then its name now).
     public var isThisDevice: Bool = false
+    /// In a shared folder, the account that wrote this text when another (as its signature
+    /// attested: docs/sharing.md §4); `nil` for this account's own, and outside shares.
+    public var author: String?
     /// The body then.
     public var body: String?
     /// What the next newer text changed, in a note's history list.
@@ -67,7 +70,7 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
 
     /// Describes a version.
     public init(id: Int64, noteId: UUID, modifiedAt: Date, replacedAt: Date, replacedBy: Replacement,
-                title: String, bodySize: Int, device: String? = nil, body: String? = nil) {
+                title: String, bodySize: Int, device: String? = nil, author: String? = nil, body: String? = nil) {
         self.id = id
         self.noteId = noteId
         self.modifiedAt = modifiedAt
@@ -76,6 +79,7 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         self.title = title
         self.bodySize = bodySize
         self.device = device
+        self.author = author
         self.body = body
     }
 
@@ -90,13 +94,14 @@ public struct NoteVersion: Sendable, Hashable, Encodable {
         try container.encode(bodySize, forKey: .size)
         try container.encode(device, forKey: .device)
         try container.encode(isThisDevice, forKey: .thisDevice)
+        try container.encode(author, forKey: .author)
         try container.encode(changedLines?.added, forKey: .linesAdded)
         try container.encode(changedLines?.removed, forKey: .linesRemoved)
         try container.encode(changedLines?.summary, forKey: .summary)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, modifiedAt, replacedAt, replacedBy, title, size, device, thisDevice, linesAdded, linesRemoved, summary
+        case version, modifiedAt, replacedAt, replacedBy, title, size, device, thisDevice, author, linesAdded, linesRemoved, summary
     }
 }
 

@@ -135,10 +135,18 @@ public struct ZoneRecordSealing: RecordSealer {
     /// ``RecordSealing/Refusal/shared(_:)``.
     public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal> {
         switch check(fields, recordType: recordType, recordId: recordId, seen: seen) {
-        case .success(let opened): .success((opened.fields, opened.revision))
+        case .success(let opened): .success((Self.naming(opened.author, in: opened.fields, for: account), opened.revision))
         case .failure(.record(let refusal)): .failure(refusal)
         case .failure(let refusal): .failure(.shared(refusal))
         }
+    }
+
+    /// `fields` naming `author`, the account whose signature was checked, when it is not
+    /// `account` (this device's): whatever the writer put under that name inside is replaced.
+    static func naming(_ author: String, in fields: RecordFields, for account: String) -> RecordFields {
+        var named = fields
+        named[RecordFields.writerKey] = author == account ? nil : .string(author)
+        return named
     }
 
     /// The zone's data key of `version`.

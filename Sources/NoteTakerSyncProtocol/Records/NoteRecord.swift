@@ -25,11 +25,15 @@ public struct NoteRecord: Sendable, Equatable {
     public var tagIds: [String]
     /// The name of the device that last edited it; only to show, so a malformed one reads as none.
     public var editedOn: String?
+    /// The account that wrote it in a shared zone, as the signature the opening device checked
+    /// attests (``RecordFields/writerKey``, docs/sharing.md §4); `nil` for this device's own
+    /// account, and in the private zone. Never sent: ``fields`` leaves it out.
+    public var editedBy: String?
 
     /// A note record from its values.
     public init(
         title: String, body: String, createdAt: Double, modifiedAt: Double, isPinned: Bool, folderId: String?,
-        trashedAt: Double?, tagIds: [String], editedOn: String?
+        trashedAt: Double?, tagIds: [String], editedOn: String?, editedBy: String? = nil
     ) {
         self.title = title
         self.body = body
@@ -40,6 +44,7 @@ public struct NoteRecord: Sendable, Equatable {
         self.trashedAt = trashedAt
         self.tagIds = tagIds
         self.editedOn = editedOn
+        self.editedBy = editedBy
     }
 
     /// Reads a note record's fields.
@@ -50,7 +55,7 @@ public struct NoteRecord: Sendable, Equatable {
             createdAt: try reader.date(Field.createdAt.rawValue), modifiedAt: try reader.date(Field.modifiedAt.rawValue),
             isPinned: try reader.bool(Field.isPinned.rawValue), folderId: try reader.optionalId(Field.folderId.rawValue),
             trashedAt: try reader.optionalDate(Field.trashedAt.rawValue), tagIds: try reader.ids(Field.tagIds.rawValue),
-            editedOn: fields[Field.editedOn.rawValue]?.string)
+            editedOn: fields[Field.editedOn.rawValue]?.string, editedBy: fields[RecordFields.writerKey]?.string)
     }
 
     /// The record's fields, every one present (`null` where there is no value).

@@ -4,8 +4,14 @@ import { api, errorText } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { preciseDate, t } from './strings.js';
 
-/** The device that wrote a version, in words: this one, another by its name, or one that did not say. */
+/**
+ * Who wrote a version, in words: this device, another by its name, or one that did not say;
+ * in a shared folder, another account's version names the account (its `author`) first.
+ */
 export function deviceWords(version) {
+  if (version.author) {
+    return version.device ? t('historyByAuthorOnDevice', { author: version.author, device: version.device }) : t('historyByAuthor', { author: version.author });
+  }
   if (version.thisDevice) return t('historyThisDevice');
   return version.device ? t('historyOnDevice', { device: version.device }) : t('historyUnknownDevice');
 }
