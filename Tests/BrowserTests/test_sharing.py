@@ -101,6 +101,7 @@ def test_a_folder_is_shared_accepted_viewed_and_stopped(app, browser, sync_serve
     bob.cli("sync")
     wait(browser, lambda d: "Train at ten" in by_css(d, "#note-body").get_attribute("value"), timeout=60,
          message="Bob's edit did not reach Ines's open note")
+    wait(browser, lambda d: "by bob" in text_of(d, "#note-modified"), message="the note does not say bob wrote its text")
 
     # Trashed in the share, the note is in the share's own Trash, and restored from there.
     click(browser, "#trash-note")

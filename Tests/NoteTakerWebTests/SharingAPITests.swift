@@ -90,7 +90,10 @@ import Testing
                         #expect(edited.status == .ok, "\(edited.object)")
                         #expect(try await editor.send(.post, "/api/v1/sync/now").status == .ok)
                         #expect(try await owner.send(.post, "/api/v1/sync/now").status == .ok)
-                        #expect(try await owner.send(.get, "/api/v1/notes/\(plan.id)?share=\(zone)").object["body"] as? String == "Train at ten")
+                        let arrived = try await owner.send(.get, "/api/v1/notes/\(plan.id)?share=\(zone)").object
+                        #expect(arrived["body"] as? String == "Train at ten")
+                        #expect(arrived["editedBy"] as? String == "bob", "the note names who wrote its text: \(arrived)")
+                        #expect(edited.object["editedBy"] is NSNull, "one's own text names no one")
                         // The note's history in the share, with the versions the server kept (through the zone's routes).
                         for client in [owner, editor] {
                             let history = try await client.send(.get, "/api/v1/notes/\(plan.id)/versions?share=\(zone)")

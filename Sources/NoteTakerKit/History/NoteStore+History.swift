@@ -13,6 +13,13 @@ extension NoteStore {
         }
     }
 
+    /// In a shared folder, the account that wrote note `noteId`'s text as it is now, when
+    /// another (as the signature this device checked attests: docs/sharing.md §4); `nil` for
+    /// this account's own, and outside shares.
+    public func lastAuthor(of noteId: UUID) throws(NoteTakerError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT editedBy FROM note WHERE id = ?", arguments: [noteId.key]) }
+    }
+
     /// One earlier version of a note, with its text.
     ///
     /// - Throws: ``NoteTakerError/versionNotFound(note:version:)`` when the note has no such

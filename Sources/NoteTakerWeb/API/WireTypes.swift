@@ -45,6 +45,8 @@ struct NoteJSON: Encodable {
     var html: String
     var attachments: [AttachmentJSON]
     var revision: Int64
+    /// In a shared folder, the account that wrote the text as it is now, when another.
+    var editedBy: String?
 
     /// The note, its HTML rendered with the store's ``Preferences``.
     init(_ note: Note, store: NoteStore) throws(WebAPIError) {
@@ -53,6 +55,7 @@ struct NoteJSON: Encodable {
         revision = note.revision
         html = MarkdownRenderer.html(note.body, preferences: try storeCall { () throws(NoteTakerError) in try store.preferences() })
         attachments = note.attachments.map(AttachmentJSON.init)
+        editedBy = try storeCall { () throws(NoteTakerError) in try store.lastAuthor(of: note.id) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -62,9 +65,10 @@ struct NoteJSON: Encodable {
         try container.encode(html, forKey: .html)
         try container.encode(attachments, forKey: .attachments)
         try container.encode(revision, forKey: .revision)
+        try container.encode(editedBy, forKey: .editedBy)
     }
 
-    private enum CodingKeys: String, CodingKey { case body, html, attachments, revision }
+    private enum CodingKeys: String, CodingKey { case body, html, attachments, revision, editedBy }
 }
 
 /// A row's sync state: `pending`, `syncing`, `synced`, `conflict` or `error` with its message.

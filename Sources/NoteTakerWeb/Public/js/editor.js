@@ -364,7 +364,7 @@ function renderMeta(note) {
   const status = syncView(note.sync);
   replaceChildren(editor.elements.meta,
     h('span', {}, t('created', { date: longDate(note.createdAt) })),
-    h('span', {}, t('modified', { date: longDate(note.modifiedAt) })),
+    h('span', { id: 'note-modified' }, note.editedBy ? t('modifiedBy', { date: longDate(note.modifiedAt), author: note.editedBy }) : t('modified', { date: longDate(note.modifiedAt) })),
     currentShare() ? h('span', { id: 'note-share' }, '⇄ ', t('inShare', { name: shareName(currentShare()), origin: shareOrigin(currentShare()) })) : null,
     syncConfigured() ? h('span', { id: 'note-sync-status', className: `status status-${note.sync.status}` },
       status ?? t('syncSynced'), note.sync.errorMessage ? `: ${note.sync.errorMessage}` : '') : null);
