@@ -41,7 +41,12 @@ struct ShareCommandTests {
         #expect(synced.contains("“Trip”: sent 1"), "\(synced)")
         try ines.ok(["sync"])
         try carol.ok(["sync"])
-        #expect(try ines.ok(["show", id, "--shared", "Trip"]).contains("then the hills"))
+        let shownToInes = try ines.ok(["show", id, "--shared", "Trip"])
+        #expect(shownToInes.contains("then the hills") && shownToInes.contains("edited by:") && shownToInes.contains("bob"), "\(shownToInes)")
+        let inesJSON = try ines.run(["show", id, "--shared", "Trip", "--json"]).json() as? [String: Any]
+        #expect(inesJSON?["editedBy"] as? String == "bob")
+        let bobJSON = try bob.run(["show", id, "--shared", "Trip", "--json"]).json() as? [String: Any]
+        #expect(bobJSON?["editedBy"] is NSNull, "one's own names no one")
         #expect(try carol.ok(["show", id, "--shared", "Trip"]).contains("then the hills"))
         let refused = try carol.run(["edit", id, "--body", "Mine now", "--shared", "Trip"])
         #expect(refused.status == 1 && refused.stderr.contains("You may view this shared folder, not change it"), "\(refused.stderr)")

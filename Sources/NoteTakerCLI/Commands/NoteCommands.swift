@@ -48,7 +48,7 @@ struct ListCommand: ParsableCommand {
         let notes = try store.notes(NoteQuery(
             folderId: try store.folderId(folder), includeSubfolders: subfolders, tag: tag,
             pinnedOnly: pinned, recentOnly: recent, order: sort, limit: limit, offset: offset))
-        if output.json { try JSONOutput.print(notes.map(NoteJSON.init)) } else { TextOutput.printNotes(notes, empty: Words.text("noNotes")) }
+        if output.json { try JSONOutput.print(notes.map { NoteJSON(note: $0) }) } else { TextOutput.printNotes(notes, empty: Words.text("noNotes")) }
     }
 }
 
@@ -62,12 +62,15 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.openForReading()
         let note = try store.note(id: try self.note.resolve(in: store))
-        if output.json { return try JSONOutput.print(NoteJSON(note: note)) }
+        // In a shared folder, who wrote the text as it is now, when another account.
+        let author = try store.lastAuthor(of: note.id)
+        if output.json { return try JSONOutput.print(NoteJSON(note: note, editedBy: author)) }
         var fields: [(String, String)] = [
             ("id", note.id.key),
             ("created", TextOutput.dateTime(note.createdAt)),
             ("modified", TextOutput.dateTime(note.modifiedAt)),
         ]
+        if let author { fields.append(("editedBy", author)) }
         if let folderId = note.folderId { fields.append(("folder", try store.folderPath(id: folderId))) }
         if !note.tags.isEmpty { fields.append(("tags", note.tags.joined(separator: ", "))) }
         if note.isPinned { fields.append(("pinned", Words.text("yes"))) }

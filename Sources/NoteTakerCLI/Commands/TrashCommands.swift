@@ -14,7 +14,7 @@ struct TrashCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let notes = try store.trashedNotes(limit: limit, offset: offset)
-        if output.json { return try JSONOutput.print(notes.map(NoteJSON.init)) }
+        if output.json { return try JSONOutput.print(notes.map { NoteJSON(note: $0) }) }
         TextOutput.printNotes(notes, empty: Words.text("trashEmpty")) { $0.trashedAt ?? $0.modifiedAt }
     }
 }

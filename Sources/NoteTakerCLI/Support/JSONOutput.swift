@@ -25,12 +25,15 @@ package enum JSONOutput {
     }
 }
 
-/// A note as `--json` prints it.
+/// A note as `--json` prints it; `show` adds `editedBy` (docs/cli-json.md).
 struct NoteJSON: Encodable {
     let note: Note
+    /// `show`'s: in a shared folder, the account that wrote the text as it is now, when
+    /// another; `.some(nil)` prints null, `nil` leaves the key out (lists).
+    var editedBy: String?? = nil
 
     enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, modifiedAt, isPinned, folderId, tags, attachments, syncStatus, trashedAt
+        case id, title, body, createdAt, modifiedAt, isPinned, folderId, tags, attachments, syncStatus, trashedAt, editedBy
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -46,6 +49,7 @@ struct NoteJSON: Encodable {
         try container.encode(note.attachments.map(AttachmentJSON.init), forKey: .attachments)
         try container.encode(note.sync.status.rawValue, forKey: .syncStatus)
         try container.encode(note.trashedAt, forKey: .trashedAt)
+        if let editedBy { try container.encode(editedBy, forKey: .editedBy) }
     }
 }
 
