@@ -33,6 +33,10 @@ final class FaultyTransport: SyncTransport, Sendable {
         case filesMissing
         /// The network goes as the server is asked to drop its plaintext (a conversion's last step).
         case plaintextDropCut
+        /// The server refuses the versions of a note moved in (a 400).
+        case movedVersionsRefused
+        /// The network goes as the versions of a note moved in are sent.
+        case movedVersionsCut
     }
 
     private let base: HTTPSyncTransport
@@ -125,6 +129,19 @@ final class FaultyTransport: SyncTransport, Sendable {
 
     func resealVersion(_ recordId: UUID, _ resealed: ResealedVersion) async throws(SyncError) {
         try await base.resealVersion(recordId, resealed)
+    }
+
+    func addVersions(_ recordId: UUID, _ moved: MovedVersions) async throws(SyncError) -> Int {
+        switch fault {
+        case .movedVersionsRefused:
+            inject()
+            throw .server(code: APIErrorCode.badRequest.rawValue, message: "A version's replacedAt must not be in the future.")
+        case .movedVersionsCut:
+            inject()
+            throw .unreachable("the network went")
+        default:
+            return try await base.addVersions(recordId, moved)
+        }
     }
 
     func keptFiles(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptFilesPage {

@@ -9,10 +9,11 @@ import NoteTakerSyncProtocol
 extension SyncEngine {
     /// For each note moved here that the server now holds, sends its versions (at most
     /// ``MovedVersions/maximumCount`` and about half a request's bytes at a time) and forgets
-    /// it. A version too large to be a record is left out; a note gone from the server
-    /// meanwhile has no history to give; an account that may no longer write the zone gives
-    /// none. Anything else stops the step until the next cycle, which sends it all again (the
-    /// server keeps no version twice).
+    /// it. A version too large to be a record is left out. A history the server refuses (the
+    /// note gone from it meanwhile, a version it will not take) or an account that may no
+    /// longer write the zone gives none. The network or the server failing otherwise (down,
+    /// storage full) stops the step until the next cycle, which sends it all again (the server
+    /// keeps no version twice): never the cycle, whose notes went up already.
     func sendMovedHistories() async throws(SyncError) {
         for noteId in try local({ try $0.movedHistoriesToSend() }) {
             let versions: [MovedVersion]
@@ -24,8 +25,11 @@ extension SyncEngine {
             }
             do {
                 for request in Self.requests(versions) { _ = try await transport.addVersions(noteId, request) }
-            } catch .server(let code, _) where code == APIErrorCode.notFound.rawValue {
-                // The note left the server (deleted elsewhere) before its history went up.
+            } catch .server {
+                // Refused for good (the note left the server before its history went up, or a
+                // version is one the server will not take): sending it again would change nothing.
+            } catch {
+                return
             }
             try local { try $0.sentMovedHistory(noteId) }
         }

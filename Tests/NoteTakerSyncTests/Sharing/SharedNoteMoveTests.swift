@@ -124,4 +124,38 @@ import Testing
             #expect(inShare == 1)
         }
     }
+
+    @Test("a moved note's history the server refuses is given up, one the network cut goes at the next cycle: the cycle itself succeeds either way")
+    func historyFailuresDoNotFailTheCycle() async throws {
+        try await withLiveServer { server, _ in
+            let device = try await Devices.device("ines", on: server)
+            // Two notes with a history each, moved in from another store on this device.
+            let elsewhere = try EncryptedAccountTests.device()
+            var moved: [UUID] = []
+            for title in ["Refused", "Cut"] {
+                let note = try elsewhere.createNote(NoteDraft(title: title, body: "first"))
+                _ = try elsewhere.updateNote(id: note.id, body: "second")
+                try elsewhere.moveNote(note.id, into: device, folder: nil)
+                moved.append(note.id)
+            }
+            #expect(try Set(device.movedHistoriesToSend()).isEmpty, "not on the server yet")
+            let transport = try device.syncTransport()
+            let sealing = try device.syncKeyring().map(RecordSealing.init(keyring:))
+            let refusing = FaultyTransport(transport, .movedVersionsRefused)
+            _ = try await SyncEngine(store: device, transport: refusing, options: .init(sealing: sealing)).sync()
+            #expect(refusing.injected == 2)
+            #expect(try device.movedHistoriesToSend().isEmpty, "refused for good: given up")
+
+            let other = try elsewhere.createNote(NoteDraft(title: "Later", body: "first"))
+            _ = try elsewhere.updateNote(id: other.id, body: "second")
+            try elsewhere.moveNote(other.id, into: device, folder: nil)
+            let cut = FaultyTransport(transport, .movedVersionsCut)
+            _ = try await SyncEngine(store: device, transport: cut, options: .init(sealing: sealing)).sync()
+            #expect(cut.injected == 1)
+            #expect(try device.movedHistoriesToSend() == [other.id], "kept for the next cycle")
+            _ = try await device.syncEngine(transport: transport).sync()
+            #expect(try device.movedHistoriesToSend().isEmpty)
+            #expect(try await transport.recordVersions(other.id).count == 1, "the server keeps its history now")
+        }
+    }
 }
