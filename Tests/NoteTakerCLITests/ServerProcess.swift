@@ -55,3 +55,29 @@ final class ServerProcess {
         process.waitUntilExit()
     }
 }
+
+/// What an end-to-end run does to its server and expects of a device's sync meanwhile.
+extension ServerProcess {
+    /// Kills the server with SIGKILL `delay` microseconds into `runner`'s sync; how that sync ended.
+    func kill(duringSyncOf runner: CLIRunner, after delay: UInt32) throws -> CLIRunner.Result {
+        let sync = try runner.start(["sync"])
+        usleep(delay)
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return try sync.finish(timeout: 60)
+    }
+}
+
+extension CLIRunner {
+    /// A `sync` in an end-to-end run: it must succeed when the server is up, and fail saying
+    /// it was not reached when it is down (the changes wait). `context` names the seed and step.
+    func checkedSync(serverUp: Bool, context: String) throws -> Result {
+        let result = try run(["sync"])
+        if serverUp {
+            #expect(result.status == 0, "\(context): sync failed with the server up: \(result.stderr)")
+        } else {
+            #expect(result.status == 1 && result.stderr.contains("reached"), "\(context): \(result.stderr)")
+        }
+        return result
+    }
+}
