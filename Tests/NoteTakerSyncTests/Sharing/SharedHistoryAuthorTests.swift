@@ -50,6 +50,17 @@ import Testing
             let store = try cara.sharedZoneStore(zone)
             let read = try history.versions.map { "\(try store.version($0.id, of: soup.id).body ?? ""): \($0.author ?? "-")" }
             #expect(read.sorted() == ["Leeks, potatoes: bob", "Leeks: ines"])
+
+            // A version the server keeps that no member sealed and signed (a raw client's, in
+            // bob's name) is left out of every member's history, the rest read as before.
+            let forged: RecordFields = [
+                "$enc": .number(1), "$zone": .string(zone), "$key": .number(1), "$salt": .string("AAAAAAAAAAAAAAAAAAAAAA"),
+                "$sealed": .string("AAAA"), "$by": .string("bob"), "$sig": .string(Base64URL.encode(Data(repeating: 7, count: 64))),
+            ]
+            let moved = MovedVersions(versions: [MovedVersion(replacedAt: Date().timeIntervalSince1970 - 60, fields: forged)])
+            #expect(try await bob.syncTransport().inZone(zone).addVersions(soup.id, moved) == 1, "the server cannot tell")
+            let after = try await cara.completeSharedHistory(zone: zone, noteId: soup.id)
+            #expect(after.serverProblem == nil && after.versions.count == 2, "\(after.versions)")
         }
     }
 
