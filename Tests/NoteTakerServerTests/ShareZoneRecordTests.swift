@@ -86,7 +86,7 @@ struct ShareZoneRecordTests {
         }
     }
 
-    @Test("a save that is not sealed for the zone, or does not name its writer, or has no signature, is refused, the batch with it")
+    @Test("a save that is not sealed for the zone, does not name its writer, has no signature or a malformed batch path, is refused, the batch with it")
     func envelopes() async throws {
         try await TestServer().test { client in
             let zone = try await Zone(client)
@@ -94,18 +94,31 @@ struct ShareZoneRecordTests {
             unsigned.fields?["$sig"] = .string("c2ln")
             var plain = zone.save(UUID(), by: "bob")
             plain.fields = ["title": .string("in the clear"), "$zone": .string(zone.id), "$by": .string("bob")]
+            // A batch path (docs/sharing.md §4.1) is 16 + 32·m bytes, m at most 16.
+            func withPath(_ bytes: Int) -> RecordChange {
+                var change = zone.save(UUID(), by: "bob")
+                change.fields?["$path"] = .string(Base64URL.encode(Data(count: bytes)))
+                return change
+            }
+            var numbered = zone.save(UUID(), by: "bob")
+            numbered.fields?["$path"] = .number(16)
             let cases: [(String, RecordChange)] = [
                 ("passed off as ada's", zone.save(UUID(), by: "ada")),
                 ("sealed for another zone", zone.save(UUID(), by: "bob", zone: UUID().uuidString.lowercased())),
                 ("sealed for the private zone", zone.save(UUID(), by: "bob", zone: "private")),
                 ("a short signature", unsigned),
                 ("not sealed", plain),
+                ("a path of 15 bytes", withPath(15)), ("a path with a hash cut short", withPath(16 + 31)),
+                ("a path of 17 hashes", withPath(16 + 32 * 17)), ("a path that is a number", numbered),
             ]
             for (name, change) in cases {
                 let answer = try await zone.modify(client, [zone.save(UUID(), by: "bob"), change], as: zone.bob)
                 #expect(answer.status == .badRequest, "\(name)")
             }
             #expect(try await zone.records(client, as: zone.ada).isEmpty, "nothing of any batch was kept")
+            // A path of the right length is kept (the members check it; the server cannot).
+            #expect(try await zone.modify(client, [withPath(16), withPath(16 + 32 * 16)], as: zone.bob).status == .ok)
+            #expect(try await zone.records(client, as: zone.ada).count == 2)
         }
     }
 

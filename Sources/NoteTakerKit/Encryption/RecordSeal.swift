@@ -23,6 +23,9 @@ public struct SealedRecord: Sendable, Hashable {
     }
     private var author: String?
     private var signature: Data?
+    /// For a record signed with its batch (docs/sharing.md §4.1): its place in the batch's
+    /// tree and its audit path (`$path`); then `$sig` signs the tree's root.
+    public var batchPath: BatchPath?
 
     /// An envelope's parts, unsigned.
     public init(version: Int, zone: String, keyVersion: Int, salt: Data, sealed: Data) {

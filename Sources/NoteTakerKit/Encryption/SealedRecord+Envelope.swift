@@ -3,10 +3,11 @@ import NoteTakerSyncProtocol
 
 /// The envelope as a record's fields on the wire (docs/encryption.md §3.3): five scalar
 /// fields, `$enc` (``RecordFields/sealedMarker``), `$zone`, `$key`, `$salt` and `$sealed`, and
-/// nothing else; in a shared zone seven, with `$by` and `$sig` (docs/sharing.md §4).
+/// nothing else; in a shared zone seven, with `$by` and `$sig` (docs/sharing.md §4), or eight
+/// for a record signed with its batch, with `$path` (§4.1).
 extension SealedRecord {
     private enum Field {
-        static let zone = "$zone", key = "$key", salt = "$salt", sealed = "$sealed", by = "$by", signature = "$sig"
+        static let zone = "$zone", key = "$key", salt = "$salt", sealed = "$sealed", by = "$by", signature = "$sig", path = "$path"
     }
 
     /// The envelope as the record's fields.
@@ -21,17 +22,22 @@ extension SealedRecord {
             RecordFields.sealedMarker: .number(Double(version)), Field.zone: .string(zone), Field.key: .number(Double(keyVersion)),
             Field.salt: .string(salt), Field.sealed: .string(sealed),
         ]
-        let common = "\"$enc\":\(version),\"$key\":\(keyVersion),\"$salt\":\"\(salt)\",\"$sealed\":\"\(sealed)\","
-        guard let (author, signature) = signed else { return (fields, "{" + common + "\"$zone\":\"\(zone)\"}") }
+        let head = "\"$enc\":\(version),\"$key\":\(keyVersion),"
+        let tail = "\"$salt\":\"\(salt)\",\"$sealed\":\"\(sealed)\","
+        guard let (author, signature) = signed else { return (fields, "{" + head + tail + "\"$zone\":\"\(zone)\"}") }
         let encoded = Base64URL.encode(signature)
         fields[Field.by] = .string(author)
         fields[Field.signature] = .string(encoded)
-        return (fields, "{\"$by\":\"\(author)\"," + common + "\"$sig\":\"\(encoded)\",\"$zone\":\"\(zone)\"}")
+        let path = batchPath.map { Base64URL.encode($0.bytes) }
+        fields[Field.path] = path.map { .string($0) }
+        let pathJSON = path.map { "\"$path\":\"\($0)\"," } ?? ""
+        return (fields, "{\"$by\":\"\(author)\"," + head + pathJSON + tail + "\"$sig\":\"\(encoded)\",\"$zone\":\"\(zone)\"}")
     }
 
     /// Reads an envelope from a record's fields. Fields missing, extra, of the wrong kind or
     /// not in their one spelling are `notAuthentic`: they were not written by a device. `$by`
-    /// must be a user name (lowercased) and `$sig` 64 bytes, both there or neither.
+    /// must be a user name (lowercased) and `$sig` 64 bytes, both there or neither; `$path`
+    /// only with them, a path ``BatchPath/init(bytes:)`` reads.
     public init(fields: RecordFields) throws(EncryptionError) {
         guard let version = fields[RecordFields.sealedMarker]?.number.flatMap(Self.integer),
               let zone = fields[Field.zone]?.string,
@@ -40,14 +46,17 @@ extension SealedRecord {
               let sealed = fields[Field.sealed]?.string.flatMap(Base64URL.decode)
         else { throw .notAuthentic }
         self.init(version: version, zone: zone, keyVersion: keyVersion, salt: salt, sealed: sealed)
-        switch (fields.count, fields[Field.by], fields[Field.signature]) {
-        case (5, nil, nil):
+        switch (fields.count, fields[Field.by], fields[Field.signature], fields[Field.path]) {
+        case (5, nil, nil, nil):
             return
-        case (7, .string(let author)?, .string(let signature)?):
+        case (7, .string(let author)?, .string(let signature)?, nil), (8, .string(let author)?, .string(let signature)?, .string?):
             guard UserName.isValid(author), author == author.lowercased(), let bytes = Base64URL.decode(signature), bytes.count == 64 else {
                 throw .notAuthentic
             }
             signed = (author, bytes)
+            guard case .string(let path)? = fields[Field.path] else { return }
+            guard let batchPath = Base64URL.decode(path).flatMap(BatchPath.init(bytes:)) else { throw .notAuthentic }
+            self.batchPath = batchPath
         default:
             throw .notAuthentic
         }

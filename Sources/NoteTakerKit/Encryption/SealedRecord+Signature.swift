@@ -27,9 +27,11 @@ extension SealedRecord {
         return signed
     }
 
-    /// Whether `$sig` verifies for `address` with the Ed25519 public key `signingKey` (32 bytes).
+    /// Whether `$sig` verifies for `address` with the Ed25519 public key `signingKey` (32
+    /// bytes): over the record alone, or over its batch's root (§4.1) when its path folds.
     public func signatureVerifies(for address: Address, signingKey: Data) -> Bool {
-        guard let (_, signature) = signed, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: signingKey) else { return false }
-        return key.isValidSignature(signature, for: signedBytes(for: address))
+        guard let (_, signature) = signed, let message = signatureMessage(for: address),
+              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: signingKey) else { return false }
+        return key.isValidSignature(signature, for: message)
     }
 }

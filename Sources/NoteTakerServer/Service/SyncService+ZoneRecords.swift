@@ -29,7 +29,8 @@ extension SyncService {
 
     /// Applies a batch to a shared zone (``modify(_:fieldsJSON:for:)``), from an owner or
     /// editor. Each save must be a record of this zone that says it is `account`'s: sealed
-    /// for it (`$zone`), written by it (`$by`), with a signature (`$sig`) the members check.
+    /// for it (`$zone`), written by it (`$by`), with a signature (`$sig`) the members check,
+    /// and a batch path (`$path`, §4.1) of the right length when it has one.
     public func modifyZone(
         _ zone: String, _ request: ModifyRequest, fieldsJSON: [String?] = [], by account: StoredAccount
     ) async throws(SyncServerError) -> ModifyResponse {
@@ -74,6 +75,13 @@ extension SyncService {
         }
         guard case .string(let signature) = fields["$sig"], Base64URL.decode(signature)?.count == 64 else {
             throw .badRequest("Record \(record.key) must carry its writer's signature ($sig: 64 bytes in base64url). Nothing in the batch was saved.")
+        }
+        // A record signed with its batch (§4.1): its place and audit path, 16 + 32·m bytes, m ≤ 16.
+        if let path = fields["$path"] {
+            guard case .string(let text) = path, let bytes = Base64URL.decode(text), bytes.count >= 16, (bytes.count - 16) % 32 == 0,
+                  bytes.count <= 16 + 32 * 16 else {
+                throw .badRequest("Record \(record.key) has a malformed batch path ($path: 16 + 32·m bytes in base64url, m at most 16). Nothing in the batch was saved.")
+            }
         }
     }
 }

@@ -22,21 +22,65 @@ public protocol RecordSealer: Sendable {
     /// The envelope of a change, `fieldsJSON` (`{}` for a deletion) at `revision`, sealed for
     /// the record; as fields, and as the JSON the wire codec would write for them.
     func seal(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data) throws -> (fields: RecordFields, json: String)
+    /// The envelopes of a batch of changes, in order, each as ``seal(fieldsJSON:recordType:recordId:revision:salt:)``
+    /// makes it; in a shared zone signed once for the whole batch (docs/sharing.md §4.1).
+    func seal(batch changes: [RecordToSeal]) throws -> [(fields: RecordFields, json: String)]
     /// A saved record's fields, opened: its fields and revision, or why not (a revision below
     /// `seen` is a replay).
     func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal>
+    /// Records from the server, opened in order as ``unseal(_:)`` opens each; in a shared zone
+    /// a batch's signature is checked once for all of its records among them (§4.1).
+    func unseal(page records: [SyncRecord]) -> [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>]
+}
+
+/// A change to seal: its fields as JSON (`{}` for a deletion), the record, the revision it is
+/// sealed at, and its seal's 32 random bytes.
+public struct RecordToSeal: Sendable {
+    /// The fields as the wire codec writes them.
+    public var fieldsJSON: String
+    /// The record's kind and id.
+    public var recordType: String, recordId: UUID
+    /// The revision sealed in.
+    public var revision: Int
+    /// The seal's salt.
+    public var salt: Data
+
+    /// A change to seal.
+    public init(fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data) {
+        self.fieldsJSON = fieldsJSON
+        self.recordType = recordType
+        self.recordId = recordId
+        self.revision = revision
+        self.salt = salt
+    }
 }
 
 extension RecordSealer {
     /// A record from the server, opened: its fields and revision, or why not. A deletion is
     /// taken as it comes, with the revision of its envelope when it has one that opens.
     public func unseal(_ record: SyncRecord) -> Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal> {
-        let opened = open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil)
+        Self.unsealed(record, opened: open(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil))
+    }
+
+    /// `record` as ``unseal(_:)`` takes it, its fields `opened`.
+    static func unsealed(
+        _ record: SyncRecord, opened: Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal>
+    ) -> Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal> {
         if record.deleted {
             guard case .success(let (_, revision)) = opened else { return .success(([:], nil)) }
             return .success(([:], revision))
         }
         return opened.map { ($0.fields, $0.revision) }
+    }
+
+    /// Each change sealed alone.
+    public func seal(batch changes: [RecordToSeal]) throws -> [(fields: RecordFields, json: String)] {
+        try changes.map { try seal(fieldsJSON: $0.fieldsJSON, recordType: $0.recordType, recordId: $0.recordId, revision: $0.revision, salt: $0.salt) }
+    }
+
+    /// Each record opened alone.
+    public func unseal(page records: [SyncRecord]) -> [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>] {
+        records.map(unseal)
     }
 }
 

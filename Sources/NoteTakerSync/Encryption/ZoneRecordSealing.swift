@@ -84,15 +84,48 @@ public struct ZoneRecordSealing: RecordSealer {
     public func seal(
         fieldsJSON: String, recordType: String, recordId: UUID, revision: Int, salt: Data = SealedRecord.randomSalts(1)[0]
     ) throws(WriteRefusal) -> (fields: RecordFields, json: String) {
+        let change = RecordToSeal(fieldsJSON: fieldsJSON, recordType: recordType, recordId: recordId, revision: revision, salt: salt)
+        let (sealed, address) = try unsigned(change, writing: try writing())
+        do {
+            return try sealed.signed(by: account, signingKey: identity.signingBytes, for: address).envelope
+        } catch {
+            throw .noKey
+        }
+    }
+
+    /// The envelopes of a batch of changes by this account, each sealed as
+    /// ``seal(fieldsJSON:recordType:recordId:revision:salt:)`` seals one, signed once for the
+    /// batch (docs/sharing.md §4.1).
+    public func seal(batch changes: [RecordToSeal]) throws(WriteRefusal) -> [(fields: RecordFields, json: String)] {
+        guard !changes.isEmpty else { return [] }
+        let writing = try writing()
+        var sealed: [(record: SealedRecord, address: SealedRecord.Address)] = []
+        sealed.reserveCapacity(changes.count)
+        for change in changes { sealed.append(try unsigned(change, writing: writing)) }
+        do {
+            return try SealedRecord.signedBatch(sealed, by: account, signingKey: identity.signingBytes).map(\.envelope)
+        } catch {
+            throw .noKey
+        }
+    }
+
+    /// The members epoch and zone key this account writes with: the newest members record's,
+    /// where it must be an owner or editor.
+    private func writing() throws(WriteRefusal) -> (epoch: Int, version: Int, key: ZoneKeys) {
         guard let newest = members.keys.max(), let record = members[newest],
               let role = record.member(account)?.role, role == .owner || role == .editor else { throw .mayNotWrite }
-        let version = record.keyVersion
-        guard let key = keys[version] else { throw .noKey }
-        let plaintext = Data("{\"epoch\":\(newest),\"fields\":\(fieldsJSON),\"rev\":\(revision)}".utf8)
-        let address = address(recordType, recordId)
+        guard let key = keys[record.keyVersion] else { throw .noKey }
+        return (newest, record.keyVersion, key)
+    }
+
+    /// `change` sealed (not signed) at the epoch and with the key of `writing`.
+    private func unsigned(
+        _ change: RecordToSeal, writing: (epoch: Int, version: Int, key: ZoneKeys)
+    ) throws(WriteRefusal) -> (record: SealedRecord, address: SealedRecord.Address) {
+        let plaintext = Data("{\"epoch\":\(writing.epoch),\"fields\":\(change.fieldsJSON),\"rev\":\(change.revision)}".utf8)
+        let address = address(change.recordType, change.recordId)
         do {
-            let sealed = try SealedRecord.seal(plaintext, for: address, zoneKey: key.dataKey, keyVersion: version, salt: salt)
-            return try sealed.signed(by: account, signingKey: identity.signingBytes, for: address).envelope
+            return (try SealedRecord.seal(plaintext, for: address, zoneKey: writing.key.dataKey, keyVersion: writing.version, salt: change.salt), address)
         } catch {
             throw .noKey
         }
@@ -103,6 +136,24 @@ public struct ZoneRecordSealing: RecordSealer {
     /// record of the epoch it names, its writer's role there, the signature with the key
     /// that record lists, and that key against the one this device keeps.
     public func check(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<Opened, Refusal> {
+        var verified = VerifiedBatches()
+        return check(fields, recordType: recordType, recordId: recordId, seen: seen, verified: &verified)
+    }
+
+    /// Batch signatures that verified (§4.1), each the signing key, the signature and the bytes
+    /// it signs: a batch's other records need no Ed25519 check of their own.
+    public struct VerifiedBatches: Sendable {
+        var signatures: Set<Data> = []
+
+        /// None yet.
+        public init() {}
+    }
+
+    /// ``check(_:recordType:recordId:seen:)``, a batch's signature verified once for every
+    /// record of it checked with the same `verified`.
+    public func check(
+        _ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?, verified: inout VerifiedBatches
+    ) -> Result<Opened, Refusal> {
         let address = address(recordType, recordId)
         let (envelope, opened, revision, named): (SealedRecord, RecordFields, Int, Int?)
         switch RecordSealing.open(fields, for: address, seen: seen, key: { keys[$0]?.dataKey }) {
@@ -113,12 +164,26 @@ public struct ZoneRecordSealing: RecordSealer {
         guard let (author, _) = envelope.signed else { return .failure(.badSignature) }
         guard let record = members[epoch] else { return .failure(.waitingForMembers(epoch: epoch)) }
         guard let writer = record.member(author), writer.role == .owner || writer.role == .editor else { return .failure(.notAnEditor(author)) }
-        guard let signing = Base64URL.decode(writer.signing), envelope.signatureVerifies(for: address, signingKey: signing) else {
+        guard let signing = Base64URL.decode(writer.signing), Self.verifies(envelope, for: address, signingKey: signing, verified: &verified) else {
             return .failure(.badSignature)
         }
         // The members record is its owner's word; a key kept from before must agree with it.
         if let known = kept[author], known.signing != writer.signing { return .failure(.authorKeysChanged(author)) }
         return .success(Opened(fields: opened, revision: revision, author: author, epoch: epoch))
+    }
+
+    /// Whether `envelope`'s signature verifies for `address` with `signingKey`; a batch's
+    /// (its path folded into the root) remembered in `verified` once it has.
+    private static func verifies(_ envelope: SealedRecord, for address: SealedRecord.Address, signingKey: Data, verified: inout VerifiedBatches) -> Bool {
+        guard envelope.batchPath != nil else { return envelope.signatureVerifies(for: address, signingKey: signingKey) }
+        guard let (_, signature) = envelope.signed, let message = envelope.signatureMessage(for: address) else { return false }
+        let known = signingKey + signature + message
+        if verified.signatures.contains(known) { return true }
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: signingKey), key.isValidSignature(signature, for: message) else {
+            return false
+        }
+        verified.signatures.insert(known)
+        return true
     }
 
     // MARK: As the sync engine's sealer
@@ -134,7 +199,21 @@ public struct ZoneRecordSealing: RecordSealer {
     /// the engine takes it: a refusal of the seal as the private zone's, the zone's own as
     /// ``RecordSealing/Refusal/shared(_:)``.
     public func open(_ fields: RecordFields, recordType: String, recordId: UUID, seen: Int?) -> Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal> {
-        switch check(fields, recordType: recordType, recordId: recordId, seen: seen) {
+        opened(check(fields, recordType: recordType, recordId: recordId, seen: seen))
+    }
+
+    /// Records from the server, opened in order, a batch's signature checked once for all of
+    /// its records among them (§4.1).
+    public func unseal(page records: [SyncRecord]) -> [Result<(fields: RecordFields, revision: Int?), RecordSealing.Refusal>] {
+        var verified = VerifiedBatches()
+        return records.map { record in
+            Self.unsealed(record, opened: opened(check(record.fields, recordType: record.recordType, recordId: record.recordId, seen: nil, verified: &verified)))
+        }
+    }
+
+    /// A record checked, as the engine takes it.
+    private func opened(_ checked: Result<Opened, Refusal>) -> Result<(fields: RecordFields, revision: Int), RecordSealing.Refusal> {
+        switch checked {
         case .success(let opened): .success((Self.naming(opened.author, in: opened.fields, for: account), opened.revision))
         case .failure(.record(let refusal)): .failure(refusal)
         case .failure(let refusal): .failure(.shared(refusal))

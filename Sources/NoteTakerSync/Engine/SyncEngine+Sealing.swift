@@ -30,28 +30,28 @@ extension SyncEngine {
         return revisions
     }
 
-    /// The request to send for `batch`, each change sealed at its revision, and its fields as
-    /// JSON. Pure: it runs off the engine, beside the network.
+    /// The request to send for `batch`, each change sealed at its revision (in a shared zone
+    /// the batch signed once), and its fields as JSON. Pure: it runs off the engine, beside
+    /// the network.
     static func sealed(_ batch: PushBatch, at revisions: [Int], with sealing: any RecordSealer) throws(SyncError) -> (ModifyRequest, [String?]) {
         var request = batch.request
-        var texts: [String?] = []
         let salts = SealedRecord.randomSalts(request.changes.count)
-        for (index, change) in request.changes.enumerated() {
+        let changes = request.changes.enumerated().map { index, change in
             let written = batch.fieldsJSON.indices.contains(index) ? batch.fieldsJSON[index] : nil
             let plaintext = change.operation == .delete ? "{}" : written ?? (change.fields ?? [:]).wireJSON
-            do {
-                let envelope = try sealing.seal(fieldsJSON: plaintext, recordType: change.recordType, recordId: change.recordId,
-                                                revision: revisions[index], salt: salts[index])
-                request.changes[index].fields = envelope.fields
-                texts.append(envelope.json)
-            } catch ZoneRecordSealing.WriteRefusal.mayNotWrite {
-                // A member made a viewer (or removed) since the change was made here.
-                throw .viewOnlyShare
-            } catch {
-                throw .store(.database("A \(change.recordType) could not be encrypted (\(error)); nothing was sent."))
-            }
+            return RecordToSeal(fieldsJSON: plaintext, recordType: change.recordType, recordId: change.recordId, revision: revisions[index], salt: salts[index])
         }
-        return (request, texts)
+        let envelopes: [(fields: RecordFields, json: String)]
+        do {
+            envelopes = try sealing.seal(batch: changes)
+        } catch ZoneRecordSealing.WriteRefusal.mayNotWrite {
+            // A member made a viewer (or removed) since the change was made here.
+            throw .viewOnlyShare
+        } catch {
+            throw .store(.database("A batch of \(changes.count) records could not be encrypted (\(error)); nothing was sent."))
+        }
+        for (index, envelope) in envelopes.enumerated() { request.changes[index].fields = envelope.fields }
+        return (request, envelopes.map(\.json))
     }
 
     /// The server's answer to `batch`, opened: the revisions it saved count as seen, and the
@@ -111,7 +111,7 @@ extension SyncEngine {
         /// The page opened with `sealing`'s keys.
         init(_ page: ChangesResponse, openedWith sealing: (any RecordSealer)?) {
             self.page = page
-            unsealed = sealing.map { sealing in page.records.map(sealing.unseal) }
+            unsealed = sealing.map { $0.unseal(page: page.records) }
             keyVersion = sealing?.newestKeyVersion ?? 0
             members = sealing?.membersHeld ?? 0
         }

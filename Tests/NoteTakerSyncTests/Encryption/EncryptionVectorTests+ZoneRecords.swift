@@ -10,7 +10,7 @@ import Testing
 /// member might send instead, each held with its reason.
 extension EncryptionVectorTests {
     /// The zone's members at epoch 2 (Ada owner, Bob editor), its keys, and Bob's key pairs.
-    private func zoneParties() throws -> (members: ShareMembers, keys: ZoneKeys, bob: IdentityKeyPairs) {
+    func zoneParties() throws -> (members: ShareMembers, keys: ZoneKeys, bob: IdentityKeyPairs) {
         let box = try vector("zone_key_box")
         let members = try #require(try signedMembers().signed.decoded())
         let keys = ZoneKeys(zone: members.zone, version: 1, dataKey: try bytes(box["dataKey"]), idKey: try bytes(box["idKey"]))
@@ -19,8 +19,11 @@ extension EncryptionVectorTests {
     }
 
     /// The vector's envelope as a record's fields.
-    private func zoneEnvelope() throws -> RecordFields {
-        let json = try JSONSerialization.data(withJSONObject: try #require(try vector("zone_record")["envelope"]), options: [.sortedKeys])
+    private func zoneEnvelope() throws -> RecordFields { try recordFields(try vector("zone_record")["envelope"]) }
+
+    /// A vector's envelope (a JSON object) as a record's fields.
+    func recordFields(_ object: Any?) throws -> RecordFields {
+        let json = try JSONSerialization.data(withJSONObject: try #require(object), options: [.sortedKeys])
         return try JSONDecoder().decode(RecordFields.self, from: json)
     }
 
