@@ -134,8 +134,9 @@ extension NoteStore {
     }
 
     /// Changes the members of `zone`, as its owner: adds `account` with `role` (or changes its
-    /// role), or removes it (`role` `nil`). Removing rotates the zone's key: the member keeps
-    /// what it had, and nothing written after opens with its keys (docs/sharing.md §3.4).
+    /// role; the role it has already changes nothing), or removes it (`role` `nil`). Removing
+    /// rotates the zone's key: the member keeps what it had, and nothing written after opens
+    /// with its keys (docs/sharing.md §3.4).
     public func setShareMember(_ zone: String, account member: String, role: ShareMembers.Role?) async throws(SyncError) {
         let (account, pairs) = try sharingIdentity()
         let transport = try syncTransport()
@@ -151,6 +152,9 @@ extension NoteStore {
         var boxesFor: [ShareMembers.Member] = []
         if let role {
             if let index = next.members.firstIndex(where: { $0.account == name }) {
+                // The role it has already: nothing to write (a new epoch would make every
+                // member's device fetch and check a members record that changes nothing).
+                guard next.members[index].role != role else { return }
                 next.members[index].role = role
             } else {
                 let identity = try await metIdentity(of: name, transport: transport)

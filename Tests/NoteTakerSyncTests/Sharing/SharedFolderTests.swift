@@ -107,6 +107,9 @@ import Testing
             #expect(try daves.result.get().pulled >= 3 && daves.result.get().errors == 0)
             #expect(try Self.titles(dave, zone: zone) == ["Monday", "Plan"])
             #expect(try dave.sharedZoneMembers(zone).keys.sorted() == [1, 2])
+            // Given the role he has, nothing changes: no new members record.
+            try await ines.setShareMember(zone, account: "dave", role: .viewer)
+            #expect(try ines.sharedZoneMembers(zone).keys.max() == 2)
 
             // Ines's second device takes the zone up on its own.
             let phone = try await Self.device("ines", on: server, registering: false)
