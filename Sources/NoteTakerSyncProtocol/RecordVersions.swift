@@ -132,3 +132,48 @@ public struct MovedVersionsKept: Sendable, Hashable, Codable {
         self.kept = kept
     }
 }
+
+/// The body of `POST /v1/versions` (and `POST /v1/zones/{zone}/versions`): the notes whose
+/// kept versions a device asks for at once, before they move (docs/sharing.md §3.5).
+public struct VersionsQuery: Sendable, Hashable, Codable {
+    /// The notes, at most ``maximumCount``.
+    public var recordIds: [UUID]
+
+    /// The most notes one request asks for.
+    public static let maximumCount = 100
+
+    /// Asks for the versions of `recordIds`.
+    public init(recordIds: [UUID]) {
+        self.recordIds = recordIds
+    }
+}
+
+/// The answer of `POST /v1/versions`: the versions of each note asked for that the account
+/// holds, newest first, as `GET /v1/records/{id}/versions` answers them one at a time.
+public struct VersionsOfNotes: Sendable, Hashable, Codable {
+    /// A note's versions.
+    public struct Note: Sendable, Hashable, Codable {
+        /// The note's id.
+        public var recordId: UUID
+        /// Its versions, newest first.
+        public var versions: [RecordVersion]
+
+        /// Describes a note's versions.
+        public init(recordId: UUID, versions: [RecordVersion]) {
+            self.recordId = recordId
+            self.versions = versions
+        }
+    }
+
+    /// The notes read, in the order asked; a note the account does not hold is left out.
+    public var notes: [Note]
+    /// The notes asked for and not read, because the answer held about
+    /// ``SyncLimits/maxPageBytes`` already: asked for again in another request.
+    public var unread: [UUID]
+
+    /// Creates an answer.
+    public init(notes: [Note], unread: [UUID]) {
+        self.notes = notes
+        self.unread = unread
+    }
+}

@@ -59,6 +59,8 @@ public enum SyncAPI {
     public static let resealVersion = Endpoint(method: "PUT", path: "/v1/records/{id}/versions")
     /// Keeps versions of a note that moved here from a shared zone (``MovedVersions``).
     public static let addVersions = Endpoint(method: "POST", path: "/v1/records/{id}/versions")
+    /// The kept versions of many notes at once (``VersionsQuery``, ``VersionsOfNotes``).
+    public static let notesVersions = Endpoint(method: "POST", path: "/v1/versions")
     /// The account's kept versions not sealed with a given data key or a newer one
     /// (`?sealedBelow=N&after=CURSOR`, ``KeptVersionsPage``).
     public static let keptVersions = Endpoint(method: "GET", path: "/v1/accounts/current/versions")
@@ -110,6 +112,8 @@ public enum SyncAPI {
     /// Keeps versions of a note that moved into a shared zone, as ``addVersions``, from its
     /// owner or an editor.
     public static let addZoneVersions = Endpoint(method: "POST", path: "/v1/zones/{zone}/records/{id}/versions")
+    /// The kept versions of many of a shared zone's notes at once, as ``notesVersions``.
+    public static let zoneNotesVersions = Endpoint(method: "POST", path: "/v1/zones/{zone}/versions")
     /// Uploads a file to a shared zone, by its owner or an editor.
     public static let uploadZoneAsset = Endpoint(method: "PUT", path: "/v1/zones/{zone}/assets/{hash}")
     /// Whether a shared zone holds a file.
@@ -122,10 +126,10 @@ public enum SyncAPI {
         health, openAPI, register, account, changePassword, loginParameters, accountKeys, setRecovery, addDataKey, addIdentity, userIdentity,
         recoveryKeys, recover,
         login, logout, nameSession, sessions, endSession,
-        changes, modify, recordVersions, resealVersion, addVersions, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
+        changes, modify, recordVersions, resealVersion, addVersions, notesVersions, keptVersions, keptFiles, dropPlaintext, uploadAsset, assetExists, downloadAsset, events,
         publishedPages, publishPage, unpublishPage, publishedPage,
         shares, deleteShare, putShareMembers, shareMembers, putZoneKeys, zoneKeys, acceptShare, leaveShare,
-        zoneChanges, modifyZone, zoneRecordVersions, addZoneVersions, uploadZoneAsset, zoneAssetExists, downloadZoneAsset,
+        zoneChanges, modifyZone, zoneRecordVersions, addZoneVersions, zoneNotesVersions, uploadZoneAsset, zoneAssetExists, downloadZoneAsset,
     ]
 }
 

@@ -134,6 +134,11 @@ struct SyncRoutes {
             return try JSONBody.response(try await service.addMovedVersions(
                 of: try Self.noteId(context), try await JSONBody.decode(MovedVersions.self, from: request), for: account))
         }
+        router.post("/v1/versions") { request, context in
+            let (account, _) = try await service.account(of: request, context)
+            let query = try await JSONBody.decode(VersionsQuery.self, from: request, limit: 64 * 1024)
+            return try JSONBody.response(try await service.versions(of: query, for: account))
+        }
         router.get("/v1/accounts/current/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
             let after = request.uri.queryParameters.get("after")

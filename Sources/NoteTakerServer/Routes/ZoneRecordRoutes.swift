@@ -23,6 +23,11 @@ struct ZoneRecordRoutes {
             let holder = try await zoneHolder(request, context, writing: false)
             return try JSONBody.response(try await service.versions(of: try SyncRoutes.noteId(context), for: holder))
         }
+        router.post("/v1/zones/:zone/versions") { request, context in
+            let holder = try await zoneHolder(request, context, writing: false)
+            let query = try await JSONBody.decode(VersionsQuery.self, from: request, limit: 64 * 1024)
+            return try JSONBody.response(try await service.versions(of: query, for: holder))
+        }
         router.post("/v1/zones/:zone/records/:id/versions") { request, context in
             let (account, _) = try await service.account(of: request, context)
             let moved = try await JSONBody.decode(MovedVersions.self, from: request)

@@ -57,6 +57,32 @@ extension SyncService {
         return RecordVersionsResponse(versions: versions)
     }
 
+    /// The earlier versions of many of the account's notes at once (``VersionsQuery``), newest
+    /// first, in the order asked, each once: a note the account does not hold is left out, and
+    /// the notes after the answer holds about ``SyncLimits/maxPageBytes`` of versions (one note
+    /// at least) are named in ``VersionsOfNotes/unread``.
+    ///
+    /// - Throws: ``APIErrorCode/badRequest`` for more than ``VersionsQuery/maximumCount`` notes.
+    public func versions(of query: VersionsQuery, for account: StoredAccount) async throws(SyncServerError) -> VersionsOfNotes {
+        guard query.recordIds.count <= VersionsQuery.maximumCount else {
+            throw .badRequest("At most \(VersionsQuery.maximumCount) notes go in one request; this one has \(query.recordIds.count).")
+        }
+        var seen = Set<UUID>()
+        let asked = query.recordIds.filter { seen.insert($0).inserted }
+        var answer = VersionsOfNotes(notes: [], unread: [])
+        var bytes = 0
+        for (index, recordId) in asked.enumerated() {
+            guard bytes <= SyncLimits.maxPageBytes || index == 0 else {
+                answer.unread = Array(asked[index...])
+                break
+            }
+            guard let versions = try await storing({ try await storage.versions(account: account.id, recordId: recordId) }) else { continue }
+            bytes += versions.reduce(0) { $0 + $1.fields.wireJSON.utf8.count }
+            answer.notes.append(VersionsOfNotes.Note(recordId: recordId, versions: versions))
+        }
+        return answer
+    }
+
     /// Keeps versions of one of the account's notes that moved here from another zone
     /// (docs/sharing.md §3.5) with those the server keeps of it, so that a device reading the
     /// note's history here has its whole history. In a shared zone's holder each must be sealed

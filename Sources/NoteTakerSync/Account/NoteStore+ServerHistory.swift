@@ -13,7 +13,14 @@ extension NoteStore {
     /// zone not signed by one who may edit it) is left out.
     @discardableResult
     public func fetchServerHistory(noteId: UUID, transport: any SyncTransport, sealing: (any RecordSealer)? = nil) async throws(SyncError) -> Int {
-        var versions = try await transport.recordVersions(noteId)
+        try mergeServerHistory(noteId: noteId, try await transport.recordVersions(noteId), sealing: sealing)
+    }
+
+    /// Adds those of `versions`, the server's of a note, that this device lacks to its history,
+    /// each opened with `sealing` first when given (one that does not open is left out).
+    @discardableResult
+    func mergeServerHistory(noteId: UUID, _ versions: [RecordVersion], sealing: (any RecordSealer)?) throws(SyncError) -> Int {
+        var versions = versions
         if let sealing {
             versions = versions.compactMap { version in
                 guard case .success(let (fields, _)) = sealing.open(version.fields, recordType: SyncRecordType.note.rawValue, recordId: noteId, seen: nil) else { return nil }

@@ -27,6 +27,9 @@ public protocol SyncTransport: Sendable {
     func downloadSealedAsset(address: String, to file: URL) async throws(SyncError)
     /// The earlier versions of a note that the server kept, newest first.
     func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion]
+    /// The earlier versions of many notes at once (at most ``VersionsQuery/maximumCount``):
+    /// those the server holds, and the notes it left for another request.
+    func notesVersions(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes
     /// One stretch of the account's kept versions not sealed with data key `sealedBelow` or a
     /// newer one, from `after` (a page's `next`; the first stretch when `nil`).
     func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage
@@ -61,6 +64,19 @@ extension SyncTransport {
 
     /// A transport without a history to offer (test doubles) answers no versions.
     public func recordVersions(_ recordId: UUID) async throws(SyncError) -> [RecordVersion] { [] }
+
+    /// A note at a time (test doubles), a note the server does not hold left out.
+    public func notesVersions(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes {
+        var notes: [VersionsOfNotes.Note] = []
+        for recordId in recordIds {
+            do {
+                notes.append(VersionsOfNotes.Note(recordId: recordId, versions: try await recordVersions(recordId)))
+            } catch .server(code: APIErrorCode.notFound.rawValue, _) {
+                continue
+            }
+        }
+        return VersionsOfNotes(notes: notes, unread: [])
+    }
 
     /// A transport without kept versions (test doubles) lists none.
     public func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {

@@ -89,6 +89,11 @@ public struct HTTPSyncTransport: SyncTransport {
         try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId.key).versions
     }
 
+    /// The earlier versions of many notes at once, and those the server left for another request.
+    public func notesVersions(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes {
+        try await json(VersionsOfNotes.self, SyncAPI.notesVersions, body: VersionsQuery(recordIds: recordIds))
+    }
+
     /// One stretch of the account's kept versions not sealed with `sealedBelow` or a newer key.
     public func keptVersions(sealedBelow: Int, after: String?) async throws(SyncError) -> KeptVersionsPage {
         var items = [URLQueryItem(name: "sealedBelow", value: String(sealedBelow))]
@@ -134,7 +139,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// ``inZone(_:)``; the others (sessions, keys, shares) are the account's in either.
     private static let zoneEndpoints: [SyncAPI.Endpoint: SyncAPI.Endpoint] = [
         SyncAPI.changes: SyncAPI.zoneChanges, SyncAPI.modify: SyncAPI.modifyZone, SyncAPI.recordVersions: SyncAPI.zoneRecordVersions,
-        SyncAPI.addVersions: SyncAPI.addZoneVersions,
+        SyncAPI.addVersions: SyncAPI.addZoneVersions, SyncAPI.notesVersions: SyncAPI.zoneNotesVersions,
         SyncAPI.uploadAsset: SyncAPI.uploadZoneAsset, SyncAPI.assetExists: SyncAPI.zoneAssetExists, SyncAPI.downloadAsset: SyncAPI.downloadZoneAsset,
     ]
 

@@ -76,8 +76,8 @@ extension NoteStore {
     /// Brings the versions the server of `zone` (`nil`: the account's own notes) kept of
     /// `notes` into `store`'s history, so that a move takes the whole of it: the server drops
     /// them with a note's deletion from the zone it leaves. A note the server does not hold
-    /// (never synced) has none there. Several notes are asked for at once, as many as the
-    /// HTTP client keeps connections to a server.
+    /// (never synced) has none there. A hundred notes are asked for at once
+    /// (``VersionsQuery/maximumCount``), those the server leaves for later again.
     private func completeHistoriesBeforeMoving(_ notes: [UUID], in store: NoteStore, zone: SharedZone?) async throws(SyncError) {
         guard !notes.isEmpty else { return }
         var transport = try syncTransport()
@@ -89,36 +89,18 @@ extension NoteStore {
         } else {
             sealing = try syncKeyring().map(RecordSealing.init(keyring:))
         }
-        let fetching = transport
-        let failure = await withTaskGroup(of: SyncError?.self) { group -> SyncError? in
-            var pending = notes[...]
-            func next() -> Bool {
-                guard let note = pending.popFirst() else { return false }
-                group.addTask {
-                    do throws(SyncError) {
-                        try await store.fetchServerHistory(noteId: note, transport: fetching, sealing: sealing)
-                        return nil
-                    } catch .server(code: APIErrorCode.notFound.rawValue, _) {
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                return true
+        var pending = notes[...]
+        var unread: [UUID] = []
+        while !unread.isEmpty || !pending.isEmpty {
+            let asking = unread.isEmpty ? Array(pending.prefix(VersionsQuery.maximumCount)) : unread
+            if unread.isEmpty { pending = pending.dropFirst(asking.count) }
+            let answer = try await transport.notesVersions(asking)
+            for note in answer.notes { try store.mergeServerHistory(noteId: note.recordId, note.versions, sealing: sealing) }
+            // The server reads one note at least: what it left is fewer each time.
+            guard answer.unread.count < asking.count else {
+                throw .server(code: "badResponse", message: "The server's answer was not what the sync API promises (it read none of the notes' histories asked for).")
             }
-            for _ in 0..<Self.historyFetchesAtOnce where next() {}
-            for await result in group {
-                if let result {
-                    group.cancelAll()
-                    return result
-                }
-                _ = next()
-            }
-            return nil
+            unread = answer.unread
         }
-        if let failure { throw failure }
     }
-
-    /// How many notes' histories are fetched at once before a move.
-    private static let historyFetchesAtOnce = 8
 }
