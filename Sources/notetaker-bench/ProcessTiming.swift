@@ -86,17 +86,21 @@ enum ProcessTiming {
     }
 
     /// The `notetaker` executable built beside this benchmark, built now in release mode if
-    /// it is not there yet.
+    /// it is not there yet or older than the benchmark.
     static func notetakerExecutable() throws -> URL {
         try executable(named: "notetaker")
     }
 
     /// The product `name` built beside this benchmark, built now in release mode if it is
-    /// not there yet.
+    /// not there yet or older than the benchmark (built from older code: its figures would
+    /// be that code's).
     static func executable(named name: String) throws -> URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        let bench = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let beside = bench.deletingLastPathComponent().appendingPathComponent(name)
+        func modified(_ url: URL) -> Date? { try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate }
+        if FileManager.default.isExecutableFile(atPath: beside.path), let built = modified(beside), let ours = modified(bench), built >= ours {
+            return beside
+        }
         FileHandle.standardError.write(Data("Building \(name) (release) for the whole-process measures...\n".utf8))
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let build = Process()

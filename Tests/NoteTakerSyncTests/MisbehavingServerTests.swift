@@ -51,6 +51,25 @@ struct MisbehavingServerTests {
         }
     }
 
+    @Test("a server older than the route for many notes' versions is asked a note at a time")
+    func versionsOfManyNotesFromAnOlderServer() async throws {
+        let (kept, unknown) = (UUID(), UUID())
+        let router = Router()
+        router.get("/v1/records/:id/versions") { _, context in
+            guard context.parameters.get("id") == kept.key else {
+                return Response(status: .notFound, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"notFound","message":"No such note."}"#)))
+            }
+            let body = try JSONEncoder().encode(RecordVersionsResponse(versions: [RecordVersion(changeTag: "7", replacedAt: 1_796_000_000, fields: ["title": .string("Then")])]))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
+        }
+        try await Self.withServer(router) { server in
+            let answer = try await HTTPSyncTransport(server: server, token: "t").notesVersions([unknown, kept])
+            #expect(answer.notes.map(\.recordId) == [kept] && answer.notes.first?.versions.first?.fields["title"] == .string("Then"))
+            #expect(answer.unread.isEmpty)
+        }
+    }
+
     @Test("a share listed under an id that is not a lowercase UUID is left out: its id would go into the paths of the zone's routes")
     func shareIdsArePathSafe() async throws {
         let router = Router()

@@ -67,6 +67,12 @@ extension SyncTransport {
 
     /// A note at a time (test doubles), a note the server does not hold left out.
     public func notesVersions(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes {
+        try await notesVersionsOneAtATime(recordIds)
+    }
+
+    /// The versions of `recordIds` asked for a note at a time (``recordVersions(_:)``), a note
+    /// the server does not hold left out: what ``notesVersions(_:)`` does without the route.
+    public func notesVersionsOneAtATime(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes {
         var notes: [VersionsOfNotes.Note] = []
         for recordId in recordIds {
             do {

@@ -89,9 +89,15 @@ public struct HTTPSyncTransport: SyncTransport {
         try await json(RecordVersionsResponse.self, SyncAPI.recordVersions, id: recordId.key).versions
     }
 
-    /// The earlier versions of many notes at once, and those the server left for another request.
+    /// The earlier versions of many notes at once, and those the server left for another
+    /// request; a note at a time from a server older than the route (a 404 without an error
+    /// of the API's).
     public func notesVersions(_ recordIds: [UUID]) async throws(SyncError) -> VersionsOfNotes {
-        try await json(VersionsOfNotes.self, SyncAPI.notesVersions, body: VersionsQuery(recordIds: recordIds))
+        do {
+            return try await json(VersionsOfNotes.self, SyncAPI.notesVersions, body: VersionsQuery(recordIds: recordIds))
+        } catch .server(code: "404", _) {
+            return try await notesVersionsOneAtATime(recordIds)
+        }
     }
 
     /// One stretch of the account's kept versions not sealed with `sealedBelow` or a newer key.
