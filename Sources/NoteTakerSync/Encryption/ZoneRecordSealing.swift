@@ -175,13 +175,12 @@ public struct ZoneRecordSealing: RecordSealer {
     /// Whether `envelope`'s signature verifies for `address` with `signingKey`; a batch's
     /// (its path folded into the root) remembered in `verified` once it has.
     private static func verifies(_ envelope: SealedRecord, for address: SealedRecord.Address, signingKey: Data, verified: inout VerifiedBatches) -> Bool {
-        guard envelope.batchPath != nil else { return envelope.signatureVerifies(for: address, signingKey: signingKey) }
-        guard let (_, signature) = envelope.signed, let message = envelope.signatureMessage(for: address) else { return false }
+        guard envelope.batchPath != nil, let (_, signature) = envelope.signed, let message = envelope.signatureMessage(for: address) else {
+            return envelope.signatureVerifies(for: address, signingKey: signingKey)
+        }
         let known = signingKey + signature + message
         if verified.signatures.contains(known) { return true }
-        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: signingKey), key.isValidSignature(signature, for: message) else {
-            return false
-        }
+        guard envelope.signatureVerifies(for: address, signingKey: signingKey) else { return false }
         verified.signatures.insert(known)
         return true
     }
