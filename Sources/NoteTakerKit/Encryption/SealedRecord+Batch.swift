@@ -22,8 +22,8 @@ extension SealedRecord {
         /// `uint64be(index) ‖ uint64be(size) ‖ hashes`.
         public var bytes: Data {
             var bytes = Data(capacity: 16 + 32 * hashes.count)
-            withUnsafeBytes(of: UInt64(truncatingIfNeeded: index).bigEndian) { bytes.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt64(truncatingIfNeeded: size).bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.appendBigEndian(index)
+            bytes.appendBigEndian(size)
             for hash in hashes { bytes.append(hash) }
             return bytes
         }
@@ -57,7 +57,7 @@ extension SealedRecord {
     public static func batchSignedBytes(root: Data, size: Int) -> Data {
         var bytes = Data("notetaker v1 batch signature|".utf8)
         bytes.append(root)
-        withUnsafeBytes(of: UInt64(truncatingIfNeeded: size).bigEndian) { bytes.append(contentsOf: $0) }
+        bytes.appendBigEndian(size)
         return bytes
     }
 
@@ -87,5 +87,12 @@ extension SealedRecord {
         guard let batchPath else { return signedBytes(for: address) }
         return MerkleTree.root(ofLeaf: leafHash(for: address), at: batchPath.index, size: batchPath.size, path: batchPath.hashes)
             .map { Self.batchSignedBytes(root: $0, size: batchPath.size) }
+    }
+}
+
+extension Data {
+    /// Appends `value` as 8 bytes, big-endian (`uint64be` in docs/sharing.md §4.1).
+    fileprivate mutating func appendBigEndian(_ value: Int) {
+        Swift.withUnsafeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian) { append(contentsOf: $0) }
     }
 }
