@@ -150,12 +150,9 @@ struct ShareZoneTests {
 
     @Test("moving a server from SQLite to PostgreSQL (migrate-data) takes its shares along", .enabled(if: TestStorage.usesPostgres))
     func movedToPostgres() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let sqlite = try await TestServer(configuration: ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests))
         let zone = UUID()
         let path = "/v1/zones/\(zone.uuidString.lowercased())"
-        let (bobsToken, record, box) = try await sqlite.test { client in
+        try await TestServer.movedToPostgres { _, client in
             let (ada, bob) = (try await ShareParty("ada", client), try await ShareParty("bob", client))
             let record = try ada.signed(ShareParty.members(zone, epoch: 1, [ada.member(.owner), bob.member(.viewer)]))
             let box = ada.box(zone: zone.uuidString.lowercased(), for: "bob")
@@ -166,12 +163,8 @@ struct ShareZoneTests {
                 requestId: UUID(), changes: [ShareParty.zoneSave(UUID(), zone: zone.uuidString.lowercased(), by: "ada")]))
             #expect(saved.status == .ok)
             return (bob.token, record, box)
-        }
-        var moved = sqlite.configuration
-        moved.database = .postgres(try await TestStorage.newDatabase())
-        guard case .postgres(let url) = moved.database else { return }
-        _ = try await StorageCopy.copy(from: directory, to: try PostgresDatabase(url: url))
-        try await TestServer(configuration: moved).test { client in
+        } after: { client, made in
+            let (bobsToken, record, box) = made
             let members = try await client.send(.get, path + "/members", token: bobsToken)
             #expect(try members.decode(SignedShareMembers.self) == record)
             #expect(try await client.send(.get, path + "/members?epoch=1", token: bobsToken).decode(SignedShareMembers.self) == record)

@@ -58,6 +58,24 @@ struct TestServer {
 }
 
 extension TestServer {
+    /// A server on SQLite that `before` fills, its storage moved to a new PostgreSQL
+    /// database by `migrate-data` (``StorageCopy``), and a server on the copy that `after`
+    /// checks, given what `before` returned.
+    static func movedToPostgres<T: Sendable>(
+        before: @Sendable (TestServer, any TestClientProtocol) async throws -> T,
+        after: @Sendable (any TestClientProtocol, T) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try await TestServer(configuration: ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests))
+        let made = try await sqlite.test { client in try await before(sqlite, client) }
+        var moved = sqlite.configuration
+        moved.database = .postgres(try await TestStorage.newDatabase())
+        guard case .postgres(let url) = moved.database else { return }
+        _ = try await StorageCopy.copy(from: directory, to: try PostgresDatabase(url: url))
+        try await TestServer(configuration: moved).test { client in try await after(client, made) }
+    }
+
     /// Registers an account through the service itself; returns it and its session token.
     func account(_ username: String = "ada") async throws -> (StoredAccount, String) {
         let session = try await service.register(Credentials(username: username, password: "correct horse"))

@@ -250,10 +250,7 @@ struct TombstonePurgeTests {
 
     @Test("moving a server from SQLite to PostgreSQL (migrate-data) keeps the deletions it purged", .enabled(if: TestStorage.usesPostgres))
     func purgedRecordsMoved() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notetaker-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let sqlite = try await TestServer(configuration: ServerConfiguration(dataDirectory: directory, passwordHasher: .fastForTests))
-        let (session, x) = try await sqlite.test { client in
+        try await TestServer.movedToPostgres { sqlite, client in
             let session = try await client.register("ada")
             let x = UUID()
             let saved = try await client.modify(session, [noteSave(x, title: "X")])
@@ -261,15 +258,10 @@ struct TombstonePurgeTests {
             _ = try await client.modify(session, [deletion])
             #expect(try await sqlite.service.purgeTombstones(now: Date().addingTimeInterval(91 * 86_400)).tombstones == 1)
             return (session, x)
-        }
-        var moved = sqlite.configuration
-        moved.database = .postgres(try await TestStorage.newDatabase())
-        guard case .postgres(let url) = moved.database else { return }
-        _ = try await StorageCopy.copy(from: directory, to: try PostgresDatabase(url: url))
-        try await TestServer(configuration: moved).test { client in
-            var healed = noteSave(x, title: "X")
+        } after: { client, made in
+            var healed = noteSave(made.1, title: "X")
             healed.sentAgainFrom = "1"
-            let yielded = try await client.modify(session, [healed]).results[0]
+            let yielded = try await client.modify(made.0, [healed]).results[0]
             #expect(yielded.outcome == .serverRecordChanged && yielded.serverRecord?.changeTag == "2", "\(yielded)")
         }
     }
