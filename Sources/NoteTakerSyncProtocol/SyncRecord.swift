@@ -24,14 +24,20 @@ public struct SyncRecord: Sendable, Hashable, Codable {
     public var deleted: Bool
     /// The record's properties (empty for a tombstone).
     public var fields: RecordFields
+    /// A tombstone of a deletion a device sent again to heal a server restored from an older
+    /// copy (``RecordChange/sentAgainFrom``): the change tag the deletion had in the history
+    /// the restore lost. A save sent again from a version of that same history compares with
+    /// it, not with ``changeTag``, which numbers the restored server's history.
+    public var sentAgainFrom: String?
 
     /// Creates a record.
-    public init(recordType: String, recordId: UUID, changeTag: String, deleted: Bool, fields: RecordFields) {
+    public init(recordType: String, recordId: UUID, changeTag: String, deleted: Bool, fields: RecordFields, sentAgainFrom: String? = nil) {
         self.recordType = recordType
         self.recordId = recordId
         self.changeTag = changeTag
         self.deleted = deleted
         self.fields = fields
+        self.sentAgainFrom = sentAgainFrom
     }
 }
 

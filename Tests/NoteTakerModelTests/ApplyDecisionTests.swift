@@ -22,6 +22,8 @@ struct ApplyDecisionTests {
         /// The server refused this device's creation, sent again and unchanged since.
         var resentCreation = false
         var serverTag = "t2"
+        /// The tombstone is of a deletion sent again to heal a restored server, which had this tag before the restore.
+        var deletionSentAgainFrom: String?
         var expected: ApplyDecision
 
         enum Synced: Sendable { case atServerTag, atOlderTag, never }
@@ -35,6 +37,7 @@ struct ApplyDecisionTests {
             var situation = Situation(recordType: recordType, serverDeleted: serverDeleted, serverTag: serverTag, exists: exists, localTag: localTag,
                                       pending: pending, refusedDeletion: refusedDeletion, noteMissing: noteMissing)
             situation.resentCreation = resentCreation
+            situation.deletionSentAgainFrom = deletionSentAgainFrom
             return situation
         }
 
@@ -70,6 +73,12 @@ struct ApplyDecisionTests {
              synced: .never, pending: .save(derived: false, sentAgainFrom: "5"), serverTag: "7", expected: .deleteOverDerivedChange),
         Case(what: "deleted elsewhere before the version a heal sends again (made again since): the version wins", serverDeleted: true,
              synced: .never, pending: .save(derived: false, sentAgainFrom: "9"), serverTag: "7", expected: .editBeatsServerDeletion),
+        Case(what: "a deletion sent again by a heal, from before the version a heal sends again in the history lost: the version wins",
+             serverDeleted: true, synced: .never, pending: .save(derived: false, sentAgainFrom: "9"), serverTag: "12",
+             deletionSentAgainFrom: "8", expected: .editBeatsServerDeletion),
+        Case(what: "a deletion sent again by a heal, after the version a heal sends again in the history lost: the deletion wins",
+             serverDeleted: true, synced: .never, pending: .save(derived: false, sentAgainFrom: "9"), serverTag: "7",
+             deletionSentAgainFrom: "10", expected: .deleteOverDerivedChange),
         Case(what: "deleted elsewhere, created here and changed since: the change wins", serverDeleted: true,
              synced: .never, pending: .save(derived: false), expected: .editBeatsServerDeletion),
         Case(what: "an attachment whose note is not here waits for it", exists: false, synced: .never, recordType: .attachment,

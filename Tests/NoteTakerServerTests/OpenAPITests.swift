@@ -35,7 +35,7 @@ struct OpenAPITests {
     func schemas() async throws {
         let components = try #require(try await document()["components"] as? [String: Any])
         let schemas = try #require(components["schemas"] as? [String: [String: Any]])
-        let record = SyncRecord(recordType: "note", recordId: UUID(), changeTag: "1", deleted: false, fields: ["a": .null])
+        let record = SyncRecord(recordType: "note", recordId: UUID(), changeTag: "1", deleted: false, fields: ["a": .null], sentAgainFrom: "1")
         let samples: [String: any Encodable] = [
             "SyncRecord": record,
             "ChangesResponse": ChangesResponse(records: [record], token: "t", moreComing: false),

@@ -263,6 +263,10 @@ extension NoteStore {
                 ALTER TABLE note_version ADD COLUMN author TEXT;
                 """)
         }
+        migrator.registerMigration("v39-sent-deletions") { db in
+            // A heal sends again the deletions a restored server may have lost, naming their tags.
+            try SentDeletions.create(db)
+        }
         return migrator
     }
 }

@@ -17,7 +17,10 @@ import GRDB
 ///    answered then, perhaps after the backup: ``SyncedThrough``) is left for the heal,
 ///    whatever version arrives.
 /// 1. Everything here is queued to go up again, against no change tag and no merge base
-///    (``adoptRestoredServer()``): nothing here is taken to be on the server any more.
+///    (``adoptRestoredServer()``): nothing here is taken to be on the server any more. So
+///    are the deletions the server saved lately (``SentDeletions``), which the copy may have
+///    lost, each naming the tag it had: each applies unless another device edited the record
+///    since.
 /// 2. Everything is fetched again and merged with what is here, this device's side winning
 ///    wherever the two differ (``healsRestoredServer()``): the server's copy may be older
 ///    than what this device synced, and an older version never replaces a newer one. A
@@ -60,6 +63,7 @@ extension NoteStore {
             try SyncState.set(db, .catchingUpBeforeHeal, nil)
             try SealedBeforeRestore.keep(db)
             try Self.requeueEverything(db, keepingDeletions: true)
+            try SentDeletions.queueAgain(db, now: sources.now)
             try SyncState.set(db, .healingRestoredServer, String(sources.now.storageValue))
             if try DerivedIdentity.current(db).keyed != nil, try Self.pass(db) == nil { try Self.keep(ResealingPass(below: 1), db) }
         }

@@ -36,7 +36,10 @@ extension NoteStore {
             try db.execute(sql: "UPDATE \(type.table) SET changeTag = NULL, syncBase = NULL, syncStatus = 'pending'")
         }
         try db.execute(sql: "UPDATE note SET tagsVersion = NULL")
-        if !keepingDeletions { try Outbox.removeDeletions(db) }
+        if !keepingDeletions {
+            try Outbox.removeDeletions(db)
+            try SentDeletions.forget(db)
+        }
         // A deletion kept goes up against no version (its version's tag is forgotten).
         try db.execute(sql: "DELETE FROM sync_deleted")
         try db.execute(sql: "DELETE FROM sync_inbox")

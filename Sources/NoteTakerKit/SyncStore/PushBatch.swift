@@ -84,7 +84,8 @@ package struct PushBatch: Codable, Sendable {
                 if isDeletion {
                     let tag = try String.fetchOne(db.cachedStatement(sql: "SELECT changeTag FROM sync_deleted WHERE recordType = ? AND recordId = ?"),
                                                   arguments: [type.rawValue, key])
-                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil))
+                    changes.append(RecordChange(recordType: type.rawValue, recordId: id, operation: .delete, baseChangeTag: tag, fields: nil,
+                                                sentAgainFrom: queued.sentAgainFrom))
                     texts.append(nil)
                 } else {
                     bytes += estimate

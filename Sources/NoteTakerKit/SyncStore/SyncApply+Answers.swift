@@ -37,6 +37,7 @@ extension SyncApply {
                 try Outbox.remove(db, type, key)
             case .forgetDeletion:
                 try forgetDeletion(db, type, key, tombstone: tag)
+                try SentDeletions.remember(db, type, key, changeTag: tag, now: now)
             case .markSynced(let unchangedSince):
                 try markSynced(db, type, key, tag: tag, base: change.fields ?? [:], baseText: fieldsJSON, stored: unchangedSince, sentHere: true)
             case .markPending:

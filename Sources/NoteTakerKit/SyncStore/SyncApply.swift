@@ -188,6 +188,7 @@ struct SyncApply {
         var situation = ApplyDecision.Situation(
             recordType: type, serverDeleted: record.deleted, serverTag: record.changeTag, exists: row != nil,
             localTag: row.flatMap { $0[0] as String? }, pending: absent ? nil : try pending(db, type, key)?.pending, refusedDeletion: refusedDeletion)
+        situation.deletionSentAgainFrom = record.deleted ? record.sentAgainFrom : nil
         if type == .attachment, !record.deleted, situation.pending == nil {
             situation.noteMissing = try attachmentNote(of: record).map { try !NoteStore.noteExists(db, $0) } ?? false
         }

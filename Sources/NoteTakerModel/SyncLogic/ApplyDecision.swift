@@ -63,6 +63,10 @@ package enum ApplyDecision: Equatable {
         /// since. Only that save can have made the record on the server: a deletion of it
         /// came after it, and wins.
         package var resentCreation = false
+        /// The server's tombstone is of a deletion a device sent again to heal a server
+        /// restored from an older copy: the change tag the deletion had in the history the
+        /// restore lost, which a save sent again from that history compares with.
+        package var deletionSentAgainFrom: String?
     /// What this device holds of a record the server sent.
     package init(
         recordType: RecordType = .note, serverDeleted: Bool, serverTag: String, exists: Bool, localTag: String?,
@@ -100,7 +104,9 @@ package enum ApplyDecision: Equatable {
             return deletedTag != situation.serverTag && situation.refusedDeletion ? .editBeatsLocalDeletion : .keep
         case .save(let derived, let sentAgainFrom)?:
             if situation.serverDeleted {
-                if derived || situation.resentCreation || isBefore(sentAgainFrom, situation.serverTag) { return .deleteOverDerivedChange }
+                if derived || situation.resentCreation || isBefore(sentAgainFrom, situation.deletionSentAgainFrom ?? situation.serverTag) {
+                    return .deleteOverDerivedChange
+                }
                 return situation.exists ? .editBeatsServerDeletion : .deletedEverywhere
             }
             if !situation.exists { return .takeInsteadOfMissingRow }
@@ -110,6 +116,8 @@ package enum ApplyDecision: Equatable {
 
     /// Whether a row sent again to heal a restored server, unchanged since version `sentAgainFrom`,
     /// was deleted after that version (at change `deletion`): this device never learned of it.
+    /// A deletion sent again too is compared at the change it had before the restore, as the
+    /// row's version is: numbers of the restored server's history do not compare with those.
     private static func isBefore(_ sentAgainFrom: String?, _ deletion: String) -> Bool {
         guard let held = sentAgainFrom.flatMap({ Int64($0) }), let deleted = Int64(deletion) else { return false }
         return held < deleted

@@ -32,6 +32,9 @@ struct BatchPlan {
         var editSequence: Int64
         /// The device that made that edit (`nil`: not known).
         var editAuthor: String?
+        /// A deletion sent again to heal a restored server: the change it had in the history
+        /// the restore lost (``SyncRecord/sentAgainFrom``).
+        var sentAgainFrom: Int64?
     }
 
     /// One thing to do to the storage, in order.
@@ -93,13 +96,14 @@ struct BatchPlan {
                 let edit = RecordVersioning.lastEdit(after: change, sequence: self.sequence, device: sender, previous: held)
                 let write = Write(
                     key: key, sequence: self.sequence, deleted: change.operation == .delete, fields: fields,
-                    size: Self.storedSize(fields), editSequence: edit.sequence, editAuthor: edit.author)
+                    size: Self.storedSize(fields), editSequence: edit.sequence, editAuthor: edit.author,
+                    sentAgainFrom: RecordVersioning.deletionSentAgainFrom(change))
                 addedBytes += write.size - (held?.size ?? 0)
                 steps.append(.write(write))
                 current[key] = StoredRecord(
                     record: SyncRecord(
                         recordType: change.recordType, recordId: change.recordId, changeTag: String(self.sequence),
-                        deleted: write.deleted, fields: change.fields ?? [:]),
+                        deleted: write.deleted, fields: change.fields ?? [:], sentAgainFrom: write.sentAgainFrom.map(String.init)),
                     size: write.size, editSequence: write.editSequence, editAuthor: write.editAuthor)
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .saved, changeTag: String(self.sequence)))

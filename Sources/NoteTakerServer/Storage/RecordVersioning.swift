@@ -104,6 +104,15 @@ enum RecordVersioning {
         return (previous.editSequence, previous.editAuthor)
     }
 
+    /// What a tombstone keeps of a deletion a device sent again to heal a restored server: the
+    /// change the deletion had in the history the restore lost, which a save sent again from a
+    /// version of that history compares with (``SyncRecord/sentAgainFrom``). `nil` for any
+    /// other change, and for a number that is not a change's.
+    static func deletionSentAgainFrom(_ change: RecordChange) -> Int64? {
+        guard change.operation == .delete, let held = change.sentAgainFrom.flatMap({ Int64($0) }), held > 0 else { return nil }
+        return held
+    }
+
     /// Checks what the server can check of a change before applying anything; with
     /// `sealedOnly` (an end-to-end encrypted account), that a change with fields is sealed.
     static func validate(_ change: RecordChange, sealedOnly: Bool) throws(SyncServerError) {

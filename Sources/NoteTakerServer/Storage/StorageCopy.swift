@@ -87,16 +87,16 @@ public enum StorageCopy {
             }
             summary.records = try await copy("""
                 SELECT accountId, recordId, recordType, seq, deleted, fields, size, IFNULL(author, ''), IFNULL(editSeq, seq), IFNULL(deletedAt, -1),
-                    IFNULL(editAuthor, '')
+                    IFNULL(editAuthor, ''), IFNULL(sentAgainFrom, 0)
                 FROM record ORDER BY accountId, recordId, recordType
                 """) { rows in
                 try await connection.query("""
-                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at, edit_author)
-                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s), NULLIF(x, -1), NULLIF(v, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                    INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, deleted_at, edit_author, sent_again_from)
+                    SELECT a, i, t, s, d, f, z, NULLIF(w, ''), NULLIF(e, s), NULLIF(x, -1), NULLIF(v, ''), NULLIF(g, 0) FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
                         \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as Bool })::boolean[],
                         \(rows.map { $0[5] as String })::text[], \(rows.map { $0[6] as Int64 })::bigint[], \(rows.map { $0[7] as String })::text[],
                         \(rows.map { $0[8] as Int64 })::bigint[], \(rows.map { $0[9] as Double })::float8[],
-                        \(rows.map { $0[10] as String })::text[]) AS r (a, i, t, s, d, f, z, w, e, x, v)
+                        \(rows.map { $0[10] as String })::text[], \(rows.map { $0[11] as Int64 })::bigint[]) AS r (a, i, t, s, d, f, z, w, e, x, v, g)
                     """, logger: logger)
             }
             // The marks change tokens carry: without them every device would take the

@@ -7,7 +7,7 @@ import Foundation
 extension SyncRecord {
     /// Reads a record.
     public init(reading reader: inout WireReader) throws(WireJSONError) {
-        var recordType: String?, recordId: UUID?, changeTag: String?, deleted: Bool?, fields: RecordFields?
+        var recordType: String?, recordId: UUID?, changeTag: String?, deleted: Bool?, fields: RecordFields?, sentAgainFrom: String?
         try reader.object { reader, key throws(WireJSONError) in
             switch key {
             case "recordType": recordType = try reader.string()
@@ -15,13 +15,14 @@ extension SyncRecord {
             case "changeTag": changeTag = try reader.string()
             case "deleted": deleted = try reader.bool()
             case "fields": fields = try RecordFields(reading: &reader)
+            case "sentAgainFrom": sentAgainFrom = try reader.null() ? nil : try reader.string()
             default: try reader.skip()
             }
         }
         guard let recordType, let recordId, let changeTag, let deleted, let fields else {
             throw reader.refusal("a record without its recordType, recordId, changeTag, deleted and fields")
         }
-        self.init(recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted, fields: fields)
+        self.init(recordType: recordType, recordId: recordId, changeTag: changeTag, deleted: deleted, fields: fields, sentAgainFrom: sentAgainFrom)
     }
 
     /// Writes the record.
@@ -32,6 +33,7 @@ extension SyncRecord {
             writer.key("fields"); fields.write(to: &writer)
             writer.key("recordId"); writer.string(recordId.wireText)
             writer.key("recordType"); writer.string(recordType)
+            if let sentAgainFrom { writer.key("sentAgainFrom"); writer.string(sentAgainFrom) }
         }
     }
 }

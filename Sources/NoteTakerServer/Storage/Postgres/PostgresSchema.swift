@@ -279,6 +279,11 @@ enum PostgresSchema {
             """,
             "INSERT INTO share_members_version (zone_id, epoch, members, signature) SELECT id, epoch, members, signature FROM share_zone",
         ],
+        [
+            // A tombstone of a deletion a device sent again to heal a restored server keeps the
+            // change it had in the history the restore lost (`SyncRecord.sentAgainFrom`).
+            "ALTER TABLE record ADD COLUMN sent_again_from BIGINT",
+        ],
     ]
 
     /// The newest schema version this server knows.

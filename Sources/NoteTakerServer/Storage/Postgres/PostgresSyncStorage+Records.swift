@@ -36,8 +36,8 @@ extension PostgresSyncStorage {
         return try await database.transaction { connection in
             try await connection.query("SET LOCAL enable_sort = off", logger: logger)
             return try await Self.page(connection.query("""
-            SELECT record_type, record_id, seq, deleted, CASE WHEN n = 1 OR running <= \(Int64(maxBytes)) THEN fields END
-            FROM (SELECT record_type, record_id, seq, deleted, fields,
+            SELECT record_type, record_id, seq, deleted, CASE WHEN n = 1 OR running <= \(Int64(maxBytes)) THEN fields END, sent_again_from
+            FROM (SELECT record_type, record_id, seq, deleted, fields, sent_again_from,
                          ROW_NUMBER() OVER (ORDER BY seq) AS n, SUM(size) OVER (ORDER BY seq) AS running
                   FROM record
                   WHERE account_id = \(account) AND seq > \(after)
@@ -52,12 +52,12 @@ extension PostgresSyncStorage {
     /// a row without fields, or one past `limit`, means more are coming.
     private static func page(_ rows: PostgresRowSequence, limit: Int) async throws -> ChangesPage {
         var page = ChangesPage(records: [], moreComing: false)
-        for try await (type, id, sequence, deleted, fields) in rows.decode((String, String, Int64, Bool, String?).self) {
+        for try await (type, id, sequence, deleted, fields, sentAgainFrom) in rows.decode((String, String, Int64, Bool, String?, Int64?).self) {
             guard page.records.count < limit, let fields else {
                 page.moreComing = true
                 continue
             }
-            page.records.append(try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields))
+            page.records.append(try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields, sentAgainFrom: sentAgainFrom))
         }
         return page
     }
@@ -160,15 +160,15 @@ extension PostgresSyncStorage {
         let keys = Array(keys)
         let rows = try await connection.query("""
             SELECT r.record_type, r.record_id, r.seq, r.deleted, r.fields, r.size, COALESCE(r.edit_seq, r.seq),
-                CASE WHEN r.edit_seq IS NULL THEN r.author ELSE r.edit_author END
+                CASE WHEN r.edit_seq IS NULL THEN r.author ELSE r.edit_author END, r.sent_again_from
             FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
             CROSS JOIN LATERAL (SELECT * FROM record WHERE account_id = \(account) AND record_id = k.id AND record_type = k.type LIMIT 1) r
             """, logger: database.logger)
         var current: [BatchPlan.RecordKey: BatchPlan.StoredRecord] = [:]
-        for try await (type, id, sequence, deleted, fields, size, edited, editor) in rows.decode(
-            (String, String, Int64, Bool, String, Int64, Int64, String?).self) {
+        for try await (type, id, sequence, deleted, fields, size, edited, editor, sentAgainFrom) in rows.decode(
+            (String, String, Int64, Bool, String, Int64, Int64, String?, Int64?).self) {
             current[BatchPlan.RecordKey(recordId: id, recordType: type)] = BatchPlan.StoredRecord(
-                record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields), size: size,
+                record: try Self.record(type: type, id: id, sequence: sequence, deleted: deleted, fields: fields, sentAgainFrom: sentAgainFrom), size: size,
                 editSequence: edited, editAuthor: editor)
         }
         return current
@@ -198,16 +198,18 @@ extension PostgresSyncStorage {
         guard !last.isEmpty else { return }
         let writes = Array(last.values)
         try await connection.query("""
-            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, edit_author, deleted_at)
+            INSERT INTO record (account_id, record_id, record_type, seq, deleted, fields, size, author, edit_seq, edit_author, deleted_at, sent_again_from)
             SELECT \(account), k.id, k.type, k.seq, k.deleted, k.fields, k.size, \(author), NULLIF(k.edit_seq, k.seq),
-                CASE WHEN k.edit_seq <> k.seq THEN NULLIF(k.edit_author, '') END, CASE WHEN k.deleted THEN \(Date().timeIntervalSince1970)::float8 END
+                CASE WHEN k.edit_seq <> k.seq THEN NULLIF(k.edit_author, '') END, CASE WHEN k.deleted THEN \(Date().timeIntervalSince1970)::float8 END,
+                NULLIF(k.sent_again_from, 0)
             FROM UNNEST(\(writes.map(\.key.recordId))::text[], \(writes.map(\.key.recordType))::text[],
                 \(writes.map(\.sequence))::bigint[], \(writes.map(\.deleted))::boolean[], \(writes.map(\.fields))::text[], \(writes.map(\.size))::bigint[],
-                \(writes.map(\.editSequence))::bigint[], \(writes.map { $0.editAuthor ?? "" })::text[])
-                AS k(id, type, seq, deleted, fields, size, edit_seq, edit_author)
+                \(writes.map(\.editSequence))::bigint[], \(writes.map { $0.editAuthor ?? "" })::text[], \(writes.map { $0.sentAgainFrom ?? 0 })::bigint[])
+                AS k(id, type, seq, deleted, fields, size, edit_seq, edit_author, sent_again_from)
             ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET
                 seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, fields = EXCLUDED.fields, size = EXCLUDED.size, author = EXCLUDED.author,
-                edit_seq = EXCLUDED.edit_seq, edit_author = EXCLUDED.edit_author, deleted_at = EXCLUDED.deleted_at
+                edit_seq = EXCLUDED.edit_seq, edit_author = EXCLUDED.edit_author, deleted_at = EXCLUDED.deleted_at,
+                sent_again_from = EXCLUDED.sent_again_from
             """, logger: database.logger)
     }
 
@@ -344,12 +346,12 @@ extension PostgresSyncStorage {
     }
 
     /// A record from its columns.
-    static func record(type: String, id: String, sequence: Int64, deleted: Bool, fields: String) throws -> SyncRecord {
+    static func record(type: String, id: String, sequence: Int64, deleted: Bool, fields: String, sentAgainFrom: Int64? = nil) throws -> SyncRecord {
         guard let recordId = UUID(key: id) else {
             throw SyncServerError(.internalError, "The server's storage holds a record with a malformed id.")
         }
         return SyncRecord(
             recordType: type, recordId: recordId, changeTag: String(sequence), deleted: deleted,
-            fields: try RecordFields(wireJSON: fields.utf8))
+            fields: try RecordFields(wireJSON: fields.utf8), sentAgainFrom: sentAgainFrom.map(String.init))
     }
 }

@@ -297,6 +297,11 @@ extension SQLiteSyncStorage {
                 INSERT INTO share_members_version (zoneId, epoch, members, signature) SELECT id, epoch, members, signature FROM share_zone;
                 """)
         }
+        migrator.registerMigration("v22-deletions-sent-again") { db in
+            // A tombstone of a deletion a device sent again to heal a restored server keeps the
+            // change it had in the history the restore lost (``SyncRecord/sentAgainFrom``).
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN sentAgainFrom INTEGER")
+        }
         return migrator
     }()
 }

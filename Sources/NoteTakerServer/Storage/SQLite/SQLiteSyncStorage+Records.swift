@@ -27,7 +27,7 @@ extension SQLiteSyncStorage {
     public func changes(account: Int64, after: Int64, skipping own: AuthoredChanges?, limit: Int, maxBytes: Int) async throws -> ChangesPage {
         try await writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT recordType, recordId, seq, deleted, fields, size FROM record
+                SELECT recordType, recordId, seq, deleted, fields, size, sentAgainFrom FROM record
                 WHERE accountId = ? AND seq > ? AND NOT (author IS ? AND seq <= ?)
                 ORDER BY seq
                 """, arguments: [account, after, own?.device.key, own?.through ?? 0])
@@ -75,12 +75,12 @@ extension SQLiteSyncStorage {
                 case .write(let write):
                     try db.cachedStatement(sql: """
                         INSERT OR REPLACE INTO record
-                            (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq, editAuthor, deletedAt)
-                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULLIF(?9, ?4), CASE WHEN ?9 <> ?4 THEN ?10 END, ?11)
+                            (accountId, recordId, recordType, seq, deleted, fields, size, author, editSeq, editAuthor, deletedAt, sentAgainFrom)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULLIF(?9, ?4), CASE WHEN ?9 <> ?4 THEN ?10 END, ?11, ?12)
                         """).execute(arguments: [
                             account, write.key.recordId, write.key.recordType, write.sequence, write.deleted,
                             write.fields, write.size, request.deviceId?.key, write.editSequence, write.editAuthor,
-                            write.deleted ? now : nil,
+                            write.deleted ? now : nil, write.sentAgainFrom,
                         ])
                 case .keepVersion(let recordId, let sequence, let fields):
                     versionBytes += try Self.keepVersion(db, account: account, recordId: recordId, sequence: sequence, fields: fields)
@@ -230,7 +230,7 @@ extension SQLiteSyncStorage {
         for key in keys {
             current[key] = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT recordType, recordId, seq, deleted, fields, size, IFNULL(editSeq, seq) AS editSeq,
-                    CASE WHEN editSeq IS NULL THEN author ELSE editAuthor END AS editAuthor
+                    CASE WHEN editSeq IS NULL THEN author ELSE editAuthor END AS editAuthor, sentAgainFrom
                 FROM record WHERE accountId = ? AND recordId = ? AND recordType = ?
                 """), arguments: [account, key.recordId, key.recordType]).map {
                 BatchPlan.StoredRecord(record: try Self.record($0), size: $0["size"], editSequence: $0["editSeq"], editAuthor: $0["editAuthor"])
@@ -250,7 +250,7 @@ extension SQLiteSyncStorage {
         return purged
     }
 
-    /// Decodes a `record` row (recordType, recordId, seq, deleted, fields).
+    /// Decodes a `record` row (recordType, recordId, seq, deleted, fields, and sentAgainFrom when selected).
     static func record(_ row: Row) throws -> SyncRecord {
         let fields = try RecordFields(wireJSON: (row["fields"] as String).utf8)
         guard let id = UUID(key: row["recordId"]) else {
@@ -258,6 +258,7 @@ extension SQLiteSyncStorage {
         }
         return SyncRecord(
             recordType: row["recordType"], recordId: id,
-            changeTag: String(row["seq"] as Int64), deleted: row["deleted"], fields: fields)
+            changeTag: String(row["seq"] as Int64), deleted: row["deleted"], fields: fields,
+            sentAgainFrom: (row["sentAgainFrom"] as Int64?).map(String.init))
     }
 }
