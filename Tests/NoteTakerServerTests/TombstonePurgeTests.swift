@@ -218,7 +218,9 @@ struct TombstonePurgeTests {
             let yielded = try await client.modify(sessions[0], [derived]).results[0]
             #expect(yielded.outcome == .serverRecordChanged && yielded.serverRecord?.deleted == true, "\(yielded)")
             #expect(try await client.changes(sessions[0], since: made.afterDeletion).records.isEmpty, "the derived save wrote nothing")
-            let edit = try await client.modify(sessions[0], [noteSave(made.x, title: "X, edited offline", base: "1")])
+            // An edit of the version before is answered with the deletion (PurgedEditTests);
+            // based on the deletion, it brings the record back.
+            let edit = try await client.modify(sessions[0], [noteSave(made.x, title: "X, edited offline", base: "3")])
             #expect(edit.results[0].outcome == .saved)
             let back = try await client.changes(sessions[0], since: made.afterDeletion)
             #expect(back.records.map(\.recordId) == [made.x])

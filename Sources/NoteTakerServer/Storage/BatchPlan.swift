@@ -6,7 +6,7 @@ import NoteTakerSyncProtocol
 /// the ``Step``s out in order inside one transaction.
 struct BatchPlan {
     /// A record as a storage holds it, with the bytes its fields take and the sequence and
-    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:senderFetched:purgedAt:)``).
+    /// device of its last edit (see ``RecordVersioning/decide(_:current:editSequence:editedBySender:purgedThrough:appliedBefore:senderFetched:purged:)``).
     struct StoredRecord {
         var record: SyncRecord
         var size: Int64
@@ -63,11 +63,12 @@ struct BatchPlan {
     /// wrote them, stored as they are instead of written again.
     /// With `appliedBefore`, the server applied this batch once and has forgotten its answer
     /// (see ``markerRetention``). `serverId` reads how far the sender had fetched from its
-    /// change token. `purged` holds the change of each purged deletion the storage keeps of a
-    /// record sent again to heal it (``RecordChange/sentAgainFrom``) and not held.
+    /// change token. `purged` holds the tombstone a purge removed, as the storage keeps it, of
+    /// each record the batch saves that it does not hold and may have deleted
+    /// (``ModifyRequest/keysMaybePurged(notIn:)``).
     init(
         _ request: ModifyRequest, fieldsJSON: [String?], sequence: Int64, purgedThrough: Int64, appliedBefore: Bool = false,
-        serverId: String = "", current: [RecordKey: StoredRecord], purged: [RecordKey: Int64] = [:]
+        serverId: String = "", current: [RecordKey: StoredRecord], purged: [RecordKey: SyncRecord] = [:]
     ) throws {
         self.sequence = sequence
         var current = current
@@ -79,7 +80,7 @@ struct BatchPlan {
             let editedBySender = sender != nil && held?.editAuthor == sender
             switch RecordVersioning.decide(
                 change, current: held?.record, editSequence: held?.editSequence, editedBySender: editedBySender, purgedThrough: purgedThrough,
-                appliedBefore: appliedBefore, senderFetched: fetched, purgedAt: purged[key]) {
+                appliedBefore: appliedBefore, senderFetched: fetched, purged: purged[key]) {
             case .conflict(let serverRecord):
                 results.append(RecordResult(
                     recordId: change.recordId, recordType: change.recordType, outcome: .serverRecordChanged, serverRecord: serverRecord))
@@ -179,10 +180,12 @@ extension ModifyRequest {
         Set(changes.map { BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType) })
     }
 
-    /// The records the batch saves again to heal a restored server (``RecordChange/sentAgainFrom``)
-    /// that the account does not hold (`current`): their purged deletions are looked up.
-    func keysSentAgain(notIn current: [BatchPlan.RecordKey: BatchPlan.StoredRecord]) -> [BatchPlan.RecordKey] {
-        changes.filter { $0.sentAgainFrom != nil && $0.operation == .save }
+    /// The records the batch saves that the account does not hold (`current`) and that it may
+    /// have deleted and purged since the sender's version: one saved again to heal a restored
+    /// server (``RecordChange/sentAgainFrom``), or a person's edit of a version it held. Their
+    /// purged deletions are looked up; a first sync's saves, against no version, are none.
+    func keysMaybePurged(notIn current: [BatchPlan.RecordKey: BatchPlan.StoredRecord]) -> [BatchPlan.RecordKey] {
+        changes.filter { $0.operation == .save && ($0.sentAgainFrom != nil || ($0.derived != true && $0.baseChangeTag != nil)) }
             .map { BatchPlan.RecordKey(recordId: $0.recordId.key, recordType: $0.recordType) }
             .filter { current[$0] == nil }
     }

@@ -48,16 +48,22 @@ enum RecordVersioning {
     ///
     /// A save a device sends again, unchanged, to heal a restored server
     /// (``RecordChange/sentAgainFrom``) of a record the server holds nothing of, whose
-    /// deletion it purged (at change `purgedAt`) after the version the device held, is
-    /// answered with that deletion: the device never learned of it (restoring seed 4,466: a
-    /// folder deleted and purged came back from a device whose listing the restore cut short).
+    /// deletion it purged (`purged`, the tombstone as it was) after the version the device
+    /// held, is answered with that deletion: the device never learned of it (restoring seed
+    /// 4,466: a folder deleted and purged came back from a device whose listing the restore
+    /// cut short). So is a person's edit of a version from before that deletion: the edit
+    /// outranks the deletion and goes up again against it, but the device learns the deletion
+    /// first, in an end-to-end encrypted account its revision, and seals above it (converting
+    /// seed 3,014,332: a note brought back by a device away through the purge was sealed
+    /// below a revision other devices had seen, and held there as a replay).
     static func decide(
         _ change: RecordChange, current: SyncRecord?, editSequence: Int64? = nil, editedBySender: Bool = false, purgedThrough: Int64 = 0,
-        appliedBefore: Bool = false, senderFetched: Int64 = 0, purgedAt: Int64? = nil
+        appliedBefore: Bool = false, senderFetched: Int64 = 0, purged: SyncRecord? = nil
     ) -> Decision {
         guard let current else {
-            if change.operation == .save, let purgedAt, let held = change.sentAgainFrom.flatMap({ Int64($0) }), held < purgedAt {
-                return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedAt))
+            if change.operation == .save, let purged, let deletion = Int64(purged.changeTag) {
+                if let held = change.sentAgainFrom.flatMap({ Int64($0) }), held < deletion { return .conflict(purged) }
+                if change.derived != true, let base = change.baseChangeTag.flatMap({ Int64($0) }), base < deletion { return .conflict(purged) }
             }
             if appliedBefore, change.operation == .save, purgedThrough > 0 {
                 return .conflict(purgedDeletion(recordType: change.recordType, recordId: change.recordId, purgedThrough: purgedThrough))

@@ -120,11 +120,14 @@ public enum StorageCopy {
                     """, logger: logger)
             }
             // Purged deletions, for devices healing a server restored from an older copy.
-            _ = try await copy("SELECT accountId, recordId, recordType, deletion FROM purged_record ORDER BY accountId, recordId, recordType") { rows in
+            _ = try await copy("""
+                SELECT accountId, recordId, recordType, deletion, IFNULL(fields, '') FROM purged_record ORDER BY accountId, recordId, recordType
+                """) { rows in
                 try await connection.query("""
-                    INSERT INTO purged_record (account_id, record_id, record_type, deletion)
-                    SELECT * FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
-                        \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[])
+                    INSERT INTO purged_record (account_id, record_id, record_type, deletion, fields)
+                    SELECT a, i, t, d, NULLIF(f, '') FROM UNNEST(\(rows.map { $0[0] as Int64 })::bigint[], \(rows.map { $0[1] as String })::text[],
+                        \(rows.map { $0[2] as String })::text[], \(rows.map { $0[3] as Int64 })::bigint[], \(rows.map { $0[4] as String })::text[])
+                        AS p (a, i, t, d, f)
                     """, logger: logger)
             }
             _ = try await copy("SELECT accountId, recordId, seq, replacedAt, fields, size FROM record_version ORDER BY accountId, recordId, seq") { rows in

@@ -284,6 +284,11 @@ enum PostgresSchema {
             // change it had in the history the restore lost (`SyncRecord.sentAgainFrom`).
             "ALTER TABLE record ADD COLUMN sent_again_from BIGINT",
         ],
+        [
+            // A purged tombstone's fields, when it had any (an encrypted account's sealed
+            // deletion, with its revision): the answer to an edit from before the deletion.
+            "ALTER TABLE purged_record ADD COLUMN fields TEXT",
+        ],
     ]
 
     /// The newest schema version this server knows.

@@ -101,7 +101,7 @@ extension PostgresSyncStorage {
             let current = try await current(connection, account: account, request.keys)
             let plan = try BatchPlan(
                 request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
-                current: current, purged: try await purged(connection, account: account, request.keysSentAgain(notIn: current)))
+                current: current, purged: try await purged(connection, account: account, request.keysMaybePurged(notIn: current)))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -174,19 +174,20 @@ extension PostgresSyncStorage {
         return current
     }
 
-    /// The change that deleted each of `keys` whose tombstone a purge removed.
+    /// The tombstone of each of `keys` that a purge removed, as it was (its change, and its
+    /// fields when it had any).
     private func purged(
         _ connection: PostgresConnection, account: Int64, _ keys: [BatchPlan.RecordKey]
-    ) async throws -> [BatchPlan.RecordKey: Int64] {
-        var purged: [BatchPlan.RecordKey: Int64] = [:]
+    ) async throws -> [BatchPlan.RecordKey: SyncRecord] {
+        var purged: [BatchPlan.RecordKey: SyncRecord] = [:]
         guard !keys.isEmpty else { return purged }
         let rows = try await connection.query("""
-            SELECT p.record_type, p.record_id, p.deletion
+            SELECT p.record_type, p.record_id, p.deletion, COALESCE(p.fields, '{}')
             FROM UNNEST(\(keys.map(\.recordId))::text[], \(keys.map(\.recordType))::text[]) AS k(id, type)
             JOIN purged_record p ON p.account_id = \(account) AND p.record_id = k.id AND p.record_type = k.type
             """, logger: database.logger)
-        for try await (type, id, deletion) in rows.decode((String, String, Int64).self) {
-            purged[BatchPlan.RecordKey(recordId: id, recordType: type)] = deletion
+        for try await (type, id, deletion, fields) in rows.decode((String, String, Int64, String).self) {
+            purged[BatchPlan.RecordKey(recordId: id, recordType: type)] = try Self.record(type: type, id: id, sequence: deletion, deleted: true, fields: fields)
         }
         return purged
     }

@@ -46,11 +46,11 @@ extension PostgresSyncStorage {
                     WITH gone AS (
                         DELETE FROM record WHERE account_id = \(account) AND deleted AND deleted_at < \(horizon.deletedBefore)
                             AND seq <= \(seen ?? latest)
-                        RETURNING record_id, record_type, seq, size),
+                        RETURNING record_id, record_type, seq, size, fields),
                     kept AS (
-                        INSERT INTO purged_record (account_id, record_id, record_type, deletion)
-                        SELECT \(account), record_id, record_type, seq FROM gone
-                        ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET deletion = EXCLUDED.deletion)
+                        INSERT INTO purged_record (account_id, record_id, record_type, deletion, fields)
+                        SELECT \(account), record_id, record_type, seq, NULLIF(fields, '{}') FROM gone
+                        ON CONFLICT (account_id, record_id, record_type) DO UPDATE SET deletion = EXCLUDED.deletion, fields = EXCLUDED.fields)
                     UPDATE account SET record_bytes = record_bytes - (SELECT COALESCE(SUM(size), 0) FROM gone),
                         purged_through = GREATEST(purged_through, (SELECT COALESCE(MAX(seq), 0) FROM gone))
                     WHERE id = \(account) RETURNING (SELECT COUNT(*) FROM gone)

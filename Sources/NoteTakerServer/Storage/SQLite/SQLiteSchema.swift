@@ -302,6 +302,11 @@ extension SQLiteSyncStorage {
             // change it had in the history the restore lost (``SyncRecord/sentAgainFrom``).
             try db.execute(sql: "ALTER TABLE record ADD COLUMN sentAgainFrom INTEGER")
         }
+        migrator.registerMigration("v23-purged-envelopes") { db in
+            // A purged tombstone's fields, when it had any (an encrypted account's sealed
+            // deletion, with its revision): the answer to an edit from before the deletion.
+            try db.execute(sql: "ALTER TABLE purged_record ADD COLUMN fields TEXT")
+        }
         return migrator
     }()
 }

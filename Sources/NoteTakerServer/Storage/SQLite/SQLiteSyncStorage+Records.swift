@@ -68,7 +68,7 @@ extension SQLiteSyncStorage {
             let current = try Self.current(db, account: account, request.keys)
             let plan = try BatchPlan(
                 request, fieldsJSON: fieldsJSON, sequence: sequence, purgedThrough: purgedThrough, appliedBefore: appliedBefore, serverId: serverId,
-                current: current, purged: try Self.purged(db, account: account, request.keysSentAgain(notIn: current)))
+                current: current, purged: try Self.purged(db, account: account, request.keysMaybePurged(notIn: current)))
             var versionBytes: Int64 = 0
             for step in plan.steps {
                 switch step {
@@ -239,13 +239,15 @@ extension SQLiteSyncStorage {
         return current
     }
 
-    /// The change that deleted each of `keys` whose tombstone a purge removed.
-    static func purged(_ db: Database, account: Int64, _ keys: [BatchPlan.RecordKey]) throws -> [BatchPlan.RecordKey: Int64] {
-        var purged: [BatchPlan.RecordKey: Int64] = [:]
+    /// The tombstone of each of `keys` that a purge removed, as it was (its change, and its
+    /// fields when it had any).
+    static func purged(_ db: Database, account: Int64, _ keys: [BatchPlan.RecordKey]) throws -> [BatchPlan.RecordKey: SyncRecord] {
+        var purged: [BatchPlan.RecordKey: SyncRecord] = [:]
         for key in keys {
-            purged[key] = try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT deletion FROM purged_record WHERE accountId = ? AND recordId = ? AND recordType = ?
-                """), arguments: [account, key.recordId, key.recordType])
+            purged[key] = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT recordType, recordId, deletion AS seq, 1 AS deleted, IFNULL(fields, '{}') AS fields
+                FROM purged_record WHERE accountId = ? AND recordId = ? AND recordType = ?
+                """), arguments: [account, key.recordId, key.recordType]).map(Self.record)
         }
         return purged
     }

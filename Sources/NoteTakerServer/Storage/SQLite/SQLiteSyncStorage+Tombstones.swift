@@ -43,14 +43,15 @@ extension SQLiteSyncStorage {
                     """, arguments: [account, horizon.usedSince, horizon.createdSince]) ?? 0
                 let gone = try Row.fetchAll(db, sql: """
                     DELETE FROM record WHERE accountId = ? AND deleted = 1 AND deletedAt < ? AND seq <= ?
-                    RETURNING recordId, recordType, seq, size
+                    RETURNING recordId, recordType, seq, size, NULLIF(fields, '{}') AS fields
                     """, arguments: [account, horizon.deletedBefore, seen])
                 guard let newest = gone.map({ $0["seq"] as Int64 }).max() else { return 0 }
-                // Kept by id and deletion, for a device that heals a restored server (``RecordVersioning``).
+                // Kept by id and deletion, with a sealed deletion's envelope, for a device that
+                // heals a restored server or edited the record before the deletion (``RecordVersioning``).
                 let keep = try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO purged_record (accountId, recordId, recordType, deletion) VALUES (?, ?, ?, ?)
+                    INSERT OR REPLACE INTO purged_record (accountId, recordId, recordType, deletion, fields) VALUES (?, ?, ?, ?, ?)
                     """)
-                for row in gone { try keep.execute(arguments: [account, row["recordId"], row["recordType"], row["seq"]]) }
+                for row in gone { try keep.execute(arguments: [account, row["recordId"], row["recordType"], row["seq"], row["fields"]]) }
                 // The answers kept for batches sent again stay: one naming a record purged now
                 // is given again with its deletion (``KeptAnswer``).
                 try db.execute(sql: """
